@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The component types compiled into sectorsim.  Each component file defines
+ * SS_PLUGIN_ENTRY(id), which with SS_BUILTIN becomes ss_builtin_register_<id>;
+ * list it here and it registers exactly as a plugin would.
+ */
+#include "config.h"
+
+#include "registry.h"
+
+static const ss_plugin_register_fn builtins[] = {
+	NULL
+};
+
+gboolean ss_registry_add_builtins(struct ss_registry *r, GError **error)
+{
+	for (size_t i = 0; builtins[i]; i++)
+		if (!builtins[i](r, error))
+			return FALSE;
+	return TRUE;
+}

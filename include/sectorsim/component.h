@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SECTORSIM_COMPONENT_H
+#define SECTORSIM_COMPONENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+#include <gmodule.h>
+
+#include <sectorsim/engine.h>
+#include <sectorsim/port.h>
+
+G_BEGIN_DECLS
+
+/*
+ * Bumped whenever a struct below changes layout.  A component type carries
+ * the version it was compiled against as its first field, so the host can
+ * refuse an old plugin before it reads anything else.
+ */
+#define SS_ABI_VERSION 1
+
+/* ---- parameters -------------------------------------------------------- */
+
+enum ss_param_type {
+	SS_P_INVALID = 0,
+	SS_P_INT,	/* signed 64-bit */
+	SS_P_UINT,	/* unsigned 64-bit; decimal or 0x hex */
+	SS_P_SIZE,	/* bytes: 32B, 128KiB, 4.5MiB, 1GiB; a bare number is bytes */
+	SS_P_DOUBLE,
+	SS_P_BOOL,	/* true/false, yes/no, on/off, 1/0 */
+	SS_P_ENUM,	/* one of `choices`; read back as its index */
+	SS_P_STRING,
+	SS_P_PATH,	/* a file name, relative to the INI file that set it */
+	SS_P_TIME,	/* picoseconds: 2ns, 1.5us, 300ps; a unit is required */
+	SS_P_FREQ,	/* hertz: 1200MHz, 1.4GHz, 50kHz, 10Hz */
+	SS_P_LIST,	/* comma-separated unsigned integers: 0,8,16,32 */
+};
+
+#define SS_PF_POW2	(1u << 0)	/* the value must be a power of two */
+
+struct ss_param_desc {
+	const char *name;
+	enum ss_param_type type;
+	const char *def;		/* default as written in an INI; NULL: required */
+	const char *doc;
+	const char *const *choices;	/* SS_P_ENUM: NULL-terminated */
+	uint64_t min, max;		/* inclusive range for UINT, SIZE, TIME, FREQ and
+					   list elements; both 0: unchecked */
+	unsigned flags;
+};
+
+/* Resolved, validated parameter values of one instance. */
+struct ss_params;
+
+int64_t ss_param_int(const struct ss_params *p, const char *name);
+/* SS_P_UINT, SS_P_SIZE, SS_P_TIME and SS_P_FREQ. */
+uint64_t ss_param_uint(const struct ss_params *p, const char *name);
+double ss_param_double(const struct ss_params *p, const char *name);
+bool ss_param_bool(const struct ss_params *p, const char *name);
+unsigned ss_param_enum(const struct ss_params *p, const char *name);
+/* SS_P_STRING and SS_P_PATH (already resolved against the INI's folder). */
+const char *ss_param_string(const struct ss_params *p, const char *name);
+const uint64_t *ss_param_list(const struct ss_params *p, const char *name,
+			      size_t *n);
+/* Whether the configuration gave the value, as opposed to the default. */
+bool ss_param_is_set(const struct ss_params *p, const char *name);
+
+/* ---- ports -------------------------------------------------------------- */
+
+enum ss_port_dir {
+	SS_PORT_INVALID = 0,
+	SS_PORT_OUT,	/* requester: starts conversations */
+	SS_PORT_IN,	/* responder */
+};
+
+struct ss_port_desc {
+	const char *name;
+	enum ss_port_dir dir;
+	const char *protocol;	/* links join only ports of the same protocol */
+	bool vector;		/* sized by its links; count readable as <name>_count */
+	bool required;
+	const char *doc;
+};
+
+/* ---- statistics --------------------------------------------------------- */
+
+enum ss_stat_kind {
+	SS_STAT_INVALID = 0,
+	SS_STAT_COUNTER,	/* 64-bit count the component increments */
+	SS_STAT_RATIO,		/* num / den of two counters of the same table */
+};
+
+struct ss_stat_desc {
+	const char *name;
+	enum ss_stat_kind kind;
+	const char *doc;
+	const char *num, *den;	/* SS_STAT_RATIO only */
+};
+
+/* ---- component types ---------------------------------------------------- */
+
+struct ss_component;
+
+/*
+ * Lifecycle: xcreate for every instance (all ports exist and are bound, so
+ * port counts can be read) -> xinit for every instance -> xstart -> run ->
+ * xfinish -> xdestroy.  Every method but xrecv may be NULL.
+ */
+struct ss_component_ops {
+	int (*xcreate)(struct ss_component *c, const struct ss_params *p,
+		       GError **err);
+	int (*xinit)(struct ss_component *c, GError **err);
+	int (*xstart)(struct ss_component *c, GError **err);
+	void (*xrecv)(struct ss_component *c, struct ss_port *in,
+		      const struct ss_msg *m);
+	void (*xfinish)(struct ss_component *c);
+	void (*xdestroy)(struct ss_component *c);
+};
+
+struct ss_component_type {
+	uint32_t abi_version;	/* SS_ABI_VERSION; must stay the first field */
+	const char *name;
+	const char *summary;	/* one line, for --list */
+	const struct ss_param_desc *params;	/* NULL-name terminated; may be NULL */
+	const struct ss_port_desc *ports;	/* NULL-name terminated; may be NULL */
+	const struct ss_stat_desc *stats;	/* NULL-name terminated; may be NULL */
+	const struct ss_component_ops *ops;
+	size_t instance_size;	/* >= sizeof(struct ss_component), which comes first */
+};
+
+struct ss_port_group {
+	const struct ss_port_desc *desc;
+	struct ss_port *ports;
+	unsigned n;
+};
+
+/*
+ * The core allocates instance_size bytes, zeroed, and fills this header;
+ * the component keeps its own state after it.
+ */
+struct ss_component {
+	const struct ss_component_type *type;
+	struct ss_engine *engine;
+	const char *name;	/* "l1[3]", or "trace" outside an array */
+	const char *base;	/* "l1" */
+	int index;		/* position in the array, -1 outside one */
+	unsigned array_size;	/* 1 outside an array */
+	int16_t prio;		/* priority of delayed deliveries to it */
+	uint64_t *stats;	/* one slot per row of type->stats, in order */
+	struct ss_port_group *port_groups;	/* one per row of type->ports */
+	unsigned n_port_groups;
+};
+
+#define SS_COMPONENT(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* Element `index` of port `name`; NULL when there is no such endpoint. */
+struct ss_port *ss_component_port(struct ss_component *c, const char *name,
+				  unsigned index);
+/* Elements of port `name`: 1 for a scalar port, the link count for a vector. */
+unsigned ss_component_port_count(const struct ss_component *c,
+				 const char *name);
+
+/*
+ * Statistics beyond the static table, e.g. one per slice: `name` may hold
+ * indices ("slice[17].wb_evict"), which aggregate like instance indices.
+ * Storage lives until the engine is freed.  Call from xcreate or xinit.
+ */
+uint64_t *ss_stat_add_counter(struct ss_component *c, const char *name,
+			      const char *doc);
+void ss_stat_add_ratio(struct ss_component *c, const char *name,
+		       const char *doc, const char *num, const char *den);
+
+/*
+ * Close a phase: snapshot every statistic under `label`, then zero the
+ * counters.  The core does not know what a phase means; a component decides.
+ */
+void ss_stats_end_phase(struct ss_engine *e, const char *label);
+
+/* ---- registry and plugins ----------------------------------------------- */
+
+struct ss_registry;
+
+/* Register a type; refuses a wrong ABI, a duplicate name or a bad table. */
+gboolean ss_registry_add(struct ss_registry *r,
+			 const struct ss_component_type *t, GError **error);
+
+typedef gboolean (*ss_plugin_register_fn)(struct ss_registry *r,
+					  GError **error);
+
+/*
+ * A component file declares its entry point with SS_PLUGIN_ENTRY(id).  Built
+ * as a plugin it is the one exported symbol `sectorsim_plugin_register`;
+ * built into the binary (SS_BUILTIN defined) it becomes
+ * `ss_builtin_register_<id>`, so the same file serves both ways.
+ */
+#ifdef SS_BUILTIN
+#define SS_PLUGIN_ENTRY(id) \
+	gboolean ss_builtin_register_##id(struct ss_registry *r, GError **error)
+#else
+#define SS_PLUGIN_ENTRY(id) \
+	G_MODULE_EXPORT gboolean sectorsim_plugin_register( \
+		struct ss_registry *r, GError **error)
+#endif
+
+G_END_DECLS
+
+#endif

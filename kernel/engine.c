@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The engine: a binary min-heap of events keyed by (tick, priority, sequence)
+ * and the list of component instances.  Heap entries are stored by value, so
+ * scheduling allocates nothing once the heap has grown to the simulation's
+ * working size.
+ */
+#include "config.h"
+
+#include <string.h>
+#include "internal.h"
+
+G_DEFINE_QUARK(ss-error-quark, ss_error)
+
+#define SEQ_BITS 48
+#define SEQ_MASK ((UINT64_C(1) << SEQ_BITS) - 1)
+
+struct ss_engine *ss_engine_new(void)
+{
+	struct ss_engine *e = g_new0(struct ss_engine, 1);
+
+	e->cap_events = 64;
+	e->free_node = NODE_NIL;
+	e->heap = g_new(struct ss_event, e->cap_events);
+	e->held_slabs = g_ptr_array_new_with_free_func(g_free);
+	e->components = g_ptr_array_new();
+	e->by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	e->stats = ss_stats_new();
+	return e;
+}
+
+static void component_free(struct ss_component *c)
+{
+	for (unsigned g = 0; g < c->n_port_groups; g++)
+		g_free(c->port_groups[g].ports);
+	g_free(c->port_groups);
+	g_free(c->stats);
+	g_free((char *)c->name);
+	g_free((char *)c->base);
+	g_free(c);
+}
+
+void ss_engine_free(struct ss_engine *e)
+{
+	if (!e)
+		return;
+	/* Destroy in reverse creation order: later components may refer to
+	 * resources of earlier ones only through ports, but unwinding in
+	 * reverse is what every user of a lifecycle expects. */
+	for (guint i = e->components->len; i-- > 0;) {
+		struct ss_component *c = e->components->pdata[i];
+
+		if (c->type->ops && c->type->ops->xdestroy)
+			c->type->ops->xdestroy(c);
+		component_free(c);
+	}
+	g_ptr_array_free(e->components, TRUE);
+	g_hash_table_destroy(e->by_name);
+	ss_stats_free(e->stats);
+	g_ptr_array_free(e->held_slabs, TRUE);
+	for (unsigned i = 0; i < WHEEL_SLOTS; i++)
+		g_free(e->wheel[i].runs);
+	g_free(e->nodes);
+	g_free(e->heap);
+	g_free(e);
+}
+
+uint64_t ss_engine_now(const struct ss_engine *e)
+{
+	return e->now;
+}
+
+/*
+ * The far heap is 4-ary: half the depth of a binary one, and the four
+ * children of a node share two cache lines.
+ */
+#define ARITY 4
+
+static void heap_push(struct ss_engine *e, unsigned __int128 key,
+		      ss_event_fn fn, void *data)
+{
+	if (G_UNLIKELY(e->n_events == e->cap_events)) {
+		e->cap_events *= 2;
+		e->heap = g_renew(struct ss_event, e->heap, e->cap_events);
+	}
+	struct ss_event *h = e->heap;
+	size_t i = e->n_events++;
+
+	while (i > 0) {
+		size_t parent = (i - 1) / ARITY;
+
+		if (key >= h[parent].key)
+			break;
+		h[i] = h[parent];
+		i = parent;
+	}
+	h[i] = (struct ss_event){ key, fn, data };
+}
+
+static void heap_pop(struct ss_engine *e)
+{
+	struct ss_event *h = e->heap;
+	size_t n = --e->n_events, i = 0;
+	unsigned __int128 last = h[n].key;
+
+	for (;;) {
+		size_t first = ARITY * i + 1, best;
+
+		if (first >= n)
+			break;
+		best = first;
+		size_t end = MIN(first + ARITY, n);
+
+		for (size_t c = first + 1; c < end; c++)
+			if (h[c].key < h[best].key)
+				best = c;
+		if (h[best].key >= last)
+			break;
+		h[i] = h[best];
+		i = best;
+	}
+	h[i] = h[n];
+}
+
+static uint32_t node_get(struct ss_engine *e)
+{
+	if (G_UNLIKELY(e->free_node == NODE_NIL)) {
+		uint32_t old = e->n_nodes, n = old ? 2 * old : 1024;
+
+		e->nodes = g_renew(struct ss_node, e->nodes, n);
+		for (uint32_t i = old; i < n; i++)
+			e->nodes[i].next = i + 1 < n ? i + 1 : NODE_NIL;
+		e->free_node = old;
+		e->n_nodes = n;
+	}
+	uint32_t i = e->free_node;
+
+	e->free_node = e->nodes[i].next;
+	return i;
+}
+
+static void wheel_insert(struct ss_engine *e, uint64_t tick, int32_t prio,
+			 ss_event_fn fn, void *data)
+{
+	unsigned idx = tick & WHEEL_MASK;
+	struct ss_slot *s = &e->wheel[idx];
+	uint32_t node = node_get(e);
+	struct ss_run *r;
+
+	e->nodes[node] = (struct ss_node){ fn, data, NODE_NIL };
+	if (G_LIKELY(s->n > s->first && s->runs[s->n - 1].prio == prio)) {
+		r = &s->runs[s->n - 1];
+		e->nodes[r->tail].next = node;
+		r->tail = node;
+		goto out;
+	}
+	/* find the run of this priority, or where it belongs */
+	uint32_t lo = s->first, hi = s->n;
+
+	if (s->n > s->first && s->runs[s->n - 1].prio < prio) {
+		lo = s->n;
+	} else {
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (s->runs[mid].prio < prio)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < s->n && s->runs[lo].prio == prio) {
+			r = &s->runs[lo];
+			e->nodes[r->tail].next = node;
+			r->tail = node;
+			goto out;
+		}
+	}
+	if (lo == s->first && s->first > 0) {
+		/* an earlier priority than all left in the current slot */
+		s->runs[--s->first] = (struct ss_run){ prio, node, node };
+		goto out;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->runs = g_renew(struct ss_run, s->runs, s->cap);
+	}
+	memmove(s->runs + lo + 1, s->runs + lo, (s->n - lo) * sizeof(*s->runs));
+	s->runs[lo] = (struct ss_run){ prio, node, node };
+	s->n++;
+out:
+	e->wheel_map[idx / 64] |= UINT64_C(1) << (idx % 64);
+	e->n_wheel++;
+}
+
+bool ss_schedule(struct ss_engine *e, uint64_t when, int16_t prio,
+		 ss_event_fn fn, void *data)
+{
+	if (G_UNLIKELY(when < e->now)) {
+		g_critical("event scheduled in the past: tick %" G_GUINT64_FORMAT
+			   " < now %" G_GUINT64_FORMAT, when, e->now);
+		return false;
+	}
+	uint64_t order = ((uint64_t)(uint16_t)(prio + 32768) << SEQ_BITS) |
+			 (e->seq++ & SEQ_MASK);
+
+	if (G_LIKELY(when - e->now < WHEEL_SLOTS))
+		wheel_insert(e, when, prio, fn, data);
+	else
+		heap_push(e, ((unsigned __int128)when << 64) | order, fn, data);
+	return true;
+}
+
+/* Time moved to e->now: far events that entered the window join the wheel. */
+static void migrate_far(struct ss_engine *e)
+{
+	while (e->n_events) {
+		uint64_t tick = (uint64_t)(e->heap[0].key >> 64);
+
+		if (tick - e->now >= WHEEL_SLOTS)
+			break;
+		struct ss_event ev = e->heap[0];
+
+		heap_pop(e);
+		wheel_insert(e, tick,
+			     (int32_t)(((uint64_t)ev.key >> SEQ_BITS) & 0xffff) - 32768,
+			     ev.fn, ev.data);
+	}
+}
+
+/* Tick of the first non-empty slot at or after now; the wheel is not empty. */
+static uint64_t wheel_next_tick(const struct ss_engine *e)
+{
+	unsigned start = e->now & WHEEL_MASK;
+
+	for (unsigned k = 0; k <= WHEEL_SLOTS / 64; k++) {
+		unsigned bit = (start + k * 64) & WHEEL_MASK;
+		unsigned w = bit / 64, off = bit % 64;
+		uint64_t word = e->wheel_map[w] >> off;
+
+		if (off && k < WHEEL_SLOTS / 64)
+			word |= e->wheel_map[(w + 1) % (WHEEL_SLOTS / 64)] << (64 - off);
+		if (word) {
+			unsigned idx = (bit + __builtin_ctzll(word)) & WHEEL_MASK;
+
+			return e->now + ((idx - start) & WHEEL_MASK);
+		}
+	}
+	g_assert_not_reached();
+}
+
+uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
+{
+	uint64_t ran = 0;
+
+	e->stop = false;
+	while (!e->stop) {
+		struct ss_slot *s = &e->wheel[e->now & WHEEL_MASK];
+
+		if (s->first == s->n) {
+			uint64_t next;
+
+			if (e->n_wheel)
+				next = wheel_next_tick(e);
+			else if (e->n_events)
+				next = (uint64_t)(e->heap[0].key >> 64);
+			else
+				break;
+			if (next > tick_limit)
+				break;
+			e->now = next;
+			migrate_far(e);
+			s = &e->wheel[next & WHEEL_MASK];
+		} else if (e->now > tick_limit) {
+			break;
+		}
+		struct ss_run *r = &s->runs[s->first];
+		uint32_t node = r->head;
+		struct ss_node ev = e->nodes[node];
+
+		e->nodes[node].next = e->free_node;
+		e->free_node = node;
+		if (node == r->tail) {
+			if (++s->first == s->n) {
+				unsigned idx = e->now & WHEEL_MASK;
+
+				s->first = s->n = 0;
+				e->wheel_map[idx / 64] &= ~(UINT64_C(1) << (idx % 64));
+			}
+		} else {
+			r->head = ev.next;
+		}
+		e->n_wheel--;
+		ev.fn(e, ev.data);
+		ran++;
+	}
+	e->events_run += ran;
+	return ran;
+}
+
+void ss_engine_stop(struct ss_engine *e)
+{
+	e->stop = true;
+}
+
+size_t ss_engine_pending(const struct ss_engine *e)
+{
+	return e->n_wheel + e->n_events;
+}
+
+uint64_t ss_engine_events_run(const struct ss_engine *e)
+{
+	return e->events_run;
+}
+
+size_t ss_engine_event_capacity(const struct ss_engine *e)
+{
+	size_t n = e->cap_events + e->held_total;
+
+	return n + e->n_nodes;
+}
+
+/* ---- messages held back by links with latency ---------------------------- */
+
+#define HELD_SLAB 256
+
+static struct ss_held_msg *held_get(struct ss_engine *e)
+{
+	if (G_UNLIKELY(!e->held_free)) {
+		struct ss_held_msg *slab = g_new(struct ss_held_msg, HELD_SLAB);
+
+		for (unsigned i = 0; i < HELD_SLAB; i++) {
+			slab[i].next_free = e->held_free;
+			e->held_free = &slab[i];
+		}
+		g_ptr_array_add(e->held_slabs, slab);
+		e->held_total += HELD_SLAB;
+	}
+	struct ss_held_msg *h = e->held_free;
+
+	e->held_free = h->next_free;
+	return h;
+}
+
+static void held_deliver(struct ss_engine *e, void *data)
+{
+	struct ss_held_msg *h = data;
+	struct ss_port *dst = h->dst;
+
+	dst->owner->type->ops->xrecv(dst->owner, dst, &h->u.hdr);
+	h->next_free = e->held_free;
+	e->held_free = h;
+}
+
+void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
+			  uint64_t latency)
+{
+	struct ss_engine *e = p->owner->engine;
+
+	if (G_UNLIKELY(!p->bound)) {
+		p->peer_recv(p->peer_comp, p->peer, m);	/* reports and stops */
+		return;
+	}
+	if (G_UNLIKELY(m->size < sizeof(*m) || m->size > SS_MSG_MAX))
+		g_error("%s.%s: message of %u bytes cannot cross a link with "
+			"latency (at most %d)", p->owner->name, p->desc->name,
+			m->size, SS_MSG_MAX);
+
+	struct ss_held_msg *h = held_get(e);
+
+	h->dst = p->peer;
+	memcpy(h->u.bytes, m, m->size);
+	ss_schedule(e, e->now + latency, p->peer_comp->prio, held_deliver, h);
+}
+
+/* ---- instances ------------------------------------------------------------ */
+
+struct ss_component *ss_engine_add_component(struct ss_engine *e,
+	const struct ss_component_type *t, const char *base, int index,
+	unsigned array_size)
+{
+	size_t size = MAX(t->instance_size, sizeof(struct ss_component));
+	struct ss_component *c = g_malloc0(size);
+	unsigned n_groups = 0;
+
+	c->type = t;
+	c->engine = e;
+	c->base = g_strdup(base);
+	c->name = index < 0 ? g_strdup(base)
+			    : g_strdup_printf("%s[%d]", base, index);
+	c->index = index;
+	c->array_size = index < 0 ? 1 : array_size;
+	c->prio = SS_PRIO_DELIVER;
+	for (const struct ss_port_desc *d = t->ports; d && d->name; d++)
+		n_groups++;
+	c->n_port_groups = n_groups;
+	c->port_groups = g_new0(struct ss_port_group, n_groups ? n_groups : 1);
+	for (unsigned g = 0; g < n_groups; g++)
+		c->port_groups[g].desc = &t->ports[g];
+	g_ptr_array_add(e->components, c);
+	g_hash_table_insert(e->by_name, (char *)c->name, c);
+	ss_stats_register_table(c);
+	return c;
+}
+
+struct ss_component *ss_engine_component(struct ss_engine *e, const char *name)
+{
+	return g_hash_table_lookup(e->by_name, name);
+}
+
+/* ---- did you mean --------------------------------------------------------- */
+
+unsigned ss_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned *row = g_new(unsigned, lb + 1);
+	unsigned result;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned best = diag + (a[i - 1] != b[j - 1]);
+
+			best = MIN(best, up + 1);
+			best = MIN(best, row[j - 1] + 1);
+			row[j] = best;
+			diag = up;
+		}
+	}
+	result = row[lb];
+	g_free(row);
+	return result;
+}
+
+const char *ss_did_you_mean(const char *word, const char *const *cands,
+			    size_t n)
+{
+	const char *best = NULL;
+	unsigned best_d = UINT_MAX;
+	/* A third of the word, at least 1 and at most 3 edits, keeps the
+	 * suggestions to plausible typos. */
+	unsigned limit = CLAMP(strlen(word) / 3, 1, 3);
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = ss_edit_distance(word, cands[i]);
+
+		if (d < best_d) {
+			best_d = d;
+			best = cands[i];
+		}
+	}
+	return best_d <= limit ? best : NULL;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What the kernel's files share with one another and with its tests. */
+#ifndef SS_KERNEL_INTERNAL_H
+#define SS_KERNEL_INTERNAL_H
+
+#include <stdio.h>
+#include <sectorsim/sectorsim.h>
+
+/*
+ * The event queue is a timing wheel for the near future plus a heap for the
+ * rest.  Simulations schedule almost everything a few ticks ahead, so most
+ * events go to the wheel slot of their tick.  A slot holds one FIFO run per
+ * priority, runs sorted by priority: scheduling appends to a run (finding it
+ * is one comparison in the common case of non-decreasing priorities), and a
+ * dispatch takes the head of the first run.  FIFO within a run is exactly the
+ * sequence order.  Events WHEEL_SLOTS or more ticks ahead wait in the heap
+ * and join the wheel, in key order, when time comes within reach.
+ */
+#define WHEEL_BITS 8
+#define WHEEL_SLOTS (1u << WHEEL_BITS)
+#define WHEEL_MASK (WHEEL_SLOTS - 1)
+#define NODE_NIL UINT32_MAX
+
+struct ss_node {		/* pooled; linked by index so the pool can grow */
+	ss_event_fn fn;
+	void *data;
+	uint32_t next;
+};
+
+struct ss_run {
+	int32_t prio;
+	uint32_t head, tail;
+};
+
+struct ss_slot {
+	struct ss_run *runs;
+	uint32_t first, n, cap;	/* live runs are [first, n) */
+};
+
+/* A far event: the key packs tick:64 | order:64 into one comparison. */
+struct ss_event {
+	unsigned __int128 key;
+	ss_event_fn fn;
+	void *data;
+};
+
+/* A message held back by a link with latency, waiting in the queue. */
+struct ss_held_msg {
+	struct ss_held_msg *next_free;
+	struct ss_port *dst;
+	union {
+		struct ss_msg hdr;
+		unsigned char bytes[SS_MSG_MAX];
+	} u;
+};
+
+struct ss_stat_entry;
+struct ss_stats;
+
+struct ss_engine {
+	struct ss_slot wheel[WHEEL_SLOTS];
+	uint64_t wheel_map[WHEEL_SLOTS / 64];	/* non-empty slots */
+	size_t n_wheel;
+	struct ss_node *nodes;
+	uint32_t n_nodes, free_node;
+	struct ss_event *heap;
+	size_t n_events, cap_events;		/* the far heap */
+	uint64_t now;
+	uint64_t seq;
+	uint64_t events_run;
+	bool stop;
+
+	struct ss_held_msg *held_free;
+	GPtrArray *held_slabs;
+	size_t held_total;
+
+	GPtrArray *components;		/* struct ss_component *, creation order */
+	GHashTable *by_name;		/* "l1[3]" -> struct ss_component * */
+	struct ss_stats *stats;
+};
+
+/* stats.c */
+struct ss_stats *ss_stats_new(void);
+void ss_stats_free(struct ss_stats *s);
+void ss_stats_register_table(struct ss_component *c);
+enum ss_stats_format { SS_STATS_TEXT, SS_STATS_JSON, SS_STATS_CSV };
+void ss_stats_write(struct ss_engine *e, enum ss_stats_format f, FILE *out);
+void ss_stats_reset(struct ss_engine *e);
+/* Current value of a statistic or an aggregate ("l1.hits", "l1[2].hits"). */
+bool ss_stats_lookup(struct ss_engine *e, const char *name, double *value);
+/* Value in phase `phase` (0-based). */
+bool ss_stats_lookup_phase(struct ss_engine *e, unsigned phase,
+			   const char *name, double *value);
+unsigned ss_stats_n_phases(struct ss_engine *e);
+/* Strip every [..] from a name: "l2.slice[3].x" -> "l2.slice.x". */
+char *ss_stats_group_name(const char *name);
+
+/* engine.c: instances */
+struct ss_component *ss_engine_add_component(struct ss_engine *e,
+	const struct ss_component_type *t, const char *base, int index,
+	unsigned array_size);
+struct ss_component *ss_engine_component(struct ss_engine *e, const char *name);
+/* Allocate the ports of one group; call once per port row before linking. */
+void ss_component_alloc_ports(struct ss_component *c, unsigned group,
+			      unsigned n);
+void ss_port_init_unbound(struct ss_port *p, struct ss_component *owner,
+			  const struct ss_port_desc *d, unsigned index);
+
+/* Levenshtein distance, for "did you mean". */
+unsigned ss_edit_distance(const char *a, const char *b);
+/* The candidate closest to `word`, or NULL when none is close enough. */
+const char *ss_did_you_mean(const char *word, const char *const *cands,
+			    size_t n);
+
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sectorsim: the command line.  Exit status 0 ok, 2 bad configuration or
+ * input, 1 internal error. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "registry.h"
+#include "sim.h"
+
+#define EXIT_CONFIG 2
+#define EXIT_INTERNAL 1
+
+struct options {
+	gboolean list, dump_config, dot, quiet, version;
+	char *describe, *stats, *output;
+	char **params, **plugins;
+};
+
+static int fail(int status, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sectorsim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+static int write_stats(struct ss_engine *e, const struct options *o)
+{
+	enum ss_stats_format f = SS_STATS_TEXT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!o->stats || !strcmp(o->stats, "text"))
+		f = SS_STATS_TEXT;
+	else if (!strcmp(o->stats, "json"))
+		f = SS_STATS_JSON;
+	else if (!strcmp(o->stats, "csv"))
+		f = SS_STATS_CSV;
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return fail(EXIT_INTERNAL, "out of memory");
+	ss_stats_write(e, f, mem);
+	fclose(mem);
+	if (o->output) {
+		GError *err = NULL;
+
+		/* Written whole or not at all: a reader never sees half a file. */
+		if (!g_file_set_contents(o->output, buf, len, &err)) {
+			int st = fail(EXIT_CONFIG, "%s: cannot write statistics: %s",
+				      o->output, err->message);
+
+			g_error_free(err);
+			free(buf);
+			return st;
+		}
+	} else {
+		fwrite(buf, 1, len, stdout);
+	}
+	free(buf);
+	return 0;
+}
+
+static int run(struct options *o, int argc, char **argv)
+{
+	struct ss_registry *reg = ss_registry_new();
+	struct ss_sim *sim = NULL;
+	GError *err = NULL;
+	int status = 0;
+	char **search = ss_plugin_search_path(NULL);
+
+	if (o->stats && strcmp(o->stats, "text") && strcmp(o->stats, "json") &&
+	    strcmp(o->stats, "csv")) {
+		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
+		goto out;
+	}
+	if (!ss_registry_add_builtins(reg, &err)) {
+		status = fail(EXIT_INTERNAL, "%s", err->message);
+		goto out;
+	}
+	for (char **p = o->plugins; p && *p; p++) {
+		if (!ss_registry_load_plugin(reg, *p, (const char *const *)search, &err)) {
+			status = fail(EXIT_CONFIG, "--plugin %s: %s", *p, err->message);
+			goto out;
+		}
+	}
+	if (argc > 2) {
+		status = fail(EXIT_CONFIG, "unexpected argument '%s'; expected one CONFIG.ini", argv[2]);
+		goto out;
+	}
+	if (argc == 2) {
+		GPtrArray *errors = NULL;
+
+		sim = ss_sim_load(reg, argv[1], (const char *const *)o->params, &errors);
+		if (!sim) {
+			for (guint i = 0; i < errors->len; i++)
+				fprintf(stderr, "%s\n", (char *)errors->pdata[i]);
+			g_ptr_array_free(errors, TRUE);
+			status = EXIT_CONFIG;
+			goto out;
+		}
+	}
+	if (o->list) {
+		ss_registry_list(reg, stdout);
+		goto out;
+	}
+	if (o->describe) {
+		if (!ss_registry_describe(reg, o->describe, stdout, &err))
+			status = fail(EXIT_CONFIG, "--describe: %s", err->message);
+		goto out;
+	}
+	if (!sim) {
+		status = fail(EXIT_CONFIG, "no configuration given; expected sectorsim [options] CONFIG.ini (see --help)");
+		goto out;
+	}
+	if (o->dump_config || o->dot) {
+		if (o->dump_config)
+			ss_sim_dump_config(sim, stdout);
+		if (o->dot)
+			ss_sim_dot(sim, stdout);
+		goto out;
+	}
+	gint64 t0 = g_get_monotonic_time();
+
+	if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err)) {
+		status = fail(err->code == SS_ERROR_CONFIG ? EXIT_CONFIG : EXIT_INTERNAL,
+			      "%s", err->message);
+		goto out;
+	}
+	struct ss_engine *e = ss_sim_engine(sim);
+
+	if (!o->quiet)
+		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " events to tick %"
+			G_GUINT64_FORMAT " in %.3f s\n", ss_engine_events_run(e),
+			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6);
+	status = write_stats(e, o);
+out:
+	g_clear_error(&err);
+	g_strfreev(search);
+	ss_sim_free(sim);
+	ss_registry_free(reg);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	GOptionEntry entries[] = {
+		{ "list", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the component types", NULL },
+		{ "describe", 0, 0, G_OPTION_ARG_STRING, &o.describe, "Describe a component type: parameters, ports, statistics", "TYPE" },
+		{ "dump-config", 0, 0, G_OPTION_ARG_NONE, &o.dump_config, "Print the configuration with includes, templates, defaults and -p applied", NULL },
+		{ "dot", 0, 0, G_OPTION_ARG_NONE, &o.dot, "Print the component graph for Graphviz", NULL },
+		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.params, "Override a parameter: SECTION.KEY=VALUE or SECTION[N].KEY=VALUE (repeatable)", "KEY=VALUE" },
+		{ "plugin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.plugins, "Load a plugin by name (from the plugin path) or by file (repeatable)", "NAME" },
+		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Statistics format: text (default), json or csv", "FORMAT" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the statistics to FILE instead of standard output", "FILE" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but results and errors", NULL },
+		{ "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GOptionContext *ctx = g_option_context_new("CONFIG.ini");
+	GError *err = NULL;
+	int status;
+
+	g_option_context_set_summary(ctx,
+		"Trace-driven functional simulator of GPU memory hierarchies.\n"
+		"Components are wired by CONFIG.ini; plugins are searched in plugin_path\n"
+		"of [simulation], then $SECTORSIM_PLUGIN_PATH, then " PKGLIBDIR ".");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		status = fail(EXIT_CONFIG, "%s (see --help)", err->message);
+		g_error_free(err);
+		g_option_context_free(ctx);
+		return status;
+	}
+	g_option_context_free(ctx);
+	if (o.version) {
+		printf("sectorsim %s (component ABI %u)\n", PACKAGE_VERSION, SS_ABI_VERSION);
+		return 0;
+	}
+	status = run(&o, argc, argv);
+	g_free(o.describe);
+	g_free(o.stats);
+	g_free(o.output);
+	g_strfreev(o.params);
+	g_strfreev(o.plugins);
+	return status;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Typed ports: binding with a reason on failure, and the unbound-port stub. */
+#include "config.h"
+
+#include <string.h>
+#include "internal.h"
+
+const char *ss_link_result_str(enum ss_link_result r)
+{
+	switch (r) {
+	case SS_LINK_OK:		return "ok";
+	case SS_LINK_NO_COMPONENT:	return "no such component";
+	case SS_LINK_NO_PORT:		return "no such port";
+	case SS_LINK_WRONG_DIR:		return "wrong direction (links go from an out port to an in port)";
+	case SS_LINK_PROTOCOL:		return "protocol mismatch";
+	case SS_LINK_WAS_LINKED:	return "endpoint already linked";
+	case SS_LINK_INDEX:		return "port index out of range";
+	case SS_LINK_CARDINALITY:	return "endpoint lists differ in length";
+	case SS_LINK_UNBOUND:		return "required port left unbound";
+	}
+	return "unknown link result";
+}
+
+/*
+ * The null object of an unbound port: sending on it is a component bug (it
+ * should have checked ss_port_is_bound), and dropping the message would
+ * change the results silently, so stop with the port's name.
+ */
+static void unbound_recv(struct ss_component *c, struct ss_port *self,
+			 const struct ss_msg *m)
+{
+	(void)m;
+	g_error("%s: message sent on port '%s' that is not linked",
+		c->name, self->desc->name);
+}
+
+void ss_port_init_unbound(struct ss_port *p, struct ss_component *owner,
+			  const struct ss_port_desc *d, unsigned index)
+{
+	*p = (struct ss_port){
+		.peer_recv = unbound_recv,
+		.peer_comp = owner,
+		.peer = p,
+		.owner = owner,
+		.desc = d,
+		.index = index,
+	};
+}
+
+void ss_component_alloc_ports(struct ss_component *c, unsigned group,
+			      unsigned n)
+{
+	struct ss_port_group *g = &c->port_groups[group];
+
+	g_free(g->ports);
+	g->n = n;
+	g->ports = g_new0(struct ss_port, n ? n : 1);
+	for (unsigned i = 0; i < n; i++)
+		ss_port_init_unbound(&g->ports[i], c, g->desc, i);
+}
+
+enum ss_link_result ss_port_link(struct ss_port *out, struct ss_port *in,
+				 uint64_t latency)
+{
+	if (out->desc->dir != SS_PORT_OUT || in->desc->dir != SS_PORT_IN)
+		return SS_LINK_WRONG_DIR;
+	if (strcmp(out->desc->protocol, in->desc->protocol) != 0)
+		return SS_LINK_PROTOCOL;
+	if (out->bound || in->bound)
+		return SS_LINK_WAS_LINKED;
+
+	out->peer_recv = in->owner->type->ops->xrecv;
+	out->peer_comp = in->owner;
+	out->peer = in;
+	out->latency = latency;
+	out->bound = true;
+
+	in->peer_recv = out->owner->type->ops->xrecv;
+	in->peer_comp = out->owner;
+	in->peer = out;
+	in->latency = latency;
+	in->bound = true;
+	return SS_LINK_OK;
+}
+
+static struct ss_port_group *find_group(const struct ss_component *c,
+					const char *name)
+{
+	for (unsigned g = 0; g < c->n_port_groups; g++)
+		if (strcmp(c->port_groups[g].desc->name, name) == 0)
+			return &c->port_groups[g];
+	return NULL;
+}
+
+struct ss_port *ss_component_port(struct ss_component *c, const char *name,
+				  unsigned index)
+{
+	struct ss_port_group *g = find_group(c, name);
+
+	if (!g || index >= g->n)
+		return NULL;
+	return &g->ports[index];
+}
+
+unsigned ss_component_port_count(const struct ss_component *c,
+				 const char *name)
+{
+	struct ss_port_group *g = find_group(c, name);
+
+	return g ? g->n : 0;
+}

@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Statistics: named 64-bit counters owned by components, ratios over them,
+ * aggregation over array indices, phases and dumps.  Aggregates are computed
+ * when read, never maintained, so a counter increment stays a plain add.
+ */
+#include "config.h"
+
+#include <string.h>
+#include "internal.h"
+
+struct ss_stat_entry {
+	char *name;		/* "l1[3].read_hits" */
+	char *group;		/* "l1.read_hits" */
+	const char *doc;
+	enum ss_stat_kind kind;
+	uint64_t *slot;		/* counters */
+	unsigned num, den;	/* ratios: entry indices of the two counters */
+};
+
+struct ss_phase {
+	char *label;
+	uint64_t *values;	/* one per entry, counters only */
+	unsigned n;
+};
+
+struct ss_stats {
+	GPtrArray *entries;	/* struct ss_stat_entry * */
+	GHashTable *by_name;	/* name -> index + 1 */
+	GPtrArray *phases;	/* struct ss_phase * */
+	GPtrArray *owned;	/* slots allocated for dynamic counters */
+};
+
+static void entry_free(gpointer p)
+{
+	struct ss_stat_entry *en = p;
+
+	g_free(en->name);
+	g_free(en->group);
+	g_free(en);
+}
+
+static void phase_free(gpointer p)
+{
+	struct ss_phase *ph = p;
+
+	g_free(ph->label);
+	g_free(ph->values);
+	g_free(ph);
+}
+
+struct ss_stats *ss_stats_new(void)
+{
+	struct ss_stats *s = g_new0(struct ss_stats, 1);
+
+	s->entries = g_ptr_array_new_with_free_func(entry_free);
+	s->by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	s->phases = g_ptr_array_new_with_free_func(phase_free);
+	s->owned = g_ptr_array_new_with_free_func(g_free);
+	return s;
+}
+
+void ss_stats_free(struct ss_stats *s)
+{
+	if (!s)
+		return;
+	g_hash_table_destroy(s->by_name);
+	g_ptr_array_free(s->entries, TRUE);
+	g_ptr_array_free(s->phases, TRUE);
+	g_ptr_array_free(s->owned, TRUE);
+	g_free(s);
+}
+
+char *ss_stats_group_name(const char *name)
+{
+	GString *g = g_string_sized_new(strlen(name));
+
+	for (const char *p = name; *p; p++) {
+		if (*p == '[') {
+			const char *close = strchr(p, ']');
+
+			if (close) {
+				p = close;
+				continue;
+			}
+		}
+		g_string_append_c(g, *p);
+	}
+	return g_string_free(g, FALSE);
+}
+
+static int entry_index(struct ss_stats *s, const char *name)
+{
+	gpointer v = g_hash_table_lookup(s->by_name, name);
+
+	return v ? GPOINTER_TO_INT(v) - 1 : -1;
+}
+
+static struct ss_stat_entry *add_entry(struct ss_stats *s,
+				       struct ss_component *c,
+				       const char *name, const char *doc,
+				       enum ss_stat_kind kind)
+{
+	struct ss_stat_entry *en = g_new0(struct ss_stat_entry, 1);
+
+	en->name = g_strdup_printf("%s.%s", c->name, name);
+	if (entry_index(s, en->name) >= 0)
+		g_error("statistic '%s' registered twice", en->name);
+	en->group = ss_stats_group_name(en->name);
+	en->doc = doc;
+	en->kind = kind;
+	g_ptr_array_add(s->entries, en);
+	g_hash_table_insert(s->by_name, en->name,
+			    GINT_TO_POINTER(s->entries->len));
+	return en;
+}
+
+static void resolve_ratio(struct ss_stats *s, struct ss_component *c,
+			  struct ss_stat_entry *en, const char *num,
+			  const char *den)
+{
+	char *n = g_strdup_printf("%s.%s", c->name, num);
+	char *d = g_strdup_printf("%s.%s", c->name, den);
+	int ni = entry_index(s, n), di = entry_index(s, d);
+
+	if (ni < 0 || di < 0)
+		g_error("ratio '%s' refers to unknown counter '%s'", en->name,
+			ni < 0 ? n : d);
+	en->num = ni;
+	en->den = di;
+	g_free(n);
+	g_free(d);
+}
+
+void ss_stats_register_table(struct ss_component *c)
+{
+	struct ss_stats *s = c->engine->stats;
+	const struct ss_stat_desc *t = c->type->stats;
+	size_t n = 0;
+
+	for (; t && t[n].name; n++)
+		;
+	c->stats = g_new0(uint64_t, n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		struct ss_stat_entry *en =
+			add_entry(s, c, t[i].name, t[i].doc, t[i].kind);
+
+		if (t[i].kind == SS_STAT_COUNTER)
+			en->slot = &c->stats[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].kind != SS_STAT_RATIO)
+			continue;
+		char *full = g_strdup_printf("%s.%s", c->name, t[i].name);
+
+		resolve_ratio(s, c, s->entries->pdata[entry_index(s, full)],
+			      t[i].num, t[i].den);
+		g_free(full);
+	}
+}
+
+uint64_t *ss_stat_add_counter(struct ss_component *c, const char *name,
+			      const char *doc)
+{
+	struct ss_stats *s = c->engine->stats;
+	struct ss_stat_entry *en = add_entry(s, c, name, doc, SS_STAT_COUNTER);
+
+	en->slot = g_new0(uint64_t, 1);
+	g_ptr_array_add(s->owned, en->slot);
+	return en->slot;
+}
+
+void ss_stat_add_ratio(struct ss_component *c, const char *name,
+		       const char *doc, const char *num, const char *den)
+{
+	struct ss_stats *s = c->engine->stats;
+	struct ss_stat_entry *en = add_entry(s, c, name, doc, SS_STAT_RATIO);
+
+	resolve_ratio(s, c, en, num, den);
+}
+
+void ss_stats_reset(struct ss_engine *e)
+{
+	GPtrArray *en = e->stats->entries;
+
+	for (guint i = 0; i < en->len; i++) {
+		struct ss_stat_entry *x = en->pdata[i];
+
+		if (x->kind == SS_STAT_COUNTER)
+			*x->slot = 0;
+	}
+}
+
+static uint64_t *snapshot(struct ss_stats *s)
+{
+	uint64_t *v = g_new0(uint64_t, s->entries->len ? s->entries->len : 1);
+
+	for (guint i = 0; i < s->entries->len; i++) {
+		struct ss_stat_entry *x = s->entries->pdata[i];
+
+		if (x->kind == SS_STAT_COUNTER)
+			v[i] = *x->slot;
+	}
+	return v;
+}
+
+void ss_stats_end_phase(struct ss_engine *e, const char *label)
+{
+	struct ss_phase *ph = g_new0(struct ss_phase, 1);
+
+	ph->label = g_strdup(label);
+	ph->values = snapshot(e->stats);
+	ph->n = e->stats->entries->len;
+	g_ptr_array_add(e->stats->phases, ph);
+	ss_stats_reset(e);
+}
+
+unsigned ss_stats_n_phases(struct ss_engine *e)
+{
+	return e->stats->phases->len;
+}
+
+/* ---- reading: one group = a name with its indices stripped ---------------- */
+
+struct group {
+	const char *name;
+	GArray *members;	/* entry indices */
+	bool indexed;		/* some member name differs from the group */
+};
+
+static GPtrArray *build_groups(struct ss_stats *s)
+{
+	GPtrArray *groups = g_ptr_array_new();
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < s->entries->len; i++) {
+		struct ss_stat_entry *x = s->entries->pdata[i];
+		struct group *g = g_hash_table_lookup(seen, x->group);
+
+		if (!g) {
+			g = g_new0(struct group, 1);
+			g->name = x->group;
+			g->members = g_array_new(FALSE, FALSE, sizeof(guint));
+			g_hash_table_insert(seen, x->group, g);
+			g_ptr_array_add(groups, g);
+		}
+		g_array_append_val(g->members, i);
+		if (strcmp(x->name, x->group) != 0)
+			g->indexed = true;
+	}
+	g_hash_table_destroy(seen);
+	return groups;
+}
+
+static void groups_free(GPtrArray *groups)
+{
+	for (guint i = 0; i < groups->len; i++) {
+		struct group *g = groups->pdata[i];
+
+		g_array_free(g->members, TRUE);
+		g_free(g);
+	}
+	g_ptr_array_free(groups, TRUE);
+}
+
+static double div0(double a, double b)
+{
+	return b == 0 ? 0 : a / b;
+}
+
+/* Value of one entry, or (all = true) of the sum over a group's members. */
+static double value_of(struct ss_stats *s, const uint64_t *vals,
+		       const struct group *g, guint only, bool all)
+{
+	double num = 0, den = 0, sum = 0;
+	guint n = all ? g->members->len : 1;
+
+	for (guint k = 0; k < n; k++) {
+		guint i = all ? g_array_index(g->members, guint, k) : only;
+		struct ss_stat_entry *x = s->entries->pdata[i];
+
+		if (x->kind == SS_STAT_COUNTER) {
+			sum += (double)vals[i];
+		} else {
+			num += (double)vals[x->num];
+			den += (double)vals[x->den];
+		}
+	}
+	struct ss_stat_entry *first =
+		s->entries->pdata[g_array_index(g->members, guint, 0)];
+
+	return first->kind == SS_STAT_COUNTER ? sum : div0(num, den);
+}
+
+static bool lookup_in(struct ss_stats *s, const uint64_t *vals,
+		      const char *name, double *value)
+{
+	int i = entry_index(s, name);
+	GPtrArray *groups = build_groups(s);
+	bool found = false;
+
+	for (guint k = 0; k < groups->len && !found; k++) {
+		struct group *g = groups->pdata[k];
+
+		if (i >= 0) {
+			for (guint m = 0; m < g->members->len; m++)
+				if (g_array_index(g->members, guint, m) ==
+				    (guint)i) {
+					*value = value_of(s, vals, g, i, false);
+					found = true;
+				}
+		} else if (g->indexed && strcmp(g->name, name) == 0) {
+			*value = value_of(s, vals, g, 0, true);
+			found = true;
+		}
+	}
+	groups_free(groups);
+	return found;
+}
+
+bool ss_stats_lookup(struct ss_engine *e, const char *name, double *value)
+{
+	uint64_t *vals = snapshot(e->stats);
+	bool ok = lookup_in(e->stats, vals, name, value);
+
+	g_free(vals);
+	return ok;
+}
+
+bool ss_stats_lookup_phase(struct ss_engine *e, unsigned phase,
+			   const char *name, double *value)
+{
+	if (phase >= e->stats->phases->len)
+		return false;
+	struct ss_phase *ph = e->stats->phases->pdata[phase];
+
+	return lookup_in(e->stats, ph->values, name, value);
+}
+
+/* ---- dumps ---------------------------------------------------------------- */
+
+static void format_value(char *buf, size_t len, bool counter, double v)
+{
+	if (counter)
+		g_snprintf(buf, len, "%.0f", v);
+	else
+		g_snprintf(buf, len, "%.6f", v);
+}
+
+static char *json_escape(const char *s)
+{
+	GString *o = g_string_new(NULL);
+
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			g_string_append_printf(o, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			g_string_append_printf(o, "\\u%04x", *s);
+		else
+			g_string_append_c(o, *s);
+	}
+	return g_string_free(o, FALSE);
+}
+
+static void write_row(enum ss_stats_format f, FILE *out, const char *phase,
+		      const char *name, const char *value, const char *doc,
+		      bool *first)
+{
+	switch (f) {
+	case SS_STATS_TEXT:
+		fprintf(out, "%-40s %20s", name, value);
+		if (doc && *doc)
+			fprintf(out, "  # %s", doc);
+		fputc('\n', out);
+		break;
+	case SS_STATS_CSV:
+		fprintf(out, "%s,%s,%s\n", phase, name, value);
+		break;
+	case SS_STATS_JSON: {
+		char *n = json_escape(name);
+
+		fprintf(out, "%s\n      \"%s\": %s", *first ? "" : ",", n,
+			value);
+		g_free(n);
+		break;
+	}
+	}
+	*first = false;
+}
+
+static void write_phase(struct ss_stats *s, GPtrArray *groups,
+			enum ss_stats_format f, FILE *out, const char *label,
+			const uint64_t *vals)
+{
+	char buf[64];
+	bool first = true;
+
+	if (f == SS_STATS_TEXT)
+		fprintf(out, "---------- %s ----------\n", label);
+	for (guint k = 0; k < groups->len; k++) {
+		struct group *g = groups->pdata[k];
+		guint i0 = g_array_index(g->members, guint, 0);
+		struct ss_stat_entry *x0 = s->entries->pdata[i0];
+		bool counter = x0->kind == SS_STAT_COUNTER;
+
+		if (g->indexed) {
+			format_value(buf, sizeof(buf), counter,
+				     value_of(s, vals, g, 0, true));
+			write_row(f, out, label, g->name, buf, x0->doc, &first);
+		}
+		for (guint m = 0; m < g->members->len; m++) {
+			guint i = g_array_index(g->members, guint, m);
+			struct ss_stat_entry *x = s->entries->pdata[i];
+
+			format_value(buf, sizeof(buf), counter,
+				     value_of(s, vals, g, i, false));
+			write_row(f, out, label, x->name, buf,
+				  g->indexed ? NULL : x->doc, &first);
+		}
+	}
+}
+
+void ss_stats_write(struct ss_engine *e, enum ss_stats_format f, FILE *out)
+{
+	struct ss_stats *s = e->stats;
+	GPtrArray *groups = build_groups(s);
+	uint64_t *now = snapshot(s);
+	bool rest = s->phases->len == 0;
+
+	/* After phases, what accumulated since the last one is shown only
+	 * when there is something in it. */
+	for (guint i = 0; i < s->entries->len && !rest; i++)
+		rest = now[i] != 0;
+
+	if (f == SS_STATS_CSV)
+		fprintf(out, "phase,stat,value\n");
+	if (f == SS_STATS_JSON)
+		fprintf(out, "{\n  \"phases\": [");
+	guint total = s->phases->len + (rest ? 1 : 0);
+
+	for (guint p = 0; p < total; p++) {
+		bool is_rest = p == s->phases->len;
+		struct ss_phase *ph = is_rest ? NULL : s->phases->pdata[p];
+		const char *label = is_rest ? (s->phases->len ? "end" : "run")
+					    : ph->label;
+		const uint64_t *vals = is_rest ? now : ph->values;
+
+		if (f == SS_STATS_JSON) {
+			char *l = json_escape(label);
+
+			fprintf(out, "%s\n    {\n      \"phase\": \"%s\",\n"
+				"      \"stats\": {", p ? "," : "", l);
+			g_free(l);
+		}
+		write_phase(s, groups, f, out, label, vals);
+		if (f == SS_STATS_JSON)
+			fprintf(out, "\n      }\n    }");
+	}
+	if (f == SS_STATS_JSON)
+		fprintf(out, "\n  ]\n}\n");
+	g_free(now);
+	groups_free(groups);
+}

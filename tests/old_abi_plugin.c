@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A plugin built against a future ABI: the host must refuse it by name. */
+#include <sectorsim/sectorsim.h>
+
+static const struct ss_component_ops old_ops = { 0 };
+
+static const struct ss_component_type old_type = {
+	.abi_version = SS_ABI_VERSION + 41,
+	.name = "old_component",
+	.summary = "Test: a type with the wrong ABI version",
+	.ops = &old_ops,
+	.instance_size = sizeof(struct ss_component),
+};
+
+SS_PLUGIN_ENTRY(old_abi)
+{
+	return ss_registry_add(r, &old_type, error);
+}

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A test plugin with two component types: token_source emits numbered tokens
+ * on a timer, token_sink counts them over a vector port.  Small enough that
+ * every statistic can be computed by hand, and it exercises what a real
+ * plugin does: parameters, scalar and vector ports, self-scheduled events,
+ * replies on the same link, table and dynamic statistics, phases.
+ */
+#include <sectorsim/sectorsim.h>
+
+enum { TOKEN_DATA = 1, TOKEN_ACK = 2, CTL_DONE = 3 };
+
+struct token_msg {
+	struct ss_msg hdr;
+	uint64_t value;
+	uint64_t sent_at;
+};
+
+/* ---- token_source --------------------------------------------------------- */
+
+static const struct ss_param_desc source_params[] = {
+	{ "tokens", SS_P_UINT, "10", "number of tokens to send", NULL, 0, 1000000000, 0 },
+	{ "first", SS_P_UINT, "1", "value of the first token", NULL, 0, 0, 0 },
+	{ "step", SS_P_UINT, "1", "increment between token values", NULL, 0, 0, 0 },
+	{ "period", SS_P_UINT, "1", "ticks between two tokens", NULL, 1, 1000000, 0 },
+	{ "start", SS_P_UINT, "0", "tick of the first token", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc source_ports[] = {
+	{ "out", SS_PORT_OUT, "test.token", false, true, "tokens out; acknowledgements come back" },
+	{ "ctl", SS_PORT_OUT, "test.ctl", false, false, "a 'done' message after the last token, when linked" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+enum { SRC_SENT, SRC_ACKS, SRC_SUM, N_SRC_STATS };
+
+static const struct ss_stat_desc source_stats[] = {
+	[SRC_SENT] = { "sent", SS_STAT_COUNTER, "tokens sent", NULL, NULL },
+	[SRC_ACKS] = { "acks", SS_STAT_COUNTER, "acknowledgements received", NULL, NULL },
+	[SRC_SUM] = { "value_sum", SS_STAT_COUNTER, "sum of the values sent", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+struct token_source {
+	struct ss_component c;
+	uint64_t tokens, next_value, step, period, start, left;
+	struct ss_port *out, *ctl;
+};
+
+static int source_create(struct ss_component *c, const struct ss_params *p,
+			 GError **err)
+{
+	struct token_source *s = SS_COMPONENT(c, struct token_source, c);
+
+	s->tokens = ss_param_uint(p, "tokens");
+	s->next_value = ss_param_uint(p, "first");
+	s->step = ss_param_uint(p, "step");
+	s->period = ss_param_uint(p, "period");
+	s->start = ss_param_uint(p, "start");
+	s->left = s->tokens;
+	s->out = ss_component_port(c, "out", 0);
+	s->ctl = ss_component_port(c, "ctl", 0);
+	return 0;
+}
+
+static void source_emit(struct ss_engine *e, void *data)
+{
+	struct token_source *s = data;
+	struct token_msg m = {
+		.hdr = { sizeof(m), TOKEN_DATA },
+		.value = s->next_value,
+		.sent_at = ss_engine_now(e),
+	};
+
+	s->c.stats[SRC_SENT]++;
+	s->c.stats[SRC_SUM] += m.value;
+	s->next_value += s->step;
+	ss_port_send(s->out, &m.hdr);
+	if (--s->left)
+		ss_schedule_in(e, s->period, SS_PRIO_ISSUE + s->c.index + 1,
+			       source_emit, s);
+	else if (ss_port_is_bound(s->ctl)) {
+		struct ss_msg done = { sizeof(done), CTL_DONE };
+
+		ss_port_send(s->ctl, &done);
+	}
+}
+
+static int source_start(struct ss_component *c, GError **err)
+{
+	struct token_source *s = SS_COMPONENT(c, struct token_source, c);
+
+	if (s->left)
+		ss_schedule(c->engine, s->start, SS_PRIO_ISSUE + c->index + 1,
+			    source_emit, s);
+	return 0;
+}
+
+static void source_recv(struct ss_component *c, struct ss_port *in,
+			const struct ss_msg *m)
+{
+	if (m->kind == TOKEN_ACK)
+		c->stats[SRC_ACKS]++;
+}
+
+static const struct ss_component_ops source_ops = {
+	.xcreate = source_create,
+	.xstart = source_start,
+	.xrecv = source_recv,
+};
+
+static const struct ss_component_type token_source_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "token_source",
+	.summary = "Test: sends numbered tokens on a timer",
+	.params = source_params,
+	.ports = source_ports,
+	.stats = source_stats,
+	.ops = &source_ops,
+	.instance_size = sizeof(struct token_source),
+};
+
+/* ---- token_sink ----------------------------------------------------------- */
+
+static const char *const sink_modes[] = { "count", "ack", NULL };
+
+static const struct ss_param_desc sink_params[] = {
+	{ "mode", SS_P_ENUM, "count", "count: only count tokens; ack: also answer each one", sink_modes, 0, 0, 0 },
+	{ "phase_every", SS_P_UINT, "0", "close a statistics phase every N tokens (0: never)", NULL, 0, 0, 0 },
+	{ "label", SS_P_STRING, "phase", "label of the phases it closes", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc sink_ports[] = {
+	{ "in", SS_PORT_IN, "test.token", true, true, "tokens from any number of sources (fan-in)" },
+	{ "ctl", SS_PORT_IN, "test.ctl", true, false, "'done' messages from sources" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+enum { SINK_TOKENS, SINK_SUM, SINK_LATENCY, SINK_MEAN, SINK_DONE, N_SINK_STATS };
+
+static const struct ss_stat_desc sink_stats[] = {
+	[SINK_TOKENS] = { "tokens", SS_STAT_COUNTER, "tokens received", NULL, NULL },
+	[SINK_SUM] = { "value_sum", SS_STAT_COUNTER, "sum of the values received", NULL, NULL },
+	[SINK_LATENCY] = { "latency_sum", SS_STAT_COUNTER, "sum of ticks between sending and receiving", NULL, NULL },
+	[SINK_MEAN] = { "mean_value", SS_STAT_RATIO, "mean value of a token", "value_sum", "tokens" },
+	[SINK_DONE] = { "done", SS_STAT_COUNTER, "'done' messages received", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+struct token_sink {
+	struct ss_component c;
+	bool ack;
+	uint64_t phase_every, since_phase;
+	unsigned phases;
+	char *label;
+	unsigned n_in;
+	uint64_t **per_port;	/* dynamic stats: from[i].tokens */
+};
+
+static int sink_create(struct ss_component *c, const struct ss_params *p,
+		       GError **err)
+{
+	struct token_sink *s = SS_COMPONENT(c, struct token_sink, c);
+
+	s->ack = ss_param_enum(p, "mode") == 1;
+	s->phase_every = ss_param_uint(p, "phase_every");
+	s->label = g_strdup(ss_param_string(p, "label"));
+	if (s->phase_every && !*s->label) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "label must not be empty when phase_every is set");
+		return -1;
+	}
+	s->n_in = ss_component_port_count(c, "in");
+	return 0;
+}
+
+static int sink_init(struct ss_component *c, GError **err)
+{
+	struct token_sink *s = SS_COMPONENT(c, struct token_sink, c);
+
+	s->per_port = g_new0(uint64_t *, s->n_in);
+	for (unsigned i = 0; i < s->n_in; i++) {
+		char *name = g_strdup_printf("from[%u].tokens", i);
+
+		s->per_port[i] = ss_stat_add_counter(c, name, "tokens received on in[i]");
+		g_free(name);
+	}
+	return 0;
+}
+
+static void sink_recv(struct ss_component *c, struct ss_port *in,
+		      const struct ss_msg *m)
+{
+	struct token_sink *s = SS_COMPONENT(c, struct token_sink, c);
+
+	if (m->kind == CTL_DONE) {
+		c->stats[SINK_DONE]++;
+		return;
+	}
+	const struct token_msg *t = (const struct token_msg *)m;
+
+	c->stats[SINK_TOKENS]++;
+	c->stats[SINK_SUM] += t->value;
+	c->stats[SINK_LATENCY] += ss_engine_now(c->engine) - t->sent_at;
+	(*s->per_port[in->index])++;
+	if (s->ack) {
+		struct token_msg a = { .hdr = { sizeof(a), TOKEN_ACK } };
+
+		ss_port_send(in, &a.hdr);
+	}
+	if (s->phase_every && ++s->since_phase == s->phase_every) {
+		char *label = g_strdup_printf("%s %u", s->label, s->phases++);
+
+		s->since_phase = 0;
+		ss_stats_end_phase(c->engine, label);
+		g_free(label);
+	}
+}
+
+static void sink_destroy(struct ss_component *c)
+{
+	struct token_sink *s = SS_COMPONENT(c, struct token_sink, c);
+
+	g_free(s->per_port);
+	g_free(s->label);
+}
+
+static const struct ss_component_ops sink_ops = {
+	.xcreate = sink_create,
+	.xinit = sink_init,
+	.xrecv = sink_recv,
+	.xdestroy = sink_destroy,
+};
+
+static const struct ss_component_type token_sink_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "token_sink",
+	.summary = "Test: counts tokens arriving on a vector port",
+	.params = sink_params,
+	.ports = sink_ports,
+	.stats = sink_stats,
+	.ops = &sink_ops,
+	.instance_size = sizeof(struct token_sink),
+};
+
+SS_PLUGIN_ENTRY(token)
+{
+	return ss_registry_add(r, &token_source_type, error) &&
+	       ss_registry_add(r, &token_sink_type, error);
+}
