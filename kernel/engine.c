@@ -409,30 +409,31 @@ struct ss_component *ss_engine_component(struct ss_engine *e, const char *name)
 
 /* ---- did you mean --------------------------------------------------------- */
 
+/* Optimal string alignment distance: Levenshtein plus adjacent swaps, the
+ * commonest typo ("scr" for "src"). */
 unsigned ss_edit_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned *row = g_new(unsigned, lb + 1);
+	size_t la = strlen(a), lb = strlen(b), w = lb + 1;
+	unsigned *d = g_new(unsigned, (la + 1) * w);
 	unsigned result;
 
+	for (size_t i = 0; i <= la; i++)
+		d[i * w] = i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		d[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-
-		row[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned best = diag + (a[i - 1] != b[j - 1]);
+			unsigned best = d[(i - 1) * w + j - 1] + (a[i - 1] != b[j - 1]);
 
-			best = MIN(best, up + 1);
-			best = MIN(best, row[j - 1] + 1);
-			row[j] = best;
-			diag = up;
+			best = MIN(best, d[(i - 1) * w + j] + 1);
+			best = MIN(best, d[i * w + j - 1] + 1);
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+				best = MIN(best, d[(i - 2) * w + j - 2] + 1);
+			d[i * w + j] = best;
 		}
 	}
-	result = row[lb];
-	g_free(row);
+	result = d[la * w + lb];
+	g_free(d);
 	return result;
 }
 

@@ -172,7 +172,7 @@ static bool parse_sel(const char **p, struct sel *sel)
 	const char *q = *p;
 	char *end;
 
-	sel->kind = SEL_NONE;
+	*sel = (struct sel){ SEL_NONE, 0, 0 };
 	if (*q != '[')
 		return true;
 	q++;
@@ -716,8 +716,9 @@ static bool parse_endpoint(struct ss_sim *s, struct plan_link *l,
 		err_at(s, e->loc, "%s: '%s' is not an array (no count =); expected %s.PORT", ctx, cname, cname);
 		goto out;
 	}
-	ep->i0 = sel.kind == SEL_ALL ? 0 : sel.a;
-	ep->i1 = sel.kind == SEL_ALL ? pc->count - 1 : sel.b;
+	ep->i0 = sel.kind == SEL_ALL || sel.kind == SEL_NONE ? 0 : sel.a;
+	ep->i1 = sel.kind == SEL_ALL ? pc->count - 1
+		 : sel.kind == SEL_NONE ? 0 : sel.b;
 	if (ep->i1 >= pc->count) {
 		err_at(s, e->loc, "%s: instance index %u out of range; '%s' has %u instances (0..%u)",
 		       ctx, ep->i1, cname, pc->count, pc->count - 1);
