@@ -191,37 +191,38 @@ bool ss_param_parse(const struct ss_param_desc *d, const char *text,
 		break;
 	}
 	case SS_P_UINT:
-		if (!parse_uint(text, &v.v.u)) {
-			*why = g_strdup("expected an unsigned whole number (decimal or 0x hex)");
-			return false;
-		}
-		if (!check_range(d, v.v.u, why))
-			return false;
-		break;
 	case SS_P_SIZE:
-		if (!parse_with_unit(text, size_units, 1, &v.v.u)) {
-			*why = g_strdup("expected a whole number of bytes such as 32B, 128KiB or 4.5MiB (units B, KiB, MiB, GiB)");
-			return false;
-		}
-		if (!check_range(d, v.v.u, why))
-			return false;
-		break;
 	case SS_P_TIME:
-		if (!parse_with_unit(text, time_units, 0, &v.v.u)) {
-			*why = g_strdup("expected a time with a unit such as 2ns or 1.5us (units ps, ns, us, ms, s)");
+	case SS_P_FREQ: {
+		bool ok;
+		const char *expected;
+
+		switch (d->type) {
+		case SS_P_SIZE:
+			ok = parse_with_unit(text, size_units, 1, &v.v.u);
+			expected = "expected a whole number of bytes such as 32B, 128KiB or 4.5MiB (units B, KiB, MiB, GiB)";
+			break;
+		case SS_P_TIME:
+			ok = parse_with_unit(text, time_units, 0, &v.v.u);
+			expected = "expected a time with a unit such as 2ns or 1.5us (units ps, ns, us, ms, s)";
+			break;
+		case SS_P_FREQ:
+			ok = parse_with_unit(text, freq_units, 0, &v.v.u);
+			expected = "expected a frequency with a unit such as 1200MHz (units Hz, kHz, MHz, GHz)";
+			break;
+		default:
+			ok = parse_uint(text, &v.v.u);
+			expected = "expected an unsigned whole number (decimal or 0x hex)";
+			break;
+		}
+		if (!ok) {
+			*why = g_strdup(expected);
 			return false;
 		}
 		if (!check_range(d, v.v.u, why))
 			return false;
 		break;
-	case SS_P_FREQ:
-		if (!parse_with_unit(text, freq_units, 0, &v.v.u)) {
-			*why = g_strdup("expected a frequency with a unit such as 1200MHz (units Hz, kHz, MHz, GHz)");
-			return false;
-		}
-		if (!check_range(d, v.v.u, why))
-			return false;
-		break;
+	}
 	case SS_P_DOUBLE: {
 		char *end = NULL;
 

@@ -615,9 +615,14 @@ static void apply_overrides(struct ss_sim *s)
 			g_ptr_array_free(k2, TRUE);
 			continue;
 		}
-		if (o->i1 != UINT_MAX && (!pc->is_array || o->i1 >= pc->count)) {
-			err_at(s, o->loc, "index out of range; '%s' has %s", pc->sec->name,
-			       pc->is_array ? "fewer instances" : "no count (not an array)");
+		if (o->i1 != UINT_MAX && !pc->is_array) {
+			err_at(s, o->loc, "'%s' is not an array (no count =); expected %s.%s=VALUE",
+			       pc->sec->name, pc->sec->name, o->key);
+			continue;
+		}
+		if (o->i1 != UINT_MAX && o->i1 >= pc->count) {
+			err_at(s, o->loc, "index %u out of range; '%s' has %u instances (0..%u)",
+			       o->i1, pc->sec->name, pc->count, pc->count - 1);
 			continue;
 		}
 		unsigned last = o->i1 == UINT_MAX ? pc->count - 1 : o->i1;
@@ -988,13 +993,12 @@ static void size_ports(struct ss_sim *s, struct plan_comp *pc)
 
 /* ---- the whole configuration ---------------------------------------------- */
 
-static void load_sim_section(struct ss_sim *s, GHashTable *used_templates)
+static void load_sim_section(struct ss_sim *s)
 {
 	struct ini_section *sim = ini_doc_section(s->doc, "simulation");
 	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
 	struct ini_entry *pp, *pl, *mt;
 
-	(void)used_templates;
 	if (!sim)
 		goto out;
 	for (guint i = 0; i < sim->entries->len; i++) {
@@ -1074,7 +1078,7 @@ struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
 	}
 	for (size_t i = 0; overrides && overrides[i]; i++)
 		parse_override(s, overrides[i]);
-	load_sim_section(s, NULL);
+	load_sim_section(s);
 
 	for (guint i = 0; i < s->doc->sections->len; i++) {
 		struct ini_section *sec = s->doc->sections->pdata[i];
