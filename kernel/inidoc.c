@@ -268,6 +268,13 @@ static GPtrArray *scan_file(struct ini_doc *d, const char *file,
 			g_string_truncate(joined, strrchr(joined->str, '\\') - joined->str);
 			g_string_append(joined, lines[++i]);
 		}
+		/* iniparser limits the joined line, not each piece */
+		if (joined->len > MAX_LINE) {
+			ini_doc_error(d, loc, "line of %zu characters after joining the lines ending in '\\'; expected at most %d (iniparser refuses longer lines)",
+				      joined->len, MAX_LINE);
+			g_free(loc);
+			continue;
+		}
 		char *t = g_strstrip(g_strdup(joined->str));
 
 		if (*t == '\0' || *t == '#' || *t == ';') {

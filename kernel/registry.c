@@ -358,8 +358,8 @@ gboolean ss_registry_describe(struct ss_registry *r, const char *name,
 		const char *near = ss_did_you_mean(name, names, n);
 
 		g_set_error(error, SS_ERROR, SS_ERROR_CONFIG,
-			    "unknown component type '%s'%s%s%s", name,
-			    near ? "; did you mean '" : "", near ? near : "",
+			    "unknown component type '%s'%s%s%s (types come from built-ins and from plugins: --plugin NAME or a CONFIG.ini that loads them)",
+			    name, near ? "; did you mean '" : "", near ? near : "",
 			    near ? "'?" : "");
 		g_free(names);
 		return FALSE;

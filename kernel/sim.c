@@ -36,6 +36,7 @@ struct plan_comp {
 	GHashTable **bound;		/* per instance * group: index+1 -> loc */
 	struct ss_component **inst;
 	bool ok;			/* type known and params parsed */
+	bool link_failed;		/* a link naming it was refused */
 };
 
 struct plan_pair {
@@ -530,7 +531,7 @@ static void parse_override(struct ss_sim *s, const char *text)
 	while (*p && *p != '.' && *p != '[' && *p != '=')
 		p++;
 	secname = g_strndup(text, p - text);
-	if (!eq || !parse_sel(&p, &sel) || *p != '.' || p + 1 >= eq) {
+	if (!eq || !*secname || !parse_sel(&p, &sel) || *p != '.' || p + 1 >= eq) {
 		err_at(s, loc, "expected SECTION.KEY=VALUE or SECTION[N].KEY=VALUE");
 		goto out;
 	}
@@ -865,12 +866,17 @@ static void plan_link(struct ss_sim *s, struct ini_section *sec)
 	bool fok = parse_endpoint(s, l, fe, &f);
 	bool tok = parse_endpoint(s, l, te, &t);
 
-	if (!fok || !tok)
+	if (!fok || !tok) {
+		if (f.pc)
+			f.pc->link_failed = true;
+		if (t.pc)
+			t.pc->link_failed = true;
 		return;
+	}
 	if (f.port_auto && t.port_auto) {
 		err_at(s, fe->loc, "[link %s] both ends are vector ports sized by the other end ([*]); expected an explicit range on one side or a <port>_count",
 		       sec->name);
-		return;
+		goto refused;
 	}
 	struct endpoint *a = f.port_auto ? &f : t.port_auto ? &t : NULL;
 
@@ -881,14 +887,14 @@ static void plan_link(struct ss_sim *s, struct ini_section *sec)
 		if (len % inst) {
 			err_at(s, (a == &f ? fe : te)->loc, "[link %s] %s: cannot spread %u endpoints over %u instances; expected a multiple of %u",
 			       sec->name, a == &f ? "from" : "to", len, inst, inst);
-			return;
+			goto refused;
 		}
 		a->p1 = len / inst - 1;
 	}
 	if (ep_len(&f) != ep_len(&t)) {
 		err_at(s, fe->loc, "[link %s] from = %s expands to %u endpoints but to = %s expands to %u; expected equal lengths",
 		       sec->name, fe->value, ep_len(&f), te->value, ep_len(&t));
-		return;
+		goto refused;
 	}
 	if (f.pd->dir != SS_PORT_OUT || t.pd->dir != SS_PORT_IN) {
 		struct endpoint *w = f.pd->dir != SS_PORT_OUT ? &f : &t;
@@ -897,13 +903,13 @@ static void plan_link(struct ss_sim *s, struct ini_section *sec)
 		       sec->name, w == &f ? "from" : "to", w->pd->name,
 		       w->pc->sec->name, w->pd->dir == SS_PORT_OUT ? "out" : "in",
 		       f.pd->dir == SS_PORT_IN && t.pd->dir == SS_PORT_OUT ? " (swap from and to)" : "");
-		return;
+		goto refused;
 	}
 	if (strcmp(f.pd->protocol, t.pd->protocol) != 0) {
 		err_at(s, te->loc, "[link %s] protocol mismatch: %s.%s speaks %s, %s.%s speaks %s; expected the same protocol at both ends",
 		       sec->name, f.pc->sec->name, f.pd->name, f.pd->protocol,
 		       t.pc->sec->name, t.pd->name, t.pd->protocol);
-		return;
+		goto refused;
 	}
 	unsigned n = ep_len(&f), fnp = f.p1 - f.p0 + 1, tnp = t.p1 - t.p0 + 1;
 
@@ -924,12 +930,17 @@ static void plan_link(struct ss_sim *s, struct ini_section *sec)
 			err_at(s, (prev_f ? fe : te)->loc, "[link %s] %s is already linked at %s; expected each endpoint in one link",
 			       sec->name, name, prev_f ? prev_f : prev_t);
 			g_free(name);
-			return;
+			goto refused;
 		}
 		g_hash_table_insert(*fb, GUINT_TO_POINTER(pr.fx + 1), fe->loc);
 		g_hash_table_insert(*tb, GUINT_TO_POINTER(pr.tx + 1), te->loc);
 		g_array_append_val(l->pairs, pr);
 	}
+	return;
+refused:
+	/* its ports' "not linked" would only repeat this error */
+	f.pc->link_failed = true;
+	t.pc->link_failed = true;
 }
 
 static void size_ports(struct ss_sim *s, struct plan_comp *pc)
@@ -945,7 +956,7 @@ static void size_ports(struct ss_sim *s, struct plan_comp *pc)
 
 			if (!pd->vector) {
 				size = 1;
-				if (!n && pd->required) {
+				if (!n && pd->required && !pc->link_failed) {
 					char *name = ep_name(pc, i, g, 0);
 
 					err_at(s, pc->sec->loc, "[component %s] %s (%s, %s) is required but not linked; expected a [link] with it as %s",
@@ -965,7 +976,7 @@ static void size_ports(struct ss_sim *s, struct plan_comp *pc)
 				}
 				if (pc->explicit_count[g] >= 0)
 					size = pc->explicit_count[g];
-				if (!size && pd->required) {
+				if (!size && pd->required && !pc->link_failed) {
 					char *name = pc->is_array ? g_strdup_printf("%s[%u]", pc->sec->name, i)
 								  : g_strdup(pc->sec->name);
 
@@ -976,7 +987,7 @@ static void size_ports(struct ss_sim *s, struct plan_comp *pc)
 					g_free(name);
 				}
 				for (unsigned x = 0; x < size; x++) {
-					if (b && g_hash_table_contains(b, GUINT_TO_POINTER(x + 1)))
+					if (pc->link_failed || (b && g_hash_table_contains(b, GUINT_TO_POINTER(x + 1))))
 						continue;
 					char *name = ep_name(pc, i, g, x);
 
@@ -1148,11 +1159,20 @@ fail:
 
 static void print_value(FILE *out, const char *key, const char *v)
 {
-	/* iniparser cuts an unquoted value at ';' or '#'. */
-	bool quote = strpbrk(v, ";#") || (*v && (g_ascii_isspace(v[0]) ||
+	/* iniparser cuts an unquoted value at ';' or '#', strips spaces at
+	 * its ends and takes quotes, double or single, as delimiters. */
+	bool quote = strpbrk(v, ";#\"'") || (*v && (g_ascii_isspace(v[0]) ||
 				      g_ascii_isspace(v[strlen(v) - 1])));
 
-	fprintf(out, quote ? "%s = \"%s\"\n" : "%s = %s\n", key, v);
+	if (!quote)
+		fprintf(out, "%s = %s\n", key, v);
+	else if (!strchr(v, '"'))
+		fprintf(out, "%s = \"%s\"\n", key, v);
+	else if (!strchr(v, '\''))
+		fprintf(out, "%s = '%s'\n", key, v);
+	else
+		fprintf(out, "; %s holds both quote characters, which an INI value cannot\n%s = \"%s\"\n",
+			key, key, v);
 }
 
 static const char *param_text(struct plan_comp *pc, unsigned inst, int idx)

@@ -362,6 +362,22 @@ static char *json_escape(const char *s)
 	return g_string_free(o, FALSE);
 }
 
+/* RFC 4180: quote a field holding a comma, a quote or a line break. */
+static char *csv_field(const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n"))
+		return g_strdup(s);
+	GString *o = g_string_new("\"");
+
+	for (; *s; s++) {
+		if (*s == '"')
+			g_string_append_c(o, '"');
+		g_string_append_c(o, *s);
+	}
+	g_string_append_c(o, '"');
+	return g_string_free(o, FALSE);
+}
+
 static void write_row(enum ss_stats_format f, FILE *out, const char *phase,
 		      const char *name, const char *value, const char *doc,
 		      bool *first)
@@ -373,9 +389,14 @@ static void write_row(enum ss_stats_format f, FILE *out, const char *phase,
 			fprintf(out, "  # %s", doc);
 		fputc('\n', out);
 		break;
-	case SS_STATS_CSV:
-		fprintf(out, "%s,%s,%s\n", phase, name, value);
+	case SS_STATS_CSV: {
+		char *p = csv_field(phase), *n = csv_field(name);
+
+		fprintf(out, "%s,%s,%s\n", p, n, value);
+		g_free(p);
+		g_free(n);
 		break;
+	}
 	case SS_STATS_JSON: {
 		char *n = json_escape(name);
 

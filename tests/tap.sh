@@ -1,0 +1,69 @@
+# tap.sh: a tiny TAP producer for shell tests.  Source it, then call
+#
+#   ok STATUS DESC        "ok N - DESC" when STATUS is 0, else "not ok N - DESC"
+#   is GOT WANT DESC      ok when the two strings are equal; shows both if not
+#   has TEXT NEEDLE DESC  ok when TEXT contains NEEDLE (a fixed string)
+#   skip REASON [COUNT]   COUNT (default 1) checks that cannot run here
+#   diag TEXT...          "# TEXT" lines for the reader of the log
+#   done_testing          print the plan "1..N"; exit 1 if any check failed
+#
+# Checks are counted as they run, so the plan comes last (TAP allows that).
+# POSIX sh only: the automake TAP driver runs the tests with /bin/sh.
+
+tap_n=0
+tap_failed=0
+
+diag()
+{
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+ok()
+{
+	tap_n=$((tap_n + 1))
+	# A '#' in a description would start a TAP directive (# SKIP, # TODO).
+	case $2 in
+	*'#'*) set -- "$1" "$(printf '%s' "$2" | sed 's/#/\\#/g')" ;;
+	esac
+	if [ "$1" -eq 0 ]; then
+		printf 'ok %d - %s\n' "$tap_n" "$2"
+		return 0
+	fi
+	tap_failed=$((tap_failed + 1))
+	printf 'not ok %d - %s\n' "$tap_n" "$2"
+	return 1
+}
+
+is()
+{
+	[ "$1" = "$2" ]
+	ok $? "$3" && return 0
+	diag "got:  '$1'" "want: '$2'"
+	return 1
+}
+
+has()
+{
+	case $1 in
+	*"$2"*) ok 0 "$3" ;;
+	*) ok 1 "$3" || diag "missing: '$2'" "in:" "$1"; return 1 ;;
+	esac
+}
+
+skip()
+{
+	_n=${2:-1}
+	while [ "$_n" -gt 0 ]; do
+		tap_n=$((tap_n + 1))
+		printf 'ok %d # SKIP %s\n' "$tap_n" "$1"
+		_n=$((_n - 1))
+	done
+}
+
+done_testing()
+{
+	printf '1..%d\n' "$tap_n"
+	[ "$tap_failed" -eq 0 ] || diag "$tap_failed of $tap_n checks failed"
+	[ "$tap_failed" -eq 0 ]
+	exit
+}

@@ -1,2 +1,394 @@
 #!/bin/sh
-echo 1..0
+# The sectorsim command line, end to end: every INI error class of
+# tests/data/err-*.ini, -p overrides and their errors, --version, --help,
+# --list, --describe, --dump-config (precedence and a byte-exact reload),
+# --dot, statistics in text, JSON and CSV, and bad invocations.
+#
+# Environment (set by make check): SECTORSIM, G_TEST_SRCDIR (tests/ in the
+# source tree), SECTORSIM_PLUGIN_PATH (where token_plugin.so is built).
+# Fixtures are only read from $G_TEST_SRCDIR and scratch files only written
+# to a mktemp -d folder, so it also runs in a VPATH build (make distcheck).
+#
+# An error fixture's first line is "; expect: LINE: TEXT": running it must
+# exit 2, and one line of stderr must name FILE:LINE (FILE being the fixture)
+# and contain TEXT.  "; expect: OTHER.ini:LINE: TEXT" names another file,
+# for an error that belongs to an included one.
+
+set -u
+srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+. "$srcdir/tap.sh"
+
+SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
+case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
+SECTORSIM_PLUGIN_PATH=${SECTORSIM_PLUGIN_PATH:-$srcdir/.libs}
+export SECTORSIM_PLUGIN_PATH
+data=$srcdir/data
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-cli.XXXXXX") || {
+	echo 'Bail out! cannot create a temporary folder'
+	exit 1
+}
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+# Nothing may depend on the current folder: includes resolve relative to
+# the including file, plugins come from the plugin path.
+cd "$tmp" || exit 1
+
+# run ARGS...: sectorsim's stdout in ./out, stderr in ./err, status in $rc
+run()
+{
+	"$SECTORSIM" "$@" >out 2>err
+	rc=$?
+}
+
+# status WANT DESC: the last run exited with WANT
+status()
+{
+	is "$rc" "$1" "$2 (exit $1)" || diag "stderr:" "$(cat err)"
+}
+
+# err_line A B DESC: one line of stderr contains both A and B
+err_line()
+{
+	grep -F -- "$1" err | grep -q -F -- "$2"
+	ok $? "$3" || diag "want a line with '$1' and '$2'; stderr:" "$(cat err)"
+}
+
+# match FILE ERE DESC: a line of FILE matches the extended regex
+match()
+{
+	grep -q -E -- "$2" "$1"
+	ok $? "$3" || diag "no line of $1 matches /$2/; it holds:" "$(cat "$1")"
+}
+
+# section NAME FILE: the lines of "[NAME]" in an INI file, blank lines dropped
+section()
+{
+	sed -n "/^\\[$1\\]\$/,/^\\[/p" "$2" | sed -e '1d' -e '/^\[/d' -e '/^$/d'
+}
+
+# has_line TEXT LINE DESC: TEXT has exactly this line
+has_line()
+{
+	printf '%s\n' "$1" | grep -q -x -F -- "$2"
+	ok $? "$3" || diag "want line: $2" "in:" "$1"
+}
+
+# stat NAME FILE: the value of a statistic in the text output
+stat()
+{
+	awk -v n="$1" '$1 == n { print $2 }' "$2"
+}
+
+# ---- every INI error class ---------------------------------------------------
+
+nfix=0
+for f in "$data"/err-*.ini; do
+	[ -f "$f" ] || continue
+	nfix=$((nfix + 1))
+	name=${f##*/}
+	expect=$(sed -n '1s/^; expect: //p' "$f")
+	where=${expect%%: *}
+	what=${expect#*: }
+	case $where in
+	'' | *[!0-9]*) ;;		# OTHER.ini:LINE
+	*) where=$name:$where ;;
+	esac
+	if [ -z "$expect" ] || [ "$what" = "$expect" ]; then
+		ok 1 "$name: first line is '; expect: LINE: TEXT'"
+		continue
+	fi
+	run --quiet "$f"
+	status 2 "$name: refused"
+	err_line "/$where: " "$what" "$name: $where: $what"
+	# The format of every message, not only the expected one.
+	grep -v -E '^[^:]+:[0-9]+: ' err >stray
+	[ ! -s stray ]
+	ok $? "$name: every message starts with FILE:LINE:" ||
+		diag "without FILE:LINE:" "$(cat stray)"
+done
+[ "$nfix" -ge 40 ]
+ok $? "found the error fixtures ($nfix of at least 40)"
+
+# ---- -p overrides that are wrong ----------------------------------------------
+
+good=$data/cli-good.ini
+
+# p_error OVERRIDE TEXT DESC: -p OVERRIDE is refused with a message that
+# names it and contains TEXT
+p_error()
+{
+	run --dump-config -p "$1" "$good"
+	status 2 "-p $1: $3"
+	err_line "-p $1: " "$2" "-p $1: message names it and says '$2'"
+	is "$(cat out)" "" "-p $1: nothing on stdout"
+}
+
+p_error 'scr.first=3' "no section named 'scr'; did you mean 'src'?" "unknown section"
+p_error 'src.frist=3' "has no parameter 'frist'; did you mean 'first'?" "unknown parameter"
+p_error 'src.first=ten' "expected an unsigned whole number" "bad value"
+p_error 'sink.mode=acks' "expected one of count, ack; did you mean 'ack'?" "bad enum value"
+p_error 'src.first' "expected SECTION.KEY=VALUE" "no '='"
+p_error '.first=3' "expected SECTION.KEY=VALUE" "no section"
+p_error 'src[4].first=3' "index 4 out of range" "index out of range"
+p_error 'tokens[0].latency=3' "is not an array" "index on a link"
+p_error 'slower.period=3' "is a template" "a template"
+p_error 'simulation.max_tick=3' "did you mean 'max_ticks'?" "unknown [simulation] key"
+
+# ---- --version, --help, bad invocations ----------------------------------------
+
+run --version
+status 0 "--version"
+match out '^sectorsim [0-9]+\.[0-9]+' "--version prints 'sectorsim X.Y'"
+
+run --help
+status 0 "--help"
+has "$(cat out)" "CONFIG.ini" "--help shows the usage"
+for opt in --list --describe --dump-config --dot --param --plugin --stats --output --quiet --version; do
+	has "$(cat out)" "$opt" "--help lists $opt"
+done
+
+run
+status 2 "no configuration"
+has "$(cat err)" "no configuration given" "no configuration: says so"
+
+run no-such.ini
+status 2 "a configuration that does not exist"
+has "$(cat err)" "no-such.ini: cannot read configuration" "missing file: named"
+
+run "$good" trace extra
+status 2 "an unexpected extra argument"
+has "$(cat err)" "unexpected argument" "extra argument: named"
+
+run --no-such-option "$good"
+status 2 "an unknown option"
+has "$(cat err)" "no-such-option" "unknown option: named"
+
+run --stats xml "$good"
+status 2 "--stats xml"
+has "$(cat err)" "--stats xml: expected text, json or csv" "--stats xml: says what is expected"
+
+run --plugin no_such_plugin --list
+status 2 "--plugin of a missing plugin"
+has "$(cat err)" "plugin 'no_such_plugin' not found" "missing plugin: named"
+
+run --plugin old_abi_plugin --list
+status 2 "--plugin of a plugin with another ABI"
+has "$(cat err)" "old_abi_plugin.so was built for ABI" "old ABI: refused by name"
+
+# ---- --list and --describe -------------------------------------------------------
+
+run --plugin token_plugin --list
+status 0 "--list"
+match out '^token_source +Test: sends numbered tokens' "--list shows token_source with its summary"
+match out '^token_sink +Test: counts tokens' "--list shows token_sink with its summary"
+
+run --list "$good"
+status 0 "--list with a configuration"
+match out '^token_sink ' "--list includes the types of the plugins the INI loads"
+
+run --plugin token_plugin --describe token_source
+status 0 "--describe token_source"
+cp out source.txt
+match source.txt '^token_source: Test: sends numbered tokens' "token_source: title"
+match source.txt '^ +tokens +uint +default 10, 0\.\.1000000000$' "token_source: tokens, type, default, range"
+match source.txt '^ +period +uint +default 1, 1\.\.1000000$' "token_source: period, type, default, range"
+match source.txt '^ +first +uint +default 1$' "token_source: first, type, default"
+match source.txt '^ +out +out +test\.token +required +scalar$' "token_source: port out (out, test.token, required)"
+match source.txt '^ +ctl +out +test\.ctl +optional +scalar$' "token_source: port ctl (out, test.ctl, optional)"
+match source.txt '^ +sent +counter$' "token_source: statistic sent"
+match source.txt '^ +value_sum +counter$' "token_source: statistic value_sum"
+
+run --plugin token_plugin --describe token_sink
+status 0 "--describe token_sink"
+cp out sink.txt
+match sink.txt '^ +mode +enum\(count\|ack\) +default count$' "token_sink: mode, enum with choices, default"
+match sink.txt '^ +label +string +default phase$' "token_sink: label, string, default"
+match sink.txt '^ +in\[\] +in +test\.token +required +vector' "token_sink: port in[] (in, test.token, required vector)"
+match sink.txt '^ +ctl\[\] +in +test\.ctl +optional +vector' "token_sink: port ctl[] (in, test.ctl, optional vector)"
+match sink.txt '^ +mean_value +ratio value_sum / tokens$' "token_sink: ratio mean_value"
+match sink.txt '^ +done +counter$' "token_sink: statistic done"
+
+run --plugin token_plugin --describe token_sorce
+status 2 "--describe of an unknown type"
+has "$(cat err)" "unknown component type 'token_sorce'; did you mean 'token_source'?" "--describe unknown: did you mean"
+
+# ---- --dump-config: includes, templates, precedence -------------------------------
+#
+# cli-good.ini includes inc-tokens.ini.  Precedence, lowest first:
+#   default < template (farthest first) < section < indexed key < -p
+# The -p options, kept in "$@" for the rest of the script.
+set -- -p 'src[3].first=11' -p src.step=3 -p 'src.period[2..3]=16' \
+	-p tokens.latency=3
+
+run --dump-config "$@" "$good"
+status 0 "--dump-config cli-good.ini with -p"
+cp out dump.ini
+sink=$(section "component sink" dump.ini)
+src=$(section "component src" dump.ini)
+has_line "$sink" "type = token_sink" "dump: [component sink] comes from the included file"
+has_line "$sink" "mode = ack" "dump: the including file, read later, wins over the included one"
+has_line "$sink" "phase_every = 0" "dump: a default is shown (phase_every = 0)"
+has_line "$sink" "label = phase" "dump: a string default is shown (label = phase)"
+has_line "$src" "start = 1" "dump: template of a template (slow via slower) beats the default"
+has_line "$src" "period = 8" "dump: the nearer template (slower) beats the farther one (slow)"
+has_line "$src" "tokens = 6" "dump: the section beats the template"
+has_line "$src" "first = 50" "dump: the section beats the template (first)"
+has_line "$src" "first[1] = 7" "dump: an indexed key beats the section"
+has_line "$src" "first[2] = 9" "dump: a range key sets its instances"
+has_line "$src" "first[3] = 11" "dump: -p src[3].first beats the range key"
+has_line "$src" "step = 3" "dump: -p src.step beats the template"
+has_line "$src" "period[2..3] = 16" "dump: -p src.period[2..3] sets a range"
+has_line "$(section "link tokens" dump.ini)" "latency = 3" "dump: -p on a link key"
+want="type = token_source
+count = 4
+tokens = 6
+first = 50
+first[1] = 7
+first[2] = 9
+first[3] = 11
+step = 3
+period = 8
+period[2..3] = 16
+start = 1
+payload = 4B
+enabled = true"
+is "$src" "$want" "dump: [component src] exactly"
+grep -q -E '^(\[template|extends|include)' dump.ini
+[ $? -eq 1 ]
+ok $? "dump: no templates, extends or include left"
+
+# Loaded again, the dump must say the same; only the comment on line 1
+# names the file it was read from.
+run --dump-config dump.ini
+status 0 "--dump-config of the dump"
+tail -n +2 dump.ini >a
+tail -n +2 out >b
+cmp -s a b
+ok $? "dump of the dump: the same but for the first line" || diag "$(diff a b)"
+cp out dump.ini
+run --dump-config dump.ini
+cmp -s out dump.ini
+ok $? "dump of the dump of the dump: byte for byte" || diag "$(diff dump.ini out)"
+
+# ---- --dot ---------------------------------------------------------------------------
+
+run --dot "$@" "$good"
+status 0 "--dot"
+cp out graph.dot
+is "$(sed -n 1p graph.dot)" "digraph sectorsim {" "--dot: a digraph"
+is "$(sed -n '$p' graph.dot)" "}" "--dot: closed"
+for i in 0 1 2 3; do
+	match graph.dot "^[[:space:]]+\"src\\[$i\\]\" -> \"sink\\[0\\]\" \\[label=\"out -> in\\[$i\\]\"\\];\$" \
+		"--dot: src[$i].out -> sink[0].in[$i]"
+	match graph.dot "^[[:space:]]+\"src\\[$i\\]\" -> \"sink\\[0\\]\" \\[label=\"ctl -> ctl\\[$i\\]\"\\];\$" \
+		"--dot: src[$i].ctl -> sink[0].ctl[$i]"
+done
+is "$(grep -c -e '->' graph.dot)" 8 "--dot: 8 edges"
+is "$(grep -c 'label="[a-z]*\[[0-9]\]\\ntoken_' graph.dot)" 5 "--dot: 5 nodes"
+if command -v dot >/dev/null 2>&1; then
+	dot -Tsvg graph.dot >graph.svg 2>dot.err
+	ok $? "dot -Tsvg accepts the graph" || diag "$(cat dot.err)"
+else
+	skip "dot (Graphviz) not installed"
+fi
+
+# ---- a run and its statistics -----------------------------------------------------------
+#
+# 4 sources, 6 tokens each, first = 50, 7, 9, 11, step 3: sums 345 + 87 + 99
+# + 111 = 642.  mode = ack: every token acknowledged.  Latency 3 on each.
+
+run --quiet "$@" "$good"
+status 0 "run cli-good.ini"
+cp out stats.txt
+is "$(cat err)" "" "--quiet: nothing on stderr"
+match stats.txt '^-+ run -+$' "text: a phase header"
+is "$(stat src.sent stats.txt)" 24 "text: src.sent = 24"
+is "$(stat 'src[3].value_sum' stats.txt)" 111 "text: src[3].value_sum = 111"
+is "$(stat sink.value_sum stats.txt)" 642 "text: sink.value_sum = 642"
+is "$(stat sink.latency_sum stats.txt)" 72 "text: sink.latency_sum = 24 * 3"
+is "$(stat src.acks stats.txt)" 24 "text: src.acks = 24 (mode = ack from the including file)"
+is "$(stat sink.done stats.txt)" 4 "text: sink.done = 4 (the optional ctl links)"
+
+run "$@" "$good"
+match err '^sectorsim: [0-9]+ events to tick [0-9]+ in ' "without --quiet: a summary on stderr"
+
+run --quiet dump.ini
+cmp -s out stats.txt
+ok $? "the dump runs to the same statistics" || diag "$(diff stats.txt out)"
+
+# Single instances are linked without an instance selector ("src.out").
+run --quiet "$data/cli-scalar.ini"
+status 0 "run cli-scalar.ini"
+is "$(stat sink.tokens out)" 30 "single instances: sink.tokens = 3 sources * 10"
+is "$(stat 'sink.from[0].tokens' out)" 10 "single instances: src.out -> sink.in[0]"
+run --dot "$data/cli-scalar.ini"
+match out '^[[:space:]]+"src" -> "sink" \[label="out -> in\[0\]"\];$' "--dot: single instances are named without [N]"
+
+run --quiet --stats json "$@" "$good"
+status 0 "--stats json"
+cp out stats.json
+if command -v python3 >/dev/null 2>&1; then
+	python3 -m json.tool stats.json >/dev/null 2>json.err
+	ok $? "json: python3 -m json.tool accepts it" || diag "$(cat json.err)"
+	v=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["phases"][0]
+print(p["phase"], p["stats"]["sink.value_sum"], p["stats"]["src[1].sent"])' stats.json 2>&1)
+	is "$v" "run 642 6" "json: phase run, sink.value_sum = 642, src[1].sent = 6"
+else
+	skip "python3 not installed" 2
+fi
+
+run --quiet --stats csv "$@" "$good"
+status 0 "--stats csv"
+cp out stats.csv
+is "$(sed -n 1p stats.csv)" "phase,stat,value" "csv: header"
+match stats.csv '^run,sink\.value_sum,642$' "csv: run,sink.value_sum,642"
+is "$(awk -F, 'NF != 3' stats.csv)" "" "csv: three fields per row"
+is "$(wc -l <stats.csv | tr -d ' ')" "$(($(grep -c -E '^[a-z]' stats.txt) + 1))" \
+	"csv: one row per statistic of the text output"
+
+run --quiet --stats csv --output written.csv "$@" "$good"
+status 0 "--output FILE"
+is "$(cat out)" "" "--output: nothing on stdout"
+cmp -s written.csv stats.csv
+ok $? "--output: the file holds what stdout would have"
+
+run --quiet --output no-such-dir/x.csv "$good"
+status 2 "--output into a missing folder"
+has "$(cat err)" "no-such-dir/x.csv: cannot write statistics" "--output failure: names the file"
+
+# ---- values that need quoting ---------------------------------------------------------------
+#
+# label = 'a,"b";c' names the phases: the dump must keep the value, the CSV
+# must quote it (RFC 4180), the JSON must escape it.
+
+quote=$data/cli-quote.ini
+run --dump-config "$quote"
+status 0 "--dump-config cli-quote.ini"
+cp out q1.ini
+run --dump-config q1.ini
+tail -n +2 q1.ini >a
+tail -n +2 out >b
+cmp -s a b
+ok $? "dump keeps a value holding '\"', ';' and ','" ||
+	diag "first dump: $(grep '^label' q1.ini)" "its reload: $(grep '^label' out)"
+
+if command -v python3 >/dev/null 2>&1; then
+	run --quiet --stats json "$quote"
+	v=$(python3 -c 'import json, sys
+print(json.load(sys.stdin)["phases"][0]["phase"])' <out 2>&1)
+	is "$v" 'a,"b";c 0' "json: the phase name is escaped"
+	run --quiet --stats csv "$quote"
+	v=$(python3 -c 'import csv, sys
+rows = list(csv.reader(sys.stdin))
+bad = [r for r in rows if len(r) != 3]
+print(rows[1][0] if not bad else "rows without 3 fields: %r" % bad[:2])' <out 2>&1)
+	is "$v" 'a,"b";c 0' "csv: the phase name is quoted"
+else
+	skip "python3 not installed" 2
+fi
+
+done_testing

@@ -180,6 +180,29 @@ static void test_latency_and_replies(void)
 	ss_registry_free(r);
 }
 
+static void test_relay_chain(void)
+{
+	struct ss_registry *r = ss_registry_new();
+	/* src -> x3 -> x5 -> sink, acks all the way back; payload and enabled */
+	struct ss_sim *s = run_ini(r, "chain.ini", PLUGIN
+		"[component src]\ntype = token_source\ncount = 2\ntokens = 4\npayload = 1KiB\n"
+		"enabled[1] = no\n"
+		"[component a]\ntype = token_scale\nfactor = 3\n"
+		"[component b]\ntype = token_scale\nfactor = 5\n"
+		"[component sink]\ntype = token_sink\nmode = ack\nin_count = 2\n"
+		"[link l0]\nfrom = src[0].out\nto = a.in\n"
+		"[link l1]\nfrom = a.out\nto = b.in\n"
+		"[link l2]\nfrom = b.out\nto = sink.in[0]\n"
+		"[link l3]\nfrom = src[1].out\nto = sink.in[1]\n", NULL);
+
+	g_assert_cmpfloat(stat_of(s, "sink.value_sum"), ==, 15 * series(4, 1, 1));
+	g_assert_cmpfloat(stat_of(s, "sink.bytes"), ==, 4 * 1024);
+	g_assert_cmpfloat(stat_of(s, "src[0].acks"), ==, 4);
+	g_assert_cmpfloat(stat_of(s, "src[1].sent"), ==, 0);
+	ss_sim_free(s);
+	ss_registry_free(r);
+}
+
 static void test_phases(void)
 {
 	struct ss_registry *r = ss_registry_new();
@@ -376,6 +399,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/precedence", test_precedence);
 	g_test_add_func("/config/include-later-wins", test_include_later_wins);
 	g_test_add_func("/config/latency-and-replies", test_latency_and_replies);
+	g_test_add_func("/config/relay-chain", test_relay_chain);
 	g_test_add_func("/config/phases", test_phases);
 	g_test_add_func("/config/create-refuses", test_create_refuses);
 	for (size_t i = 0; i < G_N_ELEMENTS(bad_cases); i++) {

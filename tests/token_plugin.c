@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A test plugin with two component types: token_source emits numbered tokens
- * on a timer, token_sink counts them over a vector port.  Small enough that
+ * A test plugin: token_source emits numbered tokens on a timer, token_sink
+ * counts them over a vector port, token_scale relays them multiplied.  Small enough that
  * every statistic can be computed by hand, and it exercises what a real
  * plugin does: parameters, scalar and vector ports, self-scheduled events,
  * replies on the same link, table and dynamic statistics, phases.
@@ -14,6 +14,7 @@ struct token_msg {
 	struct ss_msg hdr;
 	uint64_t value;
 	uint64_t sent_at;
+	uint64_t bytes;
 };
 
 /* ---- token_source --------------------------------------------------------- */
@@ -24,6 +25,8 @@ static const struct ss_param_desc source_params[] = {
 	{ "step", SS_P_UINT, "1", "increment between token values", NULL, 0, 0, 0 },
 	{ "period", SS_P_UINT, "1", "ticks between two tokens", NULL, 1, 1000000, 0 },
 	{ "start", SS_P_UINT, "0", "tick of the first token", NULL, 0, 0, 0 },
+	{ "payload", SS_P_SIZE, "4B", "bytes a token carries", NULL, 1, 1 << 20, 0 },
+	{ "enabled", SS_P_BOOL, "true", "false: send nothing", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -44,7 +47,7 @@ static const struct ss_stat_desc source_stats[] = {
 
 struct token_source {
 	struct ss_component c;
-	uint64_t tokens, next_value, step, period, start, left;
+	uint64_t tokens, next_value, step, period, start, left, payload;
 	struct ss_port *out, *ctl;
 };
 
@@ -58,7 +61,8 @@ static int source_create(struct ss_component *c, const struct ss_params *p,
 	s->step = ss_param_uint(p, "step");
 	s->period = ss_param_uint(p, "period");
 	s->start = ss_param_uint(p, "start");
-	s->left = s->tokens;
+	s->payload = ss_param_uint(p, "payload");
+	s->left = ss_param_bool(p, "enabled") ? s->tokens : 0;
 	s->out = ss_component_port(c, "out", 0);
 	s->ctl = ss_component_port(c, "ctl", 0);
 	return 0;
@@ -71,6 +75,7 @@ static void source_emit(struct ss_engine *e, void *data)
 		.hdr = { sizeof(m), TOKEN_DATA },
 		.value = s->next_value,
 		.sent_at = ss_engine_now(e),
+		.bytes = s->payload,
 	};
 
 	s->c.stats[SRC_SENT]++;
@@ -138,7 +143,7 @@ static const struct ss_port_desc sink_ports[] = {
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
-enum { SINK_TOKENS, SINK_SUM, SINK_LATENCY, SINK_MEAN, SINK_DONE, N_SINK_STATS };
+enum { SINK_TOKENS, SINK_SUM, SINK_LATENCY, SINK_MEAN, SINK_DONE, SINK_BYTES, N_SINK_STATS };
 
 static const struct ss_stat_desc sink_stats[] = {
 	[SINK_TOKENS] = { "tokens", SS_STAT_COUNTER, "tokens received", NULL, NULL },
@@ -146,6 +151,7 @@ static const struct ss_stat_desc sink_stats[] = {
 	[SINK_LATENCY] = { "latency_sum", SS_STAT_COUNTER, "sum of ticks between sending and receiving", NULL, NULL },
 	[SINK_MEAN] = { "mean_value", SS_STAT_RATIO, "mean value of a token", "value_sum", "tokens" },
 	[SINK_DONE] = { "done", SS_STAT_COUNTER, "'done' messages received", NULL, NULL },
+	[SINK_BYTES] = { "bytes", SS_STAT_COUNTER, "payload bytes received", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -204,6 +210,7 @@ static void sink_recv(struct ss_component *c, struct ss_port *in,
 	c->stats[SINK_TOKENS]++;
 	c->stats[SINK_SUM] += t->value;
 	c->stats[SINK_LATENCY] += ss_engine_now(c->engine) - t->sent_at;
+	c->stats[SINK_BYTES] += t->bytes;
 	(*s->per_port[in->index])++;
 	if (s->ack) {
 		struct token_msg a = { .hdr = { sizeof(a), TOKEN_ACK } };
@@ -245,8 +252,69 @@ static const struct ss_component_type token_sink_type = {
 	.instance_size = sizeof(struct token_sink),
 };
 
+/* ---- token_scale: a relay with a required parameter ------------------------ */
+
+static const struct ss_param_desc scale_params[] = {
+	{ "factor", SS_P_UINT, NULL, "multiplies the value of every token passing through", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc scale_ports[] = {
+	{ "in", SS_PORT_IN, "test.token", false, true, "tokens in; acknowledgements go back" },
+	{ "out", SS_PORT_OUT, "test.token", false, true, "scaled tokens out" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+struct token_scale {
+	struct ss_component c;
+	uint64_t factor;
+	struct ss_port *in, *out;
+};
+
+static int scale_create(struct ss_component *c, const struct ss_params *p,
+			GError **err)
+{
+	struct token_scale *s = SS_COMPONENT(c, struct token_scale, c);
+
+	s->factor = ss_param_uint(p, "factor");
+	s->in = ss_component_port(c, "in", 0);
+	s->out = ss_component_port(c, "out", 0);
+	return 0;
+}
+
+static void scale_recv(struct ss_component *c, struct ss_port *port,
+		       const struct ss_msg *m)
+{
+	struct token_scale *s = SS_COMPONENT(c, struct token_scale, c);
+
+	if (port == s->out) {		/* an acknowledgement on its way back */
+		ss_port_send(s->in, m);
+		return;
+	}
+	struct token_msg t = *(const struct token_msg *)m;
+
+	t.value *= s->factor;
+	ss_port_send(s->out, &t.hdr);
+}
+
+static const struct ss_component_ops scale_ops = {
+	.xcreate = scale_create,
+	.xrecv = scale_recv,
+};
+
+static const struct ss_component_type token_scale_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "token_scale",
+	.summary = "Test: multiplies token values on their way through",
+	.params = scale_params,
+	.ports = scale_ports,
+	.ops = &scale_ops,
+	.instance_size = sizeof(struct token_scale),
+};
+
 SS_PLUGIN_ENTRY(token)
 {
 	return ss_registry_add(r, &token_source_type, error) &&
-	       ss_registry_add(r, &token_sink_type, error);
+	       ss_registry_add(r, &token_sink_type, error) &&
+	       ss_registry_add(r, &token_scale_type, error);
 }
