@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The engine: a binary min-heap of events keyed by (tick, priority, sequence)
- * and the list of component instances.  Heap entries are stored by value, so
- * scheduling allocates nothing once the heap has grown to the simulation's
- * working size.
+ * The engine: the event queue and the list of component instances.  The
+ * queue is a timing wheel for events less than WHEEL_SLOTS ticks ahead (one
+ * FIFO run per priority in each slot) and a 4-ary heap for the rest; see
+ * internal.h for why.  Records are pooled, so scheduling allocates nothing
+ * once the simulation has reached its working size.
  */
 #include "config.h"
 

@@ -1057,11 +1057,18 @@ static void load_sim_section(struct ss_sim *s)
 
 			if (!*name)
 				continue;
+			/* a file name is read like every path in the INI:
+			 * relative to the file that says it */
+			char *file = strchr(name, '/') ? g_canonicalize_filename(name, pl->dir) : NULL;
+
+			if (file)
+				name = file;
 			if (!ss_registry_load_plugin(s->reg, name,
 						     (const char *const *)search, &err)) {
 				err_at(s, pl->loc, "[simulation] plugins: %s", err->message);
 				g_error_free(err);
 			}
+			g_free(file);
 		}
 		g_strfreev(names);
 		g_strfreev(search);
