@@ -8,7 +8,12 @@
 
 #include "registry.h"
 
+#define BUILTIN(id) gboolean ss_builtin_register_##id(struct ss_registry *r, GError **error);
+BUILTIN(sector_cache)
+#undef BUILTIN
+
 static const ss_plugin_register_fn builtins[] = {
+	ss_builtin_register_sector_cache,
 	NULL
 };
 

@@ -51,7 +51,9 @@ void ss_engine_free(struct ss_engine *e)
 	for (guint i = e->components->len; i-- > 0;) {
 		struct ss_component *c = e->components->pdata[i];
 
-		if (c->type->ops && c->type->ops->xdestroy)
+		/* only what was created is destroyed: a failed build
+		 * leaves later components untouched */
+		if (c->created && c->type->ops->xdestroy)
 			c->type->ops->xdestroy(c);
 		component_free(c);
 	}

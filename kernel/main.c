@@ -132,8 +132,13 @@ static int run(struct options *o, int argc, char **argv)
 	gint64 t0 = g_get_monotonic_time();
 
 	if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err)) {
-		status = fail(err->code == SS_ERROR_CONFIG ? EXIT_CONFIG : EXIT_INTERNAL,
-			      "%s", err->message);
+		/* a configuration error already starts with its file:line */
+		if (err->code == SS_ERROR_CONFIG) {
+			fprintf(stderr, "%s\n", err->message);
+			status = EXIT_CONFIG;
+		} else {
+			status = fail(EXIT_INTERNAL, "%s", err->message);
+		}
 		goto out;
 	}
 	struct ss_engine *e = ss_sim_engine(sim);

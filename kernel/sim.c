@@ -1370,12 +1370,14 @@ gboolean ss_sim_build(struct ss_sim *s, GError **error)
 
 			if (pc->type->ops->xcreate &&
 			    pc->type->ops->xcreate(x, pc->params[i], &inner) != 0) {
+				/* a half-built instance cleans up after itself */
 				/* create refuses parameter combinations the
 				 * tables cannot express: a configuration error */
 				return component_failed(error, pc->sec->loc, x,
 							"create", inner,
 							SS_ERROR_CONFIG);
 			}
+			x->created = true;
 		}
 	}
 	for (guint c = 0; c < s->comps->len; c++) {

@@ -18,7 +18,7 @@ check() {	# description, command...
 	fi
 }
 
-echo 1..9
+echo 1..18
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 ini="$G_TEST_SRCDIR/data/plugin-fanin.ini"
@@ -34,6 +34,23 @@ check "in[i] carries src[i]: 4, 5, 6 tokens" \
 check "src.sent sums the array" test "$(value src.sent)" = 15
 "$SECTORSIM" "$ini" >/dev/null 2>"$out/err"
 check "the summary line ends at tick 8" grep -q ' events to tick 8 in ' "$out/err"
+
+# The built-in sector_cache between two test components, on model.md 7.4's
+# unit vector (tests/data/cli-cache.ini).
+cache="$G_TEST_SRCDIR/data/cli-cache.ini"
+check "sector_cache run succeeds" "$SECTORSIM" --quiet --stats csv -o "$out/cache.csv" "$cache"
+cvalue() { grep "^run,$1," "$out/cache.csv" | cut -d, -f3; }
+check "7 loads, 6 missed, 5 of them line misses" \
+	test "$(cvalue l2.global_load_accesses) $(cvalue l2.global_load_hits) $(cvalue l2.global_load_line_misses)" = "7 1 5"
+check "5 stores, 4 missed" \
+	test "$(cvalue l2.global_store_accesses) $(cvalue l2.global_store_hits)" = "5 1"
+check "6 sector reads sent down" test "$(cvalue l2.reads_down)" = 6
+check "4 dirty sectors written back on eviction" test "$(cvalue l2.wb_evict)" = 4
+check "1 dirty sector written back by the flush" test "$(cvalue l2.wb_flush)" = 1
+check "the level below saw 6 reads and 5 writes" \
+	test "$(cvalue dram.reads) $(cvalue dram.writes)" = "6 5"
+check "the flush was passed down after the write-back" test "$(cvalue dram.controls)" = 1
+check "hit rate 2/12" test "$(cvalue l2.hit_rate)" = 0.166667
 
 # Only the entry point may be visible: everything else stays private.
 so="${SECTORSIM_PLUGIN_PATH%%:*}/token_plugin.so"

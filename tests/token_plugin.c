@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A test plugin: token_source emits numbered tokens on a timer, token_sink
- * counts them over a vector port, token_scale relays them multiplied.  Small enough that
+ * counts them over a vector port, token_scale relays them multiplied;
+ * mem_script plays a written list of mem.sector requests and mem_counter
+ * counts what reaches it, so caches can be driven through an INI file.  Small enough that
  * every statistic can be computed by hand, and it exercises what a real
  * plugin does: parameters, scalar and vector ports, self-scheduled events,
  * replies on the same link, table and dynamic statistics, phases.
  */
 #include <sectorsim/sectorsim.h>
+#include <string.h>
+#include <sectorsim/mem.h>
 
 enum { TOKEN_DATA = 1, TOKEN_ACK = 2, CTL_DONE = 3 };
 
@@ -176,6 +180,7 @@ static int sink_create(struct ss_component *c, const struct ss_params *p,
 	if (s->phase_every && !*s->label) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "label must not be empty when phase_every is set");
+		g_free(s->label);
 		return -1;
 	}
 	s->n_in = ss_component_port_count(c, "in");
@@ -312,9 +317,154 @@ static const struct ss_component_type token_scale_type = {
 	.instance_size = sizeof(struct token_scale),
 };
 
+/* ---- mem_script and mem_counter ------------------------------------------- */
+
+static const struct ss_param_desc script_params[] = {
+	{ "requests", SS_P_STRING, NULL, "space-separated requests: R0x40, W0x40, W0x40&f (byte mask), A0x40 (atomic), F (flush), I (invalidate)", NULL, 0, 0, 0 },
+	{ "repeat", SS_P_UINT, "1", "times to play the list", NULL, 1, 1000000, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc script_ports[] = {
+	{ "out", SS_PORT_OUT, MEM_PROTOCOL, false, true, "the requests" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+struct mem_script {
+	struct ss_component c;
+	GArray *reqs;		/* struct mem_req */
+	uint64_t repeat;
+};
+
+static int script_create(struct ss_component *c, const struct ss_params *p,
+			 GError **err)
+{
+	struct mem_script *s = SS_COMPONENT(c, struct mem_script, c);
+	char **words = g_strsplit_set(ss_param_string(p, "requests"), " \t", -1);
+
+	s->repeat = ss_param_uint(p, "repeat");
+	s->reqs = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+	for (char **w = words; *w; w++) {
+		struct mem_req r;
+		char *end = NULL;
+
+		if (!**w)
+			continue;
+		switch (**w) {
+		case 'R': case 'W': case 'A':
+			mem_req_init(&r, **w == 'R' ? MEM_READ : **w == 'W' ? MEM_WRITE : MEM_ATOMIC,
+				     g_ascii_strtoull(*w + 1, &end, 0), MEM_ATOM);
+			if (*end == '&')
+				r.mask = g_ascii_strtoull(end + 1, &end, 16);
+			break;
+		case 'F': case 'I':
+			mem_req_init(&r, MEM_CONTROL, 0, 0);
+			r.ctl = **w == 'F' ? MEM_CTL_FLUSH : MEM_CTL_INVALIDATE;
+			end = *w + 1;
+			break;
+		default:
+			end = *w;
+			break;
+		}
+		if (!end || *end || (r.addr % MEM_ATOM)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+				    "requests: '%s' is not R|W|A<32-byte aligned address>[&mask], F or I", *w);
+			g_strfreev(words);
+			g_array_free(s->reqs, TRUE);
+			return -1;
+		}
+		g_array_append_val(s->reqs, r);
+	}
+	g_strfreev(words);
+	return 0;
+}
+
+static int script_start(struct ss_component *c, GError **err)
+{
+	struct mem_script *s = SS_COMPONENT(c, struct mem_script, c);
+	struct ss_port *out = ss_component_port(c, "out", 0);
+
+	/* functional: everything at tick 0, in order */
+	for (uint64_t k = 0; k < s->repeat; k++)
+		for (guint i = 0; i < s->reqs->len; i++)
+			ss_port_send(out, &g_array_index(s->reqs, struct mem_req, i).hdr);
+	return 0;
+}
+
+static void script_destroy(struct ss_component *c)
+{
+	g_array_free(SS_COMPONENT(c, struct mem_script, c)->reqs, TRUE);
+}
+
+static void ignore_recv(struct ss_component *c, struct ss_port *in,
+			const struct ss_msg *m)
+{
+}
+
+static const struct ss_component_ops script_ops = {
+	.xcreate = script_create,
+	.xstart = script_start,
+	.xrecv = ignore_recv,
+	.xdestroy = script_destroy,
+};
+
+static const struct ss_component_type mem_script_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "mem_script",
+	.summary = "Test: plays a written list of memory requests",
+	.params = script_params,
+	.ports = script_ports,
+	.ops = &script_ops,
+	.instance_size = sizeof(struct mem_script),
+};
+
+static const struct ss_port_desc counter_ports[] = {
+	{ "in", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from any number of sources" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+enum { CNT_READS, CNT_WRITES, CNT_ATOMICS, CNT_CONTROLS, CNT_BYTES };
+
+static const struct ss_stat_desc counter_stats[] = {
+	[CNT_READS] = { "reads", SS_STAT_COUNTER, "read requests", NULL, NULL },
+	[CNT_WRITES] = { "writes", SS_STAT_COUNTER, "write requests", NULL, NULL },
+	[CNT_ATOMICS] = { "atomics", SS_STAT_COUNTER, "atomic and reduction requests", NULL, NULL },
+	[CNT_CONTROLS] = { "controls", SS_STAT_COUNTER, "control messages", NULL, NULL },
+	[CNT_BYTES] = { "bytes", SS_STAT_COUNTER, "bytes requested", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+static void counter_recv(struct ss_component *c, struct ss_port *in,
+			 const struct ss_msg *m)
+{
+	const struct mem_req *r = (const struct mem_req *)m;
+
+	switch (m->kind) {
+	case MEM_READ: c->stats[CNT_READS]++; break;
+	case MEM_WRITE: c->stats[CNT_WRITES]++; break;
+	case MEM_CONTROL: c->stats[CNT_CONTROLS]++; return;
+	default: c->stats[CNT_ATOMICS]++; break;
+	}
+	c->stats[CNT_BYTES] += r->size;
+}
+
+static const struct ss_component_ops counter_ops = { .xrecv = counter_recv };
+
+static const struct ss_component_type mem_counter_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "mem_counter",
+	.summary = "Test: counts the memory requests that reach it",
+	.ports = counter_ports,
+	.stats = counter_stats,
+	.ops = &counter_ops,
+	.instance_size = sizeof(struct ss_component),
+};
+
 SS_PLUGIN_ENTRY(token)
 {
 	return ss_registry_add(r, &token_source_type, error) &&
 	       ss_registry_add(r, &token_sink_type, error) &&
-	       ss_registry_add(r, &token_scale_type, error);
+	       ss_registry_add(r, &token_scale_type, error) &&
+	       ss_registry_add(r, &mem_script_type, error) &&
+	       ss_registry_add(r, &mem_counter_type, error);
 }

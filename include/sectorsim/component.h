@@ -150,6 +150,7 @@ struct ss_component {
 	uint64_t *stats;	/* one slot per row of type->stats, in order */
 	struct ss_port_group *port_groups;	/* one per row of type->ports */
 	unsigned n_port_groups;
+	bool created;		/* the core's: xcreate succeeded, xdestroy is due */
 };
 
 #define SS_COMPONENT(ptr, type, member) \

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sector cache model without the framework around it, so that unit
+ * tests, golden streams and benchmarks drive it directly.  The
+ * `sector_cache` component (sector_cache.c) wraps it behind two ports.
+ */
+#ifndef SS_SECTOR_CACHE_H
+#define SS_SECTOR_CACHE_H
+
+#include <glib.h>
+#include <sectorsim/mem.h>
+#include "setindex.h"
+
+enum sc_write_hit { SC_WRITE_BACK, SC_WRITE_THROUGH };
+enum sc_write_miss {
+	SC_ALLOCATE,		/* the sector becomes valid without a fetch (ref) */
+	SC_NO_ALLOCATE,		/* the write goes down, nothing is allocated */
+	SC_LAZY_FETCH,		/* write-validate: byte masks, fetch on a partial read */
+	SC_FETCH,		/* read the sector, then merge the write */
+};
+enum sc_replacement { SC_LRU, SC_FIFO };
+
+enum sc_probe {
+	SC_HIT = 0,
+	SC_SECTOR_MISS,		/* the line is there, the sector is not readable */
+	SC_MISS,		/* the line is not there */
+};
+
+struct sc_config {
+	uint64_t size;		/* bytes; 0 when sets is given */
+	uint32_t sets;		/* 0 when size is given: sets = size / assoc / line */
+	uint32_t assoc;
+	uint32_t line_bytes, sector_bytes;
+	enum set_index_fn index;
+	bool index_on_partition;
+	enum sc_replacement replacement;
+	enum sc_write_hit write_hit;
+	enum sc_write_miss write_miss;
+	bool count_write_misses;	/* false: the reference's fix_l2 */
+};
+
+/* Statistics: per kind (space x op) six counters, then the totals. */
+enum sc_metric {
+	SC_M_ACCESSES, SC_M_HITS, SC_M_SECTOR_MISSES, SC_M_LINE_MISSES,
+	SC_M_READS_DOWN, SC_M_WRITES_DOWN, SC_N_METRICS,
+};
+#define SC_N_OPS 4		/* load, store, atomic, reduction */
+#define SC_N_KINDS (2 * SC_N_OPS)
+enum sc_stat {
+	SC_S_TOTAL = SC_N_KINDS * SC_N_METRICS,	/* six totals follow */
+	SC_S_EVICTIONS = SC_S_TOTAL + SC_N_METRICS,
+	SC_S_WB_EVICT,
+	SC_S_WB_FLUSH,
+	SC_S_HIT_RATE,		/* a ratio slot of the component's table */
+	SC_N_STATS,
+};
+
+static inline unsigned sc_stat_index(enum mem_space space, enum mem_op op,
+				     enum sc_metric m)
+{
+	return ((space * SC_N_OPS) + (op - MEM_READ)) * SC_N_METRICS + m;
+}
+
+struct sc_cache;
+
+/* Where the cache sends what goes to the next level. */
+typedef void (*sc_emit_fn)(void *ctx, const struct mem_req *r);
+
+/* NULL with *why when the geometry or the policies do not fit together. */
+struct sc_cache *sc_new(const struct sc_config *cfg, uint64_t *stats,
+			sc_emit_fn emit, void *ctx, char **why);
+void sc_free(struct sc_cache *c);
+
+/* A new capacity, keeping every other parameter; the cache is invalidated. */
+bool sc_resize(struct sc_cache *c, uint64_t size, char **why);
+
+/*
+ * One request from above.  Returns the probe of its first sector, before
+ * the access changed anything.
+ */
+enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r);
+
+/* Write back every dirty sector (write-back caches), then drop everything. */
+void sc_flush(struct sc_cache *c);
+void sc_invalidate(struct sc_cache *c);
+
+uint32_t sc_sets(const struct sc_cache *c);
+uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr);
+const uint64_t *sc_stats(const struct sc_cache *c);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The `mem.sector` protocol of the stock components, public so that a
+ * plugin can take the place of any of them.  The protocol: memory requests between the warp interleaver,
+ * caches, the L2 and DRAM.  One request covers `size` bytes from a 32-byte
+ * aligned address (one 32 B sector for everything a coalescer produces;
+ * a multiple of 32 when a cache with larger sectors fetches or writes back).
+ * Control messages travel on the same links so that they stay in order with
+ * the requests around them.
+ */
+#ifndef SECTORSIM_MEM_H
+#define SECTORSIM_MEM_H
+
+#include <sectorsim/sectorsim.h>
+
+#define MEM_PROTOCOL "mem.sector"
+#define MEM_ATOM 32u		/* bytes: the unit of every sector count */
+
+enum mem_op {			/* carried in hdr.kind */
+	MEM_READ = 1,
+	MEM_WRITE,
+	MEM_ATOMIC,
+	MEM_REDUCTION,
+	MEM_CONTROL,
+};
+
+enum mem_space {
+	MEM_GLOBAL = 0,
+	MEM_LOCAL = 1,
+};
+
+enum mem_ctl {			/* what a MEM_CONTROL message asks */
+	MEM_CTL_INVALIDATE = 1,	/* drop every line, write back nothing */
+	MEM_CTL_FLUSH,		/* write back dirty sectors, then invalidate */
+};
+
+struct mem_req {
+	struct ss_msg hdr;
+	uint64_t addr;		/* byte address, 32 B aligned */
+	uint64_t part_addr;	/* partition address for index_on = partition */
+	uint32_t size;		/* bytes, a multiple of 32 */
+	uint32_t mask;		/* bytes written of a 32 B write (bit i = byte i);
+				   a larger write covers all its bytes */
+	uint8_t space;		/* enum mem_space */
+	uint8_t ctl;		/* enum mem_ctl, for MEM_CONTROL */
+	uint16_t sm;		/* originating SM, for statistics */
+	uint32_t warp;
+};
+
+static inline void mem_req_init(struct mem_req *r, enum mem_op op,
+				uint64_t addr, uint32_t size)
+{
+	*r = (struct mem_req){
+		.hdr = { sizeof(*r), op },
+		.addr = addr,
+		.part_addr = addr,
+		.size = size,
+		.mask = UINT32_MAX,
+	};
+}
+
+#endif

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Set-index functions against every vector of gpus.md sections 4 and 5. */
+#include "config.h"
+
+#include <glib.h>
+#include "setindex.h"
+
+static uint32_t idx(enum set_index_fn fn, uint64_t a, uint32_t n)
+{
+	return set_index(fn, a, 7, n, n & (n - 1) ? 0 : __builtin_ctz(n));
+}
+
+static void test_gpgpusim_vectors(void)
+{
+	/* address, linear 4, linear 32, xor 32, xor 128, ipoly 16, ipoly 32, ipoly 64 */
+	static const struct { uint64_t a; uint32_t v[7]; } rows[] = {
+		{ 0x0, { 0, 0, 0, 0, 0, 0, 0 } },
+		{ 0x80, { 1, 1, 1, 1, 1, 1, 1 } },
+		{ 0x1000, { 0, 0, 1, 32, 6, 5, 32 } },
+		{ 0x12345680, { 1, 13, 8, 124, 10, 25, 34 } },
+		{ 0xfffc00, { 0, 24, 7, 7, 4, 9, 26 } },
+		{ 0x7f2a40000000, { 0, 0, 0, 0, 0, 0, 41 } },
+		{ 0x7f2a40000080, { 1, 1, 1, 1, 1, 1, 40 } },
+		{ 0x7f2a40800f80, { 3, 31, 31, 31, 14, 4, 37 } },
+		{ 0x7fb0fc430e00, { 0, 28, 12, 16, 3, 14, 8 } },
+		{ 0x7fd165500100, { 2, 2, 2, 66, 14, 20, 4 } },
+		{ 0x7f1269c00108, { 2, 2, 2, 2, 1, 21, 63 } },
+		{ 0x7f6233c00600, { 0, 12, 12, 12, 15, 24, 16 } },
+	};
+	static const struct { enum set_index_fn fn; uint32_t n; } cols[] = {
+		{ SET_INDEX_LINEAR, 4 }, { SET_INDEX_LINEAR, 32 }, { SET_INDEX_XOR, 32 },
+		{ SET_INDEX_XOR, 128 }, { SET_INDEX_IPOLY, 16 }, { SET_INDEX_IPOLY, 32 },
+		{ SET_INDEX_IPOLY, 64 },
+	};
+
+	for (size_t r = 0; r < G_N_ELEMENTS(rows); r++)
+		for (size_t k = 0; k < G_N_ELEMENTS(cols); k++) {
+			uint32_t got = idx(cols[k].fn, rows[r].a, cols[k].n);
+
+			if (got != rows[r].v[k])
+				g_error("address 0x%" G_GINT64_MODIFIER "x column %zu: got %u, want %u",
+					rows[r].a, k, got, rows[r].v[k]);
+		}
+}
+
+static void test_fib_double_vectors(void)
+{
+	/* address, 256, 384, 1152, 10240 sets */
+	static const struct { uint64_t a; uint32_t v[4]; } rows[] = {
+		{ 0x0, { 0, 0, 0, 0 } },
+		{ 0x80, { 158, 237, 711, 6328 } },
+		{ 0x1000, { 198, 298, 895, 7957 } },
+		{ 0xfffc00, { 1, 2, 7, 68 } },
+		{ 0x7f2a40000000, { 35, 53, 161, 1433 } },
+		{ 0x7f2a40000080, { 194, 291, 873, 7762 } },
+		{ 0x7f2a40800000, { 157, 236, 709, 6302 } },
+		{ 0x7fd165500000, { 3, 5, 16, 150 } },
+		{ 0x7fb0fc430e00, { 117, 176, 528, 4697 } },
+		{ 0x7f2a41000000, { 23, 34, 104, 931 } },
+	};
+	static const uint32_t sets[] = { 256, 384, 1152, 10240 };
+
+	for (size_t r = 0; r < G_N_ELEMENTS(rows); r++)
+		for (size_t k = 0; k < 4; k++)
+			g_assert_cmpuint(idx(SET_INDEX_FIB_DOUBLE, rows[r].a, sets[k]), ==, rows[r].v[k]);
+	/* the 2-set unit cache of model.md 7.4: lines 0, 2, 4, 5 -> 0; 1, 3 -> 1 */
+	static const uint32_t two[] = { 0, 1, 0, 1, 0, 0 };
+
+	for (uint64_t line = 0; line < 6; line++)
+		g_assert_cmpuint(set_index_fib_double(line, 2), ==, two[line]);
+}
+
+/* The float hash of 47-bit addresses reaches only 8192 sets (gpus.md 5). */
+static void test_fib_double_precision(void)
+{
+	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+
+	for (uint64_t line = 0; line < (1u << 20); line++)
+		g_hash_table_add(seen, GUINT_TO_POINTER(set_index_fib_double(
+			(UINT64_C(0x7f2a40000000) >> 7) + line, 10240) + 1));
+	g_assert_cmpuint(g_hash_table_size(seen), ==, 8192);
+	g_hash_table_destroy(seen);
+}
+
+static void test_fermi(void)
+{
+	/* lower = bits 7..11, upper from bits 13..15, 17, 19; bit 12 for 64 sets */
+	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x80, 32), ==, 1);
+	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x2000, 32), ==, 1);
+	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x2080, 32), ==, 0);
+	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x20000, 32), ==, 8);
+	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x80000, 32), ==, 16);
+	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x1000, 64), ==, 32);
+	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x1000, 32), ==, 0);
+}
+
+static void test_checks(void)
+{
+	g_assert_null(set_index_check(SET_INDEX_FIB_DOUBLE, 1152, 128));
+	g_assert_nonnull(set_index_check(SET_INDEX_LINEAR, 1152, 128));
+	g_assert_null(set_index_check(SET_INDEX_XOR, 2048, 128));
+	g_assert_nonnull(set_index_check(SET_INDEX_IPOLY, 128, 128));
+	g_assert_null(set_index_check(SET_INDEX_IPOLY, 64, 128));
+	g_assert_nonnull(set_index_check(SET_INDEX_FERMI, 32, 64));
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/setindex/gpgpusim-vectors", test_gpgpusim_vectors);
+	g_test_add_func("/setindex/fib-double-vectors", test_fib_double_vectors);
+	g_test_add_func("/setindex/fib-double-precision", test_fib_double_precision);
+	g_test_add_func("/setindex/fermi", test_fermi);
+	g_test_add_func("/setindex/checks", test_checks);
+	return g_test_run();
+}
