@@ -7,33 +7,53 @@
  * (write_miss = allocate / no_allocate: the reference's LRUCache) and 7.5
  * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional).
  *
- * Layout: every array is indexed by set * assoc + way, so the tags of a set
- * are contiguous (a 4-way set in 32 bytes).  A lookup scans the set's tags;
- * LRU keeps a per-way stamp of the last touch and the victim is the oldest
- * stamp, which is exactly true LRU.  Nothing is allocated per access.
+ * Layout, chosen by the benchmark: every per-way array is indexed by
+ * set * assoc + way.  A lookup first compares 16-bit fingerprints of the
+ * line number, 8 ways per SSE2 instruction (a 32-way set's fingerprints are
+ * one 64-byte CPU line), and reads a full tag only on a fingerprint match.
+ * Each set keeps its ways in a doubly linked recency list (the paper's O(1)
+ * LRU), so the victim is the tail, found without a scan; FIFO keeps the
+ * list in allocation order instead.
+ * Ways fill in order and are only emptied all at once (invalidate), so a
+ * count per set tells which are in use.  The last line looked up is
+ * remembered, so the 4 sectors of a line cost one lookup.  Nothing is
+ * allocated per access.
  */
 #include "config.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "sector_cache.h"
 
-#define NO_TAG UINT64_MAX
+#define FP_PAD 8	/* fingerprints read past a set's end by the 8-wide compare */
 
 struct sc_cache {
 	struct sc_config cfg;
 	uint32_t nsets, assoc, sectors;	/* sectors per line */
 	unsigned line_shift, sector_shift, set_shift;
-	uint32_t sector_full;		/* byte mask of a whole sector, per 32 B atom */
-	uint64_t *tags, *stamp;
+	uint16_t *fp;			/* fingerprint per way */
+	uint16_t *next, *prev;		/* per way: recency list of its set, in-set indices */
+	uint16_t *head, *tail;		/* per set: most and least recent (or newest, oldest) */
+	uint16_t *used;			/* per set: ways in use, 0..used-1 */
+	uint64_t *tags;
 	uint32_t *valid, *dirty, *readable;	/* sector bit masks per way */
 	uint64_t *bytes;		/* lazy_fetch: written bytes, line_bytes bits per way */
 	unsigned mask_words;		/* 64-bit words of `bytes` per way */
-	uint64_t clock;
+	uint64_t memo_line;		/* the last line found, UINT64_MAX: none */
+	size_t memo_way, memo_set;
 	uint64_t *st;
 	uint64_t own_stats[SC_N_STATS];
 	sc_emit_fn emit;
 	void *ctx;
 };
+
+static inline uint16_t fingerprint(uint64_t line)
+{
+	/* never 0, so a fingerprint compare cannot match a zeroed pad */
+	return (uint16_t)((line * UINT64_C(0x9e3779b97f4a7c15)) >> 48) | 1;
+}
 
 static unsigned log2u(uint64_t v)
 {
@@ -47,8 +67,13 @@ static bool pow2(uint64_t v)
 
 static void free_arrays(struct sc_cache *c)
 {
+	g_free(c->fp);
+	g_free(c->next);
+	g_free(c->prev);
+	g_free(c->head);
+	g_free(c->tail);
+	g_free(c->used);
 	g_free(c->tags);
-	g_free(c->stamp);
 	g_free(c->valid);
 	g_free(c->dirty);
 	g_free(c->readable);
@@ -59,13 +84,11 @@ void sc_invalidate(struct sc_cache *c)
 {
 	size_t n = (size_t)c->nsets * c->assoc;
 
-	memset(c->tags, 0xff, n * sizeof(*c->tags));
-	memset(c->stamp, 0, n * sizeof(*c->stamp));
-	memset(c->valid, 0, n * sizeof(*c->valid));
-	memset(c->dirty, 0, n * sizeof(*c->dirty));
-	memset(c->readable, 0, n * sizeof(*c->readable));
-	if (c->bytes)
-		memset(c->bytes, 0, n * c->mask_words * sizeof(*c->bytes));
+	/* state of a way is reset when it is allocated: emptying the sets
+	 * is enough */
+	memset(c->used, 0, c->nsets * sizeof(*c->used));
+	memset(c->fp, 0, (n + FP_PAD) * sizeof(*c->fp));
+	c->memo_line = UINT64_MAX;
 }
 
 /* Check the geometry of cfg and size the arrays. */
@@ -78,6 +101,10 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	*why = NULL;
 	if (!cfg->assoc || !cfg->line_bytes || !cfg->sector_bytes) {
 		*why = g_strdup("assoc, line_bytes and sector_bytes must not be zero");
+		return false;
+	}
+	if (cfg->assoc > 256) {
+		*why = g_strdup_printf("assoc %u: at most 256 ways", cfg->assoc);
 		return false;
 	}
 	if (!pow2(cfg->line_bytes) || !pow2(cfg->sector_bytes) ||
@@ -127,12 +154,17 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	size_t n = (size_t)c->nsets * c->assoc;
 
 	free_arrays(c);
-	c->tags = g_new(uint64_t, n);
-	c->stamp = g_new(uint64_t, n);
-	c->valid = g_new(uint32_t, n);
-	c->dirty = g_new(uint32_t, n);
-	c->readable = g_new(uint32_t, n);
-	c->bytes = cfg->write_miss == SC_LAZY_FETCH ? g_new(uint64_t, n * c->mask_words) : NULL;
+	c->fp = g_new(uint16_t, n + FP_PAD);
+	c->next = g_new0(uint16_t, n);
+	c->prev = g_new0(uint16_t, n);
+	c->head = g_new0(uint16_t, c->nsets);
+	c->tail = g_new0(uint16_t, c->nsets);
+	c->used = g_new(uint16_t, c->nsets);
+	c->tags = g_new0(uint64_t, n);
+	c->valid = g_new0(uint32_t, n);
+	c->dirty = g_new0(uint32_t, n);
+	c->readable = g_new0(uint32_t, n);
+	c->bytes = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint64_t, n * c->mask_words) : NULL;
 	sc_invalidate(c);
 	return true;
 }
@@ -223,36 +255,105 @@ static void write_back_line(struct sc_cache *c, size_t way, enum sc_stat counter
 
 /* ---- the state machine ---------------------------------------------------- */
 
-static inline void touch(struct sc_cache *c, size_t way)
+/* Put in-set way w at the head of its set's recency list. */
+static inline void push_front(struct sc_cache *c, size_t set, size_t base,
+			      uint16_t w)
 {
-	if (c->cfg.replacement == SC_LRU)
-		c->stamp[way] = ++c->clock;
+	c->next[base + w] = c->head[set];
+	c->prev[base + c->head[set]] = w;
+	c->head[set] = w;
 }
 
-/* A way for `line` in the set starting at `base`: a free one, else the
- * victim (oldest stamp), whose dirty sectors are written back first. */
-static size_t allocate(struct sc_cache *c, size_t base, uint64_t line)
+/* Make `way` the most recent of its set (LRU only): the paper's O(1) LRU,
+ * a doubly linked list per set. */
+static inline void touch(struct sc_cache *c, size_t set, size_t base,
+			 size_t way)
 {
-	size_t victim = base;
+	uint16_t w = way - base;
 
-	for (size_t w = base; w < base + c->assoc; w++) {
-		if (c->tags[w] == NO_TAG) {
-			victim = w;
-			goto fill;
+	if (c->cfg.replacement != SC_LRU || c->head[set] == w)
+		return;
+	uint16_t p = c->prev[way], n = c->next[way];
+
+	c->next[base + p] = n;
+	if (c->tail[set] == w)
+		c->tail[set] = p;
+	else
+		c->prev[base + n] = p;
+	push_front(c, set, base, w);
+}
+
+/* A way for `line` in `set`: a free one, else the victim (least recent,
+ * or oldest for FIFO), whose dirty sectors are written back first.  The
+ * new line is the most recent of its set. */
+static size_t allocate(struct sc_cache *c, size_t set, uint64_t line)
+{
+	size_t base = set * c->assoc;
+	size_t way;
+
+	if (c->used[set] < c->assoc) {
+		uint16_t w = c->used[set]++;
+
+		way = base + w;
+		if (w == 0)
+			c->head[set] = c->tail[set] = 0;
+		else
+			push_front(c, set, base, w);
+	} else {
+		uint16_t w = c->tail[set];
+
+		way = base + w;
+		c->st[SC_S_EVICTIONS]++;
+		write_back_line(c, way, SC_S_WB_EVICT);
+		if (c->memo_line == c->tags[way])
+			c->memo_line = UINT64_MAX;
+		if (c->head[set] != w) {
+			c->tail[set] = c->prev[way];
+			push_front(c, set, base, w);
 		}
-		if (c->stamp[w] < c->stamp[victim])
-			victim = w;
 	}
-	c->st[SC_S_EVICTIONS]++;
-	write_back_line(c, victim, SC_S_WB_EVICT);
-fill:
-	c->tags[victim] = line;
-	c->valid[victim] = c->dirty[victim] = c->readable[victim] = 0;
+	c->tags[way] = line;
+	c->fp[way] = fingerprint(line);
+	c->valid[way] = c->dirty[way] = c->readable[way] = 0;
 	if (c->bytes)
-		memset(c->bytes + victim * c->mask_words, 0,
+		memset(c->bytes + way * c->mask_words, 0,
 		       c->mask_words * sizeof(*c->bytes));
-	c->stamp[victim] = ++c->clock;
-	return victim;
+	return way;
+}
+
+/* The way holding `line` in `set`, or SIZE_MAX. */
+static inline size_t lookup(const struct sc_cache *c, size_t set,
+			    uint64_t line)
+{
+	size_t base = set * c->assoc;
+	uint32_t used = c->used[set];
+	uint16_t fp = fingerprint(line);
+	const uint16_t *f = c->fp + base;
+
+#ifdef __SSE2__
+	const __m128i needle = _mm_set1_epi16((short)fp);
+
+	for (uint32_t i = 0; i < used; i += 8) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(f + i));
+		uint32_t m = _mm_movemask_epi8(_mm_cmpeq_epi16(v, needle));
+
+		if (used - i < 8)
+			m &= (1u << (2 * (used - i))) - 1;
+		while (m) {
+			uint32_t w = i + __builtin_ctz(m) / 2;
+
+			if (c->tags[base + w] == line)
+				return base + w;
+			m &= m - 1;
+			m &= m - 1;	/* two mask bits per 16-bit lane */
+		}
+	}
+#else
+	for (uint32_t w = 0; w < used; w++)
+		if (f[w] == fp && c->tags[base + w] == line)
+			return base + w;
+#endif
+	return SIZE_MAX;
 }
 
 /* Mark `len` written bytes from `addr` (`mask` selects them when len is one
@@ -273,8 +374,9 @@ static bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
 }
 
 /* The part of request r that falls in one sector: `len` bytes from `addr`. */
-static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
-				   uint64_t addr, uint32_t len, uint32_t mask)
+static inline __attribute__((always_inline)) enum sc_probe
+access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
+	      uint32_t len, uint32_t mask)
 {
 	enum mem_op op = r->hdr.kind;
 	unsigned k = sc_stat_index(r->space, op, 0);
@@ -283,17 +385,19 @@ static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
 	uint64_t sector_addr = addr & ~(uint64_t)(c->cfg.sector_bytes - 1);
 	uint32_t sbit = 1u << ((addr >> c->sector_shift) & (c->sectors - 1));
 	uint64_t index_addr = c->cfg.index_on_partition ? r->part_addr + (addr - r->addr) : addr;
-	size_t base = (size_t)set_index(c->cfg.index, index_addr, c->line_shift,
-					c->nsets, c->set_shift) * c->assoc;
-	size_t way = SIZE_MAX;
+	size_t set, base, way;
 	enum sc_probe p;
 	bool is_write = op == MEM_WRITE;
 
-	for (size_t w = base; w < base + c->assoc; w++)
-		if (c->tags[w] == line) {
-			way = w;
-			break;
-		}
+	if (line == c->memo_line) {
+		way = c->memo_way;
+		set = c->memo_set;
+	} else {
+		set = set_index(c->cfg.index, index_addr, c->line_shift,
+				c->nsets, c->set_shift);
+		way = lookup(c, set, line);
+	}
+	base = set * c->assoc;
 	if (way == SIZE_MAX)
 		p = SC_MISS;
 	else if (!(c->valid[way] & sbit) ||
@@ -321,7 +425,7 @@ static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
 			st[SC_S_TOTAL + SC_M_READS_DOWN]++;
 			send(c, MEM_READ, sector_addr, c->cfg.sector_bytes, UINT32_MAX, r);
 			if (p == SC_MISS)
-				way = allocate(c, base, line);
+				way = allocate(c, set, line);
 			c->valid[way] |= sbit;
 			c->readable[way] |= sbit;
 		}
@@ -331,7 +435,10 @@ static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
 			if (c->bytes)
 				write_bytes(c, way, addr, len, mask);
 		}
-		touch(c, way);
+		touch(c, set, base, way);
+		c->memo_line = line;
+		c->memo_way = way;
+		c->memo_set = set;
 		return p;
 	}
 
@@ -343,7 +450,7 @@ static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
 	switch (c->cfg.write_miss) {
 	case SC_ALLOCATE:
 		if (p == SC_MISS)
-			way = allocate(c, base, line);
+			way = allocate(c, set, line);
 		c->valid[way] |= sbit;
 		c->readable[way] |= sbit;
 		/* the reference overwrites the dirty bit: a write-through
@@ -352,13 +459,13 @@ static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
 			c->dirty[way] |= sbit;
 		else
 			c->dirty[way] &= ~sbit;
-		touch(c, way);
+		touch(c, set, base, way);
 		break;
 	case SC_NO_ALLOCATE:
 		if (p == SC_HIT) {
 			if (c->cfg.write_hit == SC_WRITE_BACK)
 				c->dirty[way] |= sbit;
-			touch(c, way);
+			touch(c, set, base, way);
 		} else if (c->cfg.write_hit == SC_WRITE_BACK) {
 			st[k + SC_M_WRITES_DOWN]++;
 			st[SC_S_TOTAL + SC_M_WRITES_DOWN]++;
@@ -367,14 +474,14 @@ static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
 		break;
 	case SC_LAZY_FETCH: {
 		if (p == SC_MISS)
-			way = allocate(c, base, line);
+			way = allocate(c, set, line);
 		bool full = write_bytes(c, way, addr, len, mask);
 
 		c->valid[way] |= sbit;
 		c->dirty[way] |= sbit;
 		if (full)
 			c->readable[way] |= sbit;
-		touch(c, way);
+		touch(c, set, base, way);
 		break;
 	}
 	case SC_FETCH:
@@ -383,20 +490,29 @@ static enum sc_probe access_sector(struct sc_cache *c, const struct mem_req *r,
 			st[SC_S_TOTAL + SC_M_READS_DOWN]++;
 			send(c, MEM_READ, sector_addr, c->cfg.sector_bytes, UINT32_MAX, r);
 			if (p == SC_MISS)
-				way = allocate(c, base, line);
+				way = allocate(c, set, line);
 			c->valid[way] |= sbit;
 			c->readable[way] |= sbit;
 		}
 		if (c->cfg.write_hit == SC_WRITE_BACK)
 			c->dirty[way] |= sbit;
-		touch(c, way);
+		touch(c, set, base, way);
 		break;
+	}
+	if (way != SIZE_MAX) {
+		c->memo_line = line;
+		c->memo_way = way;
+		c->memo_set = set;
 	}
 	return p;
 }
 
 enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
 {
+	/* what a coalescer sends: one 32 B atom, within one sector */
+	if (G_LIKELY(r->size == MEM_ATOM))
+		return access_sector(c, r, r->addr, MEM_ATOM, r->mask);
+
 	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
 	uint32_t mask = r->size <= MEM_ATOM ? r->mask : UINT32_MAX;
 	uint64_t next = (r->addr | (c->cfg.sector_bytes - 1)) + 1;
@@ -411,10 +527,8 @@ enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
 
 void sc_flush(struct sc_cache *c)
 {
-	size_t n = (size_t)c->nsets * c->assoc;
-
-	for (size_t w = 0; w < n; w++)
-		if (c->tags[w] != NO_TAG)
+	for (size_t set = 0; set < c->nsets; set++)
+		for (size_t w = set * c->assoc; w < set * c->assoc + c->used[set]; w++)
 			write_back_line(c, w, SC_S_WB_FLUSH);
 	sc_invalidate(c);
 }
@@ -436,7 +550,7 @@ static const char *const write_miss_names[] = {
 static const struct ss_param_desc params[] = {
 	{ "size", SS_P_SIZE, "0", "capacity (give size or sets); sets = size / assoc / line_bytes, rounded down", NULL, 0, 0, 0 },
 	{ "sets", SS_P_UINT, "0", "number of sets (give size or sets)", NULL, 0, 0, 0 },
-	{ "assoc", SS_P_UINT, NULL, "ways per set", NULL, 1, 1024, 0 },
+	{ "assoc", SS_P_UINT, NULL, "ways per set", NULL, 1, 256, 0 },
 	{ "line_bytes", SS_P_SIZE, "128B", "line size: the unit of tags, allocation and replacement", NULL, 32, 65536, SS_PF_POW2 },
 	{ "sector_bytes", SS_P_SIZE, "32B", "sector size: the unit of valid and dirty bits; = line_bytes for a non-sectored cache", NULL, 32, 65536, SS_PF_POW2 },
 	{ "index", SS_P_ENUM, "linear", "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi", index_names, 0, 0, 0 },

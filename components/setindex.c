@@ -18,8 +18,11 @@ uint32_t set_index_fib_double(uint64_t line, uint32_t nsets)
 	 * truncating conversion is one instruction where fmod is a loop. */
 	double f = x < 9223372036854775808.0 ? x - (double)(int64_t)x : fmod(x, 1.0);
 
-	/* f * nsets can round up to nsets: the reference's % brings it back */
-	return (uint32_t)((uint64_t)(f * (double)nsets) % nsets);
+	uint64_t v = (uint64_t)(f * (double)nsets);
+
+	/* f * nsets can round up to nsets, which the reference's % nsets
+	 * brings back to 0; v never exceeds nsets, so no division is needed */
+	return v == nsets ? 0 : (uint32_t)v;
 }
 
 /* IPOLY(5), IPOLY(37), IPOLY(67) (Rau, ISCA'91): for set bit j, the bits
