@@ -7,7 +7,8 @@
  * 4-way) and L2 (4.5 MiB, 32-way, 1152 sets), both with the reference's
  * float set index.
  *
- *   bench/bench-cache [ACCESSES]      (default 20 million per run)
+ *   bench/bench-cache [ACCESSES [ONLY]]   (default 20 million per run;
+ *                                          ONLY: e.g. "L2 random", one run)
  */
 #include "config.h"
 
@@ -47,11 +48,19 @@ static inline uint64_t next_addr(enum pattern p, uint64_t i, uint64_t *x,
 	}
 }
 
+static const char *only;	/* "L1 sequential" and the like: one run, for profiling */
+
 static void run(const char *name, struct sc_config cfg, size_t n)
 {
 	const uint64_t base = UINT64_C(0x7f2a40000000);
 
 	for (int p = SEQUENTIAL; p <= RANDOM; p++) {
+		char *label = g_strdup_printf("%s %s", name, pattern_names[p]);
+		bool skip = only && !g_str_has_prefix(label, only);
+
+		g_free(label);
+		if (skip)
+			continue;
 		uint64_t down = 0, x = 88172645463325252u;
 		char *why = NULL;
 		struct sc_cache *c = sc_new(&cfg, NULL, count, &down, &why);
@@ -81,6 +90,8 @@ static void run(const char *name, struct sc_config cfg, size_t n)
 int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? g_ascii_strtoull(argv[1], NULL, 10) : 20000000;
+
+	only = argc > 2 ? argv[2] : NULL;
 	struct sc_config l1 = {
 		.size = 128 * 1024, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
 		.index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,

@@ -29,16 +29,27 @@
 
 #define FP_PAD 8	/* fingerprints read past a set's end by the 8-wide compare */
 
+/* What a lookup or a fill touches of one way, in one place. */
+struct sc_way {
+	uint64_t tag;			/* the line number */
+	uint32_t valid, dirty, readable;	/* sector bit masks */
+	uint8_t prev, next;		/* recency list of the set, in-set indices */
+};
+
+struct sc_set {
+	uint16_t used;			/* ways 0..used-1 hold lines */
+	uint8_t head, tail;		/* most and least recent (or newest, oldest) */
+};
+
 struct sc_cache {
 	struct sc_config cfg;
 	uint32_t nsets, assoc, sectors;	/* sectors per line */
 	unsigned line_shift, sector_shift, set_shift;
+	uint64_t sector_addr_mask;	/* clears the offset within a sector */
+	uint32_t sector_idx_mask;	/* sectors per line - 1 */
 	uint16_t *fp;			/* fingerprint per way */
-	uint16_t *next, *prev;		/* per way: recency list of its set, in-set indices */
-	uint16_t *head, *tail;		/* per set: most and least recent (or newest, oldest) */
-	uint16_t *used;			/* per set: ways in use, 0..used-1 */
-	uint64_t *tags;
-	uint32_t *valid, *dirty, *readable;	/* sector bit masks per way */
+	struct sc_set *sets;
+	struct sc_way *ways;
 	uint64_t *bytes;		/* lazy_fetch: written bytes, line_bytes bits per way */
 	unsigned mask_words;		/* 64-bit words of `bytes` per way */
 	uint64_t memo_line;		/* the last line found, UINT64_MAX: none */
@@ -68,15 +79,8 @@ static bool pow2(uint64_t v)
 static void free_arrays(struct sc_cache *c)
 {
 	g_free(c->fp);
-	g_free(c->next);
-	g_free(c->prev);
-	g_free(c->head);
-	g_free(c->tail);
-	g_free(c->used);
-	g_free(c->tags);
-	g_free(c->valid);
-	g_free(c->dirty);
-	g_free(c->readable);
+	g_free(c->sets);
+	g_free(c->ways);
 	g_free(c->bytes);
 }
 
@@ -86,7 +90,7 @@ void sc_invalidate(struct sc_cache *c)
 
 	/* state of a way is reset when it is allocated: emptying the sets
 	 * is enough */
-	memset(c->used, 0, c->nsets * sizeof(*c->used));
+	memset(c->sets, 0, c->nsets * sizeof(*c->sets));
 	memset(c->fp, 0, (n + FP_PAD) * sizeof(*c->fp));
 	c->memo_line = UINT64_MAX;
 }
@@ -148,6 +152,8 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->sectors = cfg->line_bytes / cfg->sector_bytes;
 	c->line_shift = log2u(cfg->line_bytes);
 	c->sector_shift = log2u(cfg->sector_bytes);
+	c->sector_addr_mask = ~(uint64_t)(cfg->sector_bytes - 1);
+	c->sector_idx_mask = c->sectors - 1;
 	c->set_shift = pow2(c->nsets) ? log2u(c->nsets) : 0;
 	c->mask_words = (cfg->line_bytes + 63) / 64;
 
@@ -155,15 +161,8 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 
 	free_arrays(c);
 	c->fp = g_new(uint16_t, n + FP_PAD);
-	c->next = g_new0(uint16_t, n);
-	c->prev = g_new0(uint16_t, n);
-	c->head = g_new0(uint16_t, c->nsets);
-	c->tail = g_new0(uint16_t, c->nsets);
-	c->used = g_new(uint16_t, c->nsets);
-	c->tags = g_new0(uint64_t, n);
-	c->valid = g_new0(uint32_t, n);
-	c->dirty = g_new0(uint32_t, n);
-	c->readable = g_new0(uint32_t, n);
+	c->sets = g_new0(struct sc_set, c->nsets);
+	c->ways = g_new0(struct sc_way, n);
 	c->bytes = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint64_t, n * c->mask_words) : NULL;
 	sc_invalidate(c);
 	return true;
@@ -219,26 +218,27 @@ uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr)
 
 /* ---- traffic to the next level ------------------------------------------- */
 
+/* A request to the next level, made from the one being served (so it keeps
+ * its space, SM and warp) or, for a write-back, from nothing. */
 static void send(struct sc_cache *c, enum mem_op op, uint64_t addr,
 		 uint32_t size, uint32_t mask, const struct mem_req *from)
 {
-	struct mem_req r;
+	static const struct mem_req blank = { .hdr = { sizeof(blank), 0 } };
+	struct mem_req r = from ? *from : blank;
 
-	mem_req_init(&r, op, addr, size);
+	r.hdr.kind = op;
+	r.part_addr = from ? from->part_addr + (addr - from->addr) : addr;
+	r.addr = addr;
+	r.size = size;
 	r.mask = mask;
-	if (from) {
-		r.part_addr = from->part_addr + (addr - from->addr);
-		r.space = from->space;
-		r.sm = from->sm;
-		r.warp = from->warp;
-	}
+	r.ctl = 0;
 	c->emit(c->ctx, &r);
 }
 
 static void write_back_line(struct sc_cache *c, size_t way, enum sc_stat counter)
 {
-	uint32_t dirty = c->valid[way] & c->dirty[way];
-	uint64_t base = c->tags[way] << c->line_shift;
+	uint32_t dirty = c->ways[way].valid & c->ways[way].dirty;
+	uint64_t base = c->ways[way].tag << c->line_shift;
 
 	if (c->cfg.write_hit != SC_WRITE_BACK)
 		return;		/* a write-through cache has nothing to write back */
@@ -259,9 +259,9 @@ static void write_back_line(struct sc_cache *c, size_t way, enum sc_stat counter
 static inline void push_front(struct sc_cache *c, size_t set, size_t base,
 			      uint16_t w)
 {
-	c->next[base + w] = c->head[set];
-	c->prev[base + c->head[set]] = w;
-	c->head[set] = w;
+	c->ways[base + w].next = c->sets[set].head;
+	c->ways[base + c->sets[set].head].prev = w;
+	c->sets[set].head = w;
 }
 
 /* Make `way` the most recent of its set (LRU only): the paper's O(1) LRU,
@@ -271,15 +271,15 @@ static inline void touch(struct sc_cache *c, size_t set, size_t base,
 {
 	uint16_t w = way - base;
 
-	if (c->cfg.replacement != SC_LRU || c->head[set] == w)
+	if (c->cfg.replacement != SC_LRU || c->sets[set].head == w)
 		return;
-	uint16_t p = c->prev[way], n = c->next[way];
+	uint16_t p = c->ways[way].prev, n = c->ways[way].next;
 
-	c->next[base + p] = n;
-	if (c->tail[set] == w)
-		c->tail[set] = p;
+	c->ways[base + p].next = n;
+	if (c->sets[set].tail == w)
+		c->sets[set].tail = p;
 	else
-		c->prev[base + n] = p;
+		c->ways[base + n].prev = p;
 	push_front(c, set, base, w);
 }
 
@@ -291,30 +291,30 @@ static size_t allocate(struct sc_cache *c, size_t set, uint64_t line)
 	size_t base = set * c->assoc;
 	size_t way;
 
-	if (c->used[set] < c->assoc) {
-		uint16_t w = c->used[set]++;
+	if (c->sets[set].used < c->assoc) {
+		uint16_t w = c->sets[set].used++;
 
 		way = base + w;
 		if (w == 0)
-			c->head[set] = c->tail[set] = 0;
+			c->sets[set].head = c->sets[set].tail = 0;
 		else
 			push_front(c, set, base, w);
 	} else {
-		uint16_t w = c->tail[set];
+		uint16_t w = c->sets[set].tail;
 
 		way = base + w;
 		c->st[SC_S_EVICTIONS]++;
 		write_back_line(c, way, SC_S_WB_EVICT);
-		if (c->memo_line == c->tags[way])
+		if (c->memo_line == c->ways[way].tag)
 			c->memo_line = UINT64_MAX;
-		if (c->head[set] != w) {
-			c->tail[set] = c->prev[way];
+		if (c->sets[set].head != w) {
+			c->sets[set].tail = c->ways[way].prev;
 			push_front(c, set, base, w);
 		}
 	}
-	c->tags[way] = line;
+	c->ways[way].tag = line;
 	c->fp[way] = fingerprint(line);
-	c->valid[way] = c->dirty[way] = c->readable[way] = 0;
+	c->ways[way].valid = c->ways[way].dirty = c->ways[way].readable = 0;
 	if (c->bytes)
 		memset(c->bytes + way * c->mask_words, 0,
 		       c->mask_words * sizeof(*c->bytes));
@@ -326,7 +326,7 @@ static inline size_t lookup(const struct sc_cache *c, size_t set,
 			    uint64_t line)
 {
 	size_t base = set * c->assoc;
-	uint32_t used = c->used[set];
+	uint32_t used = c->sets[set].used;
 	uint16_t fp = fingerprint(line);
 	const uint16_t *f = c->fp + base;
 
@@ -342,7 +342,7 @@ static inline size_t lookup(const struct sc_cache *c, size_t set,
 		while (m) {
 			uint32_t w = i + __builtin_ctz(m) / 2;
 
-			if (c->tags[base + w] == line)
+			if (c->ways[base + w].tag == line)
 				return base + w;
 			m &= m - 1;
 			m &= m - 1;	/* two mask bits per 16-bit lane */
@@ -350,7 +350,7 @@ static inline size_t lookup(const struct sc_cache *c, size_t set,
 	}
 #else
 	for (uint32_t w = 0; w < used; w++)
-		if (f[w] == fp && c->tags[base + w] == line)
+		if (f[w] == fp && c->ways[base + w].tag == line)
 			return base + w;
 #endif
 	return SIZE_MAX;
@@ -382,9 +382,8 @@ access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	unsigned k = sc_stat_index(r->space, op, 0);
 	uint64_t *st = c->st;
 	uint64_t line = addr >> c->line_shift;
-	uint64_t sector_addr = addr & ~(uint64_t)(c->cfg.sector_bytes - 1);
-	uint32_t sbit = 1u << ((addr >> c->sector_shift) & (c->sectors - 1));
-	uint64_t index_addr = c->cfg.index_on_partition ? r->part_addr + (addr - r->addr) : addr;
+	uint64_t sector_addr = addr & c->sector_addr_mask;
+	uint32_t sbit = 1u << ((addr >> c->sector_shift) & c->sector_idx_mask);
 	size_t set, base, way;
 	enum sc_probe p;
 	bool is_write = op == MEM_WRITE;
@@ -393,6 +392,9 @@ access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 		way = c->memo_way;
 		set = c->memo_set;
 	} else {
+		uint64_t index_addr = c->cfg.index_on_partition
+			? r->part_addr + (addr - r->addr) : addr;
+
 		set = set_index(c->cfg.index, index_addr, c->line_shift,
 				c->nsets, c->set_shift);
 		way = lookup(c, set, line);
@@ -400,8 +402,8 @@ access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	base = set * c->assoc;
 	if (way == SIZE_MAX)
 		p = SC_MISS;
-	else if (!(c->valid[way] & sbit) ||
-		 (!is_write && !(c->readable[way] & sbit)))
+	else if (!(c->ways[way].valid & sbit) ||
+		 (!is_write && !(c->ways[way].readable & sbit)))
 		p = SC_SECTOR_MISS;
 	else
 		p = SC_HIT;
@@ -426,12 +428,12 @@ access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			send(c, MEM_READ, sector_addr, c->cfg.sector_bytes, UINT32_MAX, r);
 			if (p == SC_MISS)
 				way = allocate(c, set, line);
-			c->valid[way] |= sbit;
-			c->readable[way] |= sbit;
+			c->ways[way].valid |= sbit;
+			c->ways[way].readable |= sbit;
 		}
 		if (op != MEM_READ && c->cfg.write_hit == SC_WRITE_BACK) {
 			/* a read-modify-write leaves the sector modified */
-			c->dirty[way] |= sbit;
+			c->ways[way].dirty |= sbit;
 			if (c->bytes)
 				write_bytes(c, way, addr, len, mask);
 		}
@@ -451,20 +453,20 @@ access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	case SC_ALLOCATE:
 		if (p == SC_MISS)
 			way = allocate(c, set, line);
-		c->valid[way] |= sbit;
-		c->readable[way] |= sbit;
+		c->ways[way].valid |= sbit;
+		c->ways[way].readable |= sbit;
 		/* the reference overwrites the dirty bit: a write-through
 		 * write leaves the sector clean */
 		if (c->cfg.write_hit == SC_WRITE_BACK)
-			c->dirty[way] |= sbit;
+			c->ways[way].dirty |= sbit;
 		else
-			c->dirty[way] &= ~sbit;
+			c->ways[way].dirty &= ~sbit;
 		touch(c, set, base, way);
 		break;
 	case SC_NO_ALLOCATE:
 		if (p == SC_HIT) {
 			if (c->cfg.write_hit == SC_WRITE_BACK)
-				c->dirty[way] |= sbit;
+				c->ways[way].dirty |= sbit;
 			touch(c, set, base, way);
 		} else if (c->cfg.write_hit == SC_WRITE_BACK) {
 			st[k + SC_M_WRITES_DOWN]++;
@@ -477,10 +479,10 @@ access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			way = allocate(c, set, line);
 		bool full = write_bytes(c, way, addr, len, mask);
 
-		c->valid[way] |= sbit;
-		c->dirty[way] |= sbit;
+		c->ways[way].valid |= sbit;
+		c->ways[way].dirty |= sbit;
 		if (full)
-			c->readable[way] |= sbit;
+			c->ways[way].readable |= sbit;
 		touch(c, set, base, way);
 		break;
 	}
@@ -491,11 +493,11 @@ access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			send(c, MEM_READ, sector_addr, c->cfg.sector_bytes, UINT32_MAX, r);
 			if (p == SC_MISS)
 				way = allocate(c, set, line);
-			c->valid[way] |= sbit;
-			c->readable[way] |= sbit;
+			c->ways[way].valid |= sbit;
+			c->ways[way].readable |= sbit;
 		}
 		if (c->cfg.write_hit == SC_WRITE_BACK)
-			c->dirty[way] |= sbit;
+			c->ways[way].dirty |= sbit;
 		touch(c, set, base, way);
 		break;
 	}
@@ -528,7 +530,7 @@ enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
 void sc_flush(struct sc_cache *c)
 {
 	for (size_t set = 0; set < c->nsets; set++)
-		for (size_t w = set * c->assoc; w < set * c->assoc + c->used[set]; w++)
+		for (size_t w = set * c->assoc; w < set * c->assoc + c->sets[set].used; w++)
 			write_back_line(c, w, SC_S_WB_FLUSH);
 	sc_invalidate(c);
 }
