@@ -304,7 +304,8 @@ static size_t allocate(struct sc_cache *c, size_t set, uint64_t line)
 
 		way = base + w;
 		c->st[SC_S_EVICTIONS]++;
-		write_back_line(c, way, SC_S_WB_EVICT);
+		if (c->ways[way].dirty & c->ways[way].valid)
+			write_back_line(c, way, SC_S_WB_EVICT);
 		if (c->memo_line == c->ways[way].tag)
 			c->memo_line = UINT64_MAX;
 		if (c->sets[set].head != w) {
