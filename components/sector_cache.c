@@ -7,63 +7,112 @@
  * (write_miss = allocate / no_allocate: the reference's LRUCache) and 7.5
  * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional).
  *
- * Layout, chosen by the benchmark: every per-way array is indexed by
- * set * assoc + way.  A lookup first compares 16-bit fingerprints of the
- * line number, 8 ways per SSE2 instruction (a 32-way set's fingerprints are
- * one 64-byte CPU line), and reads a full tag only on a fingerprint match.
- * Each set keeps its ways in a doubly linked recency list (the paper's O(1)
- * LRU), so the victim is the tail, found without a scan; FIFO keeps the
- * list in allocation order instead.
+ * Layout, chosen by the benchmark: ways are numbered set * assoc + way.
+ * Each set has one block of its own: 16-bit fingerprints of the line
+ * numbers of its ways, then its recency list.  A lookup compares the
+ * fingerprints 16 ways per pair of SSE2 compares (a 32-way set's
+ * fingerprints are one 64-byte CPU line, its list the next one) and reads
+ * a way's record (tag, valid and dirty bits) only on a fingerprint match.
+ * The recency list is circular and doubly linked (the paper's O(1) LRU):
+ * the victim is the one before the head, and making it the newest line is
+ * a move of the head.  FIFO keeps the list in allocation order instead.
  * Ways fill in order and are only emptied all at once (invalidate), so a
- * count per set tells which are in use.  The last line looked up is
- * remembered, so the 4 sectors of a line cost one lookup.  Nothing is
- * allocated per access.
+ * count per set tells which are in use, and unused ways have fingerprint 0,
+ * which no line has.  The last line looked up is remembered, so the 4
+ * sectors of a line cost one lookup.  Nothing is allocated per access.
+ *
+ * The access path of a 32-byte request is compiled once per combination
+ * of write_hit and write_miss and per direction (line_hit() and
+ * line_miss() with constant policies, see SC_ACCESS_FN), and sc_new()
+ * picks one, so the policies cost no branch per access.  The state changes
+ * of an access come before its requests down, so that little is live
+ * across the calls; what is emitted, and in which order, is the reference's.
+ * Requests of other sizes take the same functions with the policies read
+ * at run time.
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 #include "sector_cache.h"
 
-#define FP_PAD 8	/* fingerprints read past a set's end by the 8-wide compare */
+#define CPU_LINE 64
 
-/* What a lookup or a fill touches of one way, in one place. */
+#define noinline __attribute__((noinline))
+#define always_inline inline __attribute__((always_inline))
+
+/*
+ * What a hit or an eviction reads of one way: 16 bytes, so a record never
+ * straddles CPU lines.  The readable bits are only kept apart from the
+ * valid ones by lazy_fetch (c->readable); every other policy makes a valid
+ * sector readable at once.
+ */
 struct sc_way {
 	uint64_t tag;			/* the line number */
-	uint32_t valid, dirty, readable;	/* sector bit masks */
-	uint8_t prev, next;		/* recency list of the set, in-set indices */
+	uint32_t valid, dirty;		/* sector bit masks */
 };
 
 struct sc_set {
 	uint16_t used;			/* ways 0..used-1 hold lines */
-	uint8_t head, tail;		/* most and least recent (or newest, oldest) */
+	uint8_t head;			/* most recent (LRU) or newest (FIFO) */
 };
 
+typedef enum sc_probe (*sc_access_fn)(struct sc_cache *c,
+				      const struct mem_req *r);
+
 struct sc_cache {
-	struct sc_config cfg;
-	uint32_t nsets, assoc, sectors;	/* sectors per line */
-	unsigned line_shift, sector_shift, set_shift;
-	uint64_t sector_addr_mask;	/* clears the offset within a sector */
-	uint32_t sector_idx_mask;	/* sectors per line - 1 */
-	uint16_t *fp;			/* fingerprint per way */
-	struct sc_set *sets;
-	struct sc_way *ways;
-	uint64_t *bytes;		/* lazy_fetch: written bytes, line_bytes bits per way */
-	unsigned mask_words;		/* 64-bit words of `bytes` per way */
+	/* what every access reads, together */
+	sc_access_fn access;		/* access_sector() for this config */
+	uint64_t *st;
 	uint64_t memo_line;		/* the last line found, UINT64_MAX: none */
 	size_t memo_way, memo_set;
-	uint64_t *st;
-	uint64_t own_stats[SC_N_STATS];
+	unsigned memo_w;		/* memo_way in its set */
+	unsigned line_shift, sector_shift;
+	uint32_t sector_idx_mask;	/* sectors per line - 1 */
+	uint32_t nsets, assoc;
+	uint64_t sector_addr_mask;	/* clears the offset within a sector */
+	bool fib_on_addr;		/* index fib_double of the address */
+	uint8_t *blocks;		/* per set: fingerprints, next, prev */
+	size_t block_bytes;
+	uint32_t fp_lanes;		/* fingerprints per block: 8 or 16k */
+	struct sc_set *sets;
+	struct sc_way *ways;
 	sc_emit_fn emit;
 	void *ctx;
+	struct sc_config cfg;
+
+	uint32_t *readable;		/* lazy_fetch: readable sectors per way */
+	uint64_t *bytes;		/* lazy_fetch: written bytes, line_bytes bits per way */
+	unsigned mask_words;		/* 64-bit words of `bytes` per way */
+	uint32_t sectors;		/* per line */
+	unsigned set_shift;
+	uint64_t own_stats[SC_N_STATS];
 };
 
 static inline uint16_t fingerprint(uint64_t line)
 {
-	/* never 0, so a fingerprint compare cannot match a zeroed pad */
-	return (uint16_t)((line * UINT64_C(0x9e3779b97f4a7c15)) >> 48) | 1;
+	/*
+	 * Not the golden ratio: fib_double puts lines whose products with
+	 * it have the same leading bits in the same set, so those bits would
+	 * tell nothing apart in a set and every lookup would read tags.
+	 * Never 0, so a fingerprint compare cannot match an unused way.
+	 */
+	return (uint16_t)((line * UINT64_C(0xff51afd7ed558ccd)) >> 48) | 1;
+}
+
+/* The block of a set: fp_lanes fingerprints, then assoc `next` and assoc
+ * `prev` in-set indices. */
+static inline uint16_t *set_fp(const struct sc_cache *c, size_t set)
+{
+	return (uint16_t *)(c->blocks + set * c->block_bytes);
+}
+
+static inline uint8_t *set_next(const struct sc_cache *c, size_t set)
+{
+	return c->blocks + set * c->block_bytes + 2 * c->fp_lanes;
 }
 
 static unsigned log2u(uint64_t v)
@@ -76,24 +125,30 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+static size_t round_up(size_t v, size_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
 static void free_arrays(struct sc_cache *c)
 {
-	g_free(c->fp);
+	free(c->blocks);
 	g_free(c->sets);
 	g_free(c->ways);
+	g_free(c->readable);
 	g_free(c->bytes);
 }
 
 void sc_invalidate(struct sc_cache *c)
 {
-	size_t n = (size_t)c->nsets * c->assoc;
-
 	/* state of a way is reset when it is allocated: emptying the sets
-	 * is enough */
+	 * and zeroing the fingerprints is enough */
 	memset(c->sets, 0, c->nsets * sizeof(*c->sets));
-	memset(c->fp, 0, (n + FP_PAD) * sizeof(*c->fp));
+	memset(c->blocks, 0, c->nsets * c->block_bytes);
 	c->memo_line = UINT64_MAX;
 }
+
+static sc_access_fn pick_access(const struct sc_config *cfg);
 
 /* Check the geometry of cfg and size the arrays. */
 static bool configure(struct sc_cache *c, const struct sc_config *cfg,
@@ -148,6 +203,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 		return false;
 	}
 	c->cfg = *cfg;
+	c->access = pick_access(cfg);
 	c->assoc = cfg->assoc;
 	c->sectors = cfg->line_bytes / cfg->sector_bytes;
 	c->line_shift = log2u(cfg->line_bytes);
@@ -155,14 +211,23 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->sector_addr_mask = ~(uint64_t)(cfg->sector_bytes - 1);
 	c->sector_idx_mask = c->sectors - 1;
 	c->set_shift = pow2(c->nsets) ? log2u(c->nsets) : 0;
+	c->fib_on_addr = cfg->index == SET_INDEX_FIB_DOUBLE && !cfg->index_on_partition;
 	c->mask_words = (cfg->line_bytes + 63) / 64;
+	/* the compares take 16 fingerprints, or 8 for a small set */
+	c->fp_lanes = c->assoc <= 8 ? 8 : round_up(c->assoc, 16);
+	c->block_bytes = round_up(2 * c->fp_lanes + 2 * c->assoc, 16);
 
 	size_t n = (size_t)c->nsets * c->assoc;
+	void *blocks;
 
 	free_arrays(c);
-	c->fp = g_new(uint16_t, n + FP_PAD);
+	/* a 32-way set's fingerprints fill one CPU line, not two */
+	if (posix_memalign(&blocks, CPU_LINE, c->nsets * c->block_bytes))
+		g_error("sector_cache: out of memory");
+	c->blocks = blocks;
 	c->sets = g_new0(struct sc_set, c->nsets);
 	c->ways = g_new0(struct sc_way, n);
+	c->readable = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint32_t, n) : NULL;
 	c->bytes = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint64_t, n * c->mask_words) : NULL;
 	sc_invalidate(c);
 	return true;
@@ -218,27 +283,49 @@ uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr)
 
 /* ---- traffic to the next level ------------------------------------------- */
 
-/* A request to the next level, made from the one being served (so it keeps
- * its space, SM and warp) or, for a write-back, from nothing. */
-static void send(struct sc_cache *c, enum mem_op op, uint64_t addr,
-		 uint32_t size, uint32_t mask, const struct mem_req *from)
+/*
+ * A request to the next level, made from the one being served (so it keeps
+ * its space, SM and warp) or, for a write-back, from nothing.  Made in
+ * pieces, which takes fewer instructions than a copy and patches.
+ */
+static always_inline void make_req(struct mem_req *o, enum mem_op op,
+				   uint64_t addr, uint32_t size, uint32_t mask,
+				   const struct mem_req *from)
 {
-	static const struct mem_req blank = { .hdr = { sizeof(blank), 0 } };
-	struct mem_req r = from ? *from : blank;
-
-	r.hdr.kind = op;
-	r.part_addr = from ? from->part_addr + (addr - from->addr) : addr;
-	r.addr = addr;
-	r.size = size;
-	r.mask = mask;
-	r.ctl = 0;
-	c->emit(c->ctx, &r);
+	if (from) {
+		/* not the whole header: a load wider than the store that just
+		 * set the kind would wait for it to reach the cache */
+		o->hdr.size = from->hdr.size;
+		o->part_addr = from->part_addr + (addr - from->addr);
+		/* space, ctl, sm, warp: the rest of the request */
+		memcpy(&o->space, &from->space,
+		       sizeof(*o) - offsetof(struct mem_req, space));
+	} else {
+		*o = (struct mem_req){ .hdr = { sizeof(*o), 0 } };
+		o->part_addr = addr;
+	}
+	o->hdr.kind = op;
+	o->addr = addr;
+	o->size = size;
+	o->mask = mask;
+	o->ctl = 0;
 }
 
-static void write_back_line(struct sc_cache *c, size_t way, enum sc_stat counter)
+static always_inline void send(struct sc_cache *c, enum mem_op op,
+			       uint64_t addr, uint32_t size, uint32_t mask,
+			       const struct mem_req *from)
 {
-	uint32_t dirty = c->ways[way].valid & c->ways[way].dirty;
-	uint64_t base = c->ways[way].tag << c->line_shift;
+	struct mem_req o;
+
+	make_req(&o, op, addr, size, mask, from);
+	c->emit(c->ctx, &o);
+}
+
+/* Write back the `dirty` sectors of line `tag` (write-back caches). */
+static noinline void write_back(struct sc_cache *c, uint64_t tag,
+				uint32_t dirty, enum sc_stat counter)
+{
+	uint64_t base = tag << c->line_shift;
 
 	if (c->cfg.write_hit != SC_WRITE_BACK)
 		return;		/* a write-through cache has nothing to write back */
@@ -255,112 +342,170 @@ static void write_back_line(struct sc_cache *c, size_t way, enum sc_stat counter
 
 /* ---- the state machine ---------------------------------------------------- */
 
-/* Put in-set way w at the head of its set's recency list. */
-static inline void push_front(struct sc_cache *c, size_t set, size_t base,
-			      uint16_t w)
+/*
+ * Make in-set way w the most recent of its set (LRU only) when it is not
+ * already.  In the circular list the least recent way is the one before
+ * the head: when w is that one, moving the head is enough.
+ */
+static inline void move_to_front(struct sc_cache *c, size_t set, uint8_t w)
 {
-	c->ways[base + w].next = c->sets[set].head;
-	c->ways[base + c->sets[set].head].prev = w;
+	uint8_t h = c->sets[set].head;
+	uint8_t *next = set_next(c, set), *prev = next + c->assoc;
+	uint8_t t = prev[h];
+
+	if (t != w) {
+		uint8_t p = prev[w], n = next[w];
+
+		next[p] = n;
+		prev[n] = p;
+		prev[w] = t;
+		next[w] = h;
+		next[t] = w;
+		prev[h] = w;
+	}
 	c->sets[set].head = w;
 }
 
-/* Make `way` the most recent of its set (LRU only): the paper's O(1) LRU,
- * a doubly linked list per set. */
-static inline void touch(struct sc_cache *c, size_t set, size_t base,
-			 size_t way)
+static inline void touch(struct sc_cache *c, size_t set, uint8_t w)
 {
-	uint16_t w = way - base;
-
-	if (c->cfg.replacement != SC_LRU || c->sets[set].head == w)
-		return;
-	uint16_t p = c->ways[way].prev, n = c->ways[way].next;
-
-	c->ways[base + p].next = n;
-	if (c->sets[set].tail == w)
-		c->sets[set].tail = p;
-	else
-		c->ways[base + n].prev = p;
-	push_front(c, set, base, w);
+	/* the common case: the line touched before, or a new line */
+	if (c->sets[set].head != w)
+		move_to_front(c, set, w);
 }
 
-/* A way for `line` in `set`: a free one, else the victim (least recent,
- * or oldest for FIFO), whose dirty sectors are written back first.  The
- * new line is the most recent of its set. */
-static size_t allocate(struct sc_cache *c, size_t set, uint64_t line)
+/* What an eviction leaves to write back. */
+struct victim {
+	uint64_t tag;
+	uint32_t dirty;		/* valid and dirty sectors */
+};
+
+/*
+ * A way for `line` in `set`: a free one, else the victim (least recent, or
+ * oldest for FIFO), whose dirty sectors are left in *v for the caller to
+ * write back once the requests of the access itself are out.  The new
+ * line is the most recent of its set; its index in the set is returned.
+ */
+static always_inline unsigned allocate(struct sc_cache *c, size_t set,
+				       uint64_t line, struct victim *v)
 {
 	size_t base = set * c->assoc;
-	size_t way;
+	struct sc_set *s = &c->sets[set];
+	uint8_t *blk = c->blocks + set * c->block_bytes;
+	uint8_t *next = blk + 2 * c->fp_lanes, *prev = next + c->assoc;
+	struct sc_way *rec;
+	unsigned w;
 
-	if (c->sets[set].used < c->assoc) {
-		uint16_t w = c->sets[set].used++;
-
-		way = base + w;
-		if (w == 0)
-			c->sets[set].head = c->sets[set].tail = 0;
-		else
-			push_front(c, set, base, w);
-	} else {
-		uint16_t w = c->sets[set].tail;
-
-		way = base + w;
+	if (G_LIKELY(s->used == c->assoc)) {
+		w = prev[s->head];
+		rec = &c->ways[base + w];
 		c->st[SC_S_EVICTIONS]++;
-		if (c->ways[way].dirty & c->ways[way].valid)
-			write_back_line(c, way, SC_S_WB_EVICT);
-		if (c->memo_line == c->ways[way].tag)
+		v->dirty = rec->dirty & rec->valid;
+		v->tag = rec->tag;
+		if (c->memo_line == rec->tag)
 			c->memo_line = UINT64_MAX;
-		if (c->sets[set].head != w) {
-			c->sets[set].tail = c->ways[way].prev;
-			push_front(c, set, base, w);
+	} else {
+		w = s->used++;
+		rec = &c->ways[base + w];
+		v->dirty = 0;
+		v->tag = 0;
+		if (w == 0) {
+			next[0] = prev[0] = 0;
+		} else {
+			/* in before the head: the newest */
+			uint8_t h = s->head, t = prev[h];
+
+			prev[w] = t;
+			next[w] = h;
+			next[t] = w;
+			prev[h] = w;
 		}
 	}
-	c->ways[way].tag = line;
-	c->fp[way] = fingerprint(line);
-	c->ways[way].valid = c->ways[way].dirty = c->ways[way].readable = 0;
-	if (c->bytes)
-		memset(c->bytes + way * c->mask_words, 0,
+	s->head = w;
+	rec->tag = line;
+	rec->valid = rec->dirty = 0;
+	((uint16_t *)blk)[w] = fingerprint(line);
+	if (c->readable) {
+		c->readable[base + w] = 0;
+		memset(c->bytes + (base + w) * c->mask_words, 0,
 		       c->mask_words * sizeof(*c->bytes));
-	return way;
+	}
+	return w;
 }
+
+#ifdef __SSE2__
+/* Bit i set when fingerprint i of the 16 at f is fp. */
+static inline uint32_t match16(const uint16_t *f, __m128i fp)
+{
+	__m128i a = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)f), fp);
+	__m128i b = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(f + 8)), fp);
+
+	return _mm_movemask_epi8(_mm_packs_epi16(a, b));
+}
+
+static inline uint32_t match8(const uint16_t *f, __m128i fp)
+{
+	__m128i a = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)f), fp);
+
+	return _mm_movemask_epi8(_mm_packs_epi16(a, a)) & 0xff;
+}
+#endif
 
 /* The way holding `line` in `set`, or SIZE_MAX. */
 static inline size_t lookup(const struct sc_cache *c, size_t set,
 			    uint64_t line)
 {
 	size_t base = set * c->assoc;
-	uint32_t used = c->sets[set].used;
 	uint16_t fp = fingerprint(line);
-	const uint16_t *f = c->fp + base;
+	const uint16_t *f = set_fp(c, set);
 
 #ifdef __SSE2__
 	const __m128i needle = _mm_set1_epi16((short)fp);
 
-	for (uint32_t i = 0; i < used; i += 8) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(f + i));
-		uint32_t m = _mm_movemask_epi8(_mm_cmpeq_epi16(v, needle));
+	/* unused ways and the padding have fingerprint 0: no bound needed */
+	for (uint32_t i = 0; i < c->fp_lanes; i += 16) {
+		uint32_t m = c->fp_lanes == 8 ? match8(f, needle)
+					      : match16(f + i, needle);
 
-		if (used - i < 8)
-			m &= (1u << (2 * (used - i))) - 1;
 		while (m) {
-			uint32_t w = i + __builtin_ctz(m) / 2;
+			size_t way = base + i + __builtin_ctz(m);
 
-			if (c->ways[base + w].tag == line)
-				return base + w;
+			if (c->ways[way].tag == line)
+				return way;
 			m &= m - 1;
-			m &= m - 1;	/* two mask bits per 16-bit lane */
 		}
 	}
 #else
-	for (uint32_t w = 0; w < used; w++)
+	for (uint32_t w = 0; w < c->assoc; w++)
 		if (f[w] == fp && c->ways[base + w].tag == line)
 			return base + w;
 #endif
 	return SIZE_MAX;
 }
 
+static inline size_t set_of(const struct sc_cache *c, const struct mem_req *r,
+			    uint64_t addr)
+{
+	/* the reference's index of the address, inline */
+	if (G_LIKELY(c->fib_on_addr)) {
+		uint64_t line = addr >> c->line_shift;
+
+		/* lines are 32 bytes or more, which set_index_fib() can use */
+		if (line >> 59)
+			__builtin_unreachable();
+		return set_index_fib(line, c->nsets);
+	}
+
+	uint64_t index_addr = c->cfg.index_on_partition
+		? r->part_addr + (addr - r->addr) : addr;
+
+	return set_index(c->cfg.index, index_addr, c->line_shift, c->nsets,
+			 c->set_shift);
+}
+
 /* Mark `len` written bytes from `addr` (`mask` selects them when len is one
  * 32 B atom); true when the sector holding them is then fully written. */
-static bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
-			uint32_t len, uint32_t mask)
+static noinline bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
+				 uint32_t len, uint32_t mask)
 {
 	uint64_t *m = c->bytes + way * c->mask_words;
 	unsigned off = addr & (c->cfg.line_bytes - 1);
@@ -374,146 +519,279 @@ static bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
 	return true;
 }
 
-/* The part of request r that falls in one sector: `len` bytes from `addr`. */
-static inline __attribute__((always_inline)) enum sc_probe
-access_sector(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
-	      uint32_t len, uint32_t mask)
+static always_inline uint32_t sector_bit(const struct sc_cache *c,
+					 uint64_t addr)
+{
+	return 1u << ((addr >> c->sector_shift) & c->sector_idx_mask);
+}
+
+/* The six counters of the kind (space x op) of r. */
+static always_inline uint64_t *kind_stats(uint64_t *st, const struct mem_req *r)
+{
+	return st + sc_stat_index(r->space, r->hdr.kind, 0);
+}
+
+/* Count what a sector access found, in the counters of its kind (sk) and
+ * the totals: the metrics follow the probes (hits, sector misses, line
+ * misses). */
+static always_inline void count_probe(struct sc_cache *c, uint64_t *st,
+				      uint64_t *sk, enum sc_probe p,
+				      bool is_write)
+{
+	sk[SC_M_ACCESSES]++;
+	st[SC_S_TOTAL + SC_M_ACCESSES]++;
+	if (p == SC_HIT || !is_write || c->cfg.count_write_misses) {
+		sk[SC_M_HITS + p]++;
+		st[SC_S_TOTAL + SC_M_HITS + p]++;
+	}
+}
+
+static always_inline void count(uint64_t *st, uint64_t *sk, enum sc_metric m)
+{
+	sk[m]++;
+	st[SC_S_TOTAL + m]++;
+}
+
+/*
+ * Remember the line an access found or allocated, once it is the most
+ * recent of its set: the next access to it needs no lookup and no touch.
+ * Only an allocation in the same set changes that, and it remembers the
+ * new line (or forgets an evicted one).
+ */
+static always_inline void remember(struct sc_cache *c, uint64_t line,
+				   size_t set, size_t way, unsigned w)
+{
+	c->memo_line = line;
+	c->memo_way = way;
+	c->memo_set = set;
+	c->memo_w = w;
+}
+
+/* The request down that ends an access, then the victim's write-backs. */
+static noinline void emit_then_write_back(struct sc_cache *c,
+					  const struct mem_req *down,
+					  uint64_t tag, uint32_t dirty)
+{
+	if (down)
+		c->emit(c->ctx, down);
+	write_back(c, tag, dirty, SC_S_WB_EVICT);
+}
+
+/*
+ * The sector access of `len` bytes from `addr` of request r, whose line is
+ * not in the cache: it goes to `set`.  is_write, wh and wm are constants
+ * in the specialized copies of the access path.
+ *
+ * The state changes come first and the requests down last, so that little
+ * is live across the calls.  Their order is that of model.md 7.4: the
+ * write (write-through, or no_allocate's), the read of the sector, then the
+ * write-backs of a victim.
+ */
+static always_inline enum sc_probe
+line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
+	  uint32_t len, uint32_t mask, size_t set, bool is_write,
+	  enum sc_write_hit wh, enum sc_write_miss wm)
 {
 	enum mem_op op = r->hdr.kind;
-	unsigned k = sc_stat_index(r->space, op, 0);
-	uint64_t *st = c->st;
+	bool lazy = wm == SC_LAZY_FETCH;
+	uint64_t *st = c->st, *sk = kind_stats(st, r);
 	uint64_t line = addr >> c->line_shift;
-	uint64_t sector_addr = addr & c->sector_addr_mask;
-	uint32_t sbit = 1u << ((addr >> c->sector_shift) & c->sector_idx_mask);
-	size_t set, base, way;
-	enum sc_probe p;
-	bool is_write = op == MEM_WRITE;
+	uint32_t sbit = sector_bit(c, addr);
+	bool write = is_write && (wh == SC_WRITE_THROUGH || wm == SC_NO_ALLOCATE);
+	bool fetch = !is_write || wm == SC_FETCH;
+	struct mem_req down;
+	struct victim v;
+	struct sc_way *rec;
+	size_t way;
 
-	if (line == c->memo_line) {
-		way = c->memo_way;
-		set = c->memo_set;
+	count_probe(c, st, sk, SC_MISS, is_write);
+	if (is_write && wm == SC_NO_ALLOCATE) {
+		/* the write goes down (write-through or not), nothing else */
+		count(st, sk, SC_M_WRITES_DOWN);
+		send(c, MEM_WRITE, addr, len, mask, r);
+		return SC_MISS;
+	}
+
+	unsigned w = allocate(c, set, line, &v);
+
+	way = set * c->assoc + w;
+	rec = &c->ways[way];
+	if (!is_write) {
+		/* read, atomic, reduction: the sector is fetched */
+		rec->valid = sbit;
+		if (lazy)
+			c->readable[way] = sbit;
+		if (op != MEM_READ && wh == SC_WRITE_BACK) {
+			/* a read-modify-write leaves the sector modified */
+			rec->dirty = sbit;
+			if (lazy)
+				write_bytes(c, way, addr, len, mask);
+		}
+	} else if (wm == SC_LAZY_FETCH) {
+		bool full = write_bytes(c, way, addr, len, mask);
+
+		rec->valid = sbit;
+		rec->dirty = sbit;
+		if (full)
+			c->readable[way] = sbit;
 	} else {
-		uint64_t index_addr = c->cfg.index_on_partition
-			? r->part_addr + (addr - r->addr) : addr;
-
-		set = set_index(c->cfg.index, index_addr, c->line_shift,
-				c->nsets, c->set_shift);
-		way = lookup(c, set, line);
+		/* allocate: valid without a fetch; fetch: read, then merge.
+		 * A write-through write leaves the sector clean. */
+		rec->valid = sbit;
+		if (wh == SC_WRITE_BACK)
+			rec->dirty = sbit;
 	}
-	base = set * c->assoc;
-	if (way == SIZE_MAX)
-		p = SC_MISS;
-	else if (!(c->ways[way].valid & sbit) ||
-		 (!is_write && !(c->ways[way].readable & sbit)))
-		p = SC_SECTOR_MISS;
-	else
+	/* a new line is the most recent of its set: no touch */
+	remember(c, line, set, way, w);
+
+	if (write) {
+		count(st, sk, SC_M_WRITES_DOWN);
+		if (fetch)	/* write-through fetch: two requests */
+			send(c, MEM_WRITE, addr, len, mask, r);
+		else
+			make_req(&down, MEM_WRITE, addr, len, mask, r);
+	}
+	if (fetch) {
+		count(st, sk, SC_M_READS_DOWN);
+		make_req(&down, MEM_READ, addr & c->sector_addr_mask,
+			 c->cfg.sector_bytes, UINT32_MAX, r);
+	}
+	if (wh == SC_WRITE_BACK && v.dirty)
+		emit_then_write_back(c, write || fetch ? &down : NULL, v.tag,
+				     v.dirty);
+	else if (write || fetch)
+		c->emit(c->ctx, &down);
+	return SC_MISS;
+}
+
+/*
+ * The same for a line that is there, in way `w` of `set` (`way` overall).
+ * `fresh`: it was just looked up.  Else it is the line of the access
+ * before, which is the most recent of its set already (see remember()).
+ */
+static always_inline enum sc_probe
+line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
+	 uint32_t len, uint32_t mask, size_t set, size_t way, unsigned w,
+	 bool fresh, bool is_write, enum sc_write_hit wh,
+	 enum sc_write_miss wm, enum sc_replacement rp)
+{
+	enum mem_op op = r->hdr.kind;
+	bool lazy = wm == SC_LAZY_FETCH;
+	uint64_t *st = c->st, *sk = kind_stats(st, r);
+	uint32_t sbit = sector_bit(c, addr);
+	struct sc_way *rec = &c->ways[way];
+	enum sc_probe p;
+
+	/* readable sectors are valid ones; without lazy_fetch, all of them */
+	if ((lazy && !is_write ? c->readable[way] : rec->valid) & sbit)
 		p = SC_HIT;
-
-	st[k + SC_M_ACCESSES]++;
-	st[SC_S_TOTAL + SC_M_ACCESSES]++;
-	if (p == SC_HIT) {
-		st[k + SC_M_HITS]++;
-		st[SC_S_TOTAL + SC_M_HITS]++;
-	} else if (!is_write || c->cfg.count_write_misses) {
-		unsigned m = p == SC_MISS ? SC_M_LINE_MISSES : SC_M_SECTOR_MISSES;
-
-		st[k + m]++;
-		st[SC_S_TOTAL + m]++;
-	}
+	else
+		p = SC_SECTOR_MISS;
 
 	if (!is_write) {
 		/* read, atomic, reduction: fetch what is not readable */
 		if (p != SC_HIT) {
-			st[k + SC_M_READS_DOWN]++;
-			st[SC_S_TOTAL + SC_M_READS_DOWN]++;
-			send(c, MEM_READ, sector_addr, c->cfg.sector_bytes, UINT32_MAX, r);
-			if (p == SC_MISS)
-				way = allocate(c, set, line);
-			c->ways[way].valid |= sbit;
-			c->ways[way].readable |= sbit;
+			rec->valid |= sbit;
+			if (lazy)
+				c->readable[way] |= sbit;
 		}
-		if (op != MEM_READ && c->cfg.write_hit == SC_WRITE_BACK) {
+		if (op != MEM_READ && wh == SC_WRITE_BACK) {
 			/* a read-modify-write leaves the sector modified */
-			c->ways[way].dirty |= sbit;
-			if (c->bytes)
+			rec->dirty |= sbit;
+			if (lazy)
 				write_bytes(c, way, addr, len, mask);
 		}
-		touch(c, set, base, way);
-		c->memo_line = line;
-		c->memo_way = way;
-		c->memo_set = set;
-		return p;
-	}
+	} else {
+		switch (wm) {
+		case SC_ALLOCATE:
+			rec->valid |= sbit;
+			/* the reference overwrites the dirty bit: a
+			 * write-through write leaves the sector clean */
+			if (wh == SC_WRITE_BACK)
+				rec->dirty |= sbit;
+			else
+				rec->dirty &= ~sbit;
+			break;
+		case SC_NO_ALLOCATE:
+		default:
+			/* a sector miss writes down, not into the line */
+			if (p == SC_HIT && wh == SC_WRITE_BACK)
+				rec->dirty |= sbit;
+			break;
+		case SC_LAZY_FETCH: {
+			bool full = write_bytes(c, way, addr, len, mask);
 
-	if (c->cfg.write_hit == SC_WRITE_THROUGH) {
-		st[k + SC_M_WRITES_DOWN]++;
-		st[SC_S_TOTAL + SC_M_WRITES_DOWN]++;
+			rec->valid |= sbit;
+			rec->dirty |= sbit;
+			if (full)
+				c->readable[way] |= sbit;
+			break;
+		}
+		case SC_FETCH:
+			if (p != SC_HIT)
+				rec->valid |= sbit;
+			if (wh == SC_WRITE_BACK)
+				rec->dirty |= sbit;
+			break;
+		}
+	}
+	/* no_allocate leaves a sector miss where it is in the list, so
+	 * that line is not remembered: it may not be the most recent */
+	if (fresh && (!is_write || wm != SC_NO_ALLOCATE || p == SC_HIT)) {
+		if (rp == SC_LRU)
+			touch(c, set, w);
+		remember(c, addr >> c->line_shift, set, way, w);
+	}
+	count_probe(c, st, sk, p, is_write);
+
+	bool write = is_write && (wh == SC_WRITE_THROUGH ||
+				  (wm == SC_NO_ALLOCATE && p != SC_HIT));
+	bool fetch = p != SC_HIT && (!is_write || wm == SC_FETCH);
+
+	if (write) {
+		count(st, sk, SC_M_WRITES_DOWN);
 		send(c, MEM_WRITE, addr, len, mask, r);
 	}
-	switch (c->cfg.write_miss) {
-	case SC_ALLOCATE:
-		if (p == SC_MISS)
-			way = allocate(c, set, line);
-		c->ways[way].valid |= sbit;
-		c->ways[way].readable |= sbit;
-		/* the reference overwrites the dirty bit: a write-through
-		 * write leaves the sector clean */
-		if (c->cfg.write_hit == SC_WRITE_BACK)
-			c->ways[way].dirty |= sbit;
-		else
-			c->ways[way].dirty &= ~sbit;
-		touch(c, set, base, way);
-		break;
-	case SC_NO_ALLOCATE:
-		if (p == SC_HIT) {
-			if (c->cfg.write_hit == SC_WRITE_BACK)
-				c->ways[way].dirty |= sbit;
-			touch(c, set, base, way);
-		} else if (c->cfg.write_hit == SC_WRITE_BACK) {
-			st[k + SC_M_WRITES_DOWN]++;
-			st[SC_S_TOTAL + SC_M_WRITES_DOWN]++;
-			send(c, MEM_WRITE, addr, len, mask, r);
-		}
-		break;
-	case SC_LAZY_FETCH: {
-		if (p == SC_MISS)
-			way = allocate(c, set, line);
-		bool full = write_bytes(c, way, addr, len, mask);
-
-		c->ways[way].valid |= sbit;
-		c->ways[way].dirty |= sbit;
-		if (full)
-			c->ways[way].readable |= sbit;
-		touch(c, set, base, way);
-		break;
-	}
-	case SC_FETCH:
-		if (p != SC_HIT) {
-			st[k + SC_M_READS_DOWN]++;
-			st[SC_S_TOTAL + SC_M_READS_DOWN]++;
-			send(c, MEM_READ, sector_addr, c->cfg.sector_bytes, UINT32_MAX, r);
-			if (p == SC_MISS)
-				way = allocate(c, set, line);
-			c->ways[way].valid |= sbit;
-			c->ways[way].readable |= sbit;
-		}
-		if (c->cfg.write_hit == SC_WRITE_BACK)
-			c->ways[way].dirty |= sbit;
-		touch(c, set, base, way);
-		break;
-	}
-	if (way != SIZE_MAX) {
-		c->memo_line = line;
-		c->memo_way = way;
-		c->memo_set = set;
+	if (fetch) {
+		count(st, sk, SC_M_READS_DOWN);
+		send(c, MEM_READ, addr & c->sector_addr_mask,
+		     c->cfg.sector_bytes, UINT32_MAX, r);
 	}
 	return p;
 }
 
-enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
+/* One sector access, the policies read from the configuration: requests of
+ * any size. */
+static noinline enum sc_probe access_sector(struct sc_cache *c,
+					    const struct mem_req *r,
+					    uint64_t addr, uint32_t len,
+					    uint32_t mask)
+{
+	bool is_write = r->hdr.kind == MEM_WRITE;
+	enum sc_write_hit wh = c->cfg.write_hit;
+	enum sc_write_miss wm = c->cfg.write_miss;
+	enum sc_replacement rp = c->cfg.replacement;
+	uint64_t line = addr >> c->line_shift;
+	size_t set, way;
+
+	if (line == c->memo_line)
+		return line_hit(c, r, addr, len, mask, c->memo_set, c->memo_way,
+				c->memo_w, false, is_write, wh, wm, rp);
+	set = set_of(c, r, addr);
+	way = lookup(c, set, line);
+	if (way == SIZE_MAX)
+		return line_miss(c, r, addr, len, mask, set, is_write, wh, wm);
+	return line_hit(c, r, addr, len, mask, set, way, way - set * c->assoc,
+			true, is_write, wh, wm, rp);
+}
+
+/* A request of any size: one sector access per sector of this cache it
+ * touches. */
+static noinline enum sc_probe access_sectors(struct sc_cache *c,
+					     const struct mem_req *r)
 {
 	/* what a coalescer sends: one 32 B atom, within one sector */
-	if (G_LIKELY(r->size == MEM_ATOM))
+	if (r->size == MEM_ATOM)
 		return access_sector(c, r, r->addr, MEM_ATOM, r->mask);
 
 	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
@@ -521,18 +799,113 @@ enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
 	uint64_t next = (r->addr | (c->cfg.sector_bytes - 1)) + 1;
 	enum sc_probe first;
 
-	/* one sector access per sector of this cache the request touches */
 	first = access_sector(c, r, r->addr, MIN(next, end) - r->addr, mask);
 	for (uint64_t a = next; a < end; a += c->cfg.sector_bytes)
-		access_sector(c, r, a, MIN(a + c->cfg.sector_bytes, end) - a, mask);
+		access_sector(c, r, a, MIN(a + c->cfg.sector_bytes, end) - a,
+			      mask);
 	return first;
+}
+
+/*
+ * The access path of 32 B requests (what a coalescer sends, within one
+ * sector), one copy per write policy combination and direction, each split
+ * in functions of their own so that each has only the registers it needs:
+ *
+ *   access_*   the line of the access before, or a lookup
+ *   again_*    the line of the access before: a sequential stream
+ *   look_up_*  the set index, the lookup and a line miss
+ *   found_*    a line found by the lookup
+ *
+ * The replacement policy is a branch.
+ */
+#define SC_SECTOR_FNS(dir, wh, wm, is_write)					\
+static noinline enum sc_probe							\
+found_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r,		\
+			  size_t set, size_t way)				\
+{										\
+	return line_hit(c, r, r->addr, MEM_ATOM, r->mask, set, way,		\
+			way - set * c->assoc, true, is_write, SC_##wh,		\
+			SC_##wm, c->cfg.replacement);				\
+}										\
+										\
+static noinline enum sc_probe							\
+look_up_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
+{										\
+	size_t set = set_of(c, r, r->addr);					\
+	size_t way = lookup(c, set, r->addr >> c->line_shift);			\
+										\
+	if (way != SIZE_MAX)							\
+		return found_##dir##_##wh##_##wm(c, r, set, way);		\
+	return line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, is_write,	\
+			 SC_##wh, SC_##wm);					\
+}										\
+										\
+static noinline enum sc_probe							\
+again_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
+{										\
+	return line_hit(c, r, r->addr, MEM_ATOM, r->mask, c->memo_set,		\
+			c->memo_way, c->memo_w, false, is_write, SC_##wh,	\
+			SC_##wm, c->cfg.replacement);				\
+}
+
+#define SC_ACCESS_FN(wh, wm)							\
+SC_SECTOR_FNS(read, wh, wm, false)						\
+SC_SECTOR_FNS(write, wh, wm, true)						\
+										\
+static enum sc_probe access_##wh##_##wm(struct sc_cache *c,			\
+					const struct mem_req *r)		\
+{										\
+	bool again = r->addr >> c->line_shift == c->memo_line;			\
+										\
+	if (G_UNLIKELY(r->size != MEM_ATOM))					\
+		return access_sectors(c, r);					\
+	if (r->hdr.kind == MEM_WRITE)						\
+		return again ? again_write_##wh##_##wm(c, r)			\
+			     : look_up_write_##wh##_##wm(c, r);		\
+	return again ? again_read_##wh##_##wm(c, r)				\
+		     : look_up_read_##wh##_##wm(c, r);				\
+}
+
+SC_ACCESS_FN(WRITE_BACK, ALLOCATE)
+SC_ACCESS_FN(WRITE_BACK, NO_ALLOCATE)
+SC_ACCESS_FN(WRITE_BACK, LAZY_FETCH)
+SC_ACCESS_FN(WRITE_BACK, FETCH)
+SC_ACCESS_FN(WRITE_THROUGH, ALLOCATE)
+SC_ACCESS_FN(WRITE_THROUGH, NO_ALLOCATE)
+SC_ACCESS_FN(WRITE_THROUGH, LAZY_FETCH)
+SC_ACCESS_FN(WRITE_THROUGH, FETCH)
+
+static sc_access_fn pick_access(const struct sc_config *cfg)
+{
+	static const sc_access_fn fns[2][4] = {
+		{
+			access_WRITE_BACK_ALLOCATE, access_WRITE_BACK_NO_ALLOCATE,
+			access_WRITE_BACK_LAZY_FETCH, access_WRITE_BACK_FETCH,
+		}, {
+			access_WRITE_THROUGH_ALLOCATE, access_WRITE_THROUGH_NO_ALLOCATE,
+			access_WRITE_THROUGH_LAZY_FETCH, access_WRITE_THROUGH_FETCH,
+		},
+	};
+
+	if ((unsigned)cfg->write_hit > SC_WRITE_THROUGH ||
+	    (unsigned)cfg->write_miss > SC_FETCH ||
+	    (unsigned)cfg->replacement > SC_FIFO)
+		return access_sectors;	/* what no parameter can give */
+	return fns[cfg->write_hit][cfg->write_miss];
+}
+
+enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
+{
+	return c->access(c, r);
 }
 
 void sc_flush(struct sc_cache *c)
 {
 	for (size_t set = 0; set < c->nsets; set++)
 		for (size_t w = set * c->assoc; w < set * c->assoc + c->sets[set].used; w++)
-			write_back_line(c, w, SC_S_WB_FLUSH);
+			write_back(c, c->ways[w].tag,
+				   c->ways[w].valid & c->ways[w].dirty,
+				   SC_S_WB_FLUSH);
 	sc_invalidate(c);
 }
 
