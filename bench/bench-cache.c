@@ -44,7 +44,9 @@ static inline uint64_t next_addr(enum pattern p, uint64_t i, uint64_t *x,
 		*x ^= *x >> 7;
 		*x ^= *x << 17;
 		*write = (*x >> 40) % 5 == 0;
-		return (*x % sectors) * 32;
+		/* multiply-shift instead of a 64-bit division, which would
+		 * cost more than some cache accesses */
+		return (uint64_t)(((unsigned __int128)*x * sectors) >> 64) * 32;
 	}
 }
 
