@@ -201,7 +201,14 @@ static void test_unit_wb_no_allocate(void)
 		"M r0x0", "M r0x20", "H", "M w0x40", "H", "M r0x100", "M w0x160",
 		"M r0x220 w0x0", "M w0x2e0", "M r0x40", "H", "M r0x2e0",
 	};
-	run_unit(SC_WRITE_BACK, SC_NO_ALLOCATE, want, "w0x220", NULL);
+	/* by hand: the store at 11 hits line 4, filled by the read at 8;
+	 * reads evict at 8 (line 0, dirty from the hit at 5), 10 and 12 */
+	run_unit(SC_WRITE_BACK, SC_NO_ALLOCATE, want, "w0x220",
+		 "load.accesses=7 load.hits=1 load.sector_misses=1 load.line_misses=5 "
+		 "load.reads_down=6 store.accesses=5 store.hits=2 store.sector_misses=2 "
+		 "store.line_misses=1 store.writes_down=3 total.accesses=12 total.hits=3 "
+		 "total.sector_misses=3 total.line_misses=6 total.reads_down=6 "
+		 "total.writes_down=5 evictions=3 wb_evict=1 wb_flush=1");
 }
 
 static void test_unit_wt_allocate(void)
@@ -210,7 +217,14 @@ static void test_unit_wt_allocate(void)
 		"M r0x0", "M r0x20", "H", "M w0x40", "H w0x0", "M r0x100", "M w0x160",
 		"M r0x220", "M w0x2e0", "M r0x40", "M w0x220", "M r0x2e0",
 	};
-	run_unit(SC_WRITE_THROUGH, SC_ALLOCATE, want, "", NULL);
+	/* by hand: every line miss from 8 on evicts, and nothing is written
+	 * back by a write-through cache */
+	run_unit(SC_WRITE_THROUGH, SC_ALLOCATE, want, "",
+		 "load.accesses=7 load.hits=1 load.sector_misses=1 load.line_misses=5 "
+		 "load.reads_down=6 store.accesses=5 store.hits=1 store.sector_misses=2 "
+		 "store.line_misses=2 store.writes_down=5 total.accesses=12 total.hits=2 "
+		 "total.sector_misses=3 total.line_misses=7 total.reads_down=6 "
+		 "total.writes_down=5 evictions=5");
 }
 
 static void test_unit_wt_no_allocate(void)
@@ -365,7 +379,10 @@ static void test_fetch_on_write(void)
 	expect(&g, MEM_WRITE, 0x20, "M r0x20");
 	expect(&g, MEM_READ, 0x20, "H");
 	expect(&g, MEM_WRITE, 0x1000, "M r0x1000 w0x20");
-	g_assert_cmpuint(store(&g, SC_M_READS_DOWN), ==, 2);
+	check_counters(&g, "store.accesses=2 store.line_misses=2 store.reads_down=2 "
+		       "load.accesses=1 load.hits=1 total.accesses=3 total.hits=1 "
+		       "total.line_misses=2 total.reads_down=2 total.writes_down=1 "
+		       "evictions=1 wb_evict=1");
 	rig_free(&g);
 }
 
@@ -379,9 +396,12 @@ static void test_atomics(void)
 	expect(&g, MEM_REDUCTION, 0x20, "S r0x20");
 	expect(&g, MEM_ATOMIC, 0x20, "H");
 	expect(&g, MEM_READ, 0x1000, "M r0x1000 w0x0 w0x20");
-	g_assert_cmpuint(g.st[sc_stat_index(MEM_GLOBAL, MEM_ATOMIC, SC_M_ACCESSES)], ==, 2);
-	g_assert_cmpuint(g.st[sc_stat_index(MEM_GLOBAL, MEM_REDUCTION, SC_M_READS_DOWN)], ==, 1);
-	g_assert_cmpuint(load(&g, SC_M_ACCESSES), ==, 2);
+	check_counters(&g, "atomic.accesses=2 atomic.hits=1 atomic.line_misses=1 "
+		       "atomic.reads_down=1 reduction.accesses=1 reduction.sector_misses=1 "
+		       "reduction.reads_down=1 load.accesses=2 load.hits=1 load.line_misses=1 "
+		       "load.reads_down=1 total.accesses=5 total.hits=2 total.sector_misses=1 "
+		       "total.line_misses=2 total.reads_down=3 total.writes_down=2 "
+		       "evictions=1 wb_evict=2");
 	rig_free(&g);
 }
 
