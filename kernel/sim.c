@@ -52,9 +52,8 @@ struct plan_link {
 };
 
 struct cli_override {
-	char *text;			/* as given, for messages */
-	char *loc;
-	struct plan_comp *pc;
+	char *section;			/* the component it applies to */
+	char *loc;			/* "command line -p TEXT", for messages */
 	unsigned i0, i1;
 	char *key, *value;
 };
@@ -140,7 +139,7 @@ void ss_sim_free(struct ss_sim *s)
 	for (guint i = 0; i < s->overrides->len; i++) {
 		struct cli_override *o = s->overrides->pdata[i];
 
-		g_free(o->text);
+		g_free(o->section);
 		g_free(o->loc);
 		g_free(o->key);
 		g_free(o->value);
@@ -569,7 +568,7 @@ static void parse_override(struct ss_sim *s, const char *text)
 	} else if (!strcmp(sec->kind, "component")) {
 		struct cli_override *o = g_new0(struct cli_override, 1);
 
-		o->text = g_strdup(text);
+		o->section = g_strdup(secname);
 		o->loc = g_strdup(loc);
 		o->key = g_strdup(kname);
 		o->value = g_strstrip(g_strdup(eq + 1));
@@ -598,10 +597,8 @@ static void apply_overrides(struct ss_sim *s)
 {
 	for (guint k = 0; k < s->overrides->len; k++) {
 		struct cli_override *o = s->overrides->pdata[k];
-		char *secname = g_strndup(o->text, strcspn(o->text, ".["));
-		struct plan_comp *pc = g_hash_table_lookup(s->comp_by_name, secname);
+		struct plan_comp *pc = g_hash_table_lookup(s->comp_by_name, o->section);
 
-		g_free(secname);
 		if (!pc || !pc->ok)
 			continue;
 		int idx = ss_param_table_find(pc->type->params, o->key);
