@@ -75,6 +75,7 @@ struct sc_cache {
 	uint32_t nsets, assoc;
 	uint64_t sector_addr_mask;	/* clears the offset within a sector */
 	bool fib_on_addr;		/* index fib_double of the address */
+	bool atom_sectors;		/* sector_bytes = MEM_ATOM */
 	uint8_t *blocks;		/* per set: fingerprints, next, prev */
 	size_t block_bytes;
 	uint32_t fp_lanes;		/* fingerprints per block: 8 or 16k */
@@ -212,6 +213,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->sector_idx_mask = c->sectors - 1;
 	c->set_shift = pow2(c->nsets) ? log2u(c->nsets) : 0;
 	c->fib_on_addr = cfg->index == SET_INDEX_FIB_DOUBLE && !cfg->index_on_partition;
+	c->atom_sectors = cfg->sector_bytes == MEM_ATOM;
 	c->mask_words = (cfg->line_bytes + 63) / 64;
 	/* the compares take 16 fingerprints, or 8 for a small set */
 	c->fp_lanes = c->assoc <= 8 ? 8 : round_up(c->assoc, 16);
@@ -270,9 +272,18 @@ uint32_t sc_sets(const struct sc_cache *c)
 	return c->nsets;
 }
 
-const uint64_t *sc_stats(const struct sc_cache *c)
+const uint64_t *sc_stats(struct sc_cache *c)
 {
-	return c->st;
+	uint64_t *st = c->st;
+
+	for (unsigned m = 0; m < SC_N_METRICS; m++) {
+		st[SC_S_TOTAL + m] = 0;
+		for (unsigned k = 0; k < SC_N_KINDS; k++)
+			st[SC_S_TOTAL + m] += st[k * SC_N_METRICS + m];
+	}
+	/* write-backs have no kind */
+	st[SC_S_TOTAL + SC_M_WRITES_DOWN] += st[SC_S_WB_EVICT] + st[SC_S_WB_FLUSH];
+	return st;
 }
 
 uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr)
@@ -295,7 +306,7 @@ static always_inline void make_req(struct mem_req *o, enum mem_op op,
 	if (from) {
 		/* not the whole header: a load wider than the store that just
 		 * set the kind would wait for it to reach the cache */
-		o->hdr.size = from->hdr.size;
+		o->hdr.size = sizeof(*o);
 		o->part_addr = from->part_addr + (addr - from->addr);
 		/* space, ctl, sm, warp: the rest of the request */
 		memcpy(&o->space, &from->space,
@@ -313,20 +324,41 @@ static always_inline void make_req(struct mem_req *o, enum mem_op op,
 
 /*
  * The request down, or the one being served when it would be the same: a
- * read of a whole 32-byte sector and a write-through go down unchanged,
- * and passing them on saves building a copy, which the benchmark shows to
- * be the dearest part of a miss.
+ * read of a 32-byte sector and a write-through go down unchanged, and
+ * passing them on saves building a copy, which the benchmark shows to be
+ * the dearest part of a miss.  The mask of a read means nothing (mem.h).
  */
 static always_inline const struct mem_req *
 down_req(struct mem_req *o, enum mem_op op, uint64_t addr, uint32_t size,
 	 uint32_t mask, const struct mem_req *from)
 {
 	if (from && from->hdr.kind == (uint32_t)op && from->addr == addr &&
-	    from->size == size && from->mask == mask && !from->ctl &&
-	    from->hdr.size == sizeof(*from))
+	    from->size == size && (op == MEM_READ || from->mask == mask))
 		return from;
 	make_req(o, op, addr, size, mask, from);
 	return o;
+}
+
+/*
+ * The same for the two requests an access sends, when `atom` (a constant
+ * of the 32-byte access path) says r is a 32-byte request at addr: its
+ * write goes down as it is, and so does a read when sectors are 32 bytes.
+ */
+static always_inline const struct mem_req *
+write_down(struct mem_req *o, uint64_t addr, uint32_t len, uint32_t mask,
+	   const struct mem_req *r, bool atom)
+{
+	return atom ? r : down_req(o, MEM_WRITE, addr, len, mask, r);
+}
+
+static always_inline const struct mem_req *
+fetch_down(const struct sc_cache *c, struct mem_req *o, uint64_t addr,
+	   const struct mem_req *r, bool atom)
+{
+	if (atom && c->atom_sectors && r->hdr.kind == MEM_READ)
+		return r;
+	return down_req(o, MEM_READ, addr & c->sector_addr_mask,
+			c->cfg.sector_bytes, UINT32_MAX, r);
 }
 
 static always_inline void send(struct sc_cache *c, enum mem_op op,
@@ -351,7 +383,6 @@ static noinline void write_back(struct sc_cache *c, uint64_t tag,
 
 		dirty &= dirty - 1;
 		c->st[counter]++;
-		c->st[SC_S_TOTAL + SC_M_WRITES_DOWN]++;
 		send(c, MEM_WRITE, base + ((uint64_t)s << c->sector_shift),
 		     c->cfg.sector_bytes, UINT32_MAX, NULL);
 	}
@@ -548,25 +579,20 @@ static always_inline uint64_t *kind_stats(uint64_t *st, const struct mem_req *r)
 	return st + sc_stat_index(r->space, r->hdr.kind, 0);
 }
 
-/* Count what a sector access found, in the counters of its kind (sk) and
- * the totals: the metrics follow the probes (hits, sector misses, line
- * misses). */
-static always_inline void count_probe(struct sc_cache *c, uint64_t *st,
-				      uint64_t *sk, enum sc_probe p,
-				      bool is_write)
+/* Count what a sector access found, in the counters of its kind (sk):
+ * the metrics follow the probes (hits, sector misses, line misses).  The
+ * totals are sums of the kinds, made when read (sc_stats(), SS_STAT_SUM). */
+static always_inline void count_probe(struct sc_cache *c, uint64_t *sk,
+				      enum sc_probe p, bool is_write)
 {
 	sk[SC_M_ACCESSES]++;
-	st[SC_S_TOTAL + SC_M_ACCESSES]++;
-	if (p == SC_HIT || !is_write || c->cfg.count_write_misses) {
+	if (p == SC_HIT || !is_write || c->cfg.count_write_misses)
 		sk[SC_M_HITS + p]++;
-		st[SC_S_TOTAL + SC_M_HITS + p]++;
-	}
 }
 
-static always_inline void count(uint64_t *st, uint64_t *sk, enum sc_metric m)
+static always_inline void count(uint64_t *sk, enum sc_metric m)
 {
 	sk[m]++;
-	st[SC_S_TOTAL + m]++;
 }
 
 /*
@@ -606,12 +632,12 @@ static noinline void emit_then_write_back(struct sc_cache *c,
  */
 static always_inline enum sc_probe
 line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
-	  uint32_t len, uint32_t mask, size_t set, bool is_write,
+	  uint32_t len, uint32_t mask, size_t set, bool atom, bool is_write,
 	  enum sc_write_hit wh, enum sc_write_miss wm)
 {
 	enum mem_op op = r->hdr.kind;
 	bool lazy = wm == SC_LAZY_FETCH;
-	uint64_t *st = c->st, *sk = kind_stats(st, r);
+	uint64_t *sk = kind_stats(c->st, r);
 	uint64_t line = addr >> c->line_shift;
 	uint32_t sbit = sector_bit(c, addr);
 	bool write = is_write && (wh == SC_WRITE_THROUGH || wm == SC_NO_ALLOCATE);
@@ -622,11 +648,11 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	struct sc_way *rec;
 	size_t way;
 
-	count_probe(c, st, sk, SC_MISS, is_write);
+	count_probe(c, sk, SC_MISS, is_write);
 	if (is_write && wm == SC_NO_ALLOCATE) {
 		/* the write goes down (write-through or not), nothing else */
-		count(st, sk, SC_M_WRITES_DOWN);
-		send(c, MEM_WRITE, addr, len, mask, r);
+		count(sk, SC_M_WRITES_DOWN);
+		c->emit(c->ctx, write_down(&down, addr, len, mask, r, atom));
 		return SC_MISS;
 	}
 
@@ -663,16 +689,14 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	remember(c, line, set, way, w);
 
 	if (write) {
-		count(st, sk, SC_M_WRITES_DOWN);
+		count(sk, SC_M_WRITES_DOWN);
+		d = write_down(&down, addr, len, mask, r, atom);
 		if (fetch)	/* write-through fetch: two requests */
-			send(c, MEM_WRITE, addr, len, mask, r);
-		else
-			d = down_req(&down, MEM_WRITE, addr, len, mask, r);
+			c->emit(c->ctx, d);
 	}
 	if (fetch) {
-		count(st, sk, SC_M_READS_DOWN);
-		d = down_req(&down, MEM_READ, addr & c->sector_addr_mask,
-			     c->cfg.sector_bytes, UINT32_MAX, r);
+		count(sk, SC_M_READS_DOWN);
+		d = fetch_down(c, &down, addr, r, atom);
 	}
 	if (wh == SC_WRITE_BACK && v.dirty)
 		emit_then_write_back(c, d, v.tag, v.dirty);
@@ -689,12 +713,13 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 static always_inline enum sc_probe
 line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	 uint32_t len, uint32_t mask, size_t set, size_t way, unsigned w,
-	 bool fresh, bool is_write, enum sc_write_hit wh,
+	 bool fresh, bool atom, bool is_write, enum sc_write_hit wh,
 	 enum sc_write_miss wm, enum sc_replacement rp)
 {
+	struct mem_req down;
 	enum mem_op op = r->hdr.kind;
 	bool lazy = wm == SC_LAZY_FETCH;
-	uint64_t *st = c->st, *sk = kind_stats(st, r);
+	uint64_t *sk = kind_stats(c->st, r);
 	uint32_t sbit = sector_bit(c, addr);
 	struct sc_way *rec = &c->ways[way];
 	enum sc_probe p;
@@ -759,20 +784,19 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			touch(c, set, w);
 		remember(c, addr >> c->line_shift, set, way, w);
 	}
-	count_probe(c, st, sk, p, is_write);
+	count_probe(c, sk, p, is_write);
 
 	bool write = is_write && (wh == SC_WRITE_THROUGH ||
 				  (wm == SC_NO_ALLOCATE && p != SC_HIT));
 	bool fetch = p != SC_HIT && (!is_write || wm == SC_FETCH);
 
 	if (write) {
-		count(st, sk, SC_M_WRITES_DOWN);
-		send(c, MEM_WRITE, addr, len, mask, r);
+		count(sk, SC_M_WRITES_DOWN);
+		c->emit(c->ctx, write_down(&down, addr, len, mask, r, atom));
 	}
 	if (fetch) {
-		count(st, sk, SC_M_READS_DOWN);
-		send(c, MEM_READ, addr & c->sector_addr_mask,
-		     c->cfg.sector_bytes, UINT32_MAX, r);
+		count(sk, SC_M_READS_DOWN);
+		c->emit(c->ctx, fetch_down(c, &down, addr, r, atom));
 	}
 	return p;
 }
@@ -793,13 +817,13 @@ static noinline enum sc_probe access_sector(struct sc_cache *c,
 
 	if (line == c->memo_line)
 		return line_hit(c, r, addr, len, mask, c->memo_set, c->memo_way,
-				c->memo_w, false, is_write, wh, wm, rp);
+				c->memo_w, false, false, is_write, wh, wm, rp);
 	set = set_of(c, r, addr);
 	way = lookup(c, set, line);
 	if (way == SIZE_MAX)
-		return line_miss(c, r, addr, len, mask, set, is_write, wh, wm);
+		return line_miss(c, r, addr, len, mask, set, false, is_write, wh, wm);
 	return line_hit(c, r, addr, len, mask, set, way, way - set * c->assoc,
-			true, is_write, wh, wm, rp);
+			true, false, is_write, wh, wm, rp);
 }
 
 /* A request of any size: one sector access per sector of this cache it
@@ -841,7 +865,7 @@ found_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r,		\
 			  size_t set, size_t way)				\
 {										\
 	return line_hit(c, r, r->addr, MEM_ATOM, r->mask, set, way,		\
-			way - set * c->assoc, true, is_write, SC_##wh,		\
+			way - set * c->assoc, true, true, is_write, SC_##wh,	\
 			SC_##wm, c->cfg.replacement);				\
 }										\
 										\
@@ -853,7 +877,7 @@ look_up_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
 										\
 	if (way != SIZE_MAX)							\
 		return found_##dir##_##wh##_##wm(c, r, set, way);		\
-	return line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, is_write,	\
+	return line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,\
 			 SC_##wh, SC_##wm);					\
 }										\
 										\
@@ -861,7 +885,7 @@ static noinline enum sc_probe							\
 again_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
 {										\
 	return line_hit(c, r, r->addr, MEM_ATOM, r->mask, c->memo_set,		\
-			c->memo_way, c->memo_w, false, is_write, SC_##wh,	\
+			c->memo_way, c->memo_w, false, true, is_write, SC_##wh,	\
 			SC_##wm, c->cfg.replacement);				\
 }
 
@@ -979,12 +1003,12 @@ static const struct ss_stat_desc stats[] = {
 	KIND_STATS("local_store", "local stores"),
 	KIND_STATS("local_atomic", "local atomics"),
 	KIND_STATS("local_reduction", "local reductions"),
-	{ "accesses", SS_STAT_COUNTER, "sector accesses", NULL, NULL },
-	{ "hits", SS_STAT_COUNTER, "hits", NULL, NULL },
-	{ "sector_misses", SS_STAT_COUNTER, "sector misses (line present, sector not readable)", NULL, NULL },
-	{ "line_misses", SS_STAT_COUNTER, "line misses", NULL, NULL },
-	{ "reads_down", SS_STAT_COUNTER, "sector reads sent to the next level", NULL, NULL },
-	{ "writes_down", SS_STAT_COUNTER, "sector writes sent to the next level, write-backs included", NULL, NULL },
+	{ "accesses", SS_STAT_SUM, "sector accesses", "*_accesses", NULL },
+	{ "hits", SS_STAT_SUM, "hits", "*_hits", NULL },
+	{ "sector_misses", SS_STAT_SUM, "sector misses (line present, sector not readable)", "*_sector_misses", NULL },
+	{ "line_misses", SS_STAT_SUM, "line misses", "*_line_misses", NULL },
+	{ "reads_down", SS_STAT_SUM, "sector reads sent to the next level", "*_reads_down", NULL },
+	{ "writes_down", SS_STAT_SUM, "sector writes sent to the next level, write-backs included", "*_writes_down wb_evict wb_flush", NULL },
 	{ "evictions", SS_STAT_COUNTER, "lines evicted to make room", NULL, NULL },
 	{ "wb_evict", SS_STAT_COUNTER, "dirty sectors written back on eviction", NULL, NULL },
 	{ "wb_flush", SS_STAT_COUNTER, "dirty sectors written back by a flush", NULL, NULL },

@@ -47,7 +47,7 @@ enum sc_metric {
 #define SC_N_OPS 4		/* load, store, atomic, reduction */
 #define SC_N_KINDS (2 * SC_N_OPS)
 enum sc_stat {
-	SC_S_TOTAL = SC_N_KINDS * SC_N_METRICS,	/* six totals follow */
+	SC_S_TOTAL = SC_N_KINDS * SC_N_METRICS,	/* six totals follow, sums of the kinds */
 	SC_S_EVICTIONS = SC_S_TOTAL + SC_N_METRICS,
 	SC_S_WB_EVICT,
 	SC_S_WB_FLUSH,
@@ -86,6 +86,7 @@ void sc_invalidate(struct sc_cache *c);
 
 uint32_t sc_sets(const struct sc_cache *c);
 uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr);
-const uint64_t *sc_stats(const struct sc_cache *c);
+/* The counters, with the totals (SC_S_TOTAL...) summed from the kinds. */
+const uint64_t *sc_stats(struct sc_cache *c);
 
 #endif

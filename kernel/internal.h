@@ -94,6 +94,7 @@ bool ss_stats_lookup_phase(struct ss_engine *e, unsigned phase,
 unsigned ss_stats_n_phases(struct ss_engine *e);
 /* Strip every [..] from a name: "l2.slice[3].x" -> "l2.slice.x". */
 char *ss_stats_group_name(const char *name);
+gboolean ss_stat_sum_matches(const char *globs, const char *name);
 
 /* engine.c: instances */
 struct ss_component *ss_engine_add_component(struct ss_engine *e,

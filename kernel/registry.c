@@ -122,15 +122,40 @@ static gboolean check_ports(const struct ss_component_type *t,
 	return TRUE;
 }
 
+/* Does counter name `name` match one of the space-separated globs? */
+gboolean ss_stat_sum_matches(const char *globs, const char *name)
+{
+	gchar **g = g_strsplit(globs, " ", -1);
+	gboolean hit = FALSE;
+
+	for (gchar **p = g; *p && !hit; p++)
+		hit = **p && g_pattern_match_simple(*p, name);
+	g_strfreev(g);
+	return hit;
+}
+
 static gboolean check_stats(const struct ss_component_type *t,
 			    const char *who, GError **error)
 {
 	for (const struct ss_stat_desc *s = t->stats; s && s->name; s++) {
-		if (s->kind != SS_STAT_COUNTER && s->kind != SS_STAT_RATIO)
+		if (s->kind != SS_STAT_COUNTER && s->kind != SS_STAT_RATIO &&
+		    s->kind != SS_STAT_SUM)
 			return bad(error, who, t, "statistic '%s' has no kind", s->name);
 		for (const struct ss_stat_desc *q = t->stats; q != s; q++)
 			if (strcmp(q->name, s->name) == 0)
 				return bad(error, who, t, "statistic '%s' declared twice", s->name);
+		if (s->kind == SS_STAT_SUM) {
+			bool found = false;
+
+			for (const struct ss_stat_desc *q = t->stats; q->name && s->num; q++)
+				if (q->kind == SS_STAT_COUNTER &&
+				    ss_stat_sum_matches(s->num, q->name))
+					found = true;
+			if (!found)
+				return bad(error, who, t, "sum '%s': no counter of the table matches '%s'",
+					   s->name, s->num ? s->num : "(null)");
+			continue;
+		}
 		if (s->kind != SS_STAT_RATIO)
 			continue;
 		for (int k = 0; k < 2; k++) {
@@ -139,7 +164,7 @@ static gboolean check_stats(const struct ss_component_type *t,
 
 			for (const struct ss_stat_desc *q = t->stats; q->name; q++)
 				if (ref && strcmp(q->name, ref) == 0 &&
-				    q->kind == SS_STAT_COUNTER)
+				    (q->kind == SS_STAT_COUNTER || q->kind == SS_STAT_SUM))
 					found = true;
 			if (!found)
 				return bad(error, who, t, "ratio '%s' needs counter '%s' in the same table",
@@ -393,6 +418,9 @@ gboolean ss_registry_describe(struct ss_registry *r, const char *name,
 		if (s->kind == SS_STAT_RATIO)
 			fprintf(out, "  %-20s ratio %s / %s\n      %s\n", s->name,
 				s->num, s->den, s->doc ? s->doc : "");
+		else if (s->kind == SS_STAT_SUM)
+			fprintf(out, "  %-20s sum of %s\n      %s\n", s->name,
+				s->num, s->doc ? s->doc : "");
 		else
 			fprintf(out, "  %-20s counter\n      %s\n", s->name,
 				s->doc ? s->doc : "");

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Statistics: named 64-bit counters owned by components, ratios over them,
- * aggregation over array indices, phases and dumps.  Aggregates are computed
- * when read, never maintained, so a counter increment stays a plain add.
+ * Statistics: named 64-bit counters owned by components, sums and ratios
+ * over them, aggregation over array indices, phases and dumps.  Sums and
+ * aggregates are computed when read, never maintained, so a counter
+ * increment stays a plain add.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@ struct ss_stat_entry {
 	enum ss_stat_kind kind;
 	uint64_t *slot;		/* counters */
 	unsigned num, den;	/* ratios: entry indices of the two counters */
+	GArray *terms;		/* sums: slots (uint64_t *) of their counters */
 };
 
 struct ss_phase {
@@ -37,6 +39,8 @@ static void entry_free(gpointer p)
 
 	g_free(en->name);
 	g_free(en->group);
+	if (en->terms)
+		g_array_free(en->terms, TRUE);
 	g_free(en);
 }
 
@@ -148,6 +152,23 @@ void ss_stats_register_table(struct ss_component *c)
 		if (t[i].kind == SS_STAT_COUNTER)
 			en->slot = &c->stats[i];
 	}
+	/* sums before ratios, which may refer to them */
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].kind != SS_STAT_SUM)
+			continue;
+		char *full = g_strdup_printf("%s.%s", c->name, t[i].name);
+		struct ss_stat_entry *en = s->entries->pdata[entry_index(s, full)];
+
+		en->terms = g_array_new(FALSE, FALSE, sizeof(uint64_t *));
+		for (size_t k = 0; k < n; k++)
+			if (t[k].kind == SS_STAT_COUNTER &&
+			    ss_stat_sum_matches(t[i].num, t[k].name)) {
+				uint64_t *slot = &c->stats[k];
+
+				g_array_append_val(en->terms, slot);
+			}
+		g_free(full);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].kind != SS_STAT_RATIO)
 			continue;
@@ -200,6 +221,9 @@ static uint64_t *snapshot(struct ss_stats *s)
 
 		if (x->kind == SS_STAT_COUNTER)
 			v[i] = *x->slot;
+		else if (x->kind == SS_STAT_SUM)
+			for (guint k = 0; k < x->terms->len; k++)
+				v[i] += *g_array_index(x->terms, uint64_t *, k);
 	}
 	return v;
 }
@@ -279,7 +303,7 @@ static double value_of(struct ss_stats *s, const uint64_t *vals,
 		guint i = all ? g_array_index(g->members, guint, k) : only;
 		struct ss_stat_entry *x = s->entries->pdata[i];
 
-		if (x->kind == SS_STAT_COUNTER) {
+		if (x->kind != SS_STAT_RATIO) {
 			sum += (double)vals[i];
 		} else {
 			num += (double)vals[x->num];
@@ -289,7 +313,7 @@ static double value_of(struct ss_stats *s, const uint64_t *vals,
 	struct ss_stat_entry *first =
 		s->entries->pdata[g_array_index(g->members, guint, 0)];
 
-	return first->kind == SS_STAT_COUNTER ? sum : div0(num, den);
+	return first->kind != SS_STAT_RATIO ? sum : div0(num, den);
 }
 
 static bool lookup_in(struct ss_stats *s, const uint64_t *vals,
@@ -422,7 +446,7 @@ static void write_phase(struct ss_stats *s, GPtrArray *groups,
 		struct group *g = groups->pdata[k];
 		guint i0 = g_array_index(g->members, guint, 0);
 		struct ss_stat_entry *x0 = s->entries->pdata[i0];
-		bool counter = x0->kind == SS_STAT_COUNTER;
+		bool counter = x0->kind != SS_STAT_RATIO;
 
 		if (g->indexed) {
 			format_value(buf, sizeof(buf), counter,

@@ -30,7 +30,6 @@ static void record(void *ctx, const struct mem_req *r)
 struct rig {
 	struct sc_cache *c;
 	struct log log;
-	const uint64_t *st;
 };
 
 static void rig_init(struct rig *g, struct sc_config cfg)
@@ -41,7 +40,6 @@ static void rig_init(struct rig *g, struct sc_config cfg)
 	g->c = sc_new(&cfg, NULL, record, &g->log, &why);
 	if (!g->c)
 		g_error("%s", why);
-	g->st = sc_stats(g->c);
 }
 
 static void rig_free(struct rig *g)
@@ -81,12 +79,12 @@ static void expect(struct rig *g, enum mem_op op, uint64_t addr, const char *wan
 
 static uint64_t load(const struct rig *g, enum sc_metric m)
 {
-	return g->st[sc_stat_index(MEM_GLOBAL, MEM_READ, m)];
+	return sc_stats(g->c)[sc_stat_index(MEM_GLOBAL, MEM_READ, m)];
 }
 
 static uint64_t store(const struct rig *g, enum sc_metric m)
 {
-	return g->st[sc_stat_index(MEM_GLOBAL, MEM_WRITE, m)];
+	return sc_stats(g->c)[sc_stat_index(MEM_GLOBAL, MEM_WRITE, m)];
 }
 
 /*
@@ -131,9 +129,9 @@ static void check_counters(const struct rig *g, const char *want)
 	}
 	g_strfreev(pairs);
 	for (unsigned i = 0; i < SC_N_STATS; i++)
-		if (g->st[i] != expect[i])
+		if (sc_stats(g->c)[i] != expect[i])
 			g_error("counter %u: %" G_GUINT64_FORMAT ", want %" G_GUINT64_FORMAT,
-				i, g->st[i], expect[i]);
+				i, sc_stats(g->c)[i], expect[i]);
 }
 
 /* ---- model.md 7.4: 512 B, 2-way, fib_double (lines 0,2,4,5 -> set 0) ---- */
@@ -275,11 +273,11 @@ static void test_unit_counters(void)
 		sc_flush(g.c);
 		g_assert_cmpuint(store(&g, SC_M_SECTOR_MISSES) + store(&g, SC_M_LINE_MISSES), ==, want[i].write_miss);
 		g_assert_cmpuint(store(&g, SC_M_WRITES_DOWN), ==, want[i].writes_down);
-		g_assert_cmpuint(g.st[SC_S_WB_EVICT], ==, want[i].wb_evict);
-		g_assert_cmpuint(g.st[SC_S_WB_FLUSH], ==, want[i].wb_flush);
-		g_assert_cmpuint(g.st[SC_S_TOTAL + SC_M_WRITES_DOWN], ==,
+		g_assert_cmpuint(sc_stats(g.c)[SC_S_WB_EVICT], ==, want[i].wb_evict);
+		g_assert_cmpuint(sc_stats(g.c)[SC_S_WB_FLUSH], ==, want[i].wb_flush);
+		g_assert_cmpuint(sc_stats(g.c)[SC_S_TOTAL + SC_M_WRITES_DOWN], ==,
 				 want[i].writes_down + want[i].wb_evict + want[i].wb_flush);
-		g_assert_cmpuint(g.st[SC_S_TOTAL + SC_M_ACCESSES], ==, 12);
+		g_assert_cmpuint(sc_stats(g.c)[SC_S_TOTAL + SC_M_ACCESSES], ==, 12);
 		rig_free(&g);
 	}
 }
@@ -298,7 +296,7 @@ static void test_count_write_misses_off(void)
 	expect(&g, MEM_READ, 0x20, "S r0x20");
 	g_assert_cmpuint(store(&g, SC_M_LINE_MISSES) + store(&g, SC_M_SECTOR_MISSES), ==, 0);
 	g_assert_cmpuint(load(&g, SC_M_SECTOR_MISSES), ==, 1);
-	g_assert_cmpuint(g.st[SC_S_TOTAL + SC_M_LINE_MISSES], ==, 0);
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_TOTAL + SC_M_LINE_MISSES], ==, 0);
 	rig_free(&g);
 }
 
@@ -365,7 +363,7 @@ static void test_lazy_fetch_write_through(void)
 	expect(&g, MEM_READ, 0x80, "S r0x80");
 	/* a write-through line is never written back, modified or not */
 	expect(&g, MEM_READ, 0x1000, "M r0x1000");
-	g_assert_cmpuint(g.st[SC_S_WB_EVICT], ==, 0);
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_WB_EVICT], ==, 0);
 	rig_free(&g);
 }
 
@@ -449,7 +447,7 @@ static void test_flush_and_invalidate(void)
 	g_string_truncate(g.log.s, 0);
 	sc_flush(g.c);
 	g_assert_cmpstr(g.log.s->str, ==, "w0x0 w0x20 w0x180");
-	g_assert_cmpuint(g.st[SC_S_WB_FLUSH], ==, 3);
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_WB_FLUSH], ==, 3);
 	expect(&g, MEM_READ, 0x20, "M r0x20");	/* flushed means invalidated */
 	rig_free(&g);
 }
@@ -502,9 +500,9 @@ static void test_local_space_counts_apart(void)
 	r.space = MEM_LOCAL;
 	sc_access(g.c, &r);
 	sc_access(g.c, &r);
-	g_assert_cmpuint(g.st[sc_stat_index(MEM_LOCAL, MEM_READ, SC_M_HITS)], ==, 1);
+	g_assert_cmpuint(sc_stats(g.c)[sc_stat_index(MEM_LOCAL, MEM_READ, SC_M_HITS)], ==, 1);
 	g_assert_cmpuint(load(&g, SC_M_ACCESSES), ==, 0);
-	g_assert_cmpuint(g.st[SC_S_TOTAL + SC_M_HITS], ==, 1);
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_TOTAL + SC_M_HITS], ==, 1);
 	rig_free(&g);
 }
 

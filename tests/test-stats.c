@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "registry.h"
 
 enum { HITS, MISSES, RATE };
 
@@ -63,6 +64,66 @@ static void test_sums_and_ratios(void)
 	g_assert_false(ss_stats_lookup(e, "l1.nothing", &v));
 	g_assert_false(ss_stats_lookup(e, "l3.hits", &v));
 	ss_engine_free(e);
+}
+
+/* Sums: totals derived from per-kind counters, as a cache keeps them. */
+static const struct ss_stat_desc kind_stats[] = {
+	{ "load_hits", SS_STAT_COUNTER, "", NULL, NULL },
+	{ "load_misses", SS_STAT_COUNTER, "", NULL, NULL },
+	{ "store_hits", SS_STAT_COUNTER, "", NULL, NULL },
+	{ "store_misses", SS_STAT_COUNTER, "", NULL, NULL },
+	{ "wb", SS_STAT_COUNTER, "", NULL, NULL },
+	{ "hits", SS_STAT_SUM, "", "*_hits", NULL },
+	{ "accesses", SS_STAT_SUM, "", "*_hits *_misses", NULL },
+	{ "hit_rate", SS_STAT_RATIO, "", "hits", "accesses" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+static const struct ss_component_type kind_type = {
+	SS_ABI_VERSION, "kcache", "", NULL, NULL, kind_stats, &ops,
+	sizeof(struct ss_component),
+};
+
+static void test_sum_stats(void)
+{
+	struct ss_engine *e = ss_engine_new();
+	struct ss_component *c[2];
+	double v;
+
+	for (int i = 0; i < 2; i++) {
+		c[i] = ss_engine_add_component(e, &kind_type, "l1", i, 2);
+		c[i]->stats[0] = 1 + i;		/* load hits */
+		c[i]->stats[1] = 2;		/* load misses */
+		c[i]->stats[2] = 3;		/* store hits */
+		c[i]->stats[3] = 4;		/* store misses */
+		c[i]->stats[4] = 100;		/* matched by no glob */
+	}
+	g_assert_cmpfloat(get(e, "l1[0].hits"), ==, 4);
+	g_assert_cmpfloat(get(e, "l1[1].accesses"), ==, 11);
+	g_assert_cmpfloat(get(e, "l1.accesses"), ==, 21);
+	g_assert_cmpfloat(get(e, "l1.hit_rate"), ==, 9.0 / 21);
+	ss_stats_end_phase(e, "k0");
+	g_assert_cmpfloat(get(e, "l1.accesses"), ==, 0);
+	g_assert_true(ss_stats_lookup_phase(e, 0, "l1[1].hits", &v));
+	g_assert_cmpfloat(v, ==, 5);
+	ss_engine_free(e);
+
+	/* a sum whose globs match no counter is a broken table */
+	static const struct ss_stat_desc bad[] = {
+		{ "misses", SS_STAT_COUNTER, "", NULL, NULL },
+		{ "hits", SS_STAT_SUM, "", "*_hits", NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+	static const struct ss_component_type bad_type = {
+		SS_ABI_VERSION, "badsum", "", NULL, NULL, bad, &ops,
+		sizeof(struct ss_component),
+	};
+	struct ss_registry *r = ss_registry_new();
+	GError *err = NULL;
+
+	g_assert_false(ss_registry_add(r, &bad_type, &err));
+	g_assert_nonnull(strstr(err->message, "sum 'hits': no counter of the table matches '*_hits'"));
+	g_error_free(err);
+	ss_registry_free(r);
 }
 
 static void test_dynamic(void)
@@ -159,6 +220,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/stats/sums-and-ratios", test_sums_and_ratios);
+	g_test_add_func("/stats/sum-statistics", test_sum_stats);
 	g_test_add_func("/stats/dynamic-counters", test_dynamic);
 	g_test_add_func("/stats/phases", test_phases);
 	g_test_add_func("/stats/dumps", test_dumps);

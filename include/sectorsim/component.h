@@ -88,14 +88,16 @@ struct ss_port_desc {
 enum ss_stat_kind {
 	SS_STAT_INVALID = 0,
 	SS_STAT_COUNTER,	/* 64-bit count the component increments */
-	SS_STAT_RATIO,		/* num / den of two counters of the same table */
+	SS_STAT_RATIO,		/* num / den of two counters (or sums) of the same table */
+	SS_STAT_SUM,		/* sum of the counters of the same table whose names
+				   match one of the space-separated globs in num */
 };
 
 struct ss_stat_desc {
 	const char *name;
 	enum ss_stat_kind kind;
 	const char *doc;
-	const char *num, *den;	/* SS_STAT_RATIO only */
+	const char *num, *den;	/* SS_STAT_RATIO; SS_STAT_SUM: num only */
 };
 
 /* ---- component types ---------------------------------------------------- */
