@@ -52,9 +52,46 @@ static inline uint64_t next_addr(enum pattern p, uint64_t i, uint64_t *x,
 
 static const char *only;	/* "L1 sequential" and the like: one run, for profiling */
 
-static void run(const char *name, struct sc_config cfg, size_t n)
+/*
+ * The loop of one stream, compiled once per pattern so that the choice of
+ * the pattern costs nothing per access.
+ */
+static inline __attribute__((always_inline)) void
+drive(struct sc_cache *c, enum pattern p, size_t n, uint64_t sectors)
 {
 	const uint64_t base = UINT64_C(0x7f2a40000000);
+	uint64_t x = 88172645463325252u;
+	struct mem_req r;
+	bool write;
+
+	mem_req_init(&r, MEM_READ, 0, MEM_ATOM);
+	for (size_t i = 0; i < n; i++) {
+		r.addr = base + next_addr(p, i, &x, sectors, &write);
+		r.hdr.kind = write ? MEM_WRITE : MEM_READ;
+		sc_access(c, &r);
+	}
+}
+
+static __attribute__((noinline)) void drive_sequential(struct sc_cache *c, size_t n, uint64_t sectors)
+{
+	drive(c, SEQUENTIAL, n, sectors);
+}
+
+static __attribute__((noinline)) void drive_strided(struct sc_cache *c, size_t n, uint64_t sectors)
+{
+	drive(c, STRIDED, n, sectors);
+}
+
+static __attribute__((noinline)) void drive_random(struct sc_cache *c, size_t n, uint64_t sectors)
+{
+	drive(c, RANDOM, n, sectors);
+}
+
+static void run(const char *name, struct sc_config cfg, size_t n)
+{
+	static void (*const drivers[])(struct sc_cache *, size_t, uint64_t) = {
+		drive_sequential, drive_strided, drive_random,
+	};
 
 	for (int p = SEQUENTIAL; p <= RANDOM; p++) {
 		char *label = g_strdup_printf("%s %s", name, pattern_names[p]);
@@ -63,22 +100,15 @@ static void run(const char *name, struct sc_config cfg, size_t n)
 		g_free(label);
 		if (skip)
 			continue;
-		uint64_t down = 0, x = 88172645463325252u;
+		uint64_t down = 0;
 		char *why = NULL;
 		struct sc_cache *c = sc_new(&cfg, NULL, count, &down, &why);
 		uint64_t capacity = (uint64_t)sc_sets(c) * cfg.assoc * cfg.line_bytes;
 		uint64_t sectors = 4 * capacity / 32;	/* footprint: 4x the capacity */
-		struct mem_req r;
-		bool write;
-
-		mem_req_init(&r, MEM_READ, 0, MEM_ATOM);
 		gint64 t0 = g_get_monotonic_time();
 
-		for (size_t i = 0; i < n; i++) {
-			r.addr = base + next_addr(p, i, &x, sectors, &write);
-			r.hdr.kind = write ? MEM_WRITE : MEM_READ;
-			sc_access(c, &r);
-		}
+		drivers[p](c, n, sectors);
+
 		double secs = (g_get_monotonic_time() - t0) / 1e6;
 		const uint64_t *st = sc_stats(c);
 

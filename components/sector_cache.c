@@ -60,12 +60,11 @@ struct sc_set {
 	uint8_t head;			/* most recent (LRU) or newest (FIFO) */
 };
 
-typedef enum sc_probe (*sc_access_fn)(struct sc_cache *c,
-				      const struct mem_req *r);
+typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
 
 struct sc_cache {
 	/* what every access reads, together */
-	sc_access_fn access;		/* access_sector() for this config */
+	struct sc_cache_head head;	/* first: sc_access() reads it */
 	uint64_t *st;
 	uint64_t memo_line;		/* the last line found, UINT64_MAX: none */
 	size_t memo_way, memo_set;
@@ -91,7 +90,13 @@ struct sc_cache {
 	uint32_t sectors;		/* per line */
 	unsigned set_shift;
 	uint64_t own_stats[SC_N_STATS];
+	/* what goes down when the request being served cannot: here rather
+	 * than on the stack, so that sending it can end an access (a tail
+	 * call); the next level is done with it when emit returns */
+	struct mem_req down;
 };
+
+G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
 
 static inline uint16_t fingerprint(uint64_t line)
 {
@@ -204,7 +209,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 		return false;
 	}
 	c->cfg = *cfg;
-	c->access = pick_access(cfg);
+	c->head.access = pick_access(cfg);
 	c->assoc = cfg->assoc;
 	c->sectors = cfg->line_bytes / cfg->sector_bytes;
 	c->line_shift = log2u(cfg->line_bytes);
@@ -365,9 +370,7 @@ static always_inline void send(struct sc_cache *c, enum mem_op op,
 			       uint64_t addr, uint32_t size, uint32_t mask,
 			       const struct mem_req *from)
 {
-	struct mem_req o;
-
-	c->emit(c->ctx, down_req(&o, op, addr, size, mask, from));
+	c->emit(c->ctx, down_req(&c->down, op, addr, size, mask, from));
 }
 
 /* Write back the `dirty` sectors of line `tag` (write-back caches). */
@@ -434,7 +437,8 @@ struct victim {
  * line is the most recent of its set; its index in the set is returned.
  */
 static always_inline unsigned allocate(struct sc_cache *c, size_t set,
-				       uint64_t line, struct victim *v)
+				       uint64_t line, struct victim *v,
+				       bool lazy)
 {
 	size_t base = set * c->assoc;
 	struct sc_set *s = &c->sets[set];
@@ -472,7 +476,7 @@ static always_inline unsigned allocate(struct sc_cache *c, size_t set,
 	rec->tag = line;
 	rec->valid = rec->dirty = 0;
 	((uint16_t *)blk)[w] = fingerprint(line);
-	if (c->readable) {
+	if (lazy) {
 		c->readable[base + w] = 0;
 		memset(c->bytes + (base + w) * c->mask_words, 0,
 		       c->mask_words * sizeof(*c->bytes));
@@ -498,6 +502,21 @@ static inline uint32_t match8(const uint16_t *f, __m128i fp)
 }
 #endif
 
+/* The way among those whose fingerprints matched (bits of m, ways from
+ * `first`) that holds `line`, or SIZE_MAX. */
+static inline size_t pick_match(const struct sc_cache *c, size_t first,
+				uint32_t m, uint64_t line)
+{
+	while (m) {
+		size_t way = first + __builtin_ctz(m);
+
+		if (c->ways[way].tag == line)
+			return way;
+		m &= m - 1;
+	}
+	return SIZE_MAX;
+}
+
 /* The way holding `line` in `set`, or SIZE_MAX. */
 static inline size_t lookup(const struct sc_cache *c, size_t set,
 			    uint64_t line)
@@ -510,17 +529,13 @@ static inline size_t lookup(const struct sc_cache *c, size_t set,
 	const __m128i needle = _mm_set1_epi16((short)fp);
 
 	/* unused ways and the padding have fingerprint 0: no bound needed */
+	if (c->fp_lanes == 8)
+		return pick_match(c, base, match8(f, needle), line);
 	for (uint32_t i = 0; i < c->fp_lanes; i += 16) {
-		uint32_t m = c->fp_lanes == 8 ? match8(f, needle)
-					      : match16(f + i, needle);
+		size_t way = pick_match(c, base + i, match16(f + i, needle), line);
 
-		while (m) {
-			size_t way = base + i + __builtin_ctz(m);
-
-			if (c->ways[way].tag == line)
-				return way;
-			m &= m - 1;
-		}
+		if (way != SIZE_MAX)
+			return way;
 	}
 #else
 	for (uint32_t w = 0; w < c->assoc; w++)
@@ -630,7 +645,7 @@ static noinline void emit_then_write_back(struct sc_cache *c,
  * write (write-through, or no_allocate's), the read of the sector, then the
  * write-backs of a victim.
  */
-static always_inline enum sc_probe
+static always_inline void
 line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	  uint32_t len, uint32_t mask, size_t set, bool atom, bool is_write,
 	  enum sc_write_hit wh, enum sc_write_miss wm)
@@ -642,21 +657,21 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	uint32_t sbit = sector_bit(c, addr);
 	bool write = is_write && (wh == SC_WRITE_THROUGH || wm == SC_NO_ALLOCATE);
 	bool fetch = !is_write || wm == SC_FETCH;
-	struct mem_req down;
 	const struct mem_req *d = NULL;	/* what goes down, if anything */
 	struct victim v;
 	struct sc_way *rec;
 	size_t way;
 
+	c->head.probe = SC_MISS;
 	count_probe(c, sk, SC_MISS, is_write);
 	if (is_write && wm == SC_NO_ALLOCATE) {
 		/* the write goes down (write-through or not), nothing else */
 		count(sk, SC_M_WRITES_DOWN);
-		c->emit(c->ctx, write_down(&down, addr, len, mask, r, atom));
-		return SC_MISS;
+		c->emit(c->ctx, write_down(&c->down, addr, len, mask, r, atom));
+		return;
 	}
 
-	unsigned w = allocate(c, set, line, &v);
+	unsigned w = allocate(c, set, line, &v, lazy);
 
 	way = set * c->assoc + w;
 	rec = &c->ways[way];
@@ -690,19 +705,18 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 
 	if (write) {
 		count(sk, SC_M_WRITES_DOWN);
-		d = write_down(&down, addr, len, mask, r, atom);
+		d = write_down(&c->down, addr, len, mask, r, atom);
 		if (fetch)	/* write-through fetch: two requests */
 			c->emit(c->ctx, d);
 	}
 	if (fetch) {
 		count(sk, SC_M_READS_DOWN);
-		d = fetch_down(c, &down, addr, r, atom);
+		d = fetch_down(c, &c->down, addr, r, atom);
 	}
 	if (wh == SC_WRITE_BACK && v.dirty)
 		emit_then_write_back(c, d, v.tag, v.dirty);
 	else if (d)
 		c->emit(c->ctx, d);
-	return SC_MISS;
 }
 
 /*
@@ -710,13 +724,12 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
  * `fresh`: it was just looked up.  Else it is the line of the access
  * before, which is the most recent of its set already (see remember()).
  */
-static always_inline enum sc_probe
+static always_inline void
 line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	 uint32_t len, uint32_t mask, size_t set, size_t way, unsigned w,
 	 bool fresh, bool atom, bool is_write, enum sc_write_hit wh,
 	 enum sc_write_miss wm, enum sc_replacement rp)
 {
-	struct mem_req down;
 	enum mem_op op = r->hdr.kind;
 	bool lazy = wm == SC_LAZY_FETCH;
 	uint64_t *sk = kind_stats(c->st, r);
@@ -784,6 +797,7 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			touch(c, set, w);
 		remember(c, addr >> c->line_shift, set, way, w);
 	}
+	c->head.probe = p;
 	count_probe(c, sk, p, is_write);
 
 	bool write = is_write && (wh == SC_WRITE_THROUGH ||
@@ -792,18 +806,17 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 
 	if (write) {
 		count(sk, SC_M_WRITES_DOWN);
-		c->emit(c->ctx, write_down(&down, addr, len, mask, r, atom));
+		c->emit(c->ctx, write_down(&c->down, addr, len, mask, r, atom));
 	}
 	if (fetch) {
 		count(sk, SC_M_READS_DOWN);
-		c->emit(c->ctx, fetch_down(c, &down, addr, r, atom));
+		c->emit(c->ctx, fetch_down(c, &c->down, addr, r, atom));
 	}
-	return p;
 }
 
 /* One sector access, the policies read from the configuration: requests of
  * any size. */
-static noinline enum sc_probe access_sector(struct sc_cache *c,
+static noinline void access_sector(struct sc_cache *c,
 					    const struct mem_req *r,
 					    uint64_t addr, uint32_t len,
 					    uint32_t mask)
@@ -815,36 +828,43 @@ static noinline enum sc_probe access_sector(struct sc_cache *c,
 	uint64_t line = addr >> c->line_shift;
 	size_t set, way;
 
-	if (line == c->memo_line)
-		return line_hit(c, r, addr, len, mask, c->memo_set, c->memo_way,
-				c->memo_w, false, false, is_write, wh, wm, rp);
+	if (line == c->memo_line) {
+		line_hit(c, r, addr, len, mask, c->memo_set, c->memo_way,
+			 c->memo_w, false, false, is_write, wh, wm, rp);
+		return;
+	}
 	set = set_of(c, r, addr);
 	way = lookup(c, set, line);
 	if (way == SIZE_MAX)
-		return line_miss(c, r, addr, len, mask, set, false, is_write, wh, wm);
-	return line_hit(c, r, addr, len, mask, set, way, way - set * c->assoc,
-			true, false, is_write, wh, wm, rp);
+		line_miss(c, r, addr, len, mask, set, false, is_write, wh, wm);
+	else
+		line_hit(c, r, addr, len, mask, set, way, way - set * c->assoc,
+			 true, false, is_write, wh, wm, rp);
 }
 
 /* A request of any size: one sector access per sector of this cache it
  * touches. */
-static noinline enum sc_probe access_sectors(struct sc_cache *c,
-					     const struct mem_req *r)
+static noinline void access_sectors(struct sc_cache *c,
+				    const struct mem_req *r)
 {
 	/* what a coalescer sends: one 32 B atom, within one sector */
-	if (r->size == MEM_ATOM)
-		return access_sector(c, r, r->addr, MEM_ATOM, r->mask);
+	if (r->size == MEM_ATOM) {
+		access_sector(c, r, r->addr, MEM_ATOM, r->mask);
+		return;
+	}
 
 	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
 	uint32_t mask = r->size <= MEM_ATOM ? r->mask : UINT32_MAX;
 	uint64_t next = (r->addr | (c->cfg.sector_bytes - 1)) + 1;
-	enum sc_probe first;
 
-	first = access_sector(c, r, r->addr, MIN(next, end) - r->addr, mask);
+	access_sector(c, r, r->addr, MIN(next, end) - r->addr, mask);
+
+	enum sc_probe first = c->head.probe;
+
 	for (uint64_t a = next; a < end; a += c->cfg.sector_bytes)
 		access_sector(c, r, a, MIN(a + c->cfg.sector_bytes, end) - a,
 			      mask);
-	return first;
+	c->head.probe = first;
 }
 
 /*
@@ -860,31 +880,32 @@ static noinline enum sc_probe access_sectors(struct sc_cache *c,
  * The replacement policy is a branch.
  */
 #define SC_SECTOR_FNS(dir, wh, wm, is_write)					\
-static noinline enum sc_probe							\
+static noinline void								\
 found_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r,		\
 			  size_t set, size_t way)				\
 {										\
-	return line_hit(c, r, r->addr, MEM_ATOM, r->mask, set, way,		\
+	line_hit(c, r, r->addr, MEM_ATOM, r->mask, set, way,			\
 			way - set * c->assoc, true, true, is_write, SC_##wh,	\
 			SC_##wm, c->cfg.replacement);				\
 }										\
 										\
-static noinline enum sc_probe							\
+static noinline void								\
 look_up_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
 {										\
 	size_t set = set_of(c, r, r->addr);					\
 	size_t way = lookup(c, set, r->addr >> c->line_shift);			\
 										\
 	if (way != SIZE_MAX)							\
-		return found_##dir##_##wh##_##wm(c, r, set, way);		\
-	return line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,\
-			 SC_##wh, SC_##wm);					\
+		found_##dir##_##wh##_##wm(c, r, set, way);			\
+	else									\
+		line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,\
+			  SC_##wh, SC_##wm);					\
 }										\
 										\
-static noinline enum sc_probe							\
+static noinline void								\
 again_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
 {										\
-	return line_hit(c, r, r->addr, MEM_ATOM, r->mask, c->memo_set,		\
+	line_hit(c, r, r->addr, MEM_ATOM, r->mask, c->memo_set,		\
 			c->memo_way, c->memo_w, false, true, is_write, SC_##wh,	\
 			SC_##wm, c->cfg.replacement);				\
 }
@@ -893,18 +914,21 @@ again_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
 SC_SECTOR_FNS(read, wh, wm, false)						\
 SC_SECTOR_FNS(write, wh, wm, true)						\
 										\
-static enum sc_probe access_##wh##_##wm(struct sc_cache *c,			\
+static void access_##wh##_##wm(struct sc_cache *c,				\
 					const struct mem_req *r)		\
 {										\
 	bool again = r->addr >> c->line_shift == c->memo_line;			\
 										\
 	if (G_UNLIKELY(r->size != MEM_ATOM))					\
-		return access_sectors(c, r);					\
-	if (r->hdr.kind == MEM_WRITE)						\
-		return again ? again_write_##wh##_##wm(c, r)			\
-			     : look_up_write_##wh##_##wm(c, r);		\
-	return again ? again_read_##wh##_##wm(c, r)				\
-		     : look_up_read_##wh##_##wm(c, r);				\
+		access_sectors(c, r);						\
+	else if (r->hdr.kind == MEM_WRITE && again)				\
+		again_write_##wh##_##wm(c, r);					\
+	else if (r->hdr.kind == MEM_WRITE)					\
+		look_up_write_##wh##_##wm(c, r);				\
+	else if (again)								\
+		again_read_##wh##_##wm(c, r);					\
+	else									\
+		look_up_read_##wh##_##wm(c, r);					\
 }
 
 SC_ACCESS_FN(WRITE_BACK, ALLOCATE)
@@ -933,11 +957,6 @@ static sc_access_fn pick_access(const struct sc_config *cfg)
 	    (unsigned)cfg->replacement > SC_FIFO)
 		return access_sectors;	/* what no parameter can give */
 	return fns[cfg->write_hit][cfg->write_miss];
-}
-
-enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
-{
-	return c->access(c, r);
 }
 
 void sc_flush(struct sc_cache *c)

@@ -74,11 +74,24 @@ void sc_free(struct sc_cache *c);
 /* A new capacity, keeping every other parameter; the cache is invalidated. */
 bool sc_resize(struct sc_cache *c, uint64_t size, char **why);
 
+/* The start of every cache: enough for sc_access() to be inline, so that an
+ * access is one indirect call to the path compiled for the policies. */
+struct sc_cache_head {
+	void (*access)(struct sc_cache *c, const struct mem_req *r);
+	enum sc_probe probe;	/* of the first sector of the last access */
+};
+
 /*
  * One request from above.  Returns the probe of its first sector, before
  * the access changed anything.
  */
-enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r);
+static inline enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
+{
+	struct sc_cache_head *h = (struct sc_cache_head *)c;
+
+	h->access(c, r);
+	return h->probe;
+}
 
 /* Write back every dirty sector (write-back caches), then drop everything. */
 void sc_flush(struct sc_cache *c);
