@@ -16,10 +16,12 @@
  * The recency list is circular and doubly linked (the paper's O(1) LRU):
  * the victim is the one before the head, and making it the newest line is
  * a move of the head.  FIFO keeps the list in allocation order instead.
- * Ways fill in order and are only emptied all at once (invalidate), so a
- * count per set tells which are in use, and unused ways have fingerprint 0,
- * which no line has.  The last line looked up is remembered, so the 4
- * sectors of a line cost one lookup.  Nothing is allocated per access.
+ * An invalidated set is a full list of empty ways (no valid sector,
+ * fingerprint 0, which no line has), so an allocation always takes the
+ * way before the head with no test of whether the set is full: empty ways
+ * stay behind every line until they are taken.  The last line looked up
+ * is remembered, so the 4 sectors of a line cost one lookup.  Nothing is
+ * allocated per access.
  *
  * The access path of a 32-byte request is compiled once per combination
  * of write_hit and write_miss and per direction (line_hit() and
@@ -56,7 +58,6 @@ struct sc_way {
 };
 
 struct sc_set {
-	uint16_t used;			/* ways 0..used-1 hold lines */
 	uint8_t head;			/* most recent (LRU) or newest (FIFO) */
 };
 
@@ -67,8 +68,7 @@ struct sc_cache {
 	struct sc_cache_head head;	/* first: sc_access() reads it */
 	uint64_t *st;
 	uint64_t memo_line;		/* the last line found, UINT64_MAX: none */
-	size_t memo_way, memo_set;
-	unsigned memo_w;		/* memo_way in its set */
+	size_t memo_way;
 	unsigned line_shift, sector_shift;
 	uint32_t sector_idx_mask;	/* sectors per line - 1 */
 	uint32_t nsets, assoc;
@@ -147,10 +147,20 @@ static void free_arrays(struct sc_cache *c)
 
 void sc_invalidate(struct sc_cache *c)
 {
-	/* state of a way is reset when it is allocated: emptying the sets
-	 * and zeroing the fingerprints is enough */
+	uint32_t a = c->assoc;
+
 	memset(c->sets, 0, c->nsets * sizeof(*c->sets));
 	memset(c->blocks, 0, c->nsets * c->block_bytes);
+	memset(c->ways, 0, (size_t)c->nsets * a * sizeof(*c->ways));
+	/* every set: the ways in a circle, head 0 */
+	for (size_t set = 0; set < c->nsets; set++) {
+		uint8_t *next = set_next(c, set), *prev = next + a;
+
+		for (uint32_t w = 0; w < a; w++) {
+			next[w] = (w + 1) % a;
+			prev[w] = (w + a - 1) % a;
+		}
+	}
 	c->memo_line = UINT64_MAX;
 }
 
@@ -443,35 +453,20 @@ static always_inline unsigned allocate(struct sc_cache *c, size_t set,
 	size_t base = set * c->assoc;
 	struct sc_set *s = &c->sets[set];
 	uint8_t *blk = c->blocks + set * c->block_bytes;
-	uint8_t *next = blk + 2 * c->fp_lanes, *prev = next + c->assoc;
+	const uint8_t *prev = blk + 2 * c->fp_lanes + c->assoc;
 	struct sc_way *rec;
 	unsigned w;
 
-	if (G_LIKELY(s->used == c->assoc)) {
-		w = prev[s->head];
-		rec = &c->ways[base + w];
-		c->st[SC_S_EVICTIONS]++;
-		v->dirty = rec->dirty & rec->valid;
-		v->tag = rec->tag;
-		if (c->memo_line == rec->tag)
-			c->memo_line = UINT64_MAX;
-	} else {
-		w = s->used++;
-		rec = &c->ways[base + w];
-		v->dirty = 0;
-		v->tag = 0;
-		if (w == 0) {
-			next[0] = prev[0] = 0;
-		} else {
-			/* in before the head: the newest */
-			uint8_t h = s->head, t = prev[h];
-
-			prev[w] = t;
-			next[w] = h;
-			next[t] = w;
-			prev[h] = w;
-		}
-	}
+	/* the least recent (or oldest) way; an empty one while there is one */
+	w = prev[s->head];
+	rec = &c->ways[base + w];
+	/* a line always has a valid sector: an empty way is no eviction */
+	c->st[SC_S_EVICTIONS] += rec->valid != 0;
+	v->dirty = rec->dirty & rec->valid;
+	v->tag = rec->tag;
+	/* an empty way's tag may equal it: forgetting it then costs a lookup */
+	if (c->memo_line == rec->tag)
+		c->memo_line = UINT64_MAX;
 	s->head = w;
 	rec->tag = line;
 	rec->valid = rec->dirty = 0;
@@ -617,12 +612,10 @@ static always_inline void count(uint64_t *sk, enum sc_metric m)
  * new line (or forgets an evicted one).
  */
 static always_inline void remember(struct sc_cache *c, uint64_t line,
-				   size_t set, size_t way, unsigned w)
+				   size_t way)
 {
 	c->memo_line = line;
 	c->memo_way = way;
-	c->memo_set = set;
-	c->memo_w = w;
 }
 
 /* The request down that ends an access, then the victim's write-backs. */
@@ -701,7 +694,7 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			rec->dirty = sbit;
 	}
 	/* a new line is the most recent of its set: no touch */
-	remember(c, line, set, way, w);
+	remember(c, line, way);
 
 	if (write) {
 		count(sk, SC_M_WRITES_DOWN);
@@ -720,7 +713,8 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 }
 
 /*
- * The same for a line that is there, in way `w` of `set` (`way` overall).
+ * The same for a line that is there, in way `w` of `set` (`way` overall;
+ * set and w are read only when fresh).
  * `fresh`: it was just looked up.  Else it is the line of the access
  * before, which is the most recent of its set already (see remember()).
  */
@@ -795,7 +789,7 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	if (fresh && (!is_write || wm != SC_NO_ALLOCATE || p == SC_HIT)) {
 		if (rp == SC_LRU)
 			touch(c, set, w);
-		remember(c, addr >> c->line_shift, set, way, w);
+		remember(c, addr >> c->line_shift, way);
 	}
 	c->head.probe = p;
 	count_probe(c, sk, p, is_write);
@@ -829,8 +823,9 @@ static noinline void access_sector(struct sc_cache *c,
 	size_t set, way;
 
 	if (line == c->memo_line) {
-		line_hit(c, r, addr, len, mask, c->memo_set, c->memo_way,
-			 c->memo_w, false, false, is_write, wh, wm, rp);
+		/* set and w matter only to a touch, which it needs not */
+		line_hit(c, r, addr, len, mask, 0, c->memo_way, 0, false,
+			 false, is_write, wh, wm, rp);
 		return;
 	}
 	set = set_of(c, r, addr);
@@ -905,8 +900,8 @@ look_up_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
 static noinline void								\
 again_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
 {										\
-	line_hit(c, r, r->addr, MEM_ATOM, r->mask, c->memo_set,		\
-			c->memo_way, c->memo_w, false, true, is_write, SC_##wh,	\
+	line_hit(c, r, r->addr, MEM_ATOM, r->mask, 0, c->memo_way, 0,	\
+			false, true, is_write, SC_##wh,				\
 			SC_##wm, c->cfg.replacement);				\
 }
 
@@ -961,8 +956,8 @@ static sc_access_fn pick_access(const struct sc_config *cfg)
 
 void sc_flush(struct sc_cache *c)
 {
-	for (size_t set = 0; set < c->nsets; set++)
-		for (size_t w = set * c->assoc; w < set * c->assoc + c->sets[set].used; w++)
+	for (size_t w = 0; w < (size_t)c->nsets * c->assoc; w++)
+		if (c->ways[w].valid & c->ways[w].dirty)
 			write_back(c, c->ways[w].tag,
 				   c->ways[w].valid & c->ways[w].dirty,
 				   SC_S_WB_FLUSH);
