@@ -72,6 +72,7 @@ enum ss_error_code {
 	SS_ERROR_CONFIG = 1,	/* bad configuration or input: exit status 2 */
 	SS_ERROR_PLUGIN,	/* a plugin could not be loaded: exit status 2 */
 	SS_ERROR_INTERNAL,	/* a component failed: exit status 1 */
+	SS_ERROR_INPUT,		/* malformed input (a trace): exit status 2 */
 };
 
 G_END_DECLS

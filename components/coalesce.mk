@@ -1,0 +1,1 @@
+# Coalescer and occupancy (components/coalesce.h, occupancy.h): sources and tests.

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reading memory traces (traces.md): the paper tracer's format (ppt:
+ * app_config.py + memory_traces/kernel_K_block_B.mem) and Accel-Sim's
+ * (kernelslist.g + kernel-N.traceg, plain, .gz or .xz), both turned into
+ * the same gpu_kernel / gpu_block / gpu_line values (include/sectorsim/gpu.h).
+ * Accel-Sim blocks come out as the reference's line stream (traces.md 4):
+ * lockstep over all instruction lines of the block's warps, memory
+ * instructions kept, so both formats drive the same model.
+ *
+ * Streaming: a kernel's header is read when the kernel starts, and only the
+ * blocks asked for are kept, so memory grows with the blocks of one kernel,
+ * never with the trace.  Every malformed input is a GError (SS_ERROR,
+ * SS_ERROR_INPUT) whose message is one line "FILE:LINE: what was found;
+ * what was expected" (traces.md 6), FILE as named relative to the trace
+ * directory.
+ */
+#ifndef SS_TRACE_H
+#define SS_TRACE_H
+
+#include <sectorsim/gpu.h>
+
+enum trace_format {
+	TRACE_AUTO,		/* app_config.py -> ppt; kernelslist.g -> accelsim */
+	TRACE_PPT,
+	TRACE_ACCELSIM,
+};
+
+struct trace_reader;
+
+/* `path`: a trace directory of either format, or an Accel-Sim kernelslist.g. */
+struct trace_reader *trace_open(const char *path, enum trace_format fmt,
+				GError **err);
+void trace_close(struct trace_reader *t);
+enum trace_format trace_format_of(const struct trace_reader *t);
+
+/*
+ * The next kernel, in launch order.  NULL at the end of the trace (*err
+ * left NULL) or on malformed input (*err set).  The kernel, and the blocks
+ * loaded for it, stay valid until the next call or trace_close().
+ */
+const struct gpu_kernel *trace_next_kernel(struct trace_reader *t, GError **err);
+
+/*
+ * Blocks ids[0..n-1] (ascending, each < grid size) of the current kernel
+ * into out[]: a block the trace lacks is an empty block.  May be called
+ * several times per kernel.
+ */
+bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
+		       const struct gpu_block **out, GError **err);
+
+/* The same as a gpu_block_source, for the GPU_KERNEL_BEGIN message. */
+struct gpu_block_source *trace_block_source(struct trace_reader *t);
+
+#endif

@@ -1,0 +1,1 @@
+# Trace readers (components/trace.h): sources and tests.

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The GPU-side protocols of the stock components, public so that a plugin
+ * can take the place of any of them:
+ *
+ *   gpu.kernel    kernel launches: trace source -> block scheduler, and the
+ *                 scheduler's decisions -> whoever reports them; kernel done
+ *                 back to the trace source
+ *   gpu.dispatch  what the block scheduler hands one SM: kernel begin (with
+ *                 its L1 size), its blocks, then go
+ *
+ * Blocks travel as pointers to line streams owned by the trace source.  They
+ * stay valid until the trace source is told the kernel is done, so a
+ * receiver keeps the pointer, never a copy.
+ */
+#ifndef SECTORSIM_GPU_H
+#define SECTORSIM_GPU_H
+
+#include <sectorsim/sectorsim.h>
+
+#define GPU_KERNEL_PROTOCOL "gpu.kernel"
+#define GPU_DISPATCH_PROTOCOL "gpu.dispatch"
+
+#define GPU_WARP_UNKNOWN UINT32_MAX
+
+/* One warp-level memory instruction, as the trace gives it. */
+struct gpu_line {
+	const char *opcode;	/* with its modifiers: "LDG.E.64" */
+	const uint64_t *addr;	/* active lanes in lane order; zeros never listed */
+	uint32_t n_addr;
+	uint32_t warp;		/* GPU_WARP_UNKNOWN when the format has none */
+};
+
+/* A thread block: its memory instructions in the order they are issued
+ * (traces.md 1; for an Accel-Sim trace the reference's order, traces.md 4). */
+struct gpu_block {
+	uint64_t id;		/* z * gx * gy + y * gx + x */
+	uint32_t n_lines;
+	const struct gpu_line *lines;
+};
+
+/* Launch data of a kernel. */
+struct gpu_kernel {
+	uint32_t id;		/* as reported: app_kernels_id entry or list ordinal */
+	const char *name;
+	uint32_t grid[3], block[3];
+	uint64_t grid_size;	/* blocks */
+	uint32_t block_size;	/* threads per block */
+	uint32_t regs;		/* registers per thread */
+	uint32_t smem;		/* shared memory bytes per block */
+	uint64_t stream_id;
+};
+
+/*
+ * Where the blocks of the current kernel come from: an object with an ops
+ * table, carried by GPU_KERNEL_BEGIN, so that a scheduler loads only the
+ * blocks it will run.
+ */
+struct gpu_block_source;
+
+struct gpu_block_source_ops {
+	/*
+	 * Blocks ids[0..n-1] (ascending) of the current kernel into out[]; a
+	 * block the trace lacks is an empty block, not an error.  False with
+	 * *err (SS_ERROR_INPUT, "FILE:LINE: ...") on malformed input.
+	 */
+	bool (*load)(struct gpu_block_source *s, const uint64_t *ids, size_t n,
+		     const struct gpu_block **out, GError **err);
+};
+
+struct gpu_block_source {
+	const struct gpu_block_source_ops *ops;
+};
+
+/* What the scheduler decided for a kernel (model.md 2-3). */
+struct gpu_occupancy {
+	uint32_t lim_warps, lim_blocks, lim_regs, lim_smem;
+	uint32_t th_max_active;		/* blocks per SM the resources allow */
+	uint32_t alloc;			/* ceil(grid / SMs) */
+	uint32_t max_active;		/* min(th_max_active, alloc) */
+	uint64_t carveout_bytes;	/* shared memory carved out of the unified array */
+	uint64_t l1_bytes;		/* what is left for the L1 */
+	uint32_t active_sms;		/* SMs that get blocks */
+	uint32_t sim_blocks;		/* blocks simulated per SM */
+	uint32_t avg_blocks;		/* ceil(grid / SMs) */
+	double scale;			/* avg_blocks / sim_blocks: counts are multiplied by it */
+};
+
+enum gpu_kernel_op {			/* carried in hdr.kind */
+	GPU_KERNEL_BEGIN = 1,		/* kernel, blocks (source -> scheduler) */
+	GPU_KERNEL_PLANNED,		/* kernel, occupancy (scheduler -> report) */
+	GPU_KERNEL_DONE,		/* every counter of the kernel is final */
+};
+
+struct gpu_kernel_msg {
+	struct ss_msg hdr;
+	const struct gpu_kernel *kernel;
+	struct gpu_block_source *blocks;	/* BEGIN */
+	const struct gpu_occupancy *occ;	/* PLANNED; NULL when the kernel cannot run */
+};
+
+enum gpu_dispatch_op {			/* carried in hdr.kind */
+	GPU_DISPATCH_BEGIN = 1,		/* kernel, occupancy: a new kernel */
+	GPU_DISPATCH_BLOCK,		/* one more block for this SM, in issue order */
+	GPU_DISPATCH_GO,		/* no more blocks: issue */
+};
+
+struct gpu_dispatch_msg {
+	struct ss_msg hdr;
+	const struct gpu_kernel *kernel;
+	const struct gpu_occupancy *occ;	/* BEGIN */
+	const struct gpu_block *block;		/* BLOCK */
+};
+
+#endif
