@@ -77,6 +77,8 @@ struct ss_engine {
 	GPtrArray *components;		/* struct ss_component *, creation order */
 	GHashTable *by_name;		/* "l1[3]" -> struct ss_component * */
 	struct ss_stats *stats;
+	GError *failure;		/* the first ss_engine_fail() */
+	GHashTable *options;		/* ss_engine_set_option() */
 };
 
 /* stats.c */

@@ -15,7 +15,7 @@
 
 struct options {
 	gboolean list, dump_config, dot, quiet, version;
-	char *describe, *stats, *output;
+	char *describe, *stats, *output, *json, *csv;
 	char **params, **plugins;
 };
 
@@ -93,14 +93,15 @@ static int run(struct options *o, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (argc > 2) {
-		status = fail(EXIT_CONFIG, "unexpected argument '%s'; expected one CONFIG.ini", argv[2]);
+	if (argc > 3) {
+		status = fail(EXIT_CONFIG, "unexpected argument '%s'; expected CONFIG.ini [TRACE]", argv[3]);
 		goto out;
 	}
-	if (argc == 2) {
+	if (argc >= 2) {
 		GPtrArray *errors = NULL;
 
-		sim = ss_sim_load(reg, argv[1], (const char *const *)o->params, &errors);
+		sim = ss_sim_load(reg, argv[1], (const char *const *)o->params,
+				  argc == 3 ? argv[2] : NULL, &errors);
 		if (!sim) {
 			for (guint i = 0; i < errors->len; i++)
 				fprintf(stderr, "%s\n", (char *)errors->pdata[i]);
@@ -130,10 +131,23 @@ static int run(struct options *o, int argc, char **argv)
 		goto out;
 	}
 	gint64 t0 = g_get_monotonic_time();
+	struct ss_engine *e = NULL;
+	bool ok = ss_sim_build(sim, &err);
 
-	if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err)) {
-		/* a configuration error already starts with its file:line */
-		if (err->code == SS_ERROR_CONFIG) {
+	if (ok) {
+		e = ss_sim_engine(sim);
+		if (o->json)
+			ss_engine_set_option(e, "json", o->json);
+		if (o->csv)
+			ss_engine_set_option(e, "csv", o->csv);
+		if (o->quiet)
+			ss_engine_set_option(e, "quiet", "1");
+		ok = ss_sim_run(sim, &err);
+	}
+	if (!ok) {
+		/* configuration and input errors already start with their
+		 * file:line */
+		if (err->code == SS_ERROR_CONFIG || err->code == SS_ERROR_INPUT) {
 			fprintf(stderr, "%s\n", err->message);
 			status = EXIT_CONFIG;
 		} else {
@@ -141,13 +155,14 @@ static int run(struct options *o, int argc, char **argv)
 		}
 		goto out;
 	}
-	struct ss_engine *e = ss_sim_engine(sim);
-
 	if (!o->quiet)
 		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " events to tick %"
 			G_GUINT64_FORMAT " in %.3f s\n", ss_engine_events_run(e),
 			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6);
-	status = write_stats(e, o);
+	/* the raw statistics, unless a component reported the run itself
+	 * and they were not asked for */
+	if (o->stats || o->output || !ss_engine_option(e, "report"))
+		status = write_stats(e, o);
 out:
 	g_clear_error(&err);
 	g_strfreev(search);
@@ -166,19 +181,23 @@ int main(int argc, char **argv)
 		{ "dot", 0, 0, G_OPTION_ARG_NONE, &o.dot, "Print the component graph for Graphviz", NULL },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.params, "Override a parameter: SECTION.KEY=VALUE or SECTION[N].KEY=VALUE (repeatable)", "KEY=VALUE" },
 		{ "plugin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.plugins, "Load a plugin by name (from the plugin path) or by file (repeatable)", "NAME" },
-		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Statistics format: text (default), json or csv", "FORMAT" },
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the statistics to FILE instead of standard output", "FILE" },
+		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &o.json, "Write the per-kernel results as JSON to FILE", "FILE" },
+		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write the per-kernel results as CSV to FILE", "FILE" },
+		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Raw statistics format: text (default), json or csv", "FORMAT" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output", "FILE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but results and errors", NULL },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("CONFIG.ini");
+	GOptionContext *ctx = g_option_context_new("CONFIG.ini [TRACE]");
 	GError *err = NULL;
 	int status;
 
 	g_option_context_set_summary(ctx,
 		"Trace-driven functional simulator of GPU memory hierarchies.\n"
-		"Components are wired by CONFIG.ini; plugins are searched in plugin_path\n"
+		"Components are wired by CONFIG.ini; TRACE (a trace directory or an\n"
+		"Accel-Sim kernelslist.g) replaces the trace the configuration names.\n"
+		"Plugins are searched in plugin_path\n"
 		"of [simulation], then $SECTORSIM_PLUGIN_PATH, then " PKGLIBDIR ".");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
@@ -196,6 +215,8 @@ int main(int argc, char **argv)
 	g_free(o.describe);
 	g_free(o.stats);
 	g_free(o.output);
+	g_free(o.json);
+	g_free(o.csv);
 	g_strfreev(o.params);
 	g_strfreev(o.plugins);
 	return status;

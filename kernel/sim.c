@@ -1074,8 +1074,36 @@ out:
 	g_ptr_array_free(dirs, TRUE);
 }
 
+/* The run's input (the command line's TRACE) sets every parameter flagged
+ * SS_PF_INPUT, relative to the working directory. */
+static void apply_input(struct ss_sim *s, const char *input)
+{
+	char *cwd = g_get_current_dir();
+	char *loc = g_strdup_printf("command line TRACE %s", input);
+	unsigned n = 0;
+
+	for (guint c = 0; c < s->comps->len; c++) {
+		struct plan_comp *pc = s->comps->pdata[c];
+
+		for (int idx = 0; pc->ok && pc->type->params &&
+		     pc->type->params[idx].name; idx++) {
+			if (!(pc->type->params[idx].flags & SS_PF_INPUT))
+				continue;
+			for (unsigned i = 0; i < pc->count; i++)
+				set_param(s, pc->params[i], idx, input, cwd, loc,
+					  "input");
+			n++;
+		}
+	}
+	if (!n)
+		err_at(s, loc, "no component of this configuration reads an input; expected a component with an input parameter, such as trace_source's path");
+	g_free(loc);
+	g_free(cwd);
+}
+
 struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
-			   const char *const *overrides, GPtrArray **errors)
+			   const char *const *overrides, const char *input,
+			   GPtrArray **errors)
 {
 	struct ss_sim *s = g_new0(struct ss_sim, 1);
 
@@ -1102,6 +1130,8 @@ struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
 			plan_component(s, sec);
 	}
 	apply_overrides(s);
+	if (input)
+		apply_input(s, input);
 	for (guint i = 0; i < s->comps->len; i++) {
 		struct plan_comp *pc = s->comps->pdata[i];
 
@@ -1408,11 +1438,20 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 						SS_ERROR_INTERNAL);
 	}
 	ss_engine_run(e, s->max_ticks ? s->max_ticks : SS_TICK_MAX);
+	if (e->failure) {
+		/* what a component stopped on is the result of the run */
+		g_propagate_error(error, g_error_copy(e->failure));
+		return FALSE;
+	}
 	for (guint i = 0; i < e->components->len; i++) {
 		struct ss_component *x = e->components->pdata[i];
 
 		if (x->type->ops->xfinish)
 			x->type->ops->xfinish(x);
+	}
+	if (e->failure) {
+		g_propagate_error(error, g_error_copy(e->failure));
+		return FALSE;
 	}
 	return TRUE;
 }

@@ -15,12 +15,15 @@ struct ss_sim;
 
 /*
  * Load `ini` (with includes), apply `overrides` ("l1.assoc=8",
- * "l1[5].assoc=8", "simulation.max_ticks=10"), load the plugins it names
+ * "l1[5].assoc=8", "simulation.max_ticks=10") and `input` (the command
+ * line's TRACE, or NULL: it sets every parameter flagged SS_PF_INPUT),
+ * load the plugins it names
  * into `r` and validate everything.  Returns NULL with *errors holding one
  * "file:line: ..." line per problem; the caller exits with status 2.
  */
 struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
-			   const char *const *overrides, GPtrArray **errors);
+			   const char *const *overrides, const char *input,
+			   GPtrArray **errors);
 void ss_sim_free(struct ss_sim *s);
 
 /* The configuration with includes, templates, defaults and -p applied. */

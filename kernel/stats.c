@@ -239,6 +239,14 @@ void ss_stats_end_phase(struct ss_engine *e, const char *label)
 	ss_stats_reset(e);
 }
 
+const uint64_t *ss_stats_counter(struct ss_engine *e, const char *name)
+{
+	int i = entry_index(e->stats, name);
+	struct ss_stat_entry *x = i < 0 ? NULL : e->stats->entries->pdata[i];
+
+	return x && x->kind == SS_STAT_COUNTER ? x->slot : NULL;
+}
+
 unsigned ss_stats_n_phases(struct ss_engine *e)
 {
 	return e->stats->phases->len;

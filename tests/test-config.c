@@ -29,7 +29,7 @@ static struct ss_sim *run_ini(struct ss_registry *r, const char *name,
 	char *path = write_ini(name, text);
 	GPtrArray *errors = NULL;
 	GError *err = NULL;
-	struct ss_sim *s = ss_sim_load(r, path, overrides, &errors);
+	struct ss_sim *s = ss_sim_load(r, path, overrides, NULL, &errors);
 
 	if (!s)
 		g_error("%s", (char *)errors->pdata[0]);
@@ -203,6 +203,45 @@ static void test_relay_chain(void)
 	ss_registry_free(r);
 }
 
+/* The command line's TRACE sets the parameters flagged SS_PF_INPUT,
+ * relative to the working directory; a configuration without one says so. */
+static void test_run_input(void)
+{
+	struct ss_registry *r = ss_registry_new();
+	char *path = write_ini("input.ini", PLUGIN
+		"[component play]\ntype = mem_script\nrequests = R0x0\n"
+		"[component count]\ntype = mem_counter\n"
+		"[link a]\nfrom = play.out\nto = count.in[0]\n");
+	char *reqs = g_build_filename(tmpdir, "reqs.txt", NULL);
+	GPtrArray *errors = NULL;
+	GError *err = NULL;
+	struct ss_sim *s;
+	double v;
+
+	g_assert_true(g_file_set_contents(reqs, "R0x40 W0x80\nR0xc0\n", -1, NULL));
+	s = ss_sim_load(r, path, NULL, reqs, &errors);
+	g_assert_nonnull(s);
+	g_assert_true(ss_sim_build(s, &err) && ss_sim_run(s, &err));
+	g_assert_true(ss_stats_lookup(ss_sim_engine(s), "count.reads", &v));
+	g_assert_cmpfloat(v, ==, 2);
+	g_assert_true(ss_stats_lookup(ss_sim_engine(s), "count.writes", &v));
+	g_assert_cmpfloat(v, ==, 1);
+	ss_sim_free(s);
+	g_free(path);
+
+	path = write_ini("noinput.ini", PLUGIN
+		"[component src]\ntype = token_source\n"
+		"[component sink]\ntype = token_sink\n"
+		"[link a]\nfrom = src.out\nto = sink.in[0]\n");
+	g_assert_null(ss_sim_load(r, path, NULL, "trace", &errors));
+	g_assert_cmpuint(errors->len, ==, 1);
+	g_assert_cmpstr(errors->pdata[0], ==, "command line TRACE trace: no component of this configuration reads an input; expected a component with an input parameter, such as trace_source's path");
+	g_ptr_array_free(errors, TRUE);
+	g_free(path);
+	g_free(reqs);
+	ss_registry_free(r);
+}
+
 static void test_phases(void)
 {
 	struct ss_registry *r = ss_registry_new();
@@ -232,7 +271,7 @@ static void test_create_refuses(void)
 		"[link feed]\nfrom = src.out\nto = sink.in[0]\n");
 	GPtrArray *errors = NULL;
 	GError *err = NULL;
-	struct ss_sim *s = ss_sim_load(r, path, NULL, &errors);
+	struct ss_sim *s = ss_sim_load(r, path, NULL, NULL, &errors);
 
 	g_assert_nonnull(s);
 	g_assert_false(ss_sim_build(s, &err));
@@ -290,7 +329,7 @@ static void test_bad_wiring(gconstpointer data)
 	char *where = g_strdup_printf("%s:%d: ", path, c->line);
 	bool found = false;
 
-	g_assert_null(ss_sim_load(r, path, NULL, &errors));
+	g_assert_null(ss_sim_load(r, path, NULL, NULL, &errors));
 	for (guint i = 0; i < errors->len; i++) {
 		const char *e = errors->pdata[i];
 
@@ -401,6 +440,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/latency-and-replies", test_latency_and_replies);
 	g_test_add_func("/config/relay-chain", test_relay_chain);
 	g_test_add_func("/config/phases", test_phases);
+	g_test_add_func("/config/run-input", test_run_input);
 	g_test_add_func("/config/create-refuses", test_create_refuses);
 	for (size_t i = 0; i < G_N_ELEMENTS(bad_cases); i++) {
 		char *name = g_strdup_printf("/config/bad-wiring/%s", bad_cases[i].what);

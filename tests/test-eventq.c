@@ -209,6 +209,36 @@ static void test_stop(void)
 	ss_engine_free(e);
 }
 
+static void failer(struct ss_engine *e, void *data)
+{
+	ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INPUT, "%s",
+				      (const char *)data));
+}
+
+/* A failure stops the run like ss_engine_stop(); the first one is kept. */
+static void test_fail_and_options(void)
+{
+	struct ss_engine *e = ss_engine_new();
+	int n = 0;
+
+	g_assert_null(ss_engine_failure(e));
+	ss_schedule(e, 1, 0, failer, "t.mem:3: first");
+	ss_schedule(e, 1, 1, failer, "t.mem:4: second");
+	ss_schedule(e, 2, 0, noop, &n);
+	g_assert_cmpuint(ss_engine_run(e, SS_TICK_MAX), ==, 1);
+	g_assert_cmpuint(ss_engine_run(e, SS_TICK_MAX), ==, 1);
+	g_assert_cmpuint(ss_engine_run(e, SS_TICK_MAX), ==, 1);
+	g_assert_cmpint(n, ==, 1);
+	g_assert_error(ss_engine_failure(e), SS_ERROR, SS_ERROR_INPUT);
+	g_assert_cmpstr(ss_engine_failure(e)->message, ==, "t.mem:3: first");
+
+	g_assert_null(ss_engine_option(e, "json"));
+	ss_engine_set_option(e, "json", "a.json");
+	ss_engine_set_option(e, "json", "b.json");
+	g_assert_cmpstr(ss_engine_option(e, "json"), ==, "b.json");
+	ss_engine_free(e);
+}
+
 struct ticker {
 	uint64_t left;
 	int16_t prio;
@@ -251,6 +281,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/eventq/past-refused", test_past_refused);
 	g_test_add_func("/eventq/tick-limit", test_tick_limit);
 	g_test_add_func("/eventq/stop", test_stop);
+	g_test_add_func("/eventq/fail-and-options", test_fail_and_options);
 	g_test_add_func("/eventq/pooled", test_pooled);
 	return g_test_run();
 }

@@ -63,6 +63,10 @@ static void test_sums_and_ratios(void)
 	g_assert_cmpfloat(get(e, "l2.hit_rate"), ==, 0);
 	g_assert_false(ss_stats_lookup(e, "l1.nothing", &v));
 	g_assert_false(ss_stats_lookup(e, "l3.hits", &v));
+	/* a counter's live slot; ratios and unknown names have none */
+	g_assert_true(ss_stats_counter(e, "l1[2].hits") == &l1[2]->stats[HITS]);
+	g_assert_null(ss_stats_counter(e, "l1[2].hit_rate"));
+	g_assert_null(ss_stats_counter(e, "l1.hits"));
 	ss_engine_free(e);
 }
 

@@ -320,7 +320,8 @@ static const struct ss_component_type token_scale_type = {
 /* ---- mem_script and mem_counter ------------------------------------------- */
 
 static const struct ss_param_desc script_params[] = {
-	{ "requests", SS_P_STRING, NULL, "space-separated requests: R0x40, W0x40, W0x40&f (byte mask), A0x40 (atomic), F (flush), I (invalidate)", NULL, 0, 0, 0 },
+	{ "requests", SS_P_STRING, "", "space-separated requests: R0x40, W0x40, W0x40&f (byte mask), A0x40 (atomic), F (flush), I (invalidate)", NULL, 0, 0, 0 },
+	{ "file", SS_P_STRING, "", "a file of requests, read instead of `requests`: the run's input (TRACE)", NULL, 0, 0, SS_PF_INPUT },
 	{ "repeat", SS_P_UINT, "1", "times to play the list", NULL, 1, 1000000, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
@@ -340,7 +341,18 @@ static int script_create(struct ss_component *c, const struct ss_params *p,
 			 GError **err)
 {
 	struct mem_script *s = SS_COMPONENT(c, struct mem_script, c);
-	char **words = g_strsplit_set(ss_param_string(p, "requests"), " \t", -1);
+	const char *file = ss_param_string(p, "file");
+	char *text = NULL;
+
+	if (file && *file && !g_file_get_contents(file, &text, NULL, err)) {
+		(*err)->code = SS_ERROR_CONFIG;
+		return -1;
+	}
+
+	char **words = g_strsplit_set(text ? text : ss_param_string(p, "requests"),
+				      " \t\n", -1);
+
+	g_free(text);
 
 	s->repeat = ss_param_uint(p, "repeat");
 	s->reqs = g_array_new(FALSE, FALSE, sizeof(struct mem_req));

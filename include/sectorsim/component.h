@@ -38,6 +38,8 @@ enum ss_param_type {
 };
 
 #define SS_PF_POW2	(1u << 0)	/* the value must be a power of two */
+#define SS_PF_INPUT	(1u << 1)	/* the run's input: the command line's
+					   positional TRACE sets it */
 
 struct ss_param_desc {
 	const char *name;
@@ -180,6 +182,14 @@ void ss_stat_add_ratio(struct ss_component *c, const char *name,
  * counters.  The core does not know what a phase means; a component decides.
  */
 void ss_stats_end_phase(struct ss_engine *e, const char *label);
+
+/*
+ * The live slot of counter `name` ("l1[3].global_load_accesses"), for a
+ * component that reads what others counted (a report): NULL when there is
+ * no such counter (sums and ratios have no slot).  Resolve it in xinit;
+ * it stays valid until the engine is freed.
+ */
+const uint64_t *ss_stats_counter(struct ss_engine *e, const char *name);
 
 /* ---- registry and plugins ----------------------------------------------- */
 

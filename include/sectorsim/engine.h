@@ -59,6 +59,23 @@ static inline bool ss_schedule_in(struct ss_engine *e, uint64_t delay,
  */
 uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit);
 void ss_engine_stop(struct ss_engine *e);
+
+/*
+ * A component that cannot go on (malformed input, say) stops the run with
+ * `err`, which the engine takes; the first failure is the one reported
+ * (ss_engine_failure()), and the run's caller exits by its code.
+ */
+void ss_engine_fail(struct ss_engine *e, GError *err);
+const GError *ss_engine_failure(const struct ss_engine *e);
+
+/*
+ * Options of the run that are not parameters of one component, set by the
+ * program before the run (the command line's --json FILE is "json"):
+ * NULL when unset.
+ */
+void ss_engine_set_option(struct ss_engine *e, const char *key,
+			  const char *value);
+const char *ss_engine_option(const struct ss_engine *e, const char *key);
 size_t ss_engine_pending(const struct ss_engine *e);
 /* Events dispatched since the engine was created. */
 uint64_t ss_engine_events_run(const struct ss_engine *e);
