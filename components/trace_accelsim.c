@@ -1,0 +1,1217 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Accel-Sim traces (traces.md 3): kernelslist.g, then per kernel a
+ * kernel-N.traceg (plain, .gz or .xz) whose header is read when the kernel
+ * starts and whose body is read when blocks are asked for.  Each block
+ * kept is turned into the reference's line stream (traces.md 4): its warps
+ * in lockstep over all their instruction lines, memory instructions of the
+ * traced spaces kept, lanes' addresses in lane order.
+ *
+ * Validation: the first load of a kernel reads its whole file, keeping only
+ * the blocks asked for, so a malformed line anywhere in the file is
+ * reported then, never skipped.  A later load that wants blocks the stream
+ * has passed reads the file again from the start, or goes on from where it
+ * stopped if they all lie ahead, and stops once it has them (the file is
+ * known to be well-formed by then).  What is remembered between passes is
+ * each listed block's id and position: 16 bytes a block.
+ *
+ * Decisions where traces.md leaves room:
+ *  - No '#traces format' line: the trailing fields come from the version
+ *    (below 5: none; 5: one immediate; 6: two, then Val|NoVal).
+ *  - Register counts may go up to 32, not only to Accel-Sim's 1 and 5:
+ *    the counts alone say where the opcode is, and register tokens are
+ *    checked to be names, which catches a count that does not match.
+ *  - Not every warp of a listed block need be present (trimmed traces list
+ *    fewer, golden real/atax-*), but a warp id must lie inside the block.
+ *  - After Val or NoVal anything may follow (a value block of any length).
+ *  - Messages name the file as opened, e.g. kernel-2.traceg.gz:17.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include "trace_internal.h"
+
+struct as_entry {
+	char *path;		/* as opened: NAME, NAME.gz or NAME.xz */
+	char *name;		/* the same, relative to the list's directory */
+};
+
+struct seen_block {
+	uint64_t id;
+	uint64_t ord;		/* its position among the file's blocks */
+};
+
+enum body_state {
+	B_OUTSIDE,		/* between #END_TB and #BEGIN_TB */
+	B_START,		/* after #BEGIN_TB */
+	B_BLOCK,		/* after 'thread block =' */
+	B_WARP_HDR,		/* after 'warp =' */
+	B_WARP,			/* after 'insts =': instruction lines */
+};
+
+struct as_state {
+	char *list_name;
+	GArray *entries;		/* struct as_entry */
+	size_t next;
+	/* the current kernel */
+	const struct as_entry *cur;
+	struct line_reader lr;
+	unsigned version;		/* integer part */
+	bool lineinfo;
+	unsigned n_imm;			/* trailing immediates */
+	bool val_layout;		/* then Val|NoVal and values */
+	uint64_t gx, gy, gz;
+	uint64_t warps;			/* per block */
+	bool validated;			/* the whole file has been read once */
+	enum body_state state;
+	uint64_t pos;			/* blocks the stream has passed */
+	GArray *seen;			/* struct seen_block, ascending id */
+	/* the block being read */
+	uint64_t bx, by, bz, blk;
+	bool keep;
+	GArray *warps_seen;		/* uint32_t, ascending */
+	uint32_t warp;
+	uint64_t insts, n_insts, insts_line;
+	/* the blocks the current load wants */
+	const uint64_t *want;
+	size_t n_want, left;
+	/* the tokens of one line */
+	char **tok, **tend;
+	size_t cap_tok;
+};
+
+static void entry_clear(gpointer p)
+{
+	struct as_entry *e = p;
+
+	g_free(e->path);
+	g_free(e->name);
+}
+
+/* ---- kernelslist.g ------------------------------------------------------ */
+
+static char *trim(char *p, size_t *len)
+{
+	char *end = p + *len;
+
+	while (p < end && g_ascii_isspace(*p))
+		p++;
+	while (end > p && g_ascii_isspace(end[-1]))
+		end--;
+	*end = '\0';
+	*len = (size_t)(end - p);
+	return p;
+}
+
+/* NAME, else NAME.gz, else NAME.xz (traces.md 3.1). */
+static bool resolve(struct trace_reader *t, const char *listed,
+		    struct as_entry *e)
+{
+	static const char *const suffix[] = { "", ".gz", ".xz" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(suffix); i++) {
+		char *name = g_strconcat(listed, suffix[i], NULL);
+		char *path = g_path_is_absolute(name) ? g_strdup(name)
+			: g_build_filename(t->dir, name, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+			e->name = name;
+			e->path = path;
+			return true;
+		}
+		g_free(name);
+		g_free(path);
+	}
+	return false;
+}
+
+bool as_open(struct trace_reader *t, const char *list, GError **err)
+{
+	struct as_state *s = g_new0(struct as_state, 1);
+	struct line_reader r;
+	char *line;
+	size_t len;
+	int rc;
+
+	t->as = s;
+	s->list_name = g_path_get_basename(list);
+	s->entries = g_array_new(FALSE, TRUE, sizeof(struct as_entry));
+	g_array_set_clear_func(s->entries, entry_clear);
+	s->seen = g_array_new(FALSE, FALSE, sizeof(struct seen_block));
+	s->warps_seen = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	lr_init(&s->lr);
+	lr_init(&r);
+	if (!lr_open(&r, list, s->list_name, NULL, err)) {
+		lr_free(&r);
+		return false;
+	}
+	/* a kernel is any line starting with "kernel"; the rest is ignored */
+	while ((rc = lr_next(&r, &line, &len, err)) > 0) {
+		struct as_entry e;
+
+		line = trim(line, &len);
+		if (strncmp(line, "kernel", 6))
+			continue;
+		if (!resolve(t, line, &e)) {
+			struct shown sh;
+
+			trace_error(err, s->list_name, r.lineno,
+				    "%s: no such file (also tried .gz, .xz)",
+				    trace_show(&sh, line, len));
+			rc = -1;
+			break;
+		}
+		g_array_append_val(s->entries, e);
+	}
+	lr_free(&r);
+	return rc == 0;
+}
+
+void as_free(struct trace_reader *t)
+{
+	struct as_state *s = t->as;
+
+	if (!s)
+		return;
+	lr_free(&s->lr);
+	g_array_free(s->entries, TRUE);
+	g_array_free(s->seen, TRUE);
+	g_array_free(s->warps_seen, TRUE);
+	g_free(s->tok);
+	g_free(s->tend);
+	g_free(s->list_name);
+	g_free(s);
+	t->as = NULL;
+}
+
+/* ---- the header --------------------------------------------------------- */
+
+enum { H_NAME, H_GRID, H_BLOCK, H_SHMEM, H_NREGS, H_STREAM, H_VERSION, N_REQ };
+
+static const char *const req_key[N_REQ] = {
+	"kernel name", "grid dim", "block dim", "shmem", "nregs",
+	"cuda stream id", "accelsim tracer version",
+};
+
+static const char *const req_form[N_REQ] = {
+	"-kernel name = NAME", "-grid dim = (x,y,z)", "-block dim = (x,y,z)",
+	"-shmem = BYTES", "-nregs = N", "-cuda stream id = N",
+	"-accelsim tracer version = V",
+};
+
+static void skip_spaces(const char **p)
+{
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+}
+
+static bool parse_dec_at(const char **p, uint64_t *v)
+{
+	const char *q = *p;
+
+	while (g_ascii_isdigit(*q))
+		q++;
+	if (!parse_u64(*p, (size_t)(q - *p), v))
+		return false;
+	*p = q;
+	return true;
+}
+
+/* "x,y,z", each part decimal; in parentheses when `paren`. */
+static bool parse_triple(const char *p, bool paren, uint64_t v[3])
+{
+	skip_spaces(&p);
+	if (paren && *p++ != '(')
+		return false;
+	for (int i = 0; i < 3; i++) {
+		skip_spaces(&p);
+		if (!parse_dec_at(&p, &v[i]))
+			return false;
+		skip_spaces(&p);
+		if (i < 2 && *p++ != ',')
+			return false;
+	}
+	if (paren && *p++ != ')')
+		return false;
+	skip_spaces(&p);
+	return *p == '\0';
+}
+
+static bool parse_whole_u64(const char *p, uint64_t *v)
+{
+	return parse_u64(p, strlen(p), v);
+}
+
+/* The '#traces format' words after [mem_addresses] (traces.md 3.4). */
+static bool parse_format(struct as_state *s, char *line)
+{
+	char **w = g_strsplit_set(line, " \t", -1);
+	bool after = false;
+
+	s->n_imm = 0;
+	s->val_layout = false;
+	for (char **p = w; *p; p++) {
+		if (!after) {
+			after = !strcmp(*p, "[mem_addresses]");
+			continue;
+		}
+		if (!strcmp(*p, "immediate") || !strcmp(*p, "immediate1") ||
+		    !strcmp(*p, "immediate2"))
+			s->n_imm++;
+		else if (strstr(*p, "NoVal"))
+			s->val_layout = true;
+	}
+	g_strfreev(w);
+	return after;
+}
+
+static bool header_value(struct trace_reader *t, struct as_state *s,
+			 int key, const char *v, uint64_t line, GError **err)
+{
+	const char *file = s->cur->name;
+	struct shown sh;
+	uint64_t u, d[3];
+
+	switch (key) {
+	case H_NAME:
+		if (!*v)
+			break;
+		if (strpbrk(v, "\"\\")) {
+			trace_error(err, file, line,
+				    "kernel name contains '\"' or '\\'; expected a name without them");
+			return false;
+		}
+		t->kernel.name = g_string_chunk_insert(t->strings, v);
+		return true;
+	case H_GRID:
+	case H_BLOCK:
+		if (!parse_triple(v, true, d) || !d[0] || !d[1] || !d[2] ||
+		    d[0] > UINT32_MAX || d[1] > UINT32_MAX || d[2] > UINT32_MAX)
+			break;
+		if (key == H_GRID) {
+			if (d[1] * d[2] > UINT64_MAX / d[0])
+				break;
+			s->gx = d[0];
+			s->gy = d[1];
+			s->gz = d[2];
+			t->kernel.grid_size = d[0] * d[1] * d[2];
+			for (int i = 0; i < 3; i++)
+				t->kernel.grid[i] = (uint32_t)d[i];
+		} else {
+			if (d[0] * d[1] * d[2] > UINT32_MAX)
+				break;
+			t->kernel.block_size = (uint32_t)(d[0] * d[1] * d[2]);
+			for (int i = 0; i < 3; i++)
+				t->kernel.block[i] = (uint32_t)d[i];
+			s->warps = (t->kernel.block_size + 31) / 32;
+		}
+		return true;
+	case H_SHMEM:
+	case H_NREGS:
+		if (!parse_whole_u64(v, &u) || u > UINT32_MAX)
+			break;
+		*(key == H_SHMEM ? &t->kernel.smem : &t->kernel.regs) =
+			(uint32_t)u;
+		return true;
+	case H_STREAM:
+		if (!parse_whole_u64(v, &t->kernel.stream_id))
+			break;
+		return true;
+	case H_VERSION: {
+		const char *p = v;
+
+		/* "1.2", "3", ...: the integer part decides the grammar */
+		if (!parse_dec_at(&p, &u))
+			break;
+		if (*p == '.') {
+			p++;
+			if (!parse_dec_at(&p, &d[0]))
+				break;
+		}
+		if (*p || (u != 1 && (u < 3 || u > 6))) {
+			trace_error(err, file, line,
+				    "accelsim tracer version '%s' is not supported; expected 1.2, 3, 4, 5 or 6",
+				    trace_show(&sh, v, strlen(v)));
+			return false;
+		}
+		s->version = (unsigned)u;
+		return true;
+	}
+	}
+	trace_error(err, file, line, "'-%s = %s' is malformed; expected '%s'",
+		    req_key[key], trace_show(&sh, v, strlen(v)), req_form[key]);
+	return false;
+}
+
+/* Header lines up to the first #BEGIN_TB (traces.md 3.2). */
+static bool read_header(struct trace_reader *t, struct as_state *s,
+			bool *begin, GError **err)
+{
+	const char *file = s->cur->name;
+	bool have[N_REQ] = { false }, have_format = false;
+	char *line;
+	size_t len;
+	int rc;
+
+	*begin = false;
+	s->lineinfo = false;
+	while ((rc = lr_next(&s->lr, &line, &len, err)) > 0) {
+		char *eq;
+		int key;
+
+		line = trim(line, &len);
+		if (!len)
+			continue;
+		if (!strcmp(line, "#BEGIN_TB")) {
+			*begin = true;
+			break;
+		}
+		if (g_str_has_prefix(line, "#traces format")) {
+			if (!parse_format(s, line)) {
+				trace_error(err, file, s->lr.lineno,
+					    "'#traces format' names no [mem_addresses]; expected the tracer's operand list");
+				return false;
+			}
+			have_format = true;
+			continue;
+		}
+		eq = line[0] == '-' ? strstr(line, " = ") : NULL;
+		if (!eq) {
+			trace_error(err, file, s->lr.lineno,
+				    "unexpected line before #BEGIN_TB");
+			return false;
+		}
+		*eq = '\0';
+		for (key = 0; key < N_REQ; key++)
+			if (!strcmp(line + 1, req_key[key]))
+				break;
+		if (key < N_REQ) {
+			if (!header_value(t, s, key, eq + 3, s->lr.lineno, err))
+				return false;
+			have[key] = true;
+		} else if (!strcmp(line + 1, "enable lineinfo")) {
+			if (strcmp(eq + 3, "0") && strcmp(eq + 3, "1")) {
+				struct shown sh;
+
+				trace_error(err, file, s->lr.lineno,
+					    "'-enable lineinfo = %s' is malformed; expected 0 or 1",
+					    trace_show(&sh, eq + 3, strlen(eq + 3)));
+				return false;
+			}
+			s->lineinfo = eq[3] == '1';
+		}
+		/* other keys (kernel id, binary version, ...) are informational */
+	}
+	if (rc < 0)
+		return false;
+	for (int k = 0; k < N_REQ; k++) {
+		if (!have[k]) {
+			trace_error(err, file, 0, "header lacks '%s'", req_form[k]);
+			return false;
+		}
+	}
+	if (!have_format) {
+		s->n_imm = s->version < 5 ? 0 : s->version == 5 ? 1 : 2;
+		s->val_layout = s->version >= 6;
+	}
+	return true;
+}
+
+bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
+{
+	struct as_state *s = t->as;
+	bool begin;
+
+	lr_close(&s->lr);
+	g_array_set_size(s->seen, 0);
+	s->validated = false;
+	s->pos = 0;
+	if (s->next >= s->entries->len) {
+		*end = true;
+		return true;
+	}
+	s->cur = &g_array_index(s->entries, struct as_entry, s->next);
+	t->kernel.id = (uint32_t)++s->next;
+	if (!lr_open(&s->lr, s->cur->path, s->cur->name, NULL, err) ||
+	    !read_header(t, s, &begin, err)) {
+		lr_close(&s->lr);
+		return false;
+	}
+	s->state = begin ? B_START : B_OUTSIDE;
+	if (!begin) {
+		/* no blocks at all: nothing left to check */
+		s->validated = true;
+		lr_close(&s->lr);
+	}
+	return true;
+}
+
+/* ---- small sorted sets -------------------------------------------------- */
+
+/* Index of the first element of a[0..n) not below `id`. */
+static size_t lower_seen(const struct seen_block *a, size_t n, uint64_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct seen_block *find_seen(const struct as_state *s,
+					  uint64_t id)
+{
+	const struct seen_block *a = (const struct seen_block *)s->seen->data;
+	size_t i = lower_seen(a, s->seen->len, id);
+
+	return i < s->seen->len && a[i].id == id ? &a[i] : NULL;
+}
+
+/* False when `id` is there already.  Files list blocks in ascending order,
+ * so the usual insertion is an append. */
+static bool add_seen(struct as_state *s, uint64_t id, uint64_t ord)
+{
+	struct seen_block b = { id, ord };
+	const struct seen_block *a = (const struct seen_block *)s->seen->data;
+	size_t n = s->seen->len, i;
+
+	if (!n || a[n - 1].id < id) {
+		g_array_append_val(s->seen, b);
+		return true;
+	}
+	i = lower_seen(a, n, id);
+	if (i < n && a[i].id == id)
+		return false;
+	g_array_insert_val(s->seen, i, b);
+	return true;
+}
+
+static bool add_warp(struct as_state *s, uint32_t w)
+{
+	uint32_t *a = (uint32_t *)s->warps_seen->data;
+	size_t n = s->warps_seen->len, i = 0;
+
+	if (!n || a[n - 1] < w) {
+		g_array_append_val(s->warps_seen, w);
+		return true;
+	}
+	while (i < n && a[i] < w)
+		i++;
+	if (a[i] == w)
+		return false;
+	g_array_insert_val(s->warps_seen, i, w);
+	return true;
+}
+
+static bool wanted(const struct as_state *s, uint64_t id)
+{
+	size_t lo = 0, hi = s->n_want;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->want[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n_want && s->want[lo] == id;
+}
+
+/* ---- instruction lines (traces.md 3.4) ---------------------------------- */
+
+static inline size_t tlen(const struct as_state *s, size_t k)
+{
+	return (size_t)(s->tend[k] - s->tok[k]);
+}
+
+static bool line_error(struct as_state *s, GError **err, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4) G_GNUC_NO_INLINE;
+
+static bool line_error(struct as_state *s, GError **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	trace_error(err, s->lr.name, s->lr.lineno, "%s", msg);
+	g_free(msg);
+	return false;
+}
+
+static G_GNUC_NO_INLINE bool bad_token(struct as_state *s, size_t k,
+					const char *what, const char *expect,
+					GError **err)
+{
+	struct shown sh;
+
+	return line_error(s, err, "%s '%s' is not %s", what,
+			  trace_show(&sh, s->tok[k], tlen(s, k)), expect);
+}
+
+static bool bad_address(struct as_state *s, size_t k, const char *what,
+			const char *expect, GError **err)
+{
+	struct shown sh;
+
+	return line_error(s, err, "cannot decode addresses: %s '%s' is not %s",
+			  what, trace_show(&sh, s->tok[k], tlen(s, k)), expect);
+}
+
+static G_GNUC_NO_INLINE bool truncated(struct as_state *s, const char *what,
+					GError **err)
+{
+	return line_error(s, err, "truncated instruction line: no %s", what);
+}
+
+static bool trailing_error(struct as_state *s, size_t got, GError **err)
+{
+	if (s->val_layout)
+		return line_error(s, err,
+				  "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got %zu",
+				  s->n_imm, s->n_imm == 1 ? "" : "s", got);
+	return line_error(s, err,
+			  "expected %u field%s after the operands (per '#traces format'), got %zu",
+			  s->n_imm, s->n_imm == 1 ? "" : "s", got);
+}
+
+/*
+ * Split on blanks (any byte up to ' ', so tabs too) into s->tok[k] ..
+ * s->tend[k].  Lines are 45 bytes on average and most of the time goes
+ * here, so on little-endian hosts eight bytes are looked at a time.
+ */
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+#define HIGH_BITS 0x8080808080808080ULL
+
+/* The high bit of every byte up to ' ' (no carry crosses a byte). */
+static inline uint64_t blank_bytes(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return ~(((x & ~HIGH_BITS) + 0x5f5f5f5f5f5f5f5fULL) | x) & HIGH_BITS;
+}
+
+static size_t split(struct as_state *s, char *p, size_t len)
+{
+	uint64_t in_token = 0;	/* the previous byte's flag, at bit 7 */
+	size_t n_start = 0, n_end = 0;
+
+	/* up to len + 7: the line reader's slack (LR_SLACK) */
+	for (size_t off = 0; off <= len; off += 8) {
+		uint64_t blank = blank_bytes(p + off), word, b;
+
+		if (len - off < 8)
+			blank |= ~0ULL << (8 * (len - off)) & HIGH_BITS;
+		word = ~blank & HIGH_BITS;
+		/* starts and ends alternate, so the k-th of each pair up */
+		for (b = word & (blank << 8 | (in_token ^ 0x80)); b; b &= b - 1)
+			s->tok[n_start++] = p + off + (__builtin_ctzll(b) >> 3);
+		for (b = blank & (word << 8 | in_token); b; b &= b - 1)
+			s->tend[n_end++] = p + off + (__builtin_ctzll(b) >> 3);
+		in_token = word >> 56;
+	}
+	return n_end;
+}
+#else
+static size_t split(struct as_state *s, char *p, size_t len)
+{
+	char *q = p, *end = p + len;
+	size_t n = 0;
+
+	while (q < end) {
+		char *start;
+
+		while (q < end && (unsigned char)*q <= ' ')
+			q++;
+		if (q == end)
+			break;
+		start = q;
+		while (q < end && (unsigned char)*q > ' ')
+			q++;
+		s->tok[n] = start;
+		s->tend[n++] = q;
+	}
+	return n;
+}
+#endif
+
+static size_t tokenize(struct as_state *s, char *p, size_t len)
+{
+	size_t most = len / 2 + 1;	/* "a b c" */
+
+	if (s->cap_tok < most) {
+		s->cap_tok = MAX(most, 64);
+		s->tok = g_renew(char *, s->tok, s->cap_tok);
+		s->tend = g_renew(char *, s->tend, s->cap_tok);
+	}
+	return split(s, p, len);
+}
+
+/* Base opcodes of the spaces the reference's tracer records (traces.md 4). */
+static bool traced_base(const char *op, size_t n)
+{
+	switch (n) {
+	case 2:
+		return !memcmp(op, "LD", 2) || !memcmp(op, "ST", 2);
+	case 3:
+		return !memcmp(op, "LDG", 3) || !memcmp(op, "STG", 3) ||
+			!memcmp(op, "LDL", 3) || !memcmp(op, "STL", 3) ||
+			!memcmp(op, "RED", 3);
+	case 4:
+		return !memcmp(op, "ATOM", 4) || !memcmp(op, "REDG", 4);
+	case 5:
+		return !memcmp(op, "ATOMG", 5);
+	case 6:
+		return !memcmp(op, "LDGSTS", 6);
+	}
+	return false;
+}
+
+static bool contains(const char *s, size_t n, const char *what)
+{
+	size_t m = strlen(what);
+
+	for (size_t i = 0; i + m <= n; i++)
+		if (!memcmp(s + i, what, m))
+			return true;
+	return false;
+}
+
+static bool is_val(const struct as_state *s, size_t k)
+{
+	size_t n = tlen(s, k);
+
+	return (n == 3 && !memcmp(s->tok[k], "Val", 3)) ||
+		(n == 5 && !memcmp(s->tok[k], "NoVal", 5));
+}
+
+static inline bool decimal_field(struct as_state *s, size_t k,
+				 const char *what, uint64_t max, uint64_t *v,
+				 GError **err)
+{
+	if (G_LIKELY(parse_u64(s->tok[k], tlen(s, k), v) && *v <= max))
+		return true;
+	return bad_token(s, k, what, max == UINT64_MAX ? "an unsigned decimal"
+			 : "a register count (0 to 32)", err);
+}
+
+/* Registers: R<n>, UR<n>, P<n>, UP<n>, ...: a name, never a number. */
+static inline bool registers(struct as_state *s, size_t *i, size_t nt,
+			     const char *count_what, const char *reg_what,
+			     GError **err)
+{
+	uint64_t n = 0;
+
+	if (G_UNLIKELY(*i >= nt))
+		return truncated(s, count_what, err);
+	if (!decimal_field(s, (*i)++, count_what, 32, &n, err))
+		return false;
+	for (uint64_t r = 0; r < n; r++, (*i)++) {
+		if (G_UNLIKELY(*i >= nt))
+			return truncated(s, reg_what, err);
+		if (G_UNLIKELY(!g_ascii_isupper(s->tok[*i][0])))
+			return bad_token(s, *i, reg_what, "a register name", err);
+	}
+	return true;
+}
+
+/*
+ * The lanes' addresses of a line with memw > 0 into lanes[0..n-1], the
+ * payload starting at token i; `stop` = where the trailing fields and
+ * the Val block can begin (the first Val|NoVal, or the line's end).
+ */
+static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
+		   uint64_t *lanes, GError **err)
+{
+	uint64_t mode, base;
+	struct shown sh;
+	size_t avail;
+	int64_t d;
+
+	if (stop <= i)
+		return line_error(s, err,
+				  "cannot decode addresses: no address mode after the memory width");
+	avail = stop - i - 1;	/* tokens after the mode */
+	if (!parse_u64(s->tok[i], tlen(s, i), &mode))
+		return bad_address(s, i, "mode", "a number", err);
+	i++;
+	switch (mode) {
+	case 0:
+		if (avail < n)
+			return line_error(s, err,
+					  "cannot decode addresses: mode 0 with %zu addresses for %u active lanes",
+					  avail, n);
+		for (uint32_t k = 0; k < n; k++, i++)
+			if (!parse_hex64(s->tok[i], tlen(s, i), &lanes[k]))
+				return bad_address(s, i, "address",
+						   "hexadecimal", err);
+		if (avail - n != s->n_imm)
+			return trailing_error(s, avail - n, err);
+		return true;
+	case 1:
+		if (avail < 2)
+			return line_error(s, err,
+					  "cannot decode addresses: mode 1 needs a base address and a stride");
+		if (!parse_hex64(s->tok[i], tlen(s, i), &base))
+			return bad_address(s, i, "base address", "hexadecimal",
+					   err);
+		if (!parse_i64(s->tok[i + 1], tlen(s, i + 1), &d) ||
+		    d < INT32_MIN || d > INT32_MAX)
+			return bad_address(s, i + 1, "stride",
+					   "a signed 32-bit decimal", err);
+		if (avail - 2 != s->n_imm)
+			return trailing_error(s, avail - 2, err);
+		for (uint32_t k = 0; k < n; k++)
+			lanes[k] = base + (uint64_t)d * k;
+		return true;
+	case 2: {
+		size_t deltas;
+
+		if (avail < 1)
+			return line_error(s, err,
+					  "cannot decode addresses: mode 2 without a base address");
+		if (avail - 1 < s->n_imm)
+			return trailing_error(s, avail - 1, err);
+		deltas = avail - 1 - s->n_imm;
+		/* n - 1 from Accel-Sim's tracer, n from other writers */
+		if (deltas != n && deltas + 1 != n)
+			return line_error(s, err,
+					  "mode 2 with %zu deltas for %u active lanes",
+					  deltas, n);
+		if (!parse_hex64(s->tok[i], tlen(s, i), &base))
+			return bad_address(s, i, "base address", "hexadecimal",
+					   err);
+		if (n)
+			lanes[0] = base;
+		for (size_t k = 1; k <= deltas; k++) {
+			if (!parse_i64(s->tok[i + k], tlen(s, i + k), &d))
+				return bad_address(s, i + k, "delta",
+						   "a signed 64-bit decimal", err);
+			if (k < n)	/* the variant's n-th delta is unused */
+				lanes[k] = lanes[k - 1] + (uint64_t)d;
+		}
+		return true;
+	}
+	}
+	return line_error(s, err, "cannot decode addresses: unknown mode %s",
+			  trace_show(&sh, s->tok[i - 1], tlen(s, i - 1)));
+}
+
+static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
+			size_t len, GError **err)
+{
+	size_t nt = tokenize(s, line, len), i = 0, stop, baselen, opi;
+	uint64_t round = s->n_insts++, v, mask, memw = 0;
+	uint64_t lanes[32], *dst;
+	const char *op, *dot;
+	uint32_t n, m = 0;
+
+	if (s->version < 3) {
+		for (int k = 0; k < 4; k++, i++) {
+			if (i >= nt)
+				return truncated(s, "thread block and warp prefix",
+						 err);
+			if (!decimal_field(s, i, "prefix field", UINT64_MAX, &v,
+					   err))
+				return false;
+		}
+	}
+	if (s->lineinfo) {
+		if (i >= nt)
+			return truncated(s, "line number", err);
+		if (!decimal_field(s, i++, "line number", UINT64_MAX, &v, err))
+			return false;
+	}
+	if (i >= nt)
+		return truncated(s, "PC", err);
+	if (!parse_hex64(s->tok[i], tlen(s, i), &v))
+		return bad_token(s, i, "PC", "hexadecimal", err);
+	if (++i >= nt)
+		return truncated(s, "active mask", err);
+	if (!parse_hex64(s->tok[i], tlen(s, i), &mask) || mask > UINT32_MAX)
+		return bad_token(s, i, "active mask", "a 32-bit hexadecimal mask",
+				 err);
+	i++;
+	if (!registers(s, &i, nt, "destination count", "destination register",
+		       err))
+		return false;
+	if (i >= nt)
+		return truncated(s, "opcode", err);
+	opi = i++;
+	op = s->tok[opi];
+	dot = memchr(op, '.', tlen(s, opi));
+	baselen = dot ? (size_t)(dot - op) : tlen(s, opi);
+	/* TMA and bulk copies carry a payload of their own: dropped unread */
+	if (baselen >= 4 && (!memcmp(op, "UTMA", 4) || !memcmp(op, "UBLK", 4)))
+		return true;
+	if (!registers(s, &i, nt, "source count", "source register", err))
+		return false;
+	if (s->version >= 6 && contains(op, baselen, "GMMA")) {
+		if (i >= nt)
+			return truncated(s, "GMMA commit-group token", err);
+		i++;
+	}
+	if (i >= nt)
+		return truncated(s, "memory width", err);
+	if (!decimal_field(s, i++, "memory width", UINT64_MAX, &memw, err))
+		return false;
+	stop = nt;
+	if (s->val_layout) {
+		for (stop = i; stop < nt && !is_val(s, stop); stop++)
+			;
+		if (stop == nt)
+			return line_error(s, err,
+					  "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got no Val or NoVal",
+					  s->n_imm, s->n_imm == 1 ? "" : "s");
+	}
+	if (!memw) {
+		if (stop - i != s->n_imm)
+			return trailing_error(s, stop - i, err);
+		return true;
+	}
+	n = (uint32_t)__builtin_popcount((uint32_t)mask);
+	if (!decode(s, i, stop, n, lanes, err))
+		return false;
+	if (!s->keep || !traced_base(op, baselen))
+		return true;
+	dst = builder_reserve(t, n);
+	for (uint32_t k = 0; k < n; k++)
+		if (lanes[k])
+			dst[m++] = lanes[k];
+	if (!m)
+		return true;
+	if (round > UINT32_MAX)
+		return line_error(s, err, "warp %u has more than %u instruction lines",
+				  s->warp, UINT32_MAX);
+	*s->tend[opi] = '\0';	/* a blank, or the line's end */
+	builder_add(t, round << 32 | s->warp, trace_intern(t, op), m, s->warp);
+	return true;
+}
+
+/* ---- blocks and warps (traces.md 3.3) ----------------------------------- */
+
+/* The value of "key = value", or NULL when the line is not that. */
+static const char *after_key(const char *p, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(p, key, n))
+		return NULL;
+	p += n;
+	skip_spaces(&p);
+	if (*p != '=')
+		return NULL;
+	p++;
+	skip_spaces(&p);
+	return p;
+}
+
+static bool end_warp(struct as_state *s, GError **err)
+{
+	if (s->n_insts == s->insts)
+		return true;
+	trace_error(err, s->lr.name, s->insts_line,
+		    "warp %u: 'insts = %" G_GUINT64_FORMAT "' but %" G_GUINT64_FORMAT " instruction lines",
+		    s->warp, s->insts, s->n_insts);
+	return false;
+}
+
+static bool end_block(struct trace_reader *t, struct as_state *s,
+		      GError **err)
+{
+	s->state = B_OUTSIDE;
+	if (!s->keep)
+		return true;
+	s->left--;
+	return builder_finish(t, s->blk, true, err) != NULL;
+}
+
+/* A value of a block or warp line as a message quotes it. */
+#define show(v) trace_show(&(struct shown){ { 0 } }, (v), strlen(v))
+
+#define TB_FMT "(%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ")"
+
+static bool thread_block(struct trace_reader *t, struct as_state *s,
+			 const char *v, bool first, GError **err)
+{
+	uint64_t d[3];
+
+	if (s->state == B_OUTSIDE)
+		return line_error(s, err,
+				  "line outside a thread block; expected #BEGIN_TB");
+	if (s->state != B_START)
+		return line_error(s, err,
+				  "second 'thread block' line in thread block " TB_FMT,
+				  s->bx, s->by, s->bz);
+	if (!parse_triple(v, false, d))
+		return line_error(s, err,
+				  "'thread block = %s' is malformed; expected 'thread block = x,y,z'",
+				  show(v));
+	if (d[0] >= s->gx || d[1] >= s->gy || d[2] >= s->gz)
+		return line_error(s, err,
+				  "thread block " TB_FMT " is outside the grid " TB_FMT,
+				  d[0], d[1], d[2], s->gx, s->gy, s->gz);
+	s->bx = d[0];
+	s->by = d[1];
+	s->bz = d[2];
+	s->blk = (d[2] * s->gy + d[1]) * s->gx + d[0];
+	if (first && !add_seen(s, s->blk, s->pos))
+		return line_error(s, err, "thread block " TB_FMT " listed twice",
+				  d[0], d[1], d[2]);
+	s->pos++;
+	s->keep = wanted(s, s->blk) && !trace_find_block(t, s->blk);
+	if (s->keep)
+		builder_reset(t);
+	g_array_set_size(s->warps_seen, 0);
+	s->state = B_BLOCK;
+	return true;
+}
+
+static bool warp_line(struct as_state *s, const char *v, GError **err)
+{
+	uint64_t w;
+
+	switch (s->state) {
+	case B_OUTSIDE:
+		return line_error(s, err,
+				  "line outside a thread block; expected #BEGIN_TB");
+	case B_START:
+		return line_error(s, err,
+				  "'warp = %s' before 'thread block = x,y,z'", show(v));
+	case B_WARP_HDR:
+		return line_error(s, err, "warp %u: 'warp = %s' before 'insts = K'",
+				  s->warp, show(v));
+	case B_WARP:
+		if (!end_warp(s, err))
+			return false;
+		break;
+	case B_BLOCK:
+		break;
+	}
+	if (!parse_whole_u64(v, &w) || w > UINT32_MAX)
+		return line_error(s, err, "'warp = %s' is malformed; expected 'warp = N'",
+				  show(v));
+	if (w >= s->warps)
+		return line_error(s, err,
+				  "warp %" G_GUINT64_FORMAT " is outside the thread block of %" G_GUINT64_FORMAT " warps",
+				  w, s->warps);
+	if (!add_warp(s, (uint32_t)w))
+		return line_error(s, err,
+				  "warp %" G_GUINT64_FORMAT " listed twice in thread block " TB_FMT,
+				  w, s->bx, s->by, s->bz);
+	s->warp = (uint32_t)w;
+	s->state = B_WARP_HDR;
+	return true;
+}
+
+static bool insts_line(struct as_state *s, const char *v, GError **err)
+{
+	switch (s->state) {
+	case B_OUTSIDE:
+		return line_error(s, err,
+				  "line outside a thread block; expected #BEGIN_TB");
+	case B_START:
+	case B_BLOCK:
+		return line_error(s, err, "'insts = %s' before 'warp = w'",
+				  show(v));
+	case B_WARP:
+		return line_error(s, err, "warp %u: a second 'insts =' line",
+				  s->warp);
+	case B_WARP_HDR:
+		break;
+	}
+	if (!parse_whole_u64(v, &s->insts))
+		return line_error(s, err,
+				  "'insts = %s' is malformed; expected 'insts = K'",
+				  show(v));
+	s->n_insts = 0;
+	s->insts_line = s->lr.lineno;
+	s->state = B_WARP;
+	return true;
+}
+
+/* A line that is no block or warp keyword, outside a warp's instructions. */
+static bool stray_line(struct as_state *s, const char *p, GError **err)
+{
+	struct shown sh;
+
+	switch (s->state) {
+	case B_OUTSIDE:
+		return line_error(s, err,
+				  "line outside a thread block; expected #BEGIN_TB");
+	case B_START:
+	case B_BLOCK:
+		return line_error(s, err, "instruction line before 'warp = w'");
+	case B_WARP_HDR:
+		return line_error(s, err,
+				  "warp %u: instruction line before 'insts = K'",
+				  s->warp);
+	case B_WARP:
+		break;
+	}
+	return line_error(s, err, "unexpected line '%s' in warp %u",
+			  trace_show(&sh, p, strlen(p)), s->warp);
+}
+
+/*
+ * Read the body from where the stream is.  `first`: the first pass, which
+ * records the blocks it sees.  `stop_early`: return once the blocks wanted
+ * are built (s->left == 0) instead of going on to the end.
+ */
+static bool scan(struct trace_reader *t, struct as_state *s, bool first,
+		 bool stop_early, GError **err)
+{
+	struct line_reader *r = &s->lr;
+	const char *v;
+	char *line;
+	size_t len;
+	int rc;
+
+	if (stop_early && !s->left)
+		return true;
+	while ((rc = lr_next(r, &line, &len, err)) > 0) {
+		char *p = line;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			continue;
+		/* instruction lines start with a PC, line number or prefix */
+		if (s->state == B_WARP && g_ascii_isxdigit(*p) &&
+		    (*p != 'c' || !g_str_has_prefix(p, "cluster"))) {
+			if (!instruction(t, s, p, len - (size_t)(p - line), err))
+				return false;
+			continue;
+		}
+		len = strlen(p);
+		p = trim(p, &len);
+		if (!strcmp(p, "#BEGIN_TB")) {
+			if (s->state == B_START)
+				return line_error(s, err,
+						  "#BEGIN_TB after #BEGIN_TB; expected 'thread block = x,y,z'");
+			if (s->state != B_OUTSIDE)
+				return line_error(s, err,
+						  "#BEGIN_TB inside thread block " TB_FMT "; expected #END_TB first",
+						  s->bx, s->by, s->bz);
+			s->state = B_START;
+		} else if (!strcmp(p, "#END_TB")) {
+			switch (s->state) {
+			case B_OUTSIDE:
+				return line_error(s, err,
+						  "#END_TB outside a thread block");
+			case B_START:
+				return line_error(s, err,
+						  "#END_TB before 'thread block = x,y,z'");
+			case B_WARP_HDR:
+				return line_error(s, err,
+						  "warp %u: #END_TB before 'insts = K'",
+						  s->warp);
+			case B_WARP:
+				if (!end_warp(s, err))
+					return false;
+				break;
+			case B_BLOCK:
+				break;
+			}
+			if (!end_block(t, s, err))
+				return false;
+			if (stop_early && !s->left)
+				return true;
+		} else if ((v = after_key(p, "thread block"))) {
+			if (!thread_block(t, s, v, first, err))
+				return false;
+		} else if ((v = after_key(p, "warp"))) {
+			if (!warp_line(s, v, err))
+				return false;
+		} else if ((v = after_key(p, "insts"))) {
+			if (!insts_line(s, v, err))
+				return false;
+		} else if (g_str_has_prefix(p, "cluster ")) {
+			/* Hopper-era cluster id / cta / rank: not used */
+			if (s->state != B_START && s->state != B_BLOCK)
+				return stray_line(s, p, err);
+		} else if (!stray_line(s, p, err)) {
+			return false;
+		}
+	}
+	if (rc < 0)
+		return false;
+	if (s->state == B_START)
+		return line_error(s, err,
+				  "file ends after #BEGIN_TB; expected 'thread block = x,y,z' and #END_TB");
+	if (s->state != B_OUTSIDE)
+		return line_error(s, err,
+				  "file ends inside thread block " TB_FMT "; expected #END_TB",
+				  s->bx, s->by, s->bz);
+	lr_close(r);
+	return true;
+}
+
+/* Back to the first block of the current kernel's file. */
+static bool rewind_body(struct as_state *s, GError **err)
+{
+	char *line;
+	size_t len;
+	int rc;
+
+	if (!lr_open(&s->lr, s->cur->path, s->cur->name, NULL, err))
+		return false;
+	s->pos = 0;
+	s->state = B_OUTSIDE;
+	while ((rc = lr_next(&s->lr, &line, &len, err)) > 0) {
+		if (!strcmp(trim(line, &len), "#BEGIN_TB")) {
+			s->state = B_START;
+			return true;
+		}
+	}
+	return rc == 0;
+}
+
+bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+	     GError **err)
+{
+	struct as_state *s = t->as;
+	uint64_t first_ord = UINT64_MAX;
+	size_t present = 0;
+	bool ok;
+
+	s->want = ids;
+	s->n_want = n;
+	if (!s->validated) {
+		s->left = n;
+		ok = scan(t, s, true, false, err);
+		s->validated = ok;
+	} else {
+		/* only blocks the file lists can be found again */
+		for (size_t i = 0; i < n; i++) {
+			const struct seen_block *b = find_seen(s, ids[i]);
+
+			if (b) {
+				present++;
+				first_ord = MIN(first_ord, b->ord);
+			}
+		}
+		if (!present)
+			return true;
+		s->left = present;
+		ok = true;
+		if (!lr_is_open(&s->lr) || first_ord < s->pos)
+			ok = rewind_body(s, err);
+		ok = ok && scan(t, s, false, true, err);
+	}
+	if (!ok)
+		lr_close(&s->lr);
+	s->want = NULL;
+	s->n_want = 0;
+	return ok;
+}

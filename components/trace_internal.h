@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What trace.c (the public API, line reading, block storage) shares with the
+ * two format readers, trace_ppt.c and trace_accelsim.c.
+ */
+#ifndef SS_TRACE_INTERNAL_H
+#define SS_TRACE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <zlib.h>
+#include <lzma.h>
+#include "trace.h"
+
+/* ---- line reading: plain, gzip or xz, never fully decompressed ---------- */
+
+enum lr_codec { LR_PLAIN, LR_GZIP, LR_XZ };
+
+struct line_reader {
+	enum lr_codec codec;
+	int fd;			/* -1 when closed */
+	char *name;		/* as error messages name the file */
+	uint64_t lineno;	/* of the line last returned */
+	/* decoded text; buf[head, tail) not yet returned, scan = where the
+	 * search for the next line end resumes */
+	char *buf;
+	size_t cap, head, tail, scan;
+	bool eof;		/* no more decoded text will come */
+	/* compressed input */
+	unsigned char *in;
+	bool in_eof;
+	uint64_t in_off;	/* bytes of the file read so far */
+	z_stream z;
+	lzma_stream x;
+};
+
+/*
+ * A reader keeps its buffers from one file to the next (a ppt kernel opens
+ * a file per block): lr_init once, then lr_open / lr_close per file, and
+ * lr_free at the end.
+ */
+void lr_init(struct line_reader *r);
+void lr_free(struct line_reader *r);
+/*
+ * Open `path`; its codec comes from the suffix (.gz, .xz, else plain).
+ * `name` is what messages call it.  A missing file sets *missing (when not
+ * NULL) and returns false with *err left NULL, so that a caller for whom
+ * absence is normal (a ppt block file) need not build an error.
+ */
+bool lr_open(struct line_reader *r, const char *path, const char *name,
+	     bool *missing, GError **err);
+/*
+ * The next line without its end ("\n", "\r\n"), NUL-terminated and writable
+ * until the next call: 1, 0 at the end, -1 with *err set.  LR_SLACK bytes
+ * after the NUL may be read (they are defined, their values arbitrary), so
+ * that a scanner can read a word at a time.
+ */
+#define LR_SLACK 8
+int lr_next(struct line_reader *r, char **line, size_t *len, GError **err);
+void lr_close(struct line_reader *r);
+bool lr_is_open(const struct line_reader *r);
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* "FILE:LINE: message" (LINE 0: "FILE: message"), SS_ERROR_INPUT. */
+void trace_error(GError **err, const char *file, uint64_t line,
+		 const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+/* Text as a message quotes it: printable ASCII, at most SHOWN_MAX bytes. */
+#define SHOWN_MAX 60
+struct shown { char s[SHOWN_MAX + 4]; };
+const char *trace_show(struct shown *buf, const char *tok, size_t len);
+
+/* ---- numbers: inline, they run for every token ------------------------- */
+
+extern const int8_t trace_hexval[256];	/* digit value + 1; 0: not a digit */
+
+/* Hexadecimal with an optional 0x, at most 64 bits. */
+static inline bool parse_hex64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t acc = 0;
+
+	if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		int d = trace_hexval[(unsigned char)s[i]] - 1;
+
+		if (d < 0 || acc >> 60)
+			return false;
+		acc = acc << 4 | (uint64_t)d;
+	}
+	*v = acc;
+	return true;
+}
+
+/* Unsigned decimal, at most 64 bits. */
+static inline bool parse_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t acc = 0;
+
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || acc > (UINT64_MAX - d) / 10)
+			return false;
+		acc = acc * 10 + d;
+	}
+	*v = acc;
+	return true;
+}
+
+/* Signed decimal with an optional sign, within int64_t. */
+static inline bool parse_i64(const char *s, size_t n, int64_t *v)
+{
+	bool neg = false;
+	uint64_t mag;
+
+	if (n && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		s++;
+		n--;
+	}
+	if (!parse_u64(s, n, &mag))
+		return false;
+	if (neg) {
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return false;
+		*v = (int64_t)(0 - mag);
+	} else {
+		if (mag > INT64_MAX)
+			return false;
+		*v = (int64_t)mag;
+	}
+	return true;
+}
+
+/* ---- the reader and the blocks of the current kernel ---------------------- */
+
+struct ppt_state;
+struct as_state;
+
+/* One line of the block being built, before it gets its final place. */
+struct pending_line {
+	uint64_t key;		/* issue order: Accel-Sim (round << 32 | warp) */
+	const char *opcode;
+	size_t addr_off;	/* into trace_reader.pool */
+	uint32_t n_addr;
+	uint32_t warp;
+};
+
+struct trace_reader {
+	struct gpu_block_source source;	/* handed out; ops->load finds us */
+	enum trace_format fmt;
+	char *dir;			/* the trace directory */
+	struct gpu_kernel kernel;
+	bool in_kernel;
+	/*
+	 * Opcode texts and the kernel name of the current kernel; interned so
+	 * that a line holds a pointer, and cleared at the next kernel so that
+	 * even a trace of ever new opcodes does not grow it.
+	 */
+	GStringChunk *strings;
+	/* &block->id -> block: one allocation each, freed at the next kernel */
+	GHashTable *loaded;
+	/* a malformed kernel body: every later load reports it again */
+	GError *failed;
+	/* the block being built, reused from block to block */
+	struct pending_line *pend, *sorted;
+	size_t n_pend, cap_pend, cap_sorted;
+	size_t *rounds, cap_rounds;	/* counting sort by round */
+	uint64_t *pool;
+	size_t n_pool, cap_pool;
+	struct ppt_state *ppt;
+	struct as_state *as;
+};
+
+const char *trace_intern(struct trace_reader *t, const char *s);
+
+void builder_reset(struct trace_reader *t);
+/* Room for `n` more addresses at t->pool + t->n_pool. */
+uint64_t *builder_reserve(struct trace_reader *t, size_t n);
+/* The line whose n_addr addresses were just written at the reserved spot. */
+void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
+		 uint32_t n_addr, uint32_t warp);
+/*
+ * The block from the pending lines, in key order when `sort`, stored for
+ * the kernel (or NULL with *err when it has more than UINT32_MAX lines).
+ */
+const struct gpu_block *builder_finish(struct trace_reader *t, uint64_t id,
+				       bool sort, GError **err);
+const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id);
+
+/* ---- the formats -------------------------------------------------------- */
+
+bool ppt_open(struct trace_reader *t, GError **err);
+void ppt_free(struct trace_reader *t);
+bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err);
+/* Load the blocks ids[0..n-1], which are not loaded yet. */
+bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+	      GError **err);
+
+/* `list` is the kernelslist.g file (a path). */
+bool as_open(struct trace_reader *t, const char *list, GError **err);
+void as_free(struct trace_reader *t);
+bool as_next_kernel(struct trace_reader *t, bool *end, GError **err);
+bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+	     GError **err);
+
+#endif

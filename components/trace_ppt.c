@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The paper tracer's format (traces.md 2): app_config.py, read as text by a
+ * small tokenizer (never executed), and memory_traces/kernel_K_block_B.mem,
+ * one file per block, opened only when the block is asked for.
+ *
+ * app_config.py is read with Python's meaning where the grammar leaves
+ * room: a later assignment to the same name, or a later key in a dict,
+ * replaces the earlier one; '#' starts a comment; strings take ' or " and
+ * backslash escapes.  Only the kernels listed in app_kernels_id are checked
+ * field by field; cuda_stream_id may be absent (it is unused, and the
+ * ancestor tracer did not always write it), the other five are required.
+ *
+ * Limitation (traces.md 2.1): files written with tracing-level bits 4 (warp
+ * id after the opcode) or 8 (predicate info) cannot be told apart from
+ * address lists; a warp id such as "3" reads as the address 0x3.
+ */
+#include "config.h"
+
+#include <string.h>
+#include "trace_internal.h"
+
+#define APP_CONFIG "app_config.py"
+
+struct ppt_kernel {
+	uint32_t id;
+	char *name;
+	uint32_t regs, smem, bsize;
+	uint64_t grid, stream;
+};
+
+struct ppt_state {
+	GArray *kernels;	/* struct ppt_kernel, in app_kernels_id order */
+	size_t next;
+	char *traces;		/* DIR/memory_traces */
+	struct line_reader lr;
+};
+
+/* ---- app_config.py ------------------------------------------------------ */
+
+enum tok_kind { T_END, T_NAME, T_INT, T_STR, T_PUNCT };
+
+struct tok {
+	enum tok_kind kind;
+	const char *src;	/* as written, for messages */
+	size_t len;
+	unsigned line;
+};
+
+/* A value as the file gives it; the used fields of a kernel dict. */
+struct pval {
+	bool set;
+	bool is_int, neg, big;	/* big: beyond 64 bits */
+	uint64_t u;
+	char *str;		/* a string's text, escapes resolved */
+	const char *src;
+	size_t len;
+	unsigned line;
+};
+
+enum { F_NAME, F_REGS, F_SMEM, F_GRID, F_BSIZE, F_STREAM, N_FIELDS };
+
+static const char *const field_key[N_FIELDS] = {
+	"kernel_name", "num_registers", "shared_mem_bytes", "grid_size",
+	"block_size", "cuda_stream_id",
+};
+
+struct pdict {
+	unsigned line;
+	struct pval f[N_FIELDS];
+};
+
+struct parser {
+	const char *p, *end;
+	unsigned line;
+	struct tok tok;		/* the current token */
+	GHashTable *dicts;	/* kernel number -> struct pdict */
+	GArray *list;		/* struct pval of app_kernels_id, or NULL */
+	unsigned list_line;
+	GError **err;
+};
+
+static void pval_clear(struct pval *v)
+{
+	g_free(v->str);
+	memset(v, 0, sizeof(*v));
+}
+
+static void pdict_free(gpointer p)
+{
+	struct pdict *d = p;
+
+	for (int i = 0; i < N_FIELDS; i++)
+		pval_clear(&d->f[i]);
+	g_free(d);
+}
+
+static bool is_name_start(char c)
+{
+	return g_ascii_isalpha(c) || c == '_';
+}
+
+static bool lex_error(struct parser *ps, unsigned line, const char *what)
+{
+	trace_error(ps->err, APP_CONFIG, line, "%s", what);
+	return false;
+}
+
+/* The next token into ps->tok. */
+static bool lex(struct parser *ps)
+{
+	const char *p = ps->p, *end = ps->end;
+
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
+				   *p == '\f' || *p == '\n')) {
+			if (*p == '\n')
+				ps->line++;
+			p++;
+		}
+		if (p < end && *p == '#') {
+			while (p < end && *p != '\n')
+				p++;
+			continue;
+		}
+		if (p + 1 < end && *p == '\\' && p[1] == '\n') {
+			ps->line++;
+			p += 2;
+			continue;
+		}
+		break;
+	}
+	ps->tok.src = p;
+	ps->tok.line = ps->line;
+	if (p == end) {
+		ps->tok.kind = T_END;
+		ps->tok.len = 0;
+	} else if (is_name_start(*p)) {
+		while (p < end && (is_name_start(*p) || g_ascii_isdigit(*p)))
+			p++;
+		ps->tok.kind = T_NAME;
+	} else if (g_ascii_isdigit(*p)) {
+		while (p < end && g_ascii_isdigit(*p))
+			p++;
+		ps->tok.kind = T_INT;
+	} else if (*p == '"' || *p == '\'') {
+		char q = *p++;
+
+		while (p < end && *p != q && *p != '\n')
+			p += *p == '\\' && p + 1 < end && p[1] != '\n' ? 2 : 1;
+		if (p == end || *p != q)
+			return lex_error(ps, ps->tok.line,
+					 "found a string without its closing quote; expected the quote on the same line");
+		p++;
+		ps->tok.kind = T_STR;
+	} else if (strchr("={}[]:,;-()", *p)) {
+		p++;
+		ps->tok.kind = T_PUNCT;
+	} else {
+		struct shown s;
+
+		trace_error(ps->err, APP_CONFIG, ps->line,
+			    "found '%s'; expected a name, a number, a string or punctuation",
+			    trace_show(&s, p, 1));
+		return false;
+	}
+	ps->tok.len = (size_t)(p - ps->tok.src);
+	ps->p = p;
+	return true;
+}
+
+static bool is_punct(const struct parser *ps, char c)
+{
+	return ps->tok.kind == T_PUNCT && ps->tok.src[0] == c;
+}
+
+static bool expected(struct parser *ps, const char *what)
+{
+	struct shown s;
+
+	if (ps->tok.kind == T_END)
+		trace_error(ps->err, APP_CONFIG, ps->tok.line,
+			    "found the end of the file; expected %s", what);
+	else
+		trace_error(ps->err, APP_CONFIG, ps->tok.line,
+			    "found '%s'; expected %s",
+			    trace_show(&s, ps->tok.src, ps->tok.len), what);
+	return false;
+}
+
+static bool expect_punct(struct parser *ps, char c, const char *what)
+{
+	if (!is_punct(ps, c))
+		return expected(ps, what);
+	return lex(ps);
+}
+
+static char *unquote(const char *src, size_t len)
+{
+	GString *s = g_string_sized_new(len);
+
+	for (size_t i = 1; i + 1 < len; i++) {
+		char c = src[i];
+
+		if (c == '\\' && i + 2 < len) {
+			c = src[++i];
+			if (c == 'n')
+				c = '\n';
+			else if (c == 't')
+				c = '\t';
+			else if (c != '\\' && c != '"' && c != '\'')
+				g_string_append_c(s, '\\');
+		}
+		g_string_append_c(s, c);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* A scalar: an integer with an optional minus, a string, or a bare name. */
+static bool parse_scalar(struct parser *ps, struct pval *v)
+{
+	const char *src = ps->tok.src;
+	unsigned line = ps->tok.line;
+	bool neg = false;
+
+	pval_clear(v);
+	if (is_punct(ps, '-')) {
+		neg = true;
+		if (!lex(ps))
+			return false;
+		if (ps->tok.kind != T_INT)
+			return expected(ps, "a number after '-'");
+	}
+	v->set = true;
+	v->line = line;
+	v->src = src;
+	v->len = (size_t)(ps->tok.src + ps->tok.len - src);
+	switch (ps->tok.kind) {
+	case T_INT:
+		v->is_int = true;
+		v->neg = neg;
+		v->big = !parse_u64(ps->tok.src, ps->tok.len, &v->u);
+		break;
+	case T_STR:
+		v->str = unquote(ps->tok.src, ps->tok.len);
+		break;
+	case T_NAME:
+		break;
+	default:
+		return expected(ps, "a number or a string");
+	}
+	return lex(ps);
+}
+
+static int field_of(const char *key)
+{
+	for (int i = 0; i < N_FIELDS; i++)
+		if (!strcmp(key, field_key[i]))
+			return i;
+	return -1;
+}
+
+/* { "key" : value, ... } with the current token at '{'. */
+static bool parse_dict(struct parser *ps, struct pdict *d)
+{
+	if (!lex(ps))
+		return false;
+	while (!is_punct(ps, '}')) {
+		struct pval key = { 0 }, val = { 0 };
+		int f;
+
+		if (ps->tok.kind != T_STR)
+			return expected(ps, "a quoted key or '}'");
+		key.str = unquote(ps->tok.src, ps->tok.len);
+		f = field_of(key.str);
+		pval_clear(&key);
+		if (!lex(ps) || !expect_punct(ps, ':', "':' after the key") ||
+		    !parse_scalar(ps, &val)) {
+			pval_clear(&val);
+			return false;
+		}
+		if (f >= 0 && d) {
+			pval_clear(&d->f[f]);
+			d->f[f] = val;
+		} else {
+			pval_clear(&val);
+		}
+		if (is_punct(ps, ',')) {
+			if (!lex(ps))
+				return false;
+		} else if (!is_punct(ps, '}')) {
+			return expected(ps, "',' or '}'");
+		}
+		if (ps->tok.kind == T_END)
+			return expected(ps, "'}'");
+	}
+	return lex(ps);
+}
+
+/* [ int, ... ] with the current token at '['; into ps->list when keep. */
+static bool parse_list(struct parser *ps, bool keep)
+{
+	if (!lex(ps))
+		return false;
+	if (keep) {
+		if (ps->list)
+			g_array_set_size(ps->list, 0);
+		else
+			ps->list = g_array_new(FALSE, TRUE, sizeof(struct pval));
+	}
+	while (!is_punct(ps, ']')) {
+		struct pval v = { 0 };
+
+		if (!parse_scalar(ps, &v))
+			return false;
+		if (!v.is_int) {
+			struct shown s;
+
+			trace_error(ps->err, APP_CONFIG, v.line,
+				    "found '%s' in a list; expected a kernel number",
+				    trace_show(&s, v.src, v.len));
+			pval_clear(&v);
+			return false;
+		}
+		if (keep)
+			g_array_append_val(ps->list, v);
+		if (is_punct(ps, ',')) {
+			if (!lex(ps))
+				return false;
+		} else if (!is_punct(ps, ']')) {
+			return expected(ps, "',' or ']'");
+		}
+		if (ps->tok.kind == T_END)
+			return expected(ps, "']'");
+	}
+	return lex(ps);
+}
+
+/* kernel_<N>: the kernel number, or -1 for any other name. */
+static int64_t kernel_number(const char *s, size_t n)
+{
+	uint64_t k;
+
+	if (n <= 7 || strncmp(s, "kernel_", 7) || !parse_u64(s + 7, n - 7, &k) ||
+	    k > UINT32_MAX)
+		return -1;
+	return (int64_t)k;
+}
+
+static bool parse_statement(struct parser *ps)
+{
+	const char *name = ps->tok.src;
+	size_t n = ps->tok.len;
+	int64_t k;
+
+	if (ps->tok.kind != T_NAME)
+		return expected(ps, "a name such as kernel_1 or app_kernels_id");
+	k = kernel_number(name, n);
+	if (!lex(ps) || !expect_punct(ps, '=', "'=' after the name"))
+		return false;
+	if (k >= 0) {
+		struct pdict *d;
+
+		if (!is_punct(ps, '{'))
+			return expected(ps, "'{' starting the kernel's parameters");
+		d = g_new0(struct pdict, 1);
+		d->line = ps->tok.line;
+		if (!parse_dict(ps, d)) {
+			pdict_free(d);
+			return false;
+		}
+		g_hash_table_replace(ps->dicts, GUINT_TO_POINTER((guint)k), d);
+		return true;
+	}
+	if (n == 14 && !strncmp(name, "app_kernels_id", 14)) {
+		if (!is_punct(ps, '['))
+			return expected(ps, "'[' starting the kernel list");
+		ps->list_line = ps->tok.line;
+		return parse_list(ps, true);
+	}
+	/* anything else: read past its value */
+	if (is_punct(ps, '{'))
+		return parse_dict(ps, NULL);
+	if (is_punct(ps, '['))
+		return parse_list(ps, false);
+	struct pval v = { 0 };
+	bool ok = parse_scalar(ps, &v);
+
+	pval_clear(&v);
+	return ok;
+}
+
+static bool field_error(const struct pval *v,
+			uint32_t k, int f, const char *what, GError **err)
+{
+	struct shown s;
+
+	trace_error(err, APP_CONFIG, v->line, "\"%s\" of kernel_%u is '%s'; expected %s",
+		    field_key[f], k, trace_show(&s, v->src, v->len), what);
+	return false;
+}
+
+static bool get_uint(const struct pdict *d, uint32_t k,
+		     int f, uint64_t max, bool positive, uint64_t *out,
+		     GError **err)
+{
+	const struct pval *v = &d->f[f];
+
+	if (!v->set) {
+		trace_error(err, APP_CONFIG, d->line, "kernel_%u lacks \"%s\"", k,
+			    field_key[f]);
+		return false;
+	}
+	if (!v->is_int || v->neg || v->big || v->u > max ||
+	    (positive && !v->u))
+		return field_error(v, k, f, max == UINT32_MAX
+				   ? (positive ? "a positive 32-bit integer"
+				      : "a non-negative 32-bit integer")
+				   : (positive ? "a positive 64-bit integer"
+				      : "a non-negative 64-bit integer"), err);
+	*out = v->u;
+	return true;
+}
+
+/* The listed kernels' launch data, in list order. */
+static bool collect_kernels(struct trace_reader *t, struct parser *ps,
+			    GError **err)
+{
+	struct ppt_state *s = t->ppt;
+
+	if (!ps->list) {
+		trace_error(err, APP_CONFIG, 0,
+			    "no 'app_kernels_id = [...]'; expected the list of traced kernels");
+		return false;
+	}
+	for (guint i = 0; i < ps->list->len; i++) {
+		const struct pval *id = &g_array_index(ps->list, struct pval, i);
+		struct ppt_kernel pk = { 0 };
+		const struct pdict *d;
+		uint64_t v;
+
+		if (id->neg || id->big || id->u > UINT32_MAX) {
+			struct shown sh;
+
+			trace_error(err, APP_CONFIG, id->line,
+				    "kernel number '%s' in app_kernels_id; expected 0 .. %u",
+				    trace_show(&sh, id->src, id->len), UINT32_MAX);
+			return false;
+		}
+		pk.id = (uint32_t)id->u;
+		d = g_hash_table_lookup(ps->dicts, GUINT_TO_POINTER(pk.id));
+		if (!d) {
+			trace_error(err, APP_CONFIG, id->line,
+				    "kernel_%u listed in app_kernels_id but not defined",
+				    pk.id);
+			return false;
+		}
+		if (!d->f[F_NAME].set) {
+			trace_error(err, APP_CONFIG, d->line,
+				    "kernel_%u lacks \"kernel_name\"", pk.id);
+			return false;
+		}
+		if (!d->f[F_NAME].str)
+			return field_error(&d->f[F_NAME], pk.id, F_NAME,
+					   "a quoted string", err);
+		if (!get_uint(d, pk.id, F_REGS, UINT32_MAX, false, &v, err))
+			return false;
+		pk.regs = (uint32_t)v;
+		if (!get_uint(d, pk.id, F_SMEM, UINT32_MAX, false, &v, err))
+			return false;
+		pk.smem = (uint32_t)v;
+		if (!get_uint(d, pk.id, F_GRID, UINT64_MAX, true, &pk.grid, err))
+			return false;
+		if (!get_uint(d, pk.id, F_BSIZE, UINT32_MAX, true, &v, err))
+			return false;
+		pk.bsize = (uint32_t)v;
+		if (d->f[F_STREAM].set &&
+		    !get_uint(d, pk.id, F_STREAM, UINT64_MAX, false,
+			      &pk.stream, err))
+			return false;
+		pk.name = g_strdup(d->f[F_NAME].str);
+		g_array_append_val(s->kernels, pk);
+	}
+	return true;
+}
+
+static void ppt_kernel_clear(gpointer p)
+{
+	g_free(((struct ppt_kernel *)p)->name);
+}
+
+bool ppt_open(struct trace_reader *t, GError **err)
+{
+	char *path = g_build_filename(t->dir, APP_CONFIG, NULL);
+	struct parser ps = { .line = 1, .err = err };
+	GError *e = NULL;
+	char *text;
+	gsize len;
+	bool ok = false;
+
+	t->ppt = g_new0(struct ppt_state, 1);
+	t->ppt->kernels = g_array_new(FALSE, TRUE, sizeof(struct ppt_kernel));
+	g_array_set_clear_func(t->ppt->kernels, ppt_kernel_clear);
+	t->ppt->traces = g_build_filename(t->dir, "memory_traces", NULL);
+	lr_init(&t->ppt->lr);
+	if (!g_file_get_contents(path, &text, &len, &e)) {
+		trace_error(err, APP_CONFIG, 0, "cannot read: %s", e->message);
+		g_error_free(e);
+		g_free(path);
+		return false;
+	}
+	ps.p = text;
+	ps.end = text + len;
+	ps.dicts = g_hash_table_new_full(NULL, NULL, NULL, pdict_free);
+	if (lex(&ps)) {
+		while (ps.tok.kind != T_END) {
+			if (is_punct(&ps, ';')) {
+				if (!lex(&ps))
+					break;
+				continue;
+			}
+			if (!parse_statement(&ps))
+				break;
+		}
+		ok = ps.tok.kind == T_END && collect_kernels(t, &ps, err);
+	}
+	if (ps.list) {
+		for (guint i = 0; i < ps.list->len; i++)
+			pval_clear(&g_array_index(ps.list, struct pval, i));
+		g_array_free(ps.list, TRUE);
+	}
+	g_hash_table_destroy(ps.dicts);
+	g_free(text);
+	g_free(path);
+	return ok;
+}
+
+void ppt_free(struct trace_reader *t)
+{
+	struct ppt_state *s = t->ppt;
+
+	if (!s)
+		return;
+	lr_free(&s->lr);
+	g_array_free(s->kernels, TRUE);
+	g_free(s->traces);
+	g_free(s);
+	t->ppt = NULL;
+}
+
+bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err)
+{
+	struct ppt_state *s = t->ppt;
+	const struct ppt_kernel *pk;
+	struct gpu_kernel *k = &t->kernel;
+
+	if (s->next >= s->kernels->len) {
+		*end = true;
+		return true;
+	}
+	pk = &g_array_index(s->kernels, struct ppt_kernel, s->next++);
+	k->id = pk->id;
+	k->name = g_string_chunk_insert(t->strings, pk->name);
+	/*
+	 * The format keeps no dimensions: a 1-D launch of the same size has
+	 * the same linear block ids.  A grid beyond 32 bits stays {0, 0, 0}.
+	 */
+	if (pk->grid <= UINT32_MAX) {
+		k->grid[0] = (uint32_t)pk->grid;
+		k->grid[1] = k->grid[2] = 1;
+	}
+	k->block[0] = pk->bsize;
+	k->block[1] = k->block[2] = 1;
+	k->grid_size = pk->grid;
+	k->block_size = pk->bsize;
+	k->regs = pk->regs;
+	k->smem = pk->smem;
+	k->stream_id = pk->stream;
+	return true;
+}
+
+/* ---- kernel_K_block_B.mem ----------------------------------------------- */
+
+static bool address_error(struct line_reader *r, const char *tok, size_t n,
+			  GError **err)
+{
+	struct shown s;
+	size_t i = n >= 2 && tok[0] == '0' && (tok[1] | 0x20) == 'x' ? 2 : 0;
+	bool digits = i < n;
+
+	for (; i < n; i++)
+		digits = digits && g_ascii_isxdigit(tok[i]);
+	trace_error(err, r->name, r->lineno, digits
+		    ? "address token '%s' does not fit in 64 bits"
+		    : "address token '%s' is not hexadecimal",
+		    trace_show(&s, tok, n));
+	return false;
+}
+
+/*
+ * One file: every line a gpu_line in file order, address-less ones too
+ * (they take a slot in the interleaving).  Split on single spaces, empty
+ * tokens ignored, so "OP  a" and "OP a " read like "OP a"; a blank line
+ * is an address-less line with an empty opcode, which is what the
+ * reference's line.strip().split(' ') makes of it.
+ */
+static bool load_file(struct trace_reader *t, struct line_reader *r,
+		      uint64_t id, GError **err)
+{
+	uint64_t idx = 0;
+	char *line;
+	size_t len;
+	int rc;
+
+	builder_reset(t);
+	while ((rc = lr_next(r, &line, &len, err)) > 0) {
+		char *p = line, *end = line + len, *op;
+		const char *opcode;
+		uint64_t *dst;
+		uint32_t n = 0;
+
+		while (p < end && *p == ' ')
+			p++;
+		op = p;
+		while (p < end && *p != ' ')
+			p++;
+		if (p < end)
+			*p++ = '\0';
+		opcode = trace_intern(t, op);
+		/* at most one address per two bytes ("a ") */
+		dst = builder_reserve(t, (size_t)(end - p) / 2 + 1);
+		while (p < end) {
+			char *tok;
+
+			if (*p == ' ') {
+				p++;
+				continue;
+			}
+			tok = p;
+			while (p < end && *p != ' ')
+				p++;
+			if (!parse_hex64(tok, (size_t)(p - tok), &dst[n]))
+				return address_error(r, tok, (size_t)(p - tok), err);
+			n++;
+		}
+		builder_add(t, idx++, opcode, n, GPU_WARP_UNKNOWN);
+	}
+	if (rc < 0)
+		return false;
+	return builder_finish(t, id, false, err) != NULL;
+}
+
+bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+	      GError **err)
+{
+	struct ppt_state *s = t->ppt;
+	GString *path = g_string_new(NULL);
+	char name[64];
+	bool ok = true;
+
+	for (size_t i = 0; i < n && ok; i++) {
+		bool missing;
+
+		g_snprintf(name, sizeof(name),
+			   "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
+			   t->kernel.id, ids[i]);
+		g_string_printf(path, "%s" G_DIR_SEPARATOR_S "%s", s->traces, name);
+		if (!lr_open(&s->lr, path->str, name, &missing, err)) {
+			/* no file: an empty block (traces.md 1) */
+			ok = missing;
+			continue;
+		}
+		ok = load_file(t, &s->lr, ids[i], err);
+		lr_close(&s->lr);
+	}
+	g_string_free(path, TRUE);
+	return ok;
+}

@@ -1,0 +1,11 @@
+kernel_1 = {
+
+	"kernel_name"			: "a",
+	"num_registers"			: 8,
+	"shared_mem_bytes"		: 0,
+	"grid_size"			: "many",
+	"block_size"			: 32,
+	"cuda_stream_id"		: 0
+}
+
+app_kernels_id = [1]

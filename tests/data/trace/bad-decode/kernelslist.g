@@ -1,0 +1,6 @@
+kernel-1.traceg
+kernel-2.traceg
+kernel-3.traceg
+kernel-4.traceg
+kernel-5.traceg
+kernel-6.traceg

@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The trace readers (components/trace.h).  Bundled fixtures in
+ * tests/data/trace/: a ppt app and an Accel-Sim app (plain, .gz and .xz
+ * kernel files) whose blocks are checked line by line against decodings
+ * worked out by hand from traces.md 3.5 and 4; one bad-* directory per
+ * malformed-input class of traces.md 6 with its exact message.  With
+ * ../shared: both formats of the same golden app must give the same blocks,
+ * and every golden app must load whole with the kept-line counts of
+ * golden/real/SOURCES.md.
+ */
+#include "config.h"
+
+#include <string.h>
+#include "trace.h"
+
+static char *shared;		/* NULL when ../shared is absent */
+
+static char *fixture(const char *name)
+{
+	return g_test_build_filename(G_TEST_DIST, "data", "trace", name, NULL);
+}
+
+static struct trace_reader *open_ok(const char *path, enum trace_format fmt)
+{
+	GError *err = NULL;
+	struct trace_reader *t = trace_open(path, fmt, &err);
+
+	g_assert_no_error(err);
+	g_assert_nonnull(t);
+	return t;
+}
+
+static struct trace_reader *open_fixture(const char *name,
+					 enum trace_format fmt)
+{
+	char *path = fixture(name);
+	struct trace_reader *t = open_ok(path, fmt);
+
+	g_free(path);
+	return t;
+}
+
+static const struct gpu_kernel *next_ok(struct trace_reader *t)
+{
+	GError *err = NULL;
+	const struct gpu_kernel *k = trace_next_kernel(t, &err);
+
+	g_assert_no_error(err);
+	g_assert_nonnull(k);
+	return k;
+}
+
+static void assert_end(struct trace_reader *t)
+{
+	GError *err = NULL;
+
+	g_assert_null(trace_next_kernel(t, &err));
+	g_assert_no_error(err);
+}
+
+static const struct gpu_block *block(struct trace_reader *t, uint64_t id)
+{
+	const struct gpu_block *b = NULL;
+	GError *err = NULL;
+
+	g_assert_true(trace_load_blocks(t, &id, 1, &b, &err));
+	g_assert_no_error(err);
+	g_assert_nonnull(b);
+	g_assert_cmpuint(b->id, ==, id);
+	return b;
+}
+
+/* Every block of the current kernel, in one call. */
+static const struct gpu_block **all_blocks(struct trace_reader *t,
+					   const struct gpu_kernel *k)
+{
+	uint64_t *ids = g_new(uint64_t, k->grid_size);
+	const struct gpu_block **out = g_new0(const struct gpu_block *,
+					      k->grid_size);
+	GError *err = NULL;
+
+	for (uint64_t i = 0; i < k->grid_size; i++)
+		ids[i] = i;
+	g_assert_true(trace_load_blocks(t, ids, k->grid_size, out, &err));
+	g_assert_no_error(err);
+	for (uint64_t i = 0; i < k->grid_size; i++)
+		g_assert_cmpuint(out[i]->id, ==, i);
+	g_free(ids);
+	return out;
+}
+
+static void check_line(const struct gpu_line *l, const char *opcode,
+		       uint32_t warp, const uint64_t *addr, uint32_t n)
+{
+	g_assert_cmpstr(l->opcode, ==, opcode);
+	g_assert_cmpuint(l->warp, ==, warp);
+	g_assert_cmpuint(l->n_addr, ==, n);
+	for (uint32_t i = 0; i < n; i++)
+		g_assert_cmphex(l->addr[i], ==, addr[i]);
+}
+
+/* base, base + step, ... (n addresses) */
+static uint64_t *run(uint64_t *a, uint64_t base, uint64_t step, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = base + i * step;
+	return a;
+}
+
+#define A(...) ((const uint64_t[]){ __VA_ARGS__ }), \
+	(uint32_t)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
+
+/* ---- reference format --------------------------------------------------- */
+
+static void test_ppt_kernels(void)
+{
+	struct trace_reader *t = open_fixture("ppt", TRACE_AUTO);
+	const struct gpu_kernel *k;
+
+	g_assert_cmpint(trace_format_of(t), ==, TRACE_PPT);
+	/* app_kernels_id = [2, 1]; kernel_7 has a dict but is not listed */
+	k = next_ok(t);
+	g_assert_cmpuint(k->id, ==, 2);
+	g_assert_cmpstr(k->name, ==, "second");
+	g_assert_cmpuint(k->grid_size, ==, 2);
+	g_assert_cmpuint(k->block_size, ==, 32);
+	g_assert_cmpuint(k->regs, ==, 8);
+	g_assert_cmpuint(k->smem, ==, 1024);
+	g_assert_cmpuint(k->stream_id, ==, 0);
+	g_assert_cmpuint(k->grid[0], ==, 2);
+	g_assert_cmpuint(k->grid[1], ==, 1);
+	g_assert_cmpuint(k->block[0], ==, 32);
+	k = next_ok(t);
+	g_assert_cmpuint(k->id, ==, 1);
+	/* a quoted name may hold braces and commas */
+	g_assert_cmpstr(k->name, ==, "copy<{int, float}>");
+	g_assert_cmpuint(k->grid_size, ==, 3);
+	g_assert_cmpuint(k->block_size, ==, 64);
+	g_assert_cmpuint(k->regs, ==, 24);
+	g_assert_cmpuint(k->stream_id, ==, UINT64_MAX);
+	assert_end(t);
+	assert_end(t);
+	trace_close(t);
+}
+
+static void test_ppt_blocks(void)
+{
+	struct trace_reader *t = open_fixture("ppt", TRACE_PPT);
+	const struct gpu_block *b;
+	const uint64_t none[1] = { 0 };
+
+	next_ok(t);
+	/* a blank line is an address-less line with an empty opcode */
+	b = block(t, 0);
+	g_assert_cmpuint(b->n_lines, ==, 3);
+	check_line(&b->lines[0], "LDG.E", GPU_WARP_UNKNOWN, A(0x1000));
+	check_line(&b->lines[1], "", GPU_WARP_UNKNOWN, none, 0);
+	check_line(&b->lines[2], "STG.E", GPU_WARP_UNKNOWN, A(0x2000));
+	g_assert_cmpuint(block(t, 1)->n_lines, ==, 0);	/* no file */
+
+	next_ok(t);
+	b = block(t, 0);
+	g_assert_cmpuint(b->n_lines, ==, 5);
+	check_line(&b->lines[0], "LDG.E.SYS", GPU_WARP_UNKNOWN,
+		   A(0x7f2a40000000, 0x7f2a40000004));
+	/* 0x prefix, an empty token, upper case */
+	check_line(&b->lines[1], "STG.E.64.SYS", GPU_WARP_UNKNOWN,
+		   A(0x7f2a40400000, 0x7f2a40400008));
+	/* any first token is an opcode; a line may have no address */
+	check_line(&b->lines[2], "=====", GPU_WARP_UNKNOWN, none, 0);
+	check_line(&b->lines[3], "LDL", GPU_WARP_UNKNOWN, none, 0);
+	check_line(&b->lines[4], "RED.E.ADD", GPU_WARP_UNKNOWN, A(0x10, 0x10));
+	g_assert_cmpuint(block(t, 1)->n_lines, ==, 0);
+	/* the last line lacks its line end */
+	b = block(t, 2);
+	g_assert_cmpuint(b->n_lines, ==, 2);
+	check_line(&b->lines[0], "LDG.E", GPU_WARP_UNKNOWN, A(0x100));
+	check_line(&b->lines[1], "STG.E", GPU_WARP_UNKNOWN, A(0x200));
+	/* interned: one pointer per opcode text */
+	g_assert_true(b->lines[0].opcode == block(t, 2)->lines[0].opcode);
+	trace_close(t);
+}
+
+/* ---- Accel-Sim format --------------------------------------------------- */
+
+/* traces.md 3.5 and its conversion in 4 */
+static void test_accelsim_example(void)
+{
+	struct trace_reader *t = open_fixture("accelsim", TRACE_AUTO);
+	const struct gpu_kernel *k;
+	const struct gpu_block *b;
+	uint64_t a[32];
+
+	g_assert_cmpint(trace_format_of(t), ==, TRACE_ACCELSIM);
+	k = next_ok(t);
+	g_assert_cmpuint(k->id, ==, 1);
+	g_assert_cmpstr(k->name, ==, "_Z9vectorAddPKfS0_Pfi");
+	g_assert_cmpuint(k->grid_size, ==, 2);
+	g_assert_cmpuint(k->grid[0], ==, 2);
+	g_assert_cmpuint(k->block_size, ==, 64);
+	g_assert_cmpuint(k->regs, ==, 12);
+	g_assert_cmpuint(k->smem, ==, 0);
+	b = block(t, 1);
+	g_assert_cmpuint(b->n_lines, ==, 4);
+	check_line(&b->lines[0], "LDG.E", 0, run(a, 0x7fb0fc430e00, 4, 32), 32);
+	check_line(&b->lines[1], "LDG.E", 1, A(0x7fb0fc430e80, 0x7fb0fc431e80));
+	check_line(&b->lines[2], "LDG.E.64", 0,
+		   A(0x7fb0fc400000, 0x7fb0fc400100, 0x7fb0fc400200,
+		     0x7fb0fc400300));
+	check_line(&b->lines[3], "STG.E", 0, run(a, 0x7fb0fc461c00, 4, 32), 32);
+	g_assert_cmpuint(block(t, 0)->n_lines, ==, 0);
+	trace_close(t);
+}
+
+/*
+ * kernel-2.traceg.gz (listed without .gz), v3: a 3-D grid, warps listed
+ * out of order and of different lengths, mode 1 with a negative stride and
+ * a wrap below zero, mode 2 with negative deltas, the n-delta variant, a
+ * mask-0 mode 2 and an all-zero mode 1 (dropped), a block of shared
+ * accesses only.
+ */
+static void test_accelsim_modes(void)
+{
+	struct trace_reader *t = open_fixture("accelsim", TRACE_ACCELSIM);
+	const struct gpu_kernel *k;
+	const struct gpu_block **all, *b;
+
+	next_ok(t);
+	k = next_ok(t);
+	g_assert_cmpuint(k->id, ==, 2);
+	g_assert_cmpuint(k->grid[0], ==, 2);
+	g_assert_cmpuint(k->grid[1], ==, 2);
+	g_assert_cmpuint(k->grid[2], ==, 2);
+	g_assert_cmpuint(k->grid_size, ==, 8);
+	g_assert_cmpuint(k->block[0], ==, 96);
+	g_assert_cmpuint(k->smem, ==, 512);
+	g_assert_cmpuint(k->regs, ==, 40);
+	g_assert_cmpuint(k->stream_id, ==, 7);
+	all = all_blocks(t, k);
+	/* thread block (1,0,1) = 1*2*2 + 0*2 + 1 */
+	b = all[5];
+	g_assert_cmpuint(b->n_lines, ==, 5);
+	/* round 0: w0 MOV, w1 MOV, w2 LDG.E.U8 (mode 0, lanes 0 and 31) */
+	check_line(&b->lines[0], "LDG.E.U8", 2, A(0x3000, 0x3001));
+	/* round 1: w0 LDG.E (stride -4), w1 IADD3, w2 ST.E (n deltas) */
+	check_line(&b->lines[1], "LDG.E", 0, A(0x1000, 0xffc, 0xff8, 0xff4));
+	check_line(&b->lines[2], "ST.E", 2, A(0x4000, 0x4010));
+	/* round 2: w0 STG.E.64 (deltas -8, 24), w1 LDL (lane 1 is 0) */
+	check_line(&b->lines[3], "STG.E.64", 0, A(0x2000, 0x1ff8, 0x2010));
+	check_line(&b->lines[4], "LDL", 1, A(0x10, 0xfffffffffffffff0));
+	for (uint64_t i = 0; i < k->grid_size; i++)
+		if (i != 5)
+			g_assert_cmpuint(all[i]->n_lines, ==, 0);
+	g_free(all);
+	trace_close(t);
+}
+
+/*
+ * kernel-3.traceg.xz, v6 with line numbers: two immediates then Val|NoVal
+ * (a Val with values after a mode-2 payload), a GMMA token, a TMA line with
+ * a payload of its own, cluster lines.
+ */
+static void test_accelsim_v6(void)
+{
+	struct trace_reader *t = open_fixture("accelsim", TRACE_AUTO);
+	const struct gpu_kernel *k;
+	const struct gpu_block *b;
+	uint64_t a[16];
+
+	next_ok(t);
+	next_ok(t);
+	k = next_ok(t);
+	g_assert_cmpuint(k->id, ==, 3);
+	g_assert_cmpuint(k->stream_id, ==, 94841573040128);
+	b = block(t, 0);
+	g_assert_cmpuint(b->n_lines, ==, 3);
+	check_line(&b->lines[0], "LDG.E", 1, A(0x9000));
+	check_line(&b->lines[1], "LDG.E.128", 0, run(a, 0x7000, 16, 16), 16);
+	check_line(&b->lines[2], "STG.E", 0, A(0x8000, 0x8004));
+	trace_close(t);
+}
+
+/* kernel-4.traceg: tracer 1.2 (four leading fields), no '#traces format' */
+static void test_accelsim_v1(void)
+{
+	struct trace_reader *t = open_fixture("accelsim", TRACE_AUTO);
+	const struct gpu_block *b;
+	uint64_t a[32];
+
+	for (int i = 0; i < 4; i++)
+		next_ok(t);
+	b = block(t, 1);
+	g_assert_cmpuint(b->n_lines, ==, 2);
+	check_line(&b->lines[0], "LDG.E", 0, A(0xa000, 0xa004));
+	check_line(&b->lines[1], "STG.E", 0, run(a, 0xb000, 4, 32), 32);
+	g_assert_cmpuint(block(t, 0)->n_lines, ==, 0);
+	assert_end(t);
+	trace_close(t);
+}
+
+/*
+ * Loads in several calls: a block loaded twice is the same object, a block
+ * behind the stream is found again, and the block source is the same.
+ */
+static void test_accelsim_reload(void)
+{
+	struct trace_reader *t = open_fixture("accelsim", TRACE_AUTO);
+	struct gpu_block_source *src = trace_block_source(t);
+	const struct gpu_block *b5, *out[3];
+	const uint64_t ids[3] = { 2, 5, 7 };
+	GError *err = NULL;
+
+	next_ok(t);
+	next_ok(t);
+	g_assert_cmpuint(block(t, 7)->n_lines, ==, 0);
+	b5 = block(t, 5);
+	g_assert_cmpuint(b5->n_lines, ==, 5);
+	g_assert_true(src->ops->load(src, ids, 3, out, &err));
+	g_assert_no_error(err);
+	g_assert_true(out[1] == b5);
+	g_assert_cmpuint(out[0]->id, ==, 2);
+	g_assert_cmpuint(out[0]->n_lines, ==, 0);
+	g_assert_cmpuint(out[2]->n_lines, ==, 0);
+	/* a block id beyond the grid is the caller's mistake */
+	g_assert_false(trace_load_blocks(t, (const uint64_t[]){ 8 }, 1, out,
+					 &err));
+	g_assert_error(err, SS_ERROR, SS_ERROR_INTERNAL);
+	g_clear_error(&err);
+	trace_close(t);
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static void test_open(void)
+{
+	char *list = g_test_build_filename(G_TEST_DIST, "data", "trace",
+					   "accelsim", "kernelslist.g", NULL);
+	char *config = g_test_build_filename(G_TEST_DIST, "data", "trace",
+					     "ppt", "app_config.py", NULL);
+	char *both = fixture("both");
+	struct trace_reader *t;
+	GError *err = NULL;
+
+	t = open_ok(list, TRACE_AUTO);
+	g_assert_cmpint(trace_format_of(t), ==, TRACE_ACCELSIM);
+	g_assert_cmpuint(next_ok(t)->grid_size, ==, 2);
+	trace_close(t);
+	t = open_ok(config, TRACE_AUTO);
+	g_assert_cmpint(trace_format_of(t), ==, TRACE_PPT);
+	trace_close(t);
+	/* both formats in one directory: the reference format wins */
+	t = open_ok(both, TRACE_AUTO);
+	g_assert_cmpint(trace_format_of(t), ==, TRACE_PPT);
+	g_assert_cmpstr(next_ok(t)->name, ==, "from_app_config");
+	trace_close(t);
+	t = open_ok(both, TRACE_ACCELSIM);
+	g_assert_cmpint(trace_format_of(t), ==, TRACE_ACCELSIM);
+	g_assert_cmpstr(next_ok(t)->name, ==, "from_kernelslist");
+	trace_close(t);
+	g_assert_null(trace_open("/nonexistent/trace", TRACE_AUTO, &err));
+	g_assert_error(err, SS_ERROR, SS_ERROR_INPUT);
+	g_assert_cmpstr(err->message, ==,
+			"/nonexistent/trace: no such file or directory");
+	g_clear_error(&err);
+	trace_close(NULL);
+	g_free(list);
+	g_free(config);
+	g_free(both);
+}
+
+/* ---- malformed input (traces.md 6) -------------------------------------- */
+
+static void assert_input_error(GError *err, const char *msg)
+{
+	g_assert_nonnull(err);
+	g_assert_error(err, SS_ERROR, SS_ERROR_INPUT);
+	g_assert_null(strchr(err->message, '\n'));
+	if (msg[0] == '^')
+		g_assert_true(g_regex_match_simple(msg, err->message, 0, 0));
+	else
+		g_assert_cmpstr(err->message, ==, msg);
+}
+
+static void expect_open_error(const char *name, enum trace_format fmt,
+			      const char *msg)
+{
+	char *path = fixture(name);
+	GError *err = NULL;
+
+	g_assert_null(trace_open(path, fmt, &err));
+	assert_input_error(err, msg);
+	g_error_free(err);
+	g_free(path);
+}
+
+/*
+ * msgs[i]: the error of the i-th kernel, from trace_next_kernel or from
+ * loading all its blocks.  A message starting with '^' is a regex.
+ */
+static void expect_kernel_errors(const char *name, const char *const *msgs)
+{
+	struct trace_reader *t = open_fixture(name, TRACE_AUTO);
+
+	for (; *msgs; msgs++) {
+		GError *err = NULL;
+		const struct gpu_kernel *k = trace_next_kernel(t, &err);
+		uint64_t *ids;
+		const struct gpu_block **out;
+
+		if (!k) {
+			assert_input_error(err, *msgs);
+			g_error_free(err);
+			continue;
+		}
+		ids = g_new(uint64_t, k->grid_size);
+		out = g_new(const struct gpu_block *, k->grid_size);
+		for (uint64_t i = 0; i < k->grid_size; i++)
+			ids[i] = i;
+		g_assert_false(trace_load_blocks(t, ids, k->grid_size, out,
+						 &err));
+		assert_input_error(err, *msgs);
+		g_clear_error(&err);
+		/* asked again: the same error, not a partial success */
+		g_assert_false(trace_load_blocks(t, ids, 1, out, &err));
+		assert_input_error(err, *msgs);
+		g_clear_error(&err);
+		g_free(ids);
+		g_free(out);
+	}
+	trace_close(t);
+}
+
+static void test_bad_app_config(void)
+{
+	char *dir = fixture("bad-appconfig-missing");
+	char *msg = g_strdup_printf("app_config.py: no such file in '%s'", dir);
+	char *neither = g_strdup_printf(
+		"%s: neither app_config.py nor kernelslist.g found; expected a trace directory",
+		dir);
+
+	expect_open_error("bad-appconfig-missing", TRACE_PPT, msg);
+	expect_open_error("bad-appconfig-missing", TRACE_AUTO, neither);
+	expect_open_error("bad-appconfig-syntax", TRACE_AUTO,
+			  "app_config.py:4: found '8'; expected ':' after the key");
+	expect_open_error("bad-appconfig-field", TRACE_AUTO,
+			  "app_config.py:6: \"grid_size\" of kernel_1 is '\"many\"'; expected a positive 64-bit integer");
+	expect_open_error("bad-appconfig-undefined", TRACE_AUTO,
+			  "app_config.py:14: kernel_3 listed in app_kernels_id but not defined");
+	g_free(dir);
+	g_free(msg);
+	g_free(neither);
+}
+
+static void test_bad_mem(void)
+{
+	static const char *const msgs[] = {
+		"kernel_1_block_7.mem:3: address token 'zz12' is not hexadecimal",
+		"kernel_2_block_0.mem:1: address token '123456789abcdef01' does not fit in 64 bits",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-mem-hex", msgs);
+}
+
+static void test_bad_kernelslist(void)
+{
+	expect_open_error("bad-kernelslist", TRACE_AUTO,
+			  "kernelslist.g:5: kernel-4.traceg: no such file (also tried .gz, .xz)");
+}
+
+static void test_bad_header(void)
+{
+	static const char *const msgs[] = {
+		"kernel-1.traceg: header lacks '-grid dim = (x,y,z)'",
+		"kernel-2.traceg:3: '-block dim = (64,1)' is malformed; expected '-block dim = (x,y,z)'",
+		"kernel-3.traceg:7: accelsim tracer version '7' is not supported; expected 1.2, 3, 4, 5 or 6",
+		"kernel-4.traceg:1: kernel name contains '\"' or '\\'; expected a name without them",
+		"kernel-5.traceg:9: '#traces format' names no [mem_addresses]; expected the tracer's operand list",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-header", msgs);
+}
+
+static void test_bad_header_line(void)
+{
+	static const char *const msgs[] = {
+		"kernel-1.traceg:12: unexpected line before #BEGIN_TB",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-header-line", msgs);
+}
+
+static void test_bad_structure(void)
+{
+	static const char *const msgs[] = {
+		"kernel-1.traceg:12: thread block (2,0,0) is outside the grid (2,1,1)",
+		"kernel-2.traceg:17: warp 3: 'insts = 3' but 2 instruction lines",
+		"kernel-3.traceg:18: thread block (1,0,0) listed twice",
+		"kernel-4.traceg:16: warp 1 listed twice in thread block (0,0,0)",
+		"kernel-5.traceg:13: instruction line before 'warp = w'",
+		"kernel-6.traceg:17: line outside a thread block; expected #BEGIN_TB",
+		"kernel-7.traceg:15: file ends inside thread block (0,0,0); expected #END_TB",
+		"kernel-8.traceg:13: warp 2 is outside the thread block of 2 warps",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-structure", msgs);
+}
+
+static void test_bad_decode(void)
+{
+	static const char *const msgs[] = {
+		"kernel-1.traceg:15: cannot decode addresses: unknown mode 7",
+		"kernel-2.traceg:15: cannot decode addresses: address '0xq004' is not hexadecimal",
+		"kernel-3.traceg:15: cannot decode addresses: delta '+-4' is not a signed 64-bit decimal",
+		"kernel-4.traceg:15: truncated instruction line: no destination count",
+		"kernel-5.traceg:15: active mask 'fffffffff0' is not a 32-bit hexadecimal mask",
+		"kernel-6.traceg:15: cannot decode addresses: stride '2147483648' is not a signed 32-bit decimal",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-decode", msgs);
+}
+
+static void test_bad_deltas(void)
+{
+	static const char *const msgs[] = {
+		"kernel-1.traceg:15: mode 2 with 5 deltas for 3 active lanes",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-deltas", msgs);
+}
+
+static void test_bad_trailing(void)
+{
+	static const char *const msgs[] = {
+		"kernel-1.traceg:15: expected 1 field after the operands (per '#traces format'), got 0",
+		"kernel-2.traceg:15: expected 2 fields then Val or NoVal after the operands (per '#traces format'), got no Val or NoVal",
+		"kernel-3.traceg:15: expected 0 fields after the operands (per '#traces format'), got 1",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-trailing", msgs);
+}
+
+/*
+ * Where a decoder notices corrupt data depends on the zlib / liblzma
+ * version, so the byte offset of those two is matched loosely; a cut file
+ * is noticed at its end.
+ */
+static void test_bad_compressed(void)
+{
+	static const char *const msgs[] = {
+		"^kernel-1\\.traceg\\.xz: xz data is corrupt \\(at byte [0-9]+\\)$",
+		"^kernel-2\\.traceg\\.gz: gzip data is corrupt \\(at byte [0-9]+\\)$",
+		"kernel-3.traceg.gz: gzip data is truncated (at byte 400)",
+		NULL,
+	};
+
+	expect_kernel_errors("bad-compressed", msgs);
+}
+
+/* ---- golden apps (../shared) -------------------------------------------- */
+
+static char *golden(const char *path)
+{
+	return g_build_filename(shared, "golden", path, NULL);
+}
+
+static bool have_golden(const char *path)
+{
+	char *p;
+	bool yes;
+
+	if (!shared) {
+		g_test_skip("../shared not found (set SECTORSIM_SHARED to the shared folder)");
+		return false;
+	}
+	p = golden(path);
+	yes = g_file_test(p, G_FILE_TEST_IS_DIR);
+	if (!yes)
+		g_test_skip("golden trace not found");
+	g_free(p);
+	return yes;
+}
+
+static void assert_same_block(const struct gpu_block *a,
+			      const struct gpu_block *b)
+{
+	g_assert_cmpuint(a->id, ==, b->id);
+	g_assert_cmpuint(a->n_lines, ==, b->n_lines);
+	for (uint32_t i = 0; i < a->n_lines; i++) {
+		const struct gpu_line *x = &a->lines[i], *y = &b->lines[i];
+
+		g_assert_cmpstr(x->opcode, ==, y->opcode);
+		g_assert_cmpuint(x->n_addr, ==, y->n_addr);
+		g_assert_cmpmem(x->addr, x->n_addr * sizeof(uint64_t),
+				y->addr, y->n_addr * sizeof(uint64_t));
+	}
+}
+
+/* APP/accelsim read by the conversion rule = APP/ppt, the converter's output */
+static void test_golden_same_app(gconstpointer data)
+{
+	const char *app = data;
+	char *as_path, *ppt_path, *sub = g_strconcat(app, "/ppt", NULL);
+	struct trace_reader *as, *ppt;
+	const struct gpu_kernel *ka;
+	unsigned kernels = 0;
+
+	if (!have_golden(sub)) {
+		g_free(sub);
+		return;
+	}
+	as_path = g_build_filename(shared, "golden", app, "accelsim", NULL);
+	ppt_path = g_build_filename(shared, "golden", app, "ppt", NULL);
+	as = open_ok(as_path, TRACE_ACCELSIM);
+	ppt = open_ok(ppt_path, TRACE_PPT);
+	while ((ka = trace_next_kernel(as, NULL))) {
+		const struct gpu_kernel *kp = next_ok(ppt);
+		const struct gpu_block **ba, **bp;
+
+		g_assert_cmpuint(ka->id, ==, kp->id);
+		g_assert_cmpstr(ka->name, ==, kp->name);
+		g_assert_cmpuint(ka->grid_size, ==, kp->grid_size);
+		g_assert_cmpuint(ka->block_size, ==, kp->block_size);
+		g_assert_cmpuint(ka->regs, ==, kp->regs);
+		g_assert_cmpuint(ka->smem, ==, kp->smem);
+		g_assert_cmpuint(ka->stream_id, ==, kp->stream_id);
+		ba = all_blocks(as, ka);
+		bp = all_blocks(ppt, kp);
+		for (uint64_t b = 0; b < ka->grid_size; b++)
+			assert_same_block(ba[b], bp[b]);
+		g_free(ba);
+		g_free(bp);
+		kernels++;
+	}
+	assert_end(ppt);
+	g_assert_cmpuint(kernels, >, 0);
+	trace_close(as);
+	trace_close(ppt);
+	g_free(as_path);
+	g_free(ppt_path);
+	g_free(sub);
+}
+
+/*
+ * Blocks loaded one at a time, last first (every load goes back to the
+ * start of the file) or first to last (every load after the first goes on
+ * from where the previous one stopped), give what one load of all gives.
+ */
+static void test_golden_piecewise(void)
+{
+	char *path;
+	struct trace_reader *whole, *down, *up;
+	const struct gpu_kernel *k;
+
+	if (!have_golden("accelsim_features/accelsim"))
+		return;
+	path = golden("accelsim_features/accelsim");
+	whole = open_ok(path, TRACE_AUTO);
+	down = open_ok(path, TRACE_AUTO);
+	up = open_ok(path, TRACE_AUTO);
+	while ((k = trace_next_kernel(whole, NULL))) {
+		const struct gpu_block **all = all_blocks(whole, k);
+
+		g_assert_cmpuint(next_ok(down)->id, ==, k->id);
+		g_assert_cmpuint(next_ok(up)->id, ==, k->id);
+		for (uint64_t b = k->grid_size; b-- > 0;)
+			assert_same_block(block(down, b), all[b]);
+		for (uint64_t b = 0; b < k->grid_size; b++)
+			assert_same_block(block(up, b), all[b]);
+		g_free(all);
+	}
+	assert_end(down);
+	assert_end(up);
+	trace_close(whole);
+	trace_close(down);
+	trace_close(up);
+	g_free(path);
+}
+
+struct golden_app {
+	const char *path;
+	unsigned kernels;
+	uint64_t kept;		/* lines, golden/real/SOURCES.md */
+};
+
+static const struct golden_app golden_apps[] = {
+	{ "real/vectoradd-a100-v5", 1, 4689 },
+	{ "real/bfs-a100-v3", 16, 30949 },
+	{ "real/btree-h100-v5", 2, 29328 },
+	{ "real/backprop-h100-v5", 33, 9745 },
+	{ "real/matrixmul-pascal-v4", 1, 96 },
+	{ "real/vectoradd-pascal-v4", 1, 12 },
+	{ "real/atax-h100-v5", 1, 2 },
+	{ "real/atax-h100-v6", 1, 2 },
+	{ "synth/app", 2, 13760 },	/* every line of its .mem files */
+	{ "accelsim_features/accelsim", 6, 2937 },
+	{ "accelsim_features/ppt", 6, 2937 },
+};
+
+/* Every kernel and every block; the time is reported, not checked. */
+static void test_golden_load(gconstpointer data)
+{
+	const struct golden_app *app = data;
+	struct trace_reader *t;
+	const struct gpu_kernel *k;
+	GError *err = NULL;
+	unsigned kernels = 0;
+	uint64_t kept = 0;
+	gint64 start;
+	char *path;
+
+	if (!have_golden(app->path))
+		return;
+	path = golden(app->path);
+	start = g_get_monotonic_time();
+	t = open_ok(path, TRACE_AUTO);
+	while ((k = trace_next_kernel(t, &err))) {
+		const struct gpu_block **all = all_blocks(t, k);
+
+		for (uint64_t b = 0; b < k->grid_size; b++)
+			kept += all[b]->n_lines;
+		g_free(all);
+		kernels++;
+	}
+	g_assert_no_error(err);
+	trace_close(t);
+	g_test_message("%s: %u kernels, %" G_GUINT64_FORMAT " lines in %.1f ms",
+		       app->path, kernels, kept,
+		       (g_get_monotonic_time() - start) / 1000.0);
+	g_assert_cmpuint(kernels, ==, app->kernels);
+	g_assert_cmpuint(kept, ==, app->kept);
+	g_free(path);
+}
+
+int main(int argc, char **argv)
+{
+	const char *env = g_getenv("SECTORSIM_SHARED");
+	int status;
+
+	g_test_init(&argc, &argv, NULL);
+	shared = env ? g_strdup(env)
+		: g_build_filename(g_getenv("G_TEST_SRCDIR") ?
+				   g_getenv("G_TEST_SRCDIR") : "tests",
+				   "..", "..", "shared", NULL);
+	if (!g_file_test(shared, G_FILE_TEST_IS_DIR))
+		g_clear_pointer(&shared, g_free);
+
+	g_test_add_func("/trace/ppt/kernels", test_ppt_kernels);
+	g_test_add_func("/trace/ppt/blocks", test_ppt_blocks);
+	g_test_add_func("/trace/accelsim/example", test_accelsim_example);
+	g_test_add_func("/trace/accelsim/modes", test_accelsim_modes);
+	g_test_add_func("/trace/accelsim/v6", test_accelsim_v6);
+	g_test_add_func("/trace/accelsim/v1.2", test_accelsim_v1);
+	g_test_add_func("/trace/accelsim/reload", test_accelsim_reload);
+	g_test_add_func("/trace/open", test_open);
+	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
+	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
+	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
+	g_test_add_func("/trace/bad/header", test_bad_header);
+	g_test_add_func("/trace/bad/header-line", test_bad_header_line);
+	g_test_add_func("/trace/bad/structure", test_bad_structure);
+	g_test_add_func("/trace/bad/decode", test_bad_decode);
+	g_test_add_func("/trace/bad/deltas", test_bad_deltas);
+	g_test_add_func("/trace/bad/trailing", test_bad_trailing);
+	g_test_add_func("/trace/bad/compressed", test_bad_compressed);
+	g_test_add_data_func("/trace/golden/same-app/accelsim_features",
+			     "accelsim_features", test_golden_same_app);
+	g_test_add_data_func("/trace/golden/same-app/conversion_example",
+			     "conversion_example", test_golden_same_app);
+	g_test_add_func("/trace/golden/piecewise", test_golden_piecewise);
+	for (size_t i = 0; i < G_N_ELEMENTS(golden_apps); i++) {
+		char *name = g_strconcat("/trace/golden/load/",
+					 golden_apps[i].path, NULL);
+
+		g_test_add_data_func(name, &golden_apps[i], test_golden_load);
+		g_free(name);
+	}
+	status = g_test_run();
+	g_free(shared);
+	return status;
+}
