@@ -10,10 +10,14 @@
 
 #define BUILTIN(id) gboolean ss_builtin_register_##id(struct ss_registry *r, GError **error);
 BUILTIN(sector_cache)
+BUILTIN(l2_slice_set)
+BUILTIN(dram_counter)
 #undef BUILTIN
 
 static const ss_plugin_register_fn builtins[] = {
 	ss_builtin_register_sector_cache,
+	ss_builtin_register_l2_slice_set,
+	ss_builtin_register_dram_counter,
 	NULL
 };
 

@@ -16,10 +16,12 @@
  * The recency list is circular and doubly linked (the paper's O(1) LRU):
  * the victim is the one before the head, and making it the newest line is
  * a move of the head.  FIFO keeps the list in allocation order instead.
- * An invalidated set is a full list of empty ways (no valid sector,
+ * An empty set is a full list of empty ways (no valid sector,
  * fingerprint 0, which no line has), so an allocation always takes the
  * way before the head with no test of whether the set is full: empty ways
- * stay behind every line until they are taken.  The last line looked up
+ * stay behind every line until they are taken.  Invalidation starts a new
+ * epoch, and a set of an old epoch is emptied when next looked up, so a
+ * kernel boundary costs nothing for the sets nobody touches.  The last line looked up
  * is remembered, so the 4 sectors of a line cost one lookup.  Nothing is
  * allocated per access.
  *
@@ -58,6 +60,7 @@ struct sc_way {
 };
 
 struct sc_set {
+	uint32_t epoch;			/* the set is valid in this epoch only */
 	uint8_t head;			/* most recent (LRU) or newest (FIFO) */
 };
 
@@ -80,6 +83,7 @@ struct sc_cache {
 	uint32_t fp_lanes;		/* fingerprints per block: 8 or 16k */
 	struct sc_set *sets;
 	struct sc_way *ways;
+	uint32_t epoch;			/* sets of older epochs are empty */
 	sc_emit_fn emit;
 	void *ctx;
 	struct sc_config cfg;
@@ -145,23 +149,42 @@ static void free_arrays(struct sc_cache *c)
 	g_free(c->bytes);
 }
 
+/*
+ * Invalidation is a new epoch: a set is emptied when it is next looked up
+ * (empty_set()), so that a kernel boundary costs nothing for the sets no
+ * kernel touches, which with 80 L1s and a 40 MiB L2 is most of them.
+ */
 void sc_invalidate(struct sc_cache *c)
 {
-	uint32_t a = c->assoc;
-
-	memset(c->sets, 0, c->nsets * sizeof(*c->sets));
-	memset(c->blocks, 0, c->nsets * c->block_bytes);
-	memset(c->ways, 0, (size_t)c->nsets * a * sizeof(*c->ways));
-	/* every set: the ways in a circle, head 0 */
-	for (size_t set = 0; set < c->nsets; set++) {
-		uint8_t *next = set_next(c, set), *prev = next + a;
-
-		for (uint32_t w = 0; w < a; w++) {
-			next[w] = (w + 1) % a;
-			prev[w] = (w + a - 1) % a;
-		}
+	if (++c->epoch == 0) {
+		/* after 2^32 invalidations, make every set's epoch old again */
+		for (size_t set = 0; set < c->nsets; set++)
+			c->sets[set].epoch = 0;
+		c->epoch = 1;
 	}
 	c->memo_line = UINT64_MAX;
+}
+
+/* An empty set of this epoch: every way empty (no valid sector, fingerprint
+ * 0), in a circle, head 0. */
+static noinline void empty_set(struct sc_cache *c, size_t set)
+{
+	uint32_t a = c->assoc;
+	uint8_t *next = set_next(c, set), *prev = next + a;
+
+	memset(set_fp(c, set), 0, 2 * c->fp_lanes);
+	memset(&c->ways[set * a], 0, a * sizeof(*c->ways));
+	for (uint32_t w = 0; w < a; w++) {
+		next[w] = w + 1 == a ? 0 : w + 1;
+		prev[w] = w == 0 ? a - 1 : w - 1;
+	}
+	c->sets[set].head = 0;
+	c->sets[set].epoch = c->epoch;
+}
+
+static inline bool set_live(const struct sc_cache *c, size_t set)
+{
+	return c->sets[set].epoch == c->epoch;
 }
 
 static sc_access_fn pick_access(const struct sc_config *cfg);
@@ -242,10 +265,12 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	if (posix_memalign(&blocks, CPU_LINE, c->nsets * c->block_bytes))
 		g_error("sector_cache: out of memory");
 	c->blocks = blocks;
+	/* epoch 0 everywhere: every set is emptied on first use */
 	c->sets = g_new0(struct sc_set, c->nsets);
-	c->ways = g_new0(struct sc_way, n);
+	c->ways = g_new(struct sc_way, n);
 	c->readable = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint32_t, n) : NULL;
 	c->bytes = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint64_t, n * c->mask_words) : NULL;
+	c->epoch = 0;
 	sc_invalidate(c);
 	return true;
 }
@@ -276,6 +301,12 @@ void sc_free(struct sc_cache *c)
 bool sc_resize(struct sc_cache *c, uint64_t size, char **why)
 {
 	struct sc_config cfg = c->cfg;
+
+	/* the same geometry (most kernels of an app): an invalidation */
+	if (c->cfg.size == size && !c->cfg.sets) {
+		sc_invalidate(c);
+		return true;
+	}
 
 	cfg.size = size;
 	cfg.sets = 0;
@@ -513,9 +544,11 @@ static inline size_t pick_match(const struct sc_cache *c, size_t first,
 }
 
 /* The way holding `line` in `set`, or SIZE_MAX. */
-static inline size_t lookup(const struct sc_cache *c, size_t set,
-			    uint64_t line)
+static inline size_t lookup(struct sc_cache *c, size_t set, uint64_t line)
 {
+	if (G_UNLIKELY(!set_live(c, set)))
+		empty_set(c, set);
+
 	size_t base = set * c->assoc;
 	uint16_t fp = fingerprint(line);
 	const uint16_t *f = set_fp(c, set);
@@ -954,102 +987,60 @@ static sc_access_fn pick_access(const struct sc_config *cfg)
 	return fns[cfg->write_hit][cfg->write_miss];
 }
 
+void sc_write_back_dirty(struct sc_cache *c)
+{
+	for (size_t set = 0; set < c->nsets; set++) {
+		if (!set_live(c, set))
+			continue;
+		for (size_t w = set * c->assoc; w < (set + 1) * c->assoc; w++) {
+			struct sc_way *rec = &c->ways[w];
+
+			if (rec->valid & rec->dirty) {
+				write_back(c, rec->tag, rec->valid & rec->dirty,
+					   SC_S_WB_FLUSH);
+				rec->dirty = 0;
+			}
+		}
+	}
+}
+
+uint64_t sc_dirty_sectors(const struct sc_cache *c)
+{
+	uint64_t n = 0;
+
+	for (size_t set = 0; set < c->nsets; set++)
+		for (size_t w = set * c->assoc; set_live(c, set) &&
+		     w < (set + 1) * c->assoc; w++)
+			n += __builtin_popcount(c->ways[w].valid & c->ways[w].dirty);
+	return n;
+}
+
 void sc_flush(struct sc_cache *c)
 {
-	for (size_t w = 0; w < (size_t)c->nsets * c->assoc; w++)
-		if (c->ways[w].valid & c->ways[w].dirty)
-			write_back(c, c->ways[w].tag,
-				   c->ways[w].valid & c->ways[w].dirty,
-				   SC_S_WB_FLUSH);
+	sc_write_back_dirty(c);
 	sc_invalidate(c);
 }
 
-/* ---- the component -------------------------------------------------------- */
+/* ---- parameters shared by the components built on a sector cache --------- */
 
-static const char *const index_names[] = {
+const char *const sc_index_names[] = {
 	[SET_INDEX_FIB_DOUBLE] = "fib_double", [SET_INDEX_LINEAR] = "linear",
 	[SET_INDEX_XOR] = "xor", [SET_INDEX_IPOLY] = "ipoly",
 	[SET_INDEX_FERMI] = "fermi", NULL,
 };
-static const char *const index_on_names[] = { "address", "partition", NULL };
-static const char *const replacement_names[] = { "lru", "fifo", NULL };
-static const char *const write_hit_names[] = { "write_back", "write_through", NULL };
-static const char *const write_miss_names[] = {
+const char *const sc_index_on_names[] = { "address", "partition", NULL };
+const char *const sc_replacement_names[] = { "lru", "fifo", NULL };
+const char *const sc_write_hit_names[] = { "write_back", "write_through", NULL };
+const char *const sc_write_miss_names[] = {
 	"allocate", "no_allocate", "lazy_fetch", "fetch", NULL,
 };
+const char *const sc_final_writeback_names[] = { "count", "report", "none", NULL };
+const char *const sc_at_kernel_end_names[] = { "invalidate", "keep", NULL };
 
-static const struct ss_param_desc params[] = {
-	{ "size", SS_P_SIZE, "0", "capacity (give size or sets); sets = size / assoc / line_bytes, rounded down", NULL, 0, 0, 0 },
-	{ "sets", SS_P_UINT, "0", "number of sets (give size or sets)", NULL, 0, 0, 0 },
-	{ "assoc", SS_P_UINT, NULL, "ways per set", NULL, 1, 256, 0 },
-	{ "line_bytes", SS_P_SIZE, "128B", "line size: the unit of tags, allocation and replacement", NULL, 32, 65536, SS_PF_POW2 },
-	{ "sector_bytes", SS_P_SIZE, "32B", "sector size: the unit of valid and dirty bits; = line_bytes for a non-sectored cache", NULL, 32, 65536, SS_PF_POW2 },
-	{ "index", SS_P_ENUM, "linear", "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi", index_names, 0, 0, 0 },
-	{ "index_on", SS_P_ENUM, "address", "hash the request's address, or the partition address an L2 router attaches", index_on_names, 0, 0, 0 },
-	{ "replacement", SS_P_ENUM, "lru", "victim: least recently touched line, or oldest allocation", replacement_names, 0, 0, 0 },
-	{ "write_hit", SS_P_ENUM, "write_back", "write_back keeps dirty sectors until eviction or flush; write_through forwards every write", write_hit_names, 0, 0, 0 },
-	{ "write_miss", SS_P_ENUM, "allocate", "allocate (valid without fetch), no_allocate (forward), lazy_fetch (write-validate with byte masks), fetch (read then merge)", write_miss_names, 0, 0, 0 },
-	{ "count_write_misses", SS_P_BOOL, "true", "false: store misses are not counted as misses (the reference's fix_l2)", NULL, 0, 0, 0 },
-	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
-};
-
-static const struct ss_port_desc ports[] = {
-	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, false, true, "requests and control from the level above" },
-	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "fetches, write-throughs, write-backs and control to the next level" },
-	{ NULL, 0, NULL, false, false, NULL },
-};
-
-#define KIND_STATS(k, what) \
-	{ k "_accesses", SS_STAT_COUNTER, "sector accesses by " what, NULL, NULL }, \
-	{ k "_hits", SS_STAT_COUNTER, "hits by " what, NULL, NULL }, \
-	{ k "_sector_misses", SS_STAT_COUNTER, "sector misses (line present) by " what, NULL, NULL }, \
-	{ k "_line_misses", SS_STAT_COUNTER, "line misses by " what, NULL, NULL }, \
-	{ k "_reads_down", SS_STAT_COUNTER, "sector reads sent to the next level for " what, NULL, NULL }, \
-	{ k "_writes_down", SS_STAT_COUNTER, "sector writes sent to the next level for " what " (write-through, no-allocate)", NULL, NULL }
-
-/* The order is the layout of enum sc_stat: kinds by sc_stat_index, then totals. */
-static const struct ss_stat_desc stats[] = {
-	KIND_STATS("global_load", "global loads"),
-	KIND_STATS("global_store", "global stores"),
-	KIND_STATS("global_atomic", "global atomics"),
-	KIND_STATS("global_reduction", "global reductions"),
-	KIND_STATS("local_load", "local loads"),
-	KIND_STATS("local_store", "local stores"),
-	KIND_STATS("local_atomic", "local atomics"),
-	KIND_STATS("local_reduction", "local reductions"),
-	{ "accesses", SS_STAT_SUM, "sector accesses", "*_accesses", NULL },
-	{ "hits", SS_STAT_SUM, "hits", "*_hits", NULL },
-	{ "sector_misses", SS_STAT_SUM, "sector misses (line present, sector not readable)", "*_sector_misses", NULL },
-	{ "line_misses", SS_STAT_SUM, "line misses", "*_line_misses", NULL },
-	{ "reads_down", SS_STAT_SUM, "sector reads sent to the next level", "*_reads_down", NULL },
-	{ "writes_down", SS_STAT_SUM, "sector writes sent to the next level, write-backs included", "*_writes_down wb_evict wb_flush", NULL },
-	{ "evictions", SS_STAT_COUNTER, "lines evicted to make room", NULL, NULL },
-	{ "wb_evict", SS_STAT_COUNTER, "dirty sectors written back on eviction", NULL, NULL },
-	{ "wb_flush", SS_STAT_COUNTER, "dirty sectors written back by a flush", NULL, NULL },
-	{ "hit_rate", SS_STAT_RATIO, "hits / accesses", "hits", "accesses" },
-	{ NULL, 0, NULL, NULL, NULL },
-};
-
-G_STATIC_ASSERT(G_N_ELEMENTS(stats) == SC_N_STATS + 1);
-
-struct sector_cache {
-	struct ss_component c;
-	struct sc_cache *cache;
-	struct ss_port *cpu_side, *mem_side;
-};
-
-static void emit_down(void *ctx, const struct mem_req *r)
+bool sc_config_from_params(const struct ss_params *p, struct sc_config *cfg,
+			   struct sc_kernel_end *end, GError **err)
 {
-	struct sector_cache *sc = ctx;
-
-	ss_port_send(sc->mem_side, &r->hdr);
-}
-
-static int sector_cache_create(struct ss_component *c, const struct ss_params *p,
-			       GError **err)
-{
-	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
-	struct sc_config cfg = {
+	*cfg = (struct sc_config){
 		.size = ss_param_uint(p, "size"),
 		.sets = ss_param_uint(p, "sets"),
 		.assoc = ss_param_uint(p, "assoc"),
@@ -1062,21 +1053,117 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		.write_miss = ss_param_enum(p, "write_miss"),
 		.count_write_misses = ss_param_bool(p, "count_write_misses"),
 	};
+	end->final = ss_param_enum(p, "final_writeback");
+	end->invalidate = ss_param_enum(p, "at_kernel_end") == 0;
+	if (ss_param_uint(p, "sets") > UINT32_MAX) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "sets: at most %u", UINT32_MAX);
+		return false;
+	}
+	return true;
+}
+
+void sc_end_kernel(struct sc_cache *c, const struct sc_kernel_end *end)
+{
+	if (end->final == SC_FINAL_COUNT)
+		sc_write_back_dirty(c);
+	else if (end->final == SC_FINAL_REPORT)
+		c->st[SC_S_DIRTY_AT_END] += sc_dirty_sectors(c);
+	if (end->invalidate)
+		sc_invalidate(c);
+}
+
+/* ---- the component -------------------------------------------------------- */
+
+static const char *const forward_names[] = { "misses", "all", NULL };
+
+static const struct ss_param_desc params[] = {
+	SC_PARAM_ROWS,
+	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the shared-memory carveout)", NULL, 0, 0, 0 },
+	{ "forward", SS_P_ENUM, "misses", "what goes to the next level: this cache's traffic (misses, write-throughs, write-backs), or every request as it came (all: a cache that only observes)", forward_names, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc ports[] = {
+	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, false, true, "requests and control from the level above" },
+	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "fetches, write-throughs, write-backs and control to the next level" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+static const struct ss_stat_desc stats[] = {
+	SC_STAT_ROWS,
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+G_STATIC_ASSERT(G_N_ELEMENTS(stats) == SC_N_STATS + 1);
+
+struct sector_cache {
+	struct ss_component c;
+	struct sc_cache *cache;
+	struct ss_port *cpu_side, *mem_side;
+	struct sc_kernel_end end;
+	bool size_from_kernel, forward_all;
+};
+
+static void emit_down(void *ctx, const struct mem_req *r)
+{
+	struct sector_cache *sc = ctx;
+
+	ss_port_send(sc->mem_side, &r->hdr);
+}
+
+/* forward = all: the next level sees the requests, not this cache's traffic */
+static void emit_nothing(void *ctx, const struct mem_req *r)
+{
+}
+
+static int sector_cache_create(struct ss_component *c, const struct ss_params *p,
+			       GError **err)
+{
+	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
+	struct sc_config cfg;
 	char *why = NULL;
 
-	if (cfg.sets > UINT32_MAX) {
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "sets: at most %u", UINT32_MAX);
+	if (!sc_config_from_params(p, &cfg, &sc->end, err))
 		return -1;
-	}
+	sc->size_from_kernel = ss_param_bool(p, "size_from_kernel");
+	sc->forward_all = ss_param_enum(p, "forward") == 1;
 	sc->cpu_side = ss_component_port(c, "cpu_side", 0);
 	sc->mem_side = ss_component_port(c, "mem_side", 0);
-	sc->cache = sc_new(&cfg, c->stats, emit_down, sc, &why);
+	sc->cache = sc_new(&cfg, c->stats, sc->forward_all ? emit_nothing : emit_down,
+			   sc, &why);
 	if (!sc->cache) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s", why);
 		g_free(why);
 		return -1;
 	}
 	return 0;
+}
+
+static void sector_cache_control(struct sector_cache *sc, const struct mem_req *r)
+{
+	char *why = NULL;
+
+	switch (r->ctl) {
+	case MEM_CTL_FLUSH:
+		sc_flush(sc->cache);
+		break;
+	case MEM_CTL_INVALIDATE:
+		sc_invalidate(sc->cache);
+		break;
+	case MEM_CTL_KERNEL_BEGIN:
+		if (sc->size_from_kernel && r->addr &&
+		    !sc_resize(sc->cache, r->addr, &why)) {
+			ss_engine_fail(sc->c.engine,
+				       g_error_new(SS_ERROR, SS_ERROR_CONFIG,
+						   "%s: the kernel's L1 of %" G_GUINT64_FORMAT " bytes: %s",
+						   sc->c.name, r->addr, why));
+			g_free(why);
+		}
+		break;
+	case MEM_CTL_KERNEL_END:
+		sc_end_kernel(sc->cache, &sc->end);
+		break;
+	}
 }
 
 static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
@@ -1090,12 +1177,11 @@ static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 			c->name, m->kind, in->desc->name);
 	if (G_LIKELY(m->kind != MEM_CONTROL)) {
 		sc_access(sc->cache, r);
+		if (sc->forward_all)
+			ss_port_send(sc->mem_side, m);
 		return;
 	}
-	if (r->ctl == MEM_CTL_FLUSH)
-		sc_flush(sc->cache);
-	else if (r->ctl == MEM_CTL_INVALIDATE)
-		sc_invalidate(sc->cache);
+	sector_cache_control(sc, r);
 	/* the levels below act on it too, after this one's write-backs */
 	ss_port_send(sc->mem_side, m);
 }

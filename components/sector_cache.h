@@ -9,6 +9,7 @@
 
 #include <glib.h>
 #include <sectorsim/mem.h>
+#include <sectorsim/component.h>
 #include "setindex.h"
 
 enum sc_write_hit { SC_WRITE_BACK, SC_WRITE_THROUGH };
@@ -51,6 +52,7 @@ enum sc_stat {
 	SC_S_EVICTIONS = SC_S_TOTAL + SC_N_METRICS,
 	SC_S_WB_EVICT,
 	SC_S_WB_FLUSH,
+	SC_S_DIRTY_AT_END,	/* dirty sectors a kernel left (final_writeback = report) */
 	SC_S_HIT_RATE,		/* a ratio slot of the component's table */
 	SC_N_STATS,
 };
@@ -96,10 +98,86 @@ static inline enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *
 /* Write back every dirty sector (write-back caches), then drop everything. */
 void sc_flush(struct sc_cache *c);
 void sc_invalidate(struct sc_cache *c);
+/* Write back every dirty sector and keep it, clean (counted as wb_flush). */
+void sc_write_back_dirty(struct sc_cache *c);
+/* Valid dirty sectors in the cache. */
+uint64_t sc_dirty_sectors(const struct sc_cache *c);
 
 uint32_t sc_sets(const struct sc_cache *c);
 uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr);
 /* The counters, with the totals (SC_S_TOTAL...) summed from the kinds. */
 const uint64_t *sc_stats(struct sc_cache *c);
+
+/* ---- what every component built on a sector cache shares ------------------ */
+
+enum sc_final_writeback {
+	SC_FINAL_COUNT,		/* write back the dirty sectors: traffic down */
+	SC_FINAL_REPORT,	/* only count them (dirty_at_kernel_end) */
+	SC_FINAL_NONE,
+};
+
+/* What a kernel's end does to a cache. */
+struct sc_kernel_end {
+	enum sc_final_writeback final;
+	bool invalidate;	/* at_kernel_end = invalidate: the next kernel starts cold */
+};
+
+void sc_end_kernel(struct sc_cache *c, const struct sc_kernel_end *end);
+
+extern const char *const sc_index_names[], *const sc_index_on_names[],
+	*const sc_replacement_names[], *const sc_write_hit_names[],
+	*const sc_write_miss_names[], *const sc_final_writeback_names[],
+	*const sc_at_kernel_end_names[];
+
+/* The parameter rows of one cache, for the table of any component built on
+ * sector caches (sector_cache, l2_slice_set); sc_config_from_params() reads
+ * them. */
+#define SC_PARAM_ROWS \
+	{ "size", SS_P_SIZE, "0", "capacity (give size or sets); sets = size / assoc / line_bytes, rounded down", NULL, 0, 0, 0 }, \
+	{ "sets", SS_P_UINT, "0", "number of sets (give size or sets)", NULL, 0, 0, 0 }, \
+	{ "assoc", SS_P_UINT, NULL, "ways per set", NULL, 1, 256, 0 }, \
+	{ "line_bytes", SS_P_SIZE, "128B", "line size: the unit of tags, allocation and replacement", NULL, 32, 65536, SS_PF_POW2 }, \
+	{ "sector_bytes", SS_P_SIZE, "32B", "sector size: the unit of valid and dirty bits; = line_bytes for a non-sectored cache", NULL, 32, 65536, SS_PF_POW2 }, \
+	{ "index", SS_P_ENUM, "linear", "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi", sc_index_names, 0, 0, 0 }, \
+	{ "index_on", SS_P_ENUM, "address", "hash the request's address, or the partition address an L2 router attaches", sc_index_on_names, 0, 0, 0 }, \
+	{ "replacement", SS_P_ENUM, "lru", "victim: least recently touched line, or oldest allocation", sc_replacement_names, 0, 0, 0 }, \
+	{ "write_hit", SS_P_ENUM, "write_back", "write_back keeps dirty sectors until eviction or flush; write_through forwards every write", sc_write_hit_names, 0, 0, 0 }, \
+	{ "write_miss", SS_P_ENUM, "allocate", "allocate (valid without fetch), no_allocate (forward), lazy_fetch (write-validate with byte masks), fetch (read then merge)", sc_write_miss_names, 0, 0, 0 }, \
+	{ "count_write_misses", SS_P_BOOL, "true", "false: store misses are not counted as misses (the reference's fix_l2)", NULL, 0, 0, 0 }, \
+	{ "final_writeback", SS_P_ENUM, "count", "at a kernel's end, dirty sectors are written back (count: traffic to the next level), only counted as dirty_at_kernel_end (report), or neither (none)", sc_final_writeback_names, 0, 0, 0 }, \
+	{ "at_kernel_end", SS_P_ENUM, "invalidate", "after a kernel's end the cache is invalidated (the next kernel starts cold) or keeps its lines", sc_at_kernel_end_names, 0, 0, 0 }
+
+/* The statistic rows, in the layout of enum sc_stat. */
+#define SC_KIND_STATS(k, what) \
+	{ k "_accesses", SS_STAT_COUNTER, "sector accesses by " what, NULL, NULL }, \
+	{ k "_hits", SS_STAT_COUNTER, "hits by " what, NULL, NULL }, \
+	{ k "_sector_misses", SS_STAT_COUNTER, "sector misses (line present) by " what, NULL, NULL }, \
+	{ k "_line_misses", SS_STAT_COUNTER, "line misses by " what, NULL, NULL }, \
+	{ k "_reads_down", SS_STAT_COUNTER, "sector reads sent to the next level for " what, NULL, NULL }, \
+	{ k "_writes_down", SS_STAT_COUNTER, "sector writes sent to the next level for " what " (write-through, no-allocate)", NULL, NULL }
+#define SC_STAT_ROWS \
+	SC_KIND_STATS("global_load", "global loads"), \
+	SC_KIND_STATS("global_store", "global stores"), \
+	SC_KIND_STATS("global_atomic", "global atomics"), \
+	SC_KIND_STATS("global_reduction", "global reductions"), \
+	SC_KIND_STATS("local_load", "local loads"), \
+	SC_KIND_STATS("local_store", "local stores"), \
+	SC_KIND_STATS("local_atomic", "local atomics"), \
+	SC_KIND_STATS("local_reduction", "local reductions"), \
+	{ "accesses", SS_STAT_SUM, "sector accesses", "*_accesses", NULL }, \
+	{ "hits", SS_STAT_SUM, "hits", "*_hits", NULL }, \
+	{ "sector_misses", SS_STAT_SUM, "sector misses (line present, sector not readable)", "*_sector_misses", NULL }, \
+	{ "line_misses", SS_STAT_SUM, "line misses", "*_line_misses", NULL }, \
+	{ "reads_down", SS_STAT_SUM, "sector reads sent to the next level", "*_reads_down", NULL }, \
+	{ "writes_down", SS_STAT_SUM, "sector writes sent to the next level, write-backs included", "*_writes_down wb_evict wb_flush", NULL }, \
+	{ "evictions", SS_STAT_COUNTER, "lines evicted to make room", NULL, NULL }, \
+	{ "wb_evict", SS_STAT_COUNTER, "dirty sectors written back on eviction", NULL, NULL }, \
+	{ "wb_flush", SS_STAT_COUNTER, "dirty sectors written back by a flush or a kernel's end", NULL, NULL }, \
+	{ "dirty_at_kernel_end", SS_STAT_COUNTER, "dirty sectors left at a kernel's end (final_writeback = report)", NULL, NULL }, \
+	{ "hit_rate", SS_STAT_RATIO, "hits / accesses", "hits", "accesses" }
+
+struct ss_params;
+bool sc_config_from_params(const struct ss_params *p, struct sc_config *cfg,
+			   struct sc_kernel_end *end, GError **err);
 
 #endif

@@ -142,6 +142,11 @@ static int run(struct options *o, int argc, char **argv)
 			ss_engine_set_option(e, "csv", o->csv);
 		if (o->quiet)
 			ss_engine_set_option(e, "quiet", "1");
+		/* a component reports the run and the raw statistics are not
+		 * asked for: keeping each kernel's snapshot would only make
+		 * memory grow with the trace */
+		if (ss_engine_option(e, "report") && !o->stats && !o->output)
+			ss_engine_set_option(e, "phases", "drop");
 		ok = ss_sim_run(sim, &err);
 	}
 	if (!ok) {

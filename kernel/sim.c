@@ -1433,9 +1433,15 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 		struct ss_component *x = e->components->pdata[i];
 		GError *inner = NULL;
 
-		if (x->type->ops->xstart && x->type->ops->xstart(x, &inner) != 0)
-			return component_failed(error, "run", x, "start", inner,
-						SS_ERROR_INTERNAL);
+		if (x->type->ops->xstart && x->type->ops->xstart(x, &inner) != 0) {
+			/* a bad input or option is the user's to fix, not a bug */
+			int code = inner && inner->domain == SS_ERROR &&
+				   (inner->code == SS_ERROR_CONFIG ||
+				    inner->code == SS_ERROR_INPUT) ?
+				   inner->code : SS_ERROR_INTERNAL;
+
+			return component_failed(error, "run", x, "start", inner, code);
+		}
 	}
 	ss_engine_run(e, s->max_ticks ? s->max_ticks : SS_TICK_MAX);
 	if (e->failure) {

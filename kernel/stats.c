@@ -31,6 +31,7 @@ struct ss_stats {
 	GHashTable *by_name;	/* name -> index + 1 */
 	GPtrArray *phases;	/* struct ss_phase * */
 	GPtrArray *owned;	/* slots allocated for dynamic counters */
+	GHashTable *sum_rows;	/* type -> its sums' counter rows (sum_rows_of) */
 };
 
 static void entry_free(gpointer p)
@@ -72,6 +73,8 @@ void ss_stats_free(struct ss_stats *s)
 	g_ptr_array_free(s->entries, TRUE);
 	g_ptr_array_free(s->phases, TRUE);
 	g_ptr_array_free(s->owned, TRUE);
+	if (s->sum_rows)
+		g_hash_table_destroy(s->sum_rows);
 	g_free(s);
 }
 
@@ -107,7 +110,7 @@ static struct ss_stat_entry *add_entry(struct ss_stats *s,
 {
 	struct ss_stat_entry *en = g_new0(struct ss_stat_entry, 1);
 
-	en->name = g_strdup_printf("%s.%s", c->name, name);
+	en->name = g_strconcat(c->name, ".", name, NULL);
 	if (entry_index(s, en->name) >= 0)
 		g_error("statistic '%s' registered twice", en->name);
 	en->group = ss_stats_group_name(en->name);
@@ -123,8 +126,8 @@ static void resolve_ratio(struct ss_stats *s, struct ss_component *c,
 			  struct ss_stat_entry *en, const char *num,
 			  const char *den)
 {
-	char *n = g_strdup_printf("%s.%s", c->name, num);
-	char *d = g_strdup_printf("%s.%s", c->name, den);
+	char *n = g_strconcat(c->name, ".", num, NULL);
+	char *d = g_strconcat(c->name, ".", den, NULL);
 	int ni = entry_index(s, n), di = entry_index(s, d);
 
 	if (ni < 0 || di < 0)
@@ -134,6 +137,68 @@ static void resolve_ratio(struct ss_stats *s, struct ss_component *c,
 	en->den = di;
 	g_free(n);
 	g_free(d);
+}
+
+static void free_sum_rows(gpointer p)
+{
+	GArray *rows = p;
+
+	for (guint i = 0; i < rows->len; i++)
+		if (g_array_index(rows, GArray *, i))
+			g_array_free(g_array_index(rows, GArray *, i), TRUE);
+	g_array_free(rows, TRUE);
+}
+
+/*
+ * For each SS_STAT_SUM row of a type's table, the rows of the counters it
+ * adds up: matched once per type, not once per instance (80 L1s would
+ * otherwise compile the same globs 80 times).
+ */
+static GArray *sum_rows_of(struct ss_stats *s, const struct ss_component_type *type)
+{
+	const struct ss_stat_desc *t = type->stats;
+	GArray *rows;
+	size_t n = 0;
+
+	if (!s->sum_rows)
+		s->sum_rows = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+						    NULL, free_sum_rows);
+	rows = g_hash_table_lookup(s->sum_rows, type);
+	if (rows)
+		return rows;
+	for (; t && t[n].name; n++)
+		;
+	rows = g_array_sized_new(FALSE, TRUE, sizeof(GArray *), n);
+	g_array_set_size(rows, n);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].kind != SS_STAT_SUM)
+			continue;
+
+		GArray *terms = g_array_new(FALSE, FALSE, sizeof(guint));
+		gchar **globs = g_strsplit(t[i].num, " ", -1);
+
+		for (gchar **g = globs; *g; g++) {
+			GPatternSpec *ps = **g ? g_pattern_spec_new(*g) : NULL;
+
+			for (guint k = 0; ps && k < n; k++) {
+				bool seen = false;
+
+				if (t[k].kind != SS_STAT_COUNTER ||
+				    !g_pattern_spec_match_string(ps, t[k].name))
+					continue;
+				for (guint x = 0; x < terms->len; x++)
+					seen |= g_array_index(terms, guint, x) == k;
+				if (!seen)
+					g_array_append_val(terms, k);
+			}
+			if (ps)
+				g_pattern_spec_free(ps);
+		}
+		g_strfreev(globs);
+		g_array_index(rows, GArray *, i) = terms;
+	}
+	g_hash_table_insert(s->sum_rows, (gpointer)type, rows);
+	return rows;
 }
 
 void ss_stats_register_table(struct ss_component *c)
@@ -153,26 +218,27 @@ void ss_stats_register_table(struct ss_component *c)
 			en->slot = &c->stats[i];
 	}
 	/* sums before ratios, which may refer to them */
+	GArray *rows = sum_rows_of(s, c->type);
+
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].kind != SS_STAT_SUM)
 			continue;
-		char *full = g_strdup_printf("%s.%s", c->name, t[i].name);
+		char *full = g_strconcat(c->name, ".", t[i].name, NULL);
 		struct ss_stat_entry *en = s->entries->pdata[entry_index(s, full)];
+		GArray *terms = g_array_index(rows, GArray *, i);
 
-		en->terms = g_array_new(FALSE, FALSE, sizeof(uint64_t *));
-		for (size_t k = 0; k < n; k++)
-			if (t[k].kind == SS_STAT_COUNTER &&
-			    ss_stat_sum_matches(t[i].num, t[k].name)) {
-				uint64_t *slot = &c->stats[k];
+		en->terms = g_array_sized_new(FALSE, FALSE, sizeof(uint64_t *), terms->len);
+		for (guint k = 0; k < terms->len; k++) {
+			uint64_t *slot = &c->stats[g_array_index(terms, guint, k)];
 
-				g_array_append_val(en->terms, slot);
-			}
+			g_array_append_val(en->terms, slot);
+		}
 		g_free(full);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].kind != SS_STAT_RATIO)
 			continue;
-		char *full = g_strdup_printf("%s.%s", c->name, t[i].name);
+		char *full = g_strconcat(c->name, ".", t[i].name, NULL);
 
 		resolve_ratio(s, c, s->entries->pdata[entry_index(s, full)],
 			      t[i].num, t[i].den);
@@ -230,6 +296,13 @@ static uint64_t *snapshot(struct ss_stats *s)
 
 void ss_stats_end_phase(struct ss_engine *e, const char *label)
 {
+	/* nobody will read the snapshots: memory must not grow with the
+	 * number of phases (kernels) */
+	if (g_strcmp0(ss_engine_option(e, "phases"), "drop") == 0) {
+		ss_stats_reset(e);
+		return;
+	}
+
 	struct ss_phase *ph = g_new0(struct ss_phase, 1);
 
 	ph->label = g_strdup(label);

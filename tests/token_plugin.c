@@ -8,6 +8,7 @@
  * plugin does: parameters, scalar and vector ports, self-scheduled events,
  * replies on the same link, table and dynamic statistics, phases.
  */
+#include <stdio.h>
 #include <sectorsim/sectorsim.h>
 #include <string.h>
 #include <sectorsim/mem.h>
@@ -320,7 +321,7 @@ static const struct ss_component_type token_scale_type = {
 /* ---- mem_script and mem_counter ------------------------------------------- */
 
 static const struct ss_param_desc script_params[] = {
-	{ "requests", SS_P_STRING, "", "space-separated requests: R0x40, W0x40, W0x40&f (byte mask), A0x40 (atomic), F (flush), I (invalidate)", NULL, 0, 0, 0 },
+	{ "requests", SS_P_STRING, "", "space-separated requests: R0x40, W0x40, W0x40&f (byte mask), A0x40 (atomic), F (flush), I (invalidate), B4096 (kernel begin, L1 bytes), E (kernel end)", NULL, 0, 0, 0 },
 	{ "file", SS_P_STRING, "", "a file of requests, read instead of `requests`: the run's input (TRACE)", NULL, 0, 0, SS_PF_INPUT },
 	{ "repeat", SS_P_UINT, "1", "times to play the list", NULL, 1, 1000000, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
@@ -369,10 +370,15 @@ static int script_create(struct ss_component *c, const struct ss_params *p,
 			if (*end == '&')
 				r.mask = g_ascii_strtoull(end + 1, &end, 16);
 			break;
-		case 'F': case 'I':
+		case 'F': case 'I': case 'E':
 			mem_req_init(&r, MEM_CONTROL, 0, 0);
-			r.ctl = **w == 'F' ? MEM_CTL_FLUSH : MEM_CTL_INVALIDATE;
+			r.ctl = **w == 'F' ? MEM_CTL_FLUSH :
+				**w == 'I' ? MEM_CTL_INVALIDATE : MEM_CTL_KERNEL_END;
 			end = *w + 1;
+			break;
+		case 'B':	/* kernel begin, with an L1 size */
+			mem_req_init(&r, MEM_CONTROL, g_ascii_strtoull(*w + 1, &end, 0), 0);
+			r.ctl = MEM_CTL_KERNEL_BEGIN;
 			break;
 		default:
 			end = *w;
@@ -380,7 +386,7 @@ static int script_create(struct ss_component *c, const struct ss_params *p,
 		}
 		if (!end || *end || (r.addr % MEM_ATOM)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-				    "requests: '%s' is not R|W|A<32-byte aligned address>[&mask], F or I", *w);
+				    "requests: '%s' is not R|W|A<32-byte aligned address>[&mask], F, I, B<bytes> or E", *w);
 			g_strfreev(words);
 			g_array_free(s->reqs, TRUE);
 			return -1;
@@ -472,11 +478,82 @@ static const struct ss_component_type mem_counter_type = {
 	.instance_size = sizeof(struct ss_component),
 };
 
+/* ---- mem_log: what reaches it, in order, one line each, into a file ------- */
+
+static const struct ss_param_desc log_params[] = {
+	{ "file", SS_P_STRING, NULL, "where the lines go", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+struct mem_log {
+	struct ss_component c;
+	FILE *f;
+};
+
+static int log_create(struct ss_component *c, const struct ss_params *p,
+		      GError **err)
+{
+	struct mem_log *l = SS_COMPONENT(c, struct mem_log, c);
+
+	l->f = fopen(ss_param_string(p, "file"), "w");
+	if (!l->f) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "cannot write %s",
+			    ss_param_string(p, "file"));
+		return -1;
+	}
+	return 0;
+}
+
+static void log_recv(struct ss_component *c, struct ss_port *in,
+		     const struct ss_msg *m)
+{
+	struct mem_log *l = SS_COMPONENT(c, struct mem_log, c);
+	const struct mem_req *r = (const struct mem_req *)m;
+	static const char *const ctl[] = { "?", "invalidate", "flush", "begin", "end" };
+
+	if (m->kind == MEM_CONTROL)
+		fprintf(l->f, "%u:%s", in->index, ctl[r->ctl <= 4 ? r->ctl : 0]);
+	else
+		fprintf(l->f, "%u:%c%#" G_GINT64_MODIFIER "x", in->index,
+			m->kind == MEM_READ ? 'R' : m->kind == MEM_WRITE ? 'W' : 'A',
+			r->addr);
+	if (m->kind == MEM_CONTROL && r->ctl == MEM_CTL_KERNEL_BEGIN)
+		fprintf(l->f, "%" G_GUINT64_FORMAT, r->addr);
+	fputc(' ', l->f);
+}
+
+static void log_destroy(struct ss_component *c)
+{
+	fclose(SS_COMPONENT(c, struct mem_log, c)->f);
+}
+
+static const struct ss_port_desc log_ports[] = {
+	{ "in", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from any number of sources" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+static const struct ss_component_ops log_ops = {
+	.xcreate = log_create,
+	.xrecv = log_recv,
+	.xdestroy = log_destroy,
+};
+
+static const struct ss_component_type mem_log_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "mem_log",
+	.summary = "Test: writes the memory requests that reach it to a file, in order",
+	.params = log_params,
+	.ports = log_ports,
+	.ops = &log_ops,
+	.instance_size = sizeof(struct mem_log),
+};
+
 SS_PLUGIN_ENTRY(token)
 {
 	return ss_registry_add(r, &token_source_type, error) &&
 	       ss_registry_add(r, &token_sink_type, error) &&
 	       ss_registry_add(r, &token_scale_type, error) &&
 	       ss_registry_add(r, &mem_script_type, error) &&
-	       ss_registry_add(r, &mem_counter_type, error);
+	       ss_registry_add(r, &mem_counter_type, error) &&
+	       ss_registry_add(r, &mem_log_type, error);
 }

@@ -180,6 +180,8 @@ void ss_stat_add_ratio(struct ss_component *c, const char *name,
 /*
  * Close a phase: snapshot every statistic under `label`, then zero the
  * counters.  The core does not know what a phase means; a component decides.
+ * With the run option "phases" = "drop" (set when nobody will read the raw
+ * statistics), only the zeroing happens.
  */
 void ss_stats_end_phase(struct ss_engine *e, const char *label);
 

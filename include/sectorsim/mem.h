@@ -6,7 +6,9 @@
  * aligned address (one 32 B sector for everything a coalescer produces;
  * a multiple of 32 when a cache with larger sectors fetches or writes back).
  * Control messages travel on the same links so that they stay in order with
- * the requests around them.
+ * the requests around them; every hop acts on one, then passes it down.  A
+ * component with several inputs passes a kernel's end down once all of
+ * them have ended it.
  */
 #ifndef SECTORSIM_MEM_H
 #define SECTORSIM_MEM_H
@@ -32,6 +34,9 @@ enum mem_space {
 enum mem_ctl {			/* what a MEM_CONTROL message asks */
 	MEM_CTL_INVALIDATE = 1,	/* drop every line, write back nothing */
 	MEM_CTL_FLUSH,		/* write back dirty sectors, then invalidate */
+	MEM_CTL_KERNEL_BEGIN,	/* a kernel starts; addr: its L1 capacity in
+				   bytes for caches that take it, 0: keep */
+	MEM_CTL_KERNEL_END,	/* this input sends nothing more for the kernel */
 };
 
 struct mem_req {

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The memory-side components wired as a user would: scripted requests
+ * (token_plugin's mem_script) into sector_cache, l2_slice_set and
+ * dram_counter, what comes out logged in order (mem_log).  Kernel
+ * boundaries (begin with an L1 size, end), the L2's round-robin merge, and
+ * each kernel-end policy.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include "internal.h"
+#include "registry.h"
+#include "sim.h"
+
+static char *tmpdir;
+
+struct run {
+	struct ss_registry *reg;
+	struct ss_sim *sim;
+};
+
+/* Build and run `ini` (the log file is LOG in it); the log's text. */
+static struct run run_ini(const char *ini)
+{
+	struct ss_registry *r = ss_registry_new();
+	char *logpath = g_build_filename(tmpdir, "log.txt", NULL);
+	char *path = g_build_filename(tmpdir, "t.ini", NULL);
+	char **parts = g_strsplit(ini, "LOG", -1);
+	char *text = g_strjoinv(logpath, parts);
+	GPtrArray *errors = NULL;
+	GError *err = NULL;
+	struct run out = { r, NULL };
+
+	g_assert_true(ss_registry_add_builtins(r, &err));
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+	out.sim = ss_sim_load(r, path, NULL, NULL, &errors);
+	if (!out.sim)
+		g_error("%s", (char *)errors->pdata[0]);
+	if (!ss_sim_build(out.sim, &err) || !ss_sim_run(out.sim, &err))
+		g_error("%s", err->message);
+	/* the log is complete once mem_log is destroyed; stats first */
+	g_strfreev(parts);
+	g_free(text);
+	g_free(path);
+	g_free(logpath);
+	return out;
+}
+
+static char *finish(struct run *rn)
+{
+	char *logpath = g_build_filename(tmpdir, "log.txt", NULL);
+	char *text = NULL;
+
+	ss_sim_free(rn->sim);
+	ss_registry_free(rn->reg);
+	g_assert_true(g_file_get_contents(logpath, &text, NULL, NULL));
+	g_free(logpath);
+	return g_strstrip(text);
+}
+
+static double stat_of(struct run *rn, const char *name)
+{
+	double v;
+
+	if (!ss_stats_lookup(ss_sim_engine(rn->sim), name, &v))
+		g_error("no statistic %s", name);
+	return v;
+}
+
+#define PLUGIN "[simulation]\nplugins = token_plugin\n"
+
+#define L2(extra) \
+	"[component l2]\ntype = l2_slice_set\nsize = 64KiB\nassoc = 4\n" \
+	"index = linear\nwrite_hit = write_back\nwrite_miss = allocate\n" extra
+
+/* Two inputs that deliver whole streams one after the other still merge
+ * one request at a time, and the kernel ends once, after both. */
+static void test_l2_round_robin(void)
+{
+	struct run rn = run_ini(PLUGIN
+		"[component a]\ntype = mem_script\nrequests = B0 R0x0 R0x1000 R0x2000 E\n"
+		"[component b]\ntype = mem_script\nrequests = B0 R0x3000 E\n"
+		L2("")
+		"[component log]\ntype = mem_log\nfile = LOG\n"
+		"[link la]\nfrom = a.out\nto = l2.cpu_side[0]\n"
+		"[link lb]\nfrom = b.out\nto = l2.cpu_side[1]\n"
+		"[link ld]\nfrom = l2.mem_side[0]\nto = log.in[0]\n");
+
+	char *log = finish(&rn);
+
+	g_assert_cmpstr(log, ==, "0:begin0 0:R0 0:R0x3000 0:R0x1000 0:R0x2000 0:end");
+	g_free(log);
+}
+
+/* merge = arrival serves requests as they come. */
+static void test_l2_arrival(void)
+{
+	struct run rn = run_ini(PLUGIN
+		"[component a]\ntype = mem_script\nrequests = R0x0 R0x1000 E\n"
+		"[component b]\ntype = mem_script\nrequests = R0x3000 E\n"
+		L2("merge = arrival\n")
+		"[component log]\ntype = mem_log\nfile = LOG\n"
+		"[link la]\nfrom = a.out\nto = l2.cpu_side[0]\n"
+		"[link lb]\nfrom = b.out\nto = l2.cpu_side[1]\n"
+		"[link ld]\nfrom = l2.mem_side[0]\nto = log.in[0]\n");
+	char *log = finish(&rn);
+
+	g_assert_cmpstr(log, ==, "0:R0 0:R0x1000 0:R0x3000 0:end");
+	g_free(log);
+}
+
+/* The three kernel-end policies for dirty data, then a cold or warm cache. */
+static void test_final_writeback(void)
+{
+	/* kernel 1 dirties two sectors; kernel 2 reads one of them, dirties
+	 * another line and flushes (F), which writes back and passes down */
+	static const struct {
+		const char *params, *log;
+		double wb_flush, dirty, hits;
+	} cases[] = {
+		{ "final_writeback = count\n",
+		  "0:W0 0:W0x20 0:end 0:R0x20 0:W0x1000 0:flush 0:end", 3, 0, 0 },
+		{ "final_writeback = report\n",
+		  "0:end 0:R0x20 0:W0x1000 0:flush 0:end", 1, 2, 0 },
+		{ "final_writeback = none\n",
+		  "0:end 0:R0x20 0:W0x1000 0:flush 0:end", 1, 0, 0 },
+		/* kept: the second kernel's read of 0x20 hits */
+		{ "final_writeback = count\nat_kernel_end = keep\n",
+		  "0:W0 0:W0x20 0:end 0:W0x1000 0:flush 0:end", 3, 0, 1 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		char *ini = g_strconcat(PLUGIN
+			"[component a]\ntype = mem_script\nrequests = W0x0 W0x20 E R0x20 W0x1000 F E\n",
+			L2(""), cases[i].params,
+			"[component log]\ntype = mem_log\nfile = LOG\n"
+			"[link la]\nfrom = a.out\nto = l2.cpu_side[0]\n"
+			"[link ld]\nfrom = l2.mem_side[0]\nto = log.in[0]\n", NULL);
+		struct run rn = run_ini(ini);
+		double wb = stat_of(&rn, "l2.wb_flush"), dirty = stat_of(&rn, "l2.dirty_at_kernel_end");
+		double hits = stat_of(&rn, "l2.hits");
+		char *log = finish(&rn);
+
+		g_test_message("case %zu", i);
+		g_assert_cmpstr(log, ==, cases[i].log);
+		g_assert_cmpfloat(wb, ==, cases[i].wb_flush);
+		g_assert_cmpfloat(dirty, ==, cases[i].dirty);
+		g_assert_cmpfloat(hits, ==, cases[i].hits);
+		g_free(log);
+		g_free(ini);
+	}
+}
+
+/* size_from_kernel: a kernel's begin sets the capacity, here 4 KiB of 4
+ * ways (8 sets): 40 lines cannot all stay, which 128 KiB holds. */
+static void test_size_from_kernel(void)
+{
+	GString *reqs = g_string_new(NULL);
+
+	for (int k = 0; k < 2; k++) {
+		g_string_append_printf(reqs, "B%u ", k ? 131072 : 4096);
+		for (int i = 0; i < 40; i++)
+			g_string_append_printf(reqs, "R%#x ", i * 128);
+		for (int i = 0; i < 40; i++)
+			g_string_append_printf(reqs, "R%#x ", i * 128);
+		g_string_append(reqs, "E ");
+	}
+	char *reqfile = g_build_filename(tmpdir, "reqs.txt", NULL);
+
+	/* too long for one INI line: the script reads it from a file */
+	g_assert_true(g_file_set_contents(reqfile, reqs->str, -1, NULL));
+
+	char *ini = g_strdup_printf(PLUGIN
+		"[component a]\ntype = mem_script\nfile = %s\n"
+		"[component l1]\ntype = sector_cache\nsize = 128KiB\nassoc = 4\n"
+		"size_from_kernel = true\nwrite_hit = write_through\n"
+		"[component n]\ntype = mem_counter\n"
+		"[link la]\nfrom = a.out\nto = l1.cpu_side\n"
+		"[link ld]\nfrom = l1.mem_side\nto = n.in[0]\n", reqfile);
+	struct run rn = run_ini(ini);
+
+	/* kernel 1: 4 KiB holds 32 lines, so every second-pass read misses
+	 * (LRU over a cyclic pass); kernel 2 (cold, 128 KiB): 40 hits */
+	g_assert_cmpfloat(stat_of(&rn, "l1.hits"), ==, 40);
+	g_assert_cmpfloat(stat_of(&rn, "l1.evictions"), ==, 8 + 40);
+	ss_sim_free(rn.sim);
+	ss_registry_free(rn.reg);
+	g_unlink(reqfile);
+	g_free(reqfile);
+	g_free(ini);
+	g_string_free(reqs, TRUE);
+}
+
+/* forward = all: the next level sees every request, not the misses. */
+static void test_forward_all(void)
+{
+	struct run rn = run_ini(PLUGIN
+		"[component a]\ntype = mem_script\nrequests = R0x0 R0x0 W0x40 E\n"
+		"[component l1]\ntype = sector_cache\nsize = 4KiB\nassoc = 4\n"
+		"forward = all\nwrite_hit = write_through\n"
+		"[component log]\ntype = mem_log\nfile = LOG\n"
+		"[link la]\nfrom = a.out\nto = l1.cpu_side\n"
+		"[link ld]\nfrom = l1.mem_side\nto = log.in[0]\n");
+	double hits = stat_of(&rn, "l1.hits");
+	char *log = finish(&rn);
+
+	g_assert_cmpfloat(hits, ==, 1);
+	g_assert_cmpstr(log, ==, "0:R0 0:R0 0:W0x40 0:end");
+	g_free(log);
+}
+
+/* dram_counter: transactions per channel, and the end passed on once. */
+static void test_dram_counter(void)
+{
+	struct run rn = run_ini(PLUGIN
+		"[component a]\ntype = mem_script\nrequests = B0 R0x0 W0x20 E\n"
+		"[component b]\ntype = mem_script\nrequests = B0 R0x40 R0x60 E\n"
+		"[component dram]\ntype = dram_counter\n"
+		"[component log]\ntype = mem_log\nfile = LOG\n"
+		"[link la]\nfrom = a.out\nto = dram.req[0]\n"
+		"[link lb]\nfrom = b.out\nto = dram.req[1]\n"
+		"[link ld]\nfrom = dram.done\nto = log.in[0]\n");
+	double reads = stat_of(&rn, "dram.reads"), writes = stat_of(&rn, "dram.writes");
+	double ch1 = stat_of(&rn, "dram.channel[1].reads");
+	char *log = finish(&rn);
+
+	g_assert_cmpfloat(reads, ==, 3);
+	g_assert_cmpfloat(writes, ==, 1);
+	g_assert_cmpfloat(ch1, ==, 2);
+	g_assert_cmpstr(log, ==, "0:begin0 0:end");
+	g_free(log);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	tmpdir = g_dir_make_tmp("sectorsim-mem-XXXXXX", NULL);
+	g_test_add_func("/mem/l2-round-robin", test_l2_round_robin);
+	g_test_add_func("/mem/l2-arrival", test_l2_arrival);
+	g_test_add_func("/mem/final-writeback", test_final_writeback);
+	g_test_add_func("/mem/size-from-kernel", test_size_from_kernel);
+	g_test_add_func("/mem/forward-all", test_forward_all);
+	g_test_add_func("/mem/dram-counter", test_dram_counter);
+
+	int status = g_test_run();
+	char *log = g_build_filename(tmpdir, "log.txt", NULL);
+	char *ini = g_build_filename(tmpdir, "t.ini", NULL);
+
+	g_unlink(log);
+	g_unlink(ini);
+	g_rmdir(tmpdir);
+	g_free(log);
+	g_free(ini);
+	return status;
+}
