@@ -12,12 +12,20 @@
 BUILTIN(sector_cache)
 BUILTIN(l2_slice_set)
 BUILTIN(dram_counter)
+BUILTIN(block_scheduler)
+BUILTIN(warp_interleaver)
+BUILTIN(trace_source)
+BUILTIN(kernel_report)
 #undef BUILTIN
 
 static const ss_plugin_register_fn builtins[] = {
 	ss_builtin_register_sector_cache,
 	ss_builtin_register_l2_slice_set,
 	ss_builtin_register_dram_counter,
+	ss_builtin_register_block_scheduler,
+	ss_builtin_register_warp_interleaver,
+	ss_builtin_register_trace_source,
+	ss_builtin_register_kernel_report,
 	NULL
 };
 

@@ -1,0 +1,710 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * kernel_report: what Nsight Compute would say about each kernel, from the
+ * counters of the SMs (warp_interleaver), their L1s, the L2 and DRAM, and
+ * the scheduler's plan.  mode = ref computes the reference's metrics
+ * (model.md 12) with its exact arithmetic: per-SM rates from each L1, sums
+ * over the active SMs in ascending order, then one multiplication by the
+ * scale (a different order changes the last bits).
+ *
+ * A kernel is over when every `done` input has ended it (the DRAM counter
+ * passes the end on once the L2 has flushed): the report reads the
+ * counters, closes the statistics phase (which zeroes them for the next
+ * kernel) and tells the trace source through `next`.
+ *
+ * Results: a table per kernel on standard output, and the run options
+ * "json" and "csv" (the command line's --json FILE and --csv FILE).  Each
+ * kernel is written when it ends, so memory does not grow with the number
+ * of kernels; the files are written beside their names and renamed at the
+ * end, so a reader never sees half of one.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <sectorsim/sectorsim.h>
+#include <sectorsim/gpu.h>
+#include <sectorsim/mem.h>
+
+static const char *const mode_names[] = { "ref", NULL };
+
+static const struct ss_param_desc params[] = {
+	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's, model.md 12)", mode_names, 0, 0, 0 },
+	{ "sm", SS_P_STRING, "sm", "name of the warp_interleaver array (one per SM)", NULL, 0, 0, 0 },
+	{ "l1", SS_P_STRING, "l1", "name of the L1 array (one sector_cache per SM)", NULL, 0, 0, 0 },
+	{ "l2", SS_P_STRING, "l2", "name of the L2 (l2_slice_set or sector_cache)", NULL, 0, 0, 0 },
+	{ "dram", SS_P_STRING, "dram", "name of the dram_counter", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc ports[] = {
+	{ "plan", SS_PORT_IN, GPU_KERNEL_PROTOCOL, false, true, "each kernel's launch data and occupancy, from the block scheduler" },
+	{ "done", SS_PORT_IN, MEM_PROTOCOL, true, true, "kernel ends from the last level (the DRAM counter)" },
+	{ "next", SS_PORT_OUT, GPU_KERNEL_PROTOCOL, false, true, "kernel done, to the trace source" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+enum { KR_KERNELS };
+
+static const struct ss_stat_desc stats[] = {
+	[KR_KERNELS] = { "kernels", SS_STAT_COUNTER, "kernels reported", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+/* ---- the metrics -------------------------------------------------------- */
+
+/* The golden files' keys, in their order (model.md 12.2). */
+#define METRICS(X) \
+	X(l1_cache_size, 1, NULL, 0) \
+	X(scale, 0, NULL, 0) \
+	X(l1_hit_rate, 0, "l1tex__t_sector_hit_rate.pct", 100) \
+	X(l1_hit_rate_ld, 0, NULL, 0) \
+	X(l1_hit_rate_st, 0, NULL, 0) \
+	X(l1_hit_rate_g, 0, NULL, 0) \
+	X(l1_hit_rate_ldg, 0, NULL, 0) \
+	X(l1_hit_rate_stg, 0, NULL, 0) \
+	X(l2_hit_rate, 0, "lts__t_sector_hit_rate.pct", 100) \
+	X(l2_hit_rate_ld, 0, "lts__t_sector_op_read_hit_rate.pct", 100) \
+	X(l2_hit_rate_st, 0, "lts__t_sector_op_write_hit_rate.pct", 100) \
+	X(gmem_ld_reqs, 0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1) \
+	X(gmem_st_reqs, 0, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 1) \
+	X(gmem_tot_reqs, 0, NULL, 0) \
+	X(gmem_ld_sectors, 0, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1) \
+	X(gmem_st_sectors, 0, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 1) \
+	X(gmem_tot_sectors, 0, NULL, 0) \
+	X(gmem_ld_diverg, 0, NULL, 0) \
+	X(gmem_st_diverg, 0, NULL, 0) \
+	X(gmem_tot_diverg, 0, NULL, 0) \
+	X(gmem_tot_sectors_per_sm, 0, NULL, 0) \
+	X(lmem_ld_reqs, 0, NULL, 0) \
+	X(lmem_st_reqs, 0, NULL, 0) \
+	X(umem_ld_reqs, 0, NULL, 0) \
+	X(umem_st_reqs, 0, NULL, 0) \
+	X(umem_ld_sectors, 0, NULL, 0) \
+	X(umem_st_sectors, 0, NULL, 0) \
+	X(umem_tot_sectors, 0, NULL, 0) \
+	X(l2_ld_trans, 0, "lts__t_sectors_op_read.sum", 1) \
+	X(l2_st_trans, 0, "lts__t_sectors_op_write.sum", 1) \
+	X(l2_tot_trans, 0, NULL, 0) \
+	X(dram_ld_trans, 0, "dram__sectors_read.sum", 1) \
+	X(dram_st_trans, 0, "dram__sectors_write.sum", 1) \
+	X(dram_tot_trans, 0, NULL, 0) \
+	X(write_evict, 1, NULL, 0) \
+	X(write_flush, 1, NULL, 0) \
+	X(atom_tot_reqs, 0, NULL, 0) \
+	X(red_tot_reqs, 0, NULL, 0) \
+	X(atom_red_tot_trans, 0, NULL, 0)
+
+enum metric {
+#define X(name, is_int, ncu, factor) M_##name,
+	METRICS(X)
+#undef X
+	N_METRICS
+};
+
+struct metric_desc {
+	const char *key;
+	bool is_int;		/* a count the golden files write as an integer */
+	const char *ncu;	/* the Nsight Compute metric, or NULL */
+	double ncu_factor;
+};
+
+static const struct metric_desc metric_descs[N_METRICS] = {
+#define X(name, is_int, ncu, factor) { #name, is_int, ncu, factor },
+	METRICS(X)
+#undef X
+};
+
+/* The counters one SM contributes (warp_interleaver and its L1). */
+enum sm_counter {
+	C_GMEM_LD_REQS, C_GMEM_ST_REQS, C_GMEM_LD_SECTORS, C_GMEM_ST_SECTORS,
+	C_LMEM_LD_REQS, C_LMEM_ST_REQS, C_ATOM_REQS, C_RED_REQS,
+	C_ATOM_RED_TRANS, C_UMEM_LD_SECTORS, C_UMEM_ST_SECTORS,
+	N_SM_COUNTERS
+};
+
+static const char *const sm_counter_names[N_SM_COUNTERS] = {
+	"gmem_ld_reqs", "gmem_st_reqs", "gmem_ld_sectors", "gmem_st_sectors",
+	"lmem_ld_reqs", "lmem_st_reqs", "atom_reqs", "red_reqs",
+	"atom_red_trans", "umem_ld_sectors", "umem_st_sectors",
+};
+
+typedef const uint64_t *sm_slots[N_SM_COUNTERS];
+
+/* Of a cache: accesses and misses per space and direction. */
+enum { SP_GLOBAL, SP_LOCAL, N_SPACES };
+enum { DIR_LOAD, DIR_STORE, N_DIRS };
+enum { CC_ACCESSES, CC_SECTOR_MISSES, CC_LINE_MISSES, CC_READS_DOWN, CC_WRITES_DOWN, N_CC };
+
+static const char *const space_names[N_SPACES] = { "global", "local" };
+static const char *const dir_names[N_DIRS] = { "load", "store" };
+static const char *const cc_names[N_CC] = {
+	"accesses", "sector_misses", "line_misses", "reads_down", "writes_down",
+};
+
+struct cache_slots {
+	const uint64_t *c[N_SPACES][N_DIRS][N_CC];
+	const uint64_t *any_access[8];	/* every kind: is the cache used at all */
+	const uint64_t *wb_evict, *wb_flush;
+};
+
+struct kernel_row {
+	uint32_t id;
+	char *name;
+	uint64_t grid_size;
+	uint32_t block_size, regs, smem;
+	bool runs;
+	struct gpu_occupancy occ;
+	double m[N_METRICS];
+};
+
+/* A results file being written: renamed to `path` when complete. */
+struct out_file {
+	char *path, *tmp;
+	FILE *f;
+};
+
+struct kernel_report {
+	struct ss_component c;
+	char *names[4];		/* sm, l1, l2, dram */
+	unsigned n_sms, n_done, ended;
+	sm_slots *sm;
+	struct cache_slots *l1, l2;
+	const uint64_t *dram_reads, *dram_writes;
+	struct ss_port *next;
+	struct kernel_row row;	/* the kernel under way */
+	bool planned;
+	unsigned n_rows;
+	struct out_file json, csv;
+	uint64_t l1_accesses;	/* of the whole run, for the speed */
+	gint64 t0;
+};
+
+static double div0(double a, double b)
+{
+	return b == 0 ? 0 : a / b;
+}
+
+static uint64_t get(const uint64_t *slot)
+{
+	return slot ? *slot : 0;
+}
+
+/* Accesses and misses of one direction of a cache, over `spaces`. */
+static void cache_dir(const struct cache_slots *cs, int dir, bool global_only,
+		      uint64_t *cnt, uint64_t *miss)
+{
+	*cnt = *miss = 0;
+	for (int sp = 0; sp < (global_only ? 1 : N_SPACES); sp++) {
+		*cnt += get(cs->c[sp][dir][CC_ACCESSES]);
+		*miss += get(cs->c[sp][dir][CC_SECTOR_MISSES]) +
+			 get(cs->c[sp][dir][CC_LINE_MISSES]);
+	}
+}
+
+static bool cache_used(const struct cache_slots *cs)
+{
+	for (int k = 0; k < 8; k++)
+		if (get(cs->any_access[k]))
+			return true;
+	return false;
+}
+
+/* model.md 12.1-12.2 in the reference's order of operations. */
+static void compute_ref(struct kernel_report *r, struct kernel_row *row)
+{
+	double scale = row->occ.scale;
+	uint64_t isum[N_SM_COUNTERS] = { 0 }, umem_ld_reqs = 0, umem_st_reqs = 0;
+	double gmem_ld_hit = 0, gmem_st_hit = 0, umem_ld_hit = 0, umem_st_hit = 0;
+	unsigned n_act = 0;
+	double *m = row->m;
+
+	for (unsigned s = 0; s < r->n_sms; s++) {
+		const struct cache_slots *l1 = &r->l1[s];
+		uint64_t rc, rm, wc, wm, grc, grm, gwc, gwm, v[N_SM_COUNTERS];
+
+		/* an SM that sent its L1 nothing is dropped, counters and all */
+		if (!cache_used(l1))
+			continue;
+		for (int k = 0; k < 8; k++)
+			r->l1_accesses += get(l1->any_access[k]);
+		n_act++;
+		for (int k = 0; k < N_SM_COUNTERS; k++) {
+			v[k] = get(r->sm[s][k]);
+			isum[k] += v[k];
+		}
+		umem_ld_reqs += v[C_GMEM_LD_REQS] + v[C_LMEM_LD_REQS];
+		umem_st_reqs += v[C_GMEM_ST_REQS] + v[C_LMEM_ST_REQS];
+		cache_dir(l1, DIR_LOAD, false, &rc, &rm);
+		cache_dir(l1, DIR_STORE, false, &wc, &wm);
+		cache_dir(l1, DIR_LOAD, true, &grc, &grm);
+		cache_dir(l1, DIR_STORE, true, &gwc, &gwm);
+
+		double ld = 1 - div0(rm, rc), st = 1 - div0(wm, wc);
+		double ldg = 1 - div0(grm, grc), stg = 1 - div0(gwm, gwc);
+
+		gmem_ld_hit += v[C_GMEM_LD_SECTORS] * ldg;
+		gmem_st_hit += v[C_GMEM_ST_SECTORS] * stg;
+		umem_ld_hit += v[C_UMEM_LD_SECTORS] * ld;
+		umem_st_hit += v[C_UMEM_ST_SECTORS] * st;
+	}
+
+	/* K[x]: the sum over active SMs, then times the scale */
+#define K(k) ((double)isum[k] * scale)
+	double k_umem_ld = K(C_UMEM_LD_SECTORS), k_umem_st = K(C_UMEM_ST_SECTORS);
+	double k_gmem_ld = K(C_GMEM_LD_SECTORS), k_gmem_st = K(C_GMEM_ST_SECTORS);
+	double k_umem_ld_hit = umem_ld_hit * scale, k_umem_st_hit = umem_st_hit * scale;
+	double k_gmem_ld_hit = gmem_ld_hit * scale, k_gmem_st_hit = gmem_st_hit * scale;
+	uint64_t l2rc, l2rm, l2wc, l2wm;
+
+	m[M_l1_cache_size] = row->occ.l1_bytes;
+	m[M_scale] = scale;
+	m[M_l1_hit_rate] = div0(k_umem_ld_hit + k_umem_st_hit, k_umem_ld + k_umem_st);
+	m[M_l1_hit_rate_ld] = div0(k_umem_ld_hit, k_umem_ld);
+	m[M_l1_hit_rate_st] = div0(k_umem_st_hit, k_umem_st);
+	m[M_l1_hit_rate_g] = div0(k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
+	m[M_l1_hit_rate_ldg] = div0(k_gmem_ld_hit, k_gmem_ld);
+	m[M_l1_hit_rate_stg] = div0(k_gmem_st_hit, k_gmem_st);
+
+	cache_dir(&r->l2, DIR_LOAD, false, &l2rc, &l2rm);
+	cache_dir(&r->l2, DIR_STORE, false, &l2wc, &l2wm);
+	m[M_l2_hit_rate] = 1 - div0(l2rm + l2wm, l2rc + l2wc);
+	m[M_l2_hit_rate_ld] = 1 - div0(l2rm, l2rc);
+	m[M_l2_hit_rate_st] = 1 - div0(l2wm, l2wc);
+
+	m[M_gmem_ld_reqs] = K(C_GMEM_LD_REQS);
+	m[M_gmem_st_reqs] = K(C_GMEM_ST_REQS);
+	m[M_gmem_tot_reqs] = m[M_gmem_ld_reqs] + m[M_gmem_st_reqs];
+	m[M_gmem_ld_sectors] = k_gmem_ld;
+	m[M_gmem_st_sectors] = k_gmem_st;
+	m[M_gmem_tot_sectors] = k_gmem_ld + k_gmem_st;
+	m[M_gmem_ld_diverg] = m[M_gmem_ld_reqs] > 0 ? k_gmem_ld / m[M_gmem_ld_reqs] : 0;
+	m[M_gmem_st_diverg] = m[M_gmem_st_reqs] > 0 ? k_gmem_st / m[M_gmem_st_reqs] : 0;
+	m[M_gmem_tot_diverg] = m[M_gmem_tot_reqs] > 0 ?
+		m[M_gmem_tot_sectors] / m[M_gmem_tot_reqs] : 0;
+	m[M_gmem_tot_sectors_per_sm] = n_act ? m[M_gmem_tot_sectors] / n_act : 0;
+	m[M_lmem_ld_reqs] = K(C_LMEM_LD_REQS);
+	m[M_lmem_st_reqs] = K(C_LMEM_ST_REQS);
+	m[M_umem_ld_reqs] = (double)umem_ld_reqs * scale;
+	m[M_umem_st_reqs] = (double)umem_st_reqs * scale;
+	m[M_umem_ld_sectors] = k_umem_ld;
+	m[M_umem_st_sectors] = k_umem_st;
+	m[M_umem_tot_sectors] = k_umem_ld + k_umem_st;
+	m[M_l2_ld_trans] = (double)l2rc * scale;
+	m[M_l2_st_trans] = (double)l2wc * scale;
+	m[M_l2_tot_trans] = m[M_l2_ld_trans] + m[M_l2_st_trans];
+	m[M_dram_ld_trans] = (double)get(r->dram_reads) * scale;
+	m[M_dram_st_trans] = (double)get(r->dram_writes) * scale;
+	m[M_dram_tot_trans] = m[M_dram_ld_trans] + m[M_dram_st_trans];
+	m[M_write_evict] = get(r->l2.wb_evict);
+	m[M_write_flush] = get(r->l2.wb_flush);
+	m[M_atom_tot_reqs] = n_act ? K(C_ATOM_REQS) / n_act : 0;
+	m[M_red_tot_reqs] = n_act ? K(C_RED_REQS) / n_act : 0;
+	m[M_atom_red_tot_trans] = n_act ? K(C_ATOM_RED_TRANS) / n_act : 0;
+#undef K
+	if (!n_act)
+		fprintf(stderr, "sectorsim: kernel %u (%s): no SM sent its L1 anything; per-SM averages are 0\n",
+			row->id, row->name);
+}
+
+/* ---- wiring: the counters by name ---------------------------------------- */
+
+static const uint64_t *slot(struct kernel_report *r, const char *inst,
+			    const char *counter)
+{
+	char *name = g_strdup_printf("%s.%s", inst, counter);
+	const uint64_t *p = ss_stats_counter(r->c.engine, name);
+
+	g_free(name);
+	return p;
+}
+
+static bool resolve_cache(struct kernel_report *r, const char *inst,
+			  struct cache_slots *cs, GError **err)
+{
+	static const char *const ops[4] = { "load", "store", "atomic", "reduction" };
+
+	for (int sp = 0; sp < N_SPACES; sp++) {
+		for (int d = 0; d < N_DIRS; d++)
+			for (int k = 0; k < N_CC; k++) {
+				char *n = g_strdup_printf("%s_%s_%s", space_names[sp],
+							  dir_names[d], cc_names[k]);
+
+				cs->c[sp][d][k] = slot(r, inst, n);
+				g_free(n);
+				if (!cs->c[sp][d][k]) {
+					g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+						    "'%s' has no counter %s_%s_%s; expected a sector cache or an l2_slice_set",
+						    inst, space_names[sp], dir_names[d], cc_names[k]);
+					return false;
+				}
+			}
+		for (int o = 0; o < 4; o++) {
+			char *n = g_strdup_printf("%s_%s_accesses", space_names[sp], ops[o]);
+
+			cs->any_access[sp * 4 + o] = slot(r, inst, n);
+			g_free(n);
+		}
+	}
+	cs->wb_evict = slot(r, inst, "wb_evict");
+	cs->wb_flush = slot(r, inst, "wb_flush");
+	return true;
+}
+
+static int report_create(struct ss_component *c, const struct ss_params *p,
+			 GError **err)
+{
+	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+
+	r->names[0] = g_strdup(ss_param_string(p, "sm"));
+	r->names[1] = g_strdup(ss_param_string(p, "l1"));
+	r->names[2] = g_strdup(ss_param_string(p, "l2"));
+	r->names[3] = g_strdup(ss_param_string(p, "dram"));
+	r->n_done = ss_component_port_count(c, "done");
+	r->next = ss_component_port(c, "next", 0);
+	return 0;
+}
+
+static bool out_open(struct out_file *o, const char *path, const char *head,
+		     GError **err)
+{
+	int fd;
+
+	if (!path)
+		return true;
+	o->path = g_strdup(path);
+	o->tmp = g_strdup_printf("%s.part-XXXXXX", path);
+	fd = g_mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: cannot write the results: %s",
+			    path, g_strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		g_clear_pointer(&o->tmp, g_free);
+		return false;
+	}
+	fputs(head, o->f);
+	return true;
+}
+
+/* Complete: rename over the name asked for.  Or, with !ok, throw away. */
+static bool out_close(struct out_file *o, const char *tail, bool ok, GError **err)
+{
+	bool good = true;
+
+	if (!o->f)
+		return true;
+	if (ok)
+		fputs(tail, o->f);
+	good = !ferror(o->f);
+	good &= fclose(o->f) == 0;
+	o->f = NULL;
+	if (ok && good && g_rename(o->tmp, o->path) == 0) {
+		g_clear_pointer(&o->tmp, g_free);
+		return true;
+	}
+	if (ok)
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: cannot write the results: %s",
+			    o->path, g_strerror(errno));
+	g_unlink(o->tmp);
+	g_clear_pointer(&o->tmp, g_free);
+	return !ok;
+}
+
+/* Every component exists and has registered its counters by now. */
+static int report_init(struct ss_component *c, GError **err)
+{
+	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+	char *inst;
+
+	for (r->n_sms = 0;; r->n_sms++) {
+		inst = g_strdup_printf("%s[%u]", r->names[0], r->n_sms);
+		bool there = slot(r, inst, "lines") != NULL;
+
+		g_free(inst);
+		if (!there)
+			break;
+	}
+	if (!r->n_sms) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "sm = %s: no warp_interleaver array of that name", r->names[0]);
+		return -1;
+	}
+	r->sm = g_new0(sm_slots, r->n_sms);
+	r->l1 = g_new0(struct cache_slots, r->n_sms);
+	for (unsigned s = 0; s < r->n_sms; s++) {
+		inst = g_strdup_printf("%s[%u]", r->names[0], s);
+		for (int k = 0; k < N_SM_COUNTERS; k++)
+			r->sm[s][k] = slot(r, inst, sm_counter_names[k]);
+		g_free(inst);
+		inst = g_strdup_printf("%s[%u]", r->names[1], s);
+		bool ok = resolve_cache(r, inst, &r->l1[s], err);
+
+		g_free(inst);
+		if (!ok)
+			return -1;
+	}
+	if (!resolve_cache(r, r->names[2], &r->l2, err))
+		return -1;
+	r->dram_reads = slot(r, r->names[3], "reads");
+	r->dram_writes = slot(r, r->names[3], "writes");
+	if (!r->dram_reads || !r->dram_writes) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "dram = %s: no dram_counter of that name", r->names[3]);
+		return -1;
+	}
+	/* the run's results are this component's table, not the raw dump */
+	ss_engine_set_option(c->engine, "report", c->name);
+	return 0;
+}
+
+/* The run's options are known by now. */
+static int report_start(struct ss_component *c, GError **err)
+{
+	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+	GString *head = g_string_new("kernel_id,kernel_name");
+
+	r->t0 = g_get_monotonic_time();
+
+	for (int k = 0; k < N_METRICS; k++)
+		g_string_append_printf(head, ",%s", metric_descs[k].key);
+	g_string_append_c(head, '\n');
+
+	bool ok = out_open(&r->json, ss_engine_option(c->engine, "json"),
+			   "{\n  \"kernels\": [", err) &&
+		  out_open(&r->csv, ss_engine_option(c->engine, "csv"), head->str, err);
+
+	g_string_free(head, TRUE);
+	return ok ? 0 : -1;
+}
+
+/* ---- kernel boundaries ---------------------------------------------------- */
+
+static void write_text(const struct kernel_row *row, bool first, FILE *out);
+static void write_json(const struct kernel_row *row, bool first, FILE *out);
+static void write_csv(const struct kernel_row *row, FILE *out);
+
+static void kernel_over(struct kernel_report *r)
+{
+	struct kernel_row *row = &r->row;
+	struct gpu_kernel_msg done = { .hdr = { sizeof(done), GPU_KERNEL_DONE } };
+	char *label = g_strdup_printf("kernel %u", row->id);
+
+	if (row->runs)
+		compute_ref(r, row);
+	write_text(row, r->n_rows == 0, stdout);
+	if (r->json.f)
+		write_json(row, r->n_rows == 0, r->json.f);
+	if (r->csv.f)
+		write_csv(row, r->csv.f);
+	r->n_rows++;
+	g_clear_pointer(&row->name, g_free);
+	r->c.stats[KR_KERNELS]++;
+	r->planned = false;
+	ss_stats_end_phase(r->c.engine, label);
+	g_free(label);
+	ss_port_send(r->next, &done.hdr);
+}
+
+static void report_recv(struct ss_component *c, struct ss_port *in,
+			const struct ss_msg *m)
+{
+	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+
+	if (m->kind == GPU_KERNEL_PLANNED) {
+		const struct gpu_kernel_msg *km = (const struct gpu_kernel_msg *)m;
+		const struct gpu_kernel *k = km->kernel;
+		g_free(r->row.name);
+		r->row = (struct kernel_row){
+			.id = k->id, .name = g_strdup(k->name),
+			.grid_size = k->grid_size, .block_size = k->block_size,
+			.regs = k->regs, .smem = k->smem, .runs = km->occ != NULL,
+		};
+		if (km->occ)
+			r->row.occ = *km->occ;
+		r->planned = true;
+		return;
+	}
+	const struct mem_req *q = (const struct mem_req *)m;
+
+	if (m->kind != MEM_CONTROL || q->ctl != MEM_CTL_KERNEL_END)
+		return;
+	if (++r->ended < r->n_done)
+		return;
+	r->ended = 0;
+	if (!r->planned)
+		g_error("%s: a kernel ended that the scheduler never planned", c->name);
+	kernel_over(r);
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void format_number(char *buf, size_t len, double v, bool is_int)
+{
+	if (is_int)
+		g_snprintf(buf, len, "%.0f", v);
+	else
+		g_snprintf(buf, len, "%.17g", v);
+}
+
+static void write_text(const struct kernel_row *row, bool first, FILE *out)
+{
+	char buf[64];
+
+	fprintf(out, "%skernel %u  %s\n", first ? "" : "\n", row->id, row->name);
+	fprintf(out, "  grid %" G_GUINT64_FORMAT " x %u threads, %u registers, %u B shared",
+		row->grid_size, row->block_size, row->regs, row->smem);
+	if (!row->runs) {
+		fprintf(out, "\n  not simulated: a block does not fit an SM\n");
+		return;
+	}
+	fprintf(out, "; %u blocks/SM resident, %u simulated on %u SMs, scale %g\n",
+		row->occ.max_active, row->occ.sim_blocks, row->occ.active_sms,
+		row->occ.scale);
+	for (int k = 0; k < N_METRICS; k++) {
+		const struct metric_desc *d = &metric_descs[k];
+
+		format_number(buf, sizeof(buf), row->m[k], d->is_int);
+		fprintf(out, "  %-26s %20s", d->key, buf);
+		if (d->ncu) {
+			format_number(buf, sizeof(buf), row->m[k] * d->ncu_factor, false);
+			fprintf(out, "   %-52s %s", d->ncu, buf);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void json_string(FILE *f, const char *v)
+{
+	fputc('"', f);
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			fprintf(f, "\\%c", *v);
+		else if ((unsigned char)*v < 0x20)
+			fprintf(f, "\\u%04x", *v);
+		else
+			fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+static void write_json(const struct kernel_row *row, bool first, FILE *f)
+{
+	const struct gpu_occupancy *o = &row->occ;
+	char buf[64];
+	bool first_ncu = true;
+
+	fprintf(f, "%s\n    {\n      \"kernel_id\": %u,\n      \"kernel_name\": ",
+		first ? "" : ",", row->id);
+	json_string(f, row->name);
+	fprintf(f, ",\n      \"grid_size\": %" G_GUINT64_FORMAT ",\n      \"block_size\": %u,\n      \"num_regs\": %u,\n      \"smem_size\": %u",
+		row->grid_size, row->block_size, row->regs, row->smem);
+	if (!row->runs) {
+		fprintf(f, ",\n      \"error\": \"a block does not fit an SM\"\n    }");
+		return;
+	}
+	fprintf(f, ",\n      \"occupancy\": {\"block_per_sm_limit_warps\": %u, \"block_per_sm_limit_blocks\": %u, \"block_per_sm_limit_regs\": %u, \"block_per_sm_limit_smem\": %u, \"th_max_active_block_per_sm\": %u, \"allocted_block_per_sm\": %u, \"max_active_block_per_sm\": %u, \"adaptive_smem_size\": %" G_GUINT64_FORMAT "}",
+		o->lim_warps, o->lim_blocks, o->lim_regs, o->lim_smem,
+		o->th_max_active, o->alloc, o->max_active, o->carveout_bytes);
+	fprintf(f, ",\n      \"metrics\": {");
+	for (int k = 0; k < N_METRICS; k++) {
+		format_number(buf, sizeof(buf), row->m[k], metric_descs[k].is_int);
+		fprintf(f, "%s\n        \"%s\": %s", k ? "," : "", metric_descs[k].key, buf);
+	}
+	fprintf(f, "\n      },\n      \"ncu\": {");
+	for (int k = 0; k < N_METRICS; k++) {
+		if (!metric_descs[k].ncu)
+			continue;
+		format_number(buf, sizeof(buf), row->m[k] * metric_descs[k].ncu_factor, false);
+		fprintf(f, "%s\n        \"%s\": %s", first_ncu ? "" : ",",
+			metric_descs[k].ncu, buf);
+		first_ncu = false;
+	}
+	fprintf(f, "\n      }\n    }");
+}
+
+static void write_csv(const struct kernel_row *row, FILE *f)
+{
+	char buf[64];
+	const char *v = row->name;
+
+	fprintf(f, "%u,", row->id);
+	if (!strpbrk(v, ",\"\r\n")) {
+		fputs(v, f);
+	} else {
+		fputc('"', f);
+		for (; *v; v++) {
+			if (*v == '"')
+				fputc('"', f);
+			fputc(*v, f);
+		}
+		fputc('"', f);
+	}
+	for (int k = 0; k < N_METRICS; k++) {
+		/* a kernel that did not run has no metrics: empty fields */
+		if (row->runs)
+			format_number(buf, sizeof(buf), row->m[k], metric_descs[k].is_int);
+		fprintf(f, ",%s", row->runs ? buf : "");
+	}
+	fputc('\n', f);
+}
+
+static void report_finish(struct ss_component *c)
+{
+	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+	GError *err = NULL;
+
+	double secs = (g_get_monotonic_time() - r->t0) / 1e6;
+
+	fflush(stdout);
+	if (!ss_engine_option(c->engine, "quiet"))
+		fprintf(stderr, "sectorsim: %u kernels, %" G_GUINT64_FORMAT " L1 sector accesses in %.3f s: %.1f M accesses/s\n",
+			r->n_rows, r->l1_accesses, secs, secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
+	if (!out_close(&r->json, "\n  ]\n}\n", true, &err) ||
+	    !out_close(&r->csv, "", true, &err))
+		ss_engine_fail(c->engine, err);
+}
+
+static void report_destroy(struct ss_component *c)
+{
+	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+
+	for (int i = 0; i < 4; i++)
+		g_free(r->names[i]);
+	/* a run that failed leaves no half-written results */
+	out_close(&r->json, NULL, false, NULL);
+	out_close(&r->csv, NULL, false, NULL);
+	g_free(r->json.path);
+	g_free(r->csv.path);
+	g_free(r->row.name);
+	g_free(r->sm);
+	g_free(r->l1);
+}
+
+static const struct ss_component_ops ops = {
+	.xcreate = report_create,
+	.xinit = report_init,
+	.xstart = report_start,
+	.xrecv = report_recv,
+	.xfinish = report_finish,
+	.xdestroy = report_destroy,
+};
+
+static const struct ss_component_type kernel_report_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "kernel_report",
+	.summary = "Per-kernel metrics (hit rates, sectors, transactions) from the counters of the hierarchy",
+	.params = params,
+	.ports = ports,
+	.stats = stats,
+	.ops = &ops,
+	.instance_size = sizeof(struct kernel_report),
+};
+
+SS_PLUGIN_ENTRY(kernel_report)
+{
+	return ss_registry_add(r, &kernel_report_type, error);
+}

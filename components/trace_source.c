@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * trace_source: the kernels of a memory trace, one after another.  It
+ * sends a kernel's launch data with a source of its blocks (the scheduler
+ * loads only the blocks it runs) and starts the next kernel when told the
+ * kernel is done.  Both formats of traces.md are read (components/trace.c);
+ * malformed input stops the run with the reader's "FILE:LINE: ..." message.
+ *
+ * `path` is the run's input: the command line's TRACE replaces it.
+ */
+#include "config.h"
+
+#include <sectorsim/sectorsim.h>
+#include <sectorsim/gpu.h>
+#include "trace.h"
+
+static const char *const format_names[] = { "auto", "ppt", "accelsim", NULL };
+
+static const struct ss_param_desc params[] = {
+	{ "path", SS_P_PATH, NULL, "trace directory (app_config.py or kernelslist.g inside) or an Accel-Sim kernelslist.g; the command line's TRACE replaces it", NULL, 0, 0, SS_PF_INPUT },
+	{ "format", SS_P_ENUM, "auto", "auto (app_config.py: ppt, else kernelslist.g: accelsim), ppt or accelsim", format_names, 0, 0, 0 },
+	{ "kernels", SS_P_LIST, "", "ids of the kernels to run (as reported: kernel_id); empty: all", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc ports[] = {
+	{ "kernels", SS_PORT_OUT, GPU_KERNEL_PROTOCOL, false, true, "kernel launches with their block source" },
+	{ "done", SS_PORT_IN, GPU_KERNEL_PROTOCOL, false, true, "a kernel is done (every counter final): the next one starts" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+enum { TS_KERNELS };
+
+static const struct ss_stat_desc stats[] = {
+	[TS_KERNELS] = { "kernels", SS_STAT_COUNTER, "kernels sent", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+struct trace_source {
+	struct ss_component c;
+	char *path;
+	enum trace_format format;
+	GHashTable *only;	/* kernel ids to run; NULL: all */
+	struct trace_reader *reader;
+	struct ss_port *out;
+};
+
+static int ts_create(struct ss_component *c, const struct ss_params *p,
+		     GError **err)
+{
+	struct trace_source *t = SS_COMPONENT(c, struct trace_source, c);
+	size_t n;
+	const uint64_t *ids = ss_param_list(p, "kernels", &n);
+
+	t->path = g_strdup(ss_param_string(p, "path"));
+	t->format = ss_param_enum(p, "format");
+	if (n) {
+		t->only = g_hash_table_new(g_direct_hash, g_direct_equal);
+		for (size_t i = 0; i < n; i++)
+			g_hash_table_add(t->only, GSIZE_TO_POINTER(ids[i]));
+	}
+	t->out = ss_component_port(c, "kernels", 0);
+	return 0;
+}
+
+static void next_kernel(struct ss_engine *e, void *data)
+{
+	struct trace_source *t = data;
+	GError *err = NULL;
+	const struct gpu_kernel *k;
+
+	if (!t->reader) {
+		t->reader = trace_open(t->path, t->format, &err);
+		if (!t->reader) {
+			ss_engine_fail(e, err);
+			return;
+		}
+	}
+	do {
+		k = trace_next_kernel(t->reader, &err);
+	} while (k && t->only && !g_hash_table_contains(t->only, GSIZE_TO_POINTER((gsize)k->id)));
+	if (!k) {
+		if (err)
+			ss_engine_fail(e, err);
+		return;		/* the end of the trace */
+	}
+
+	struct gpu_kernel_msg m = {
+		.hdr = { sizeof(m), GPU_KERNEL_BEGIN },
+		.kernel = k,
+		.blocks = trace_block_source(t->reader),
+	};
+
+	t->c.stats[TS_KERNELS]++;
+	ss_port_send(t->out, &m.hdr);
+}
+
+static int ts_start(struct ss_component *c, GError **err)
+{
+	/* in an event, so that reading errors stop the run like any other */
+	ss_schedule(c->engine, 0, SS_PRIO_ISSUE, next_kernel,
+		    SS_COMPONENT(c, struct trace_source, c));
+	return 0;
+}
+
+static void ts_recv(struct ss_component *c, struct ss_port *in,
+		    const struct ss_msg *m)
+{
+	/* the kernel's blocks stay valid until the next kernel is read, which
+	 * happens after whoever sent this has returned */
+	if (m->kind == GPU_KERNEL_DONE)
+		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE, next_kernel,
+			       SS_COMPONENT(c, struct trace_source, c));
+}
+
+static void ts_destroy(struct ss_component *c)
+{
+	struct trace_source *t = SS_COMPONENT(c, struct trace_source, c);
+
+	if (t->reader)
+		trace_close(t->reader);
+	if (t->only)
+		g_hash_table_destroy(t->only);
+	g_free(t->path);
+}
+
+static const struct ss_component_ops ops = {
+	.xcreate = ts_create,
+	.xstart = ts_start,
+	.xrecv = ts_recv,
+	.xdestroy = ts_destroy,
+};
+
+static const struct ss_component_type trace_source_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "trace_source",
+	.summary = "The kernels of a memory trace (the paper tracer's or Accel-Sim's), one after another",
+	.params = params,
+	.ports = ports,
+	.stats = stats,
+	.ops = &ops,
+	.instance_size = sizeof(struct trace_source),
+};
+
+SS_PLUGIN_ENTRY(trace_source)
+{
+	return ss_registry_add(r, &trace_source_type, error);
+}
