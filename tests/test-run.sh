@@ -70,6 +70,49 @@ is "$st" 0 "--stats json: exit 0"
 has "$out" '"phase": "kernel 1"' "the raw statistics have a phase per kernel"
 has "$out" '"l2.wb_flush": 6250' "and the counters of the kernel in it"
 
+# ---- one SM's classification, worked out by hand --------------------------------
+# tests/data/pipeline/sticky: one warp, lines LDL, ST.E (generic: takes the
+# flags before it, a local load), STG, LD.E (a global store, sticky), ATOMG
+# and RED (counted, dropped), LDG (hits the sector LDL brought in).  L1:
+# loads 0x1000 miss, 0x2000 miss, 0x2020 sector miss, 0x1000 hit; stores
+# 0x3000 miss then hit.  L2 (fix_l2): 3 read misses, 2 writes; the flush
+# writes 0x3000 back.
+
+run --quiet "$titanv" "$srcdir/data/pipeline/sticky"
+is "$st" 0 "hand-worked kernel: exit 0"
+while IFS='|' read -r metric value; do
+	[ -n "$metric" ] || continue
+	has "$out" "$(printf '  %-26s %20s' "$metric" "$value")" "hand-worked kernel: $metric = $value"
+done <<'EOF'
+l1_hit_rate|0.33333333333333331
+l1_hit_rate_ld|0.25
+l1_hit_rate_st|0.5
+l1_hit_rate_g|0.75
+l1_hit_rate_ldg|1
+l1_hit_rate_stg|0.5
+l2_hit_rate|0.40000000000000002
+l2_hit_rate_ld|0
+l2_hit_rate_st|1
+gmem_ld_reqs|1
+gmem_st_reqs|1
+lmem_ld_reqs|1
+lmem_st_reqs|0
+umem_ld_reqs|2
+umem_st_reqs|1
+umem_ld_sectors|4
+umem_st_sectors|2
+gmem_tot_sectors_per_sm|2
+l2_ld_trans|3
+l2_st_trans|2
+dram_ld_trans|3
+dram_st_trans|1
+write_evict|0
+write_flush|1
+atom_tot_reqs|1
+red_tot_reqs|1
+atom_red_tot_trans|2
+EOF
+
 # ---- malformed traces ---------------------------------------------------------
 
 while IFS='|' read -r dir message; do
