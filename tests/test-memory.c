@@ -39,7 +39,7 @@ static long peak_kib(const char *trace)
 static void test_flat(void)
 {
 	char *dir, *list;
-	GString *ten = g_string_new(NULL);
+	GString *ten;
 	GDir *d;
 	const char *name;
 	char *text;
@@ -55,6 +55,7 @@ static void test_flat(void)
 	return;
 #endif
 	/* the app ten times: its kernel files linked, its list repeated */
+	ten = g_string_new(NULL);
 	dir = g_dir_make_tmp("sectorsim-bfs10-XXXXXX", NULL);
 	d = g_dir_open(bfs, 0, NULL);
 	while ((name = g_dir_read_name(d))) {
