@@ -139,7 +139,7 @@ static gboolean check_stats(const struct ss_component_type *t,
 {
 	for (const struct ss_stat_desc *s = t->stats; s && s->name; s++) {
 		if (s->kind != SS_STAT_COUNTER && s->kind != SS_STAT_RATIO &&
-		    s->kind != SS_STAT_SUM)
+		    s->kind != SS_STAT_SUM && s->kind != SS_STAT_REAL)
 			return bad(error, who, t, "statistic '%s' has no kind", s->name);
 		for (const struct ss_stat_desc *q = t->stats; q != s; q++)
 			if (strcmp(q->name, s->name) == 0)
@@ -418,6 +418,9 @@ gboolean ss_registry_describe(struct ss_registry *r, const char *name,
 		if (s->kind == SS_STAT_RATIO)
 			fprintf(out, "  %-20s ratio %s / %s\n      %s\n", s->name,
 				s->num, s->den, s->doc ? s->doc : "");
+		else if (s->kind == SS_STAT_REAL)
+			fprintf(out, "  %-20s real\n      %s\n", s->name,
+				s->doc ? s->doc : "");
 		else if (s->kind == SS_STAT_SUM)
 			fprintf(out, "  %-20s sum of %s\n      %s\n", s->name,
 				s->num, s->doc ? s->doc : "");

@@ -214,7 +214,7 @@ void ss_stats_register_table(struct ss_component *c)
 		struct ss_stat_entry *en =
 			add_entry(s, c, t[i].name, t[i].doc, t[i].kind);
 
-		if (t[i].kind == SS_STAT_COUNTER)
+		if (t[i].kind == SS_STAT_COUNTER || t[i].kind == SS_STAT_REAL)
 			en->slot = &c->stats[i];
 	}
 	/* sums before ratios, which may refer to them */
@@ -273,8 +273,8 @@ void ss_stats_reset(struct ss_engine *e)
 	for (guint i = 0; i < en->len; i++) {
 		struct ss_stat_entry *x = en->pdata[i];
 
-		if (x->kind == SS_STAT_COUNTER)
-			*x->slot = 0;
+		if (x->kind == SS_STAT_COUNTER || x->kind == SS_STAT_REAL)
+			*x->slot = 0;	/* 0.0 for a real */
 	}
 }
 
@@ -285,7 +285,7 @@ static uint64_t *snapshot(struct ss_stats *s)
 	for (guint i = 0; i < s->entries->len; i++) {
 		struct ss_stat_entry *x = s->entries->pdata[i];
 
-		if (x->kind == SS_STAT_COUNTER)
+		if (x->kind == SS_STAT_COUNTER || x->kind == SS_STAT_REAL)
 			v[i] = *x->slot;
 		else if (x->kind == SS_STAT_SUM)
 			for (guint k = 0; k < x->terms->len; k++)
@@ -317,7 +317,8 @@ const uint64_t *ss_stats_counter(struct ss_engine *e, const char *name)
 	int i = entry_index(e->stats, name);
 	struct ss_stat_entry *x = i < 0 ? NULL : e->stats->entries->pdata[i];
 
-	return x && x->kind == SS_STAT_COUNTER ? x->slot : NULL;
+	return x && (x->kind == SS_STAT_COUNTER || x->kind == SS_STAT_REAL) ?
+	       x->slot : NULL;
 }
 
 unsigned ss_stats_n_phases(struct ss_engine *e)
@@ -384,7 +385,9 @@ static double value_of(struct ss_stats *s, const uint64_t *vals,
 		guint i = all ? g_array_index(g->members, guint, k) : only;
 		struct ss_stat_entry *x = s->entries->pdata[i];
 
-		if (x->kind != SS_STAT_RATIO) {
+		if (x->kind == SS_STAT_REAL) {
+			sum += ss_stat_real(&vals[i]) / n;	/* the mean */
+		} else if (x->kind != SS_STAT_RATIO) {
 			sum += (double)vals[i];
 		} else {
 			num += (double)vals[x->num];
@@ -527,7 +530,7 @@ static void write_phase(struct ss_stats *s, GPtrArray *groups,
 		struct group *g = groups->pdata[k];
 		guint i0 = g_array_index(g->members, guint, 0);
 		struct ss_stat_entry *x0 = s->entries->pdata[i0];
-		bool counter = x0->kind != SS_STAT_RATIO;
+		bool counter = x0->kind == SS_STAT_COUNTER || x0->kind == SS_STAT_SUM;
 
 		if (g->indexed) {
 			format_value(buf, sizeof(buf), counter,

@@ -130,6 +130,38 @@ static void test_sum_stats(void)
 	ss_registry_free(r);
 }
 
+/* Reals: doubles set by the component, kept bit for bit, averaged over
+ * an array, zeroed with the counters at a phase's end. */
+static const struct ss_stat_desc real_stats[] = {
+	{ "rate", SS_STAT_REAL, "a probability", NULL, NULL },
+	{ "n", SS_STAT_COUNTER, "", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+static const struct ss_component_type real_type = {
+	SS_ABI_VERSION, "rcache", "", NULL, NULL, real_stats, &ops,
+	sizeof(struct ss_component),
+};
+
+static void test_real_stats(void)
+{
+	struct ss_engine *e = ss_engine_new();
+	struct ss_component *c[2];
+	double v;
+
+	for (int i = 0; i < 2; i++)
+		c[i] = ss_engine_add_component(e, &real_type, "l1", i, 2);
+	ss_stat_set_real(&c[0]->stats[0], 0.1);
+	ss_stat_set_real(&c[1]->stats[0], 0.6000000000000001);
+	g_assert_cmpfloat(ss_stat_real(ss_stats_counter(e, "l1[1].rate")), ==, 0.6000000000000001);
+	g_assert_cmpfloat(get(e, "l1[0].rate"), ==, 0.1);
+	g_assert_cmpfloat(get(e, "l1.rate"), ==, 0.1 / 2 + 0.6000000000000001 / 2);
+	ss_stats_end_phase(e, "k0");
+	g_assert_cmpfloat(get(e, "l1[0].rate"), ==, 0);
+	g_assert_true(ss_stats_lookup_phase(e, 0, "l1[1].rate", &v));
+	g_assert_cmpfloat(v, ==, 0.6000000000000001);
+	ss_engine_free(e);
+}
+
 static void test_dynamic(void)
 {
 	struct ss_engine *e = ss_engine_new();
@@ -225,6 +257,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/stats/sums-and-ratios", test_sums_and_ratios);
 	g_test_add_func("/stats/sum-statistics", test_sum_stats);
+	g_test_add_func("/stats/real-statistics", test_real_stats);
 	g_test_add_func("/stats/dynamic-counters", test_dynamic);
 	g_test_add_func("/stats/phases", test_phases);
 	g_test_add_func("/stats/dumps", test_dumps);

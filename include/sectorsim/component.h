@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <glib.h>
 #include <gmodule.h>
 
@@ -93,6 +94,8 @@ enum ss_stat_kind {
 	SS_STAT_RATIO,		/* num / den of two counters (or sums) of the same table */
 	SS_STAT_SUM,		/* sum of the counters of the same table whose names
 				   match one of the space-separated globs in num */
+	SS_STAT_REAL,		/* a double the component sets (ss_stat_set_real);
+				   an array's aggregate is the mean */
 };
 
 struct ss_stat_desc {
@@ -188,10 +191,25 @@ void ss_stats_end_phase(struct ss_engine *e, const char *label);
 /*
  * The live slot of counter `name` ("l1[3].global_load_accesses"), for a
  * component that reads what others counted (a report): NULL when there is
- * no such counter (sums and ratios have no slot).  Resolve it in xinit;
- * it stays valid until the engine is freed.
+ * no such counter (sums and ratios have no slot; SS_STAT_REAL rows have
+ * one, read with ss_stat_real()).  Resolve it in xinit; it stays valid
+ * until the engine is freed.
  */
 const uint64_t *ss_stats_counter(struct ss_engine *e, const char *name);
+
+/* SS_STAT_REAL values live in their 64-bit slots as the double's bits. */
+static inline void ss_stat_set_real(uint64_t *slot, double v)
+{
+	memcpy(slot, &v, sizeof(v));
+}
+
+static inline double ss_stat_real(const uint64_t *slot)
+{
+	double v;
+
+	memcpy(&v, slot, sizeof(v));
+	return v;
+}
 
 /* ---- registry and plugins ----------------------------------------------- */
 
