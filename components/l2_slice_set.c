@@ -5,13 +5,9 @@
  * cpu_side[i]; each goes to the slice its address maps to; a slice's
  * traffic leaves on mem_side[slice % mem_side_count].
  *
- * merge = rr is the reference's L2 input (model.md 9): the L1 miss streams
- * merged round-robin over the inputs in ascending order, one request at a
- * time, an input whose stream ended being skipped.  Inputs deliver in any
- * interleaving, so each has a FIFO and the merge takes input k's turn only
- * once k has a request or has ended the kernel: the order is that of the
- * whole streams, whatever the timing.  merge = arrival serves requests as
- * they come.
+ * merge = rr is the reference's L2 input (model.md 9, rr_merge.h): the L1
+ * miss streams merged round-robin over the inputs, one request at a time.
+ * merge = arrival serves requests as they come.
  *
  * A kernel ends when every input has ended it: every slice then does its
  * final write-back and kernel-end policy, and one end goes down each
@@ -22,6 +18,7 @@
 #include <string.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/mem.h>
+#include "rr_merge.h"
 #include "sector_cache.h"
 
 enum l2_mapping { MAP_SINGLE, MAP_LINE };
@@ -51,13 +48,6 @@ static const struct ss_stat_desc stats[] = {
 
 G_STATIC_ASSERT(G_N_ELEMENTS(stats) == SC_N_STATS + 1);
 
-/* The requests of one input not merged yet: a ring that grows. */
-struct l2_fifo {
-	struct mem_req *buf;
-	size_t cap, head, n;
-	bool ended;
-};
-
 struct l2_slice_set;
 
 struct l2_slice {
@@ -75,13 +65,14 @@ struct l2_slice_set {
 	struct l2_slice *slice;
 	struct ss_port **mem_side;
 	struct sc_kernel_end end;
-	struct l2_fifo *fifo;
-	unsigned cursor;	/* the input whose turn it is */
-	unsigned n_ended;
+	struct rr_merge *merge_rr;	/* merge = rr */
+	unsigned n_ended;		/* merge = arrival: inputs done with the kernel */
+	bool *ended;
 	bool begun;
 };
 
 static void l2_destroy(struct ss_component *c);
+static void serve(void *ctx, const struct mem_req *r);
 
 static void emit_down(void *ctx, const struct mem_req *r)
 {
@@ -113,7 +104,9 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
 	for (unsigned i = 0; i < l2->n_out; i++)
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
-	l2->fifo = g_new0(struct l2_fifo, l2->n_in);
+	l2->ended = g_new0(bool, l2->n_in);
+	if (l2->merge == MERGE_RR)
+		l2->merge_rr = rr_merge_new(l2->n_in, serve, l2);
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
 	for (unsigned s = 0; s < l2->n_slices; s++) {
 		char *why = NULL;
@@ -133,8 +126,9 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	return 0;
 }
 
-static void serve(struct l2_slice_set *l2, const struct mem_req *r)
+static void serve(void *ctx, const struct mem_req *r)
 {
+	struct l2_slice_set *l2 = ctx;
 	unsigned s = 0;
 
 	if (l2->mapping == MAP_LINE)
@@ -142,61 +136,30 @@ static void serve(struct l2_slice_set *l2, const struct mem_req *r)
 	sc_access(l2->slice[s].cache, r);
 }
 
-static void fifo_push(struct l2_fifo *f, const struct mem_req *r)
-{
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 64;
-		struct mem_req *buf = g_new(struct mem_req, cap);
-
-		/* unwrap the ring into the new buffer */
-		for (size_t i = 0; i < f->n; i++)
-			buf[i] = f->buf[(f->head + i) % f->cap];
-		g_free(f->buf);
-		f->buf = buf;
-		f->cap = cap;
-		f->head = 0;
-	}
-	f->buf[(f->head + f->n) % f->cap] = *r;
-	f->n++;
-}
-
 /* Every slice closes the kernel; one end goes down each port. */
 static void end_kernel(struct l2_slice_set *l2, const struct mem_req *marker)
 {
 	for (unsigned s = 0; s < l2->n_slices; s++)
 		sc_end_kernel(l2->slice[s].cache, &l2->end);
-	for (unsigned i = 0; i < l2->n_in; i++)
-		l2->fifo[i].ended = false;
-	l2->n_ended = 0;
-	l2->cursor = 0;
 	l2->begun = false;
 	for (unsigned i = 0; i < l2->n_out; i++)
 		ss_port_send(l2->mem_side[i], &marker->hdr);
 }
 
-/* Serve inputs in turn while the one whose turn it is can go. */
-static void merge_rr(struct l2_slice_set *l2)
+/* Input i is done with the kernel: is every input? */
+static bool input_ended(struct l2_slice_set *l2, unsigned i)
 {
-	unsigned skipped = 0;
-
-	while (skipped < l2->n_in) {
-		struct l2_fifo *f = &l2->fifo[l2->cursor];
-
-		if (f->n) {
-			struct mem_req r = f->buf[f->head];
-
-			f->head = (f->head + 1) % f->cap;
-			f->n--;
-			skipped = 0;
-			l2->cursor = (l2->cursor + 1) % l2->n_in;
-			serve(l2, &r);
-		} else if (f->ended) {
-			skipped++;
-			l2->cursor = (l2->cursor + 1) % l2->n_in;
-		} else {
-			return;		/* its next request is still to come */
-		}
-	}
+	if (l2->merge_rr)
+		return rr_merge_end(l2->merge_rr, i);
+	if (l2->ended[i])
+		g_error("%s: input %u ended the kernel twice", l2->c.name, i);
+	l2->ended[i] = true;
+	if (++l2->n_ended < l2->n_in)
+		return false;
+	for (unsigned k = 0; k < l2->n_in; k++)
+		l2->ended[k] = false;
+	l2->n_ended = 0;
+	return true;
 }
 
 static void control(struct l2_slice_set *l2, struct ss_port *in,
@@ -212,16 +175,8 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		}
 		return;
 	case MEM_CTL_KERNEL_END:
-		if (l2->fifo[in->index].ended)
-			g_error("%s: input %u ended the kernel twice", l2->c.name, in->index);
-		l2->fifo[in->index].ended = true;
-		if (l2->merge == MERGE_RR)
-			merge_rr(l2);
-		if (++l2->n_ended == l2->n_in) {
-			for (unsigned i = 0; i < l2->n_in; i++)
-				g_assert(l2->fifo[i].n == 0);
+		if (input_ended(l2, in->index))
 			end_kernel(l2, r);
-		}
 		return;
 	case MEM_CTL_FLUSH:
 		for (unsigned s = 0; s < l2->n_slices; s++)
@@ -242,19 +197,12 @@ static void l2_recv(struct ss_component *c, struct ss_port *in,
 	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
 	const struct mem_req *r = (const struct mem_req *)m;
 
-	if (m->kind == MEM_CONTROL) {
+	if (m->kind == MEM_CONTROL)
 		control(l2, in, r);
-	} else if (l2->merge == MERGE_ARRIVAL) {
+	else if (l2->merge_rr)
+		rr_merge_push(l2->merge_rr, in->index, r);
+	else
 		serve(l2, r);
-	} else if (in->index == l2->cursor && !l2->fifo[in->index].n) {
-		/* its turn and nothing before it: no need to queue */
-		l2->cursor = (l2->cursor + 1) % l2->n_in;
-		serve(l2, r);
-		merge_rr(l2);
-	} else {
-		fifo_push(&l2->fifo[in->index], r);
-		merge_rr(l2);
-	}
 }
 
 static void l2_destroy(struct ss_component *c)
@@ -263,9 +211,8 @@ static void l2_destroy(struct ss_component *c)
 
 	for (unsigned s = 0; l2->slice && s < l2->n_slices; s++)
 		sc_free(l2->slice[s].cache);
-	for (unsigned i = 0; l2->fifo && i < l2->n_in; i++)
-		g_free(l2->fifo[i].buf);
-	g_free(l2->fifo);
+	rr_merge_free(l2->merge_rr);
+	g_free(l2->ended);
 	g_free(l2->slice);
 	g_free(l2->mem_side);
 }

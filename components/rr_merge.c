@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The round-robin merge of request streams (rr_merge.h). */
+#include "config.h"
+
+#include <glib.h>
+#include "rr_merge.h"
+
+/* The requests of one input not served yet: a ring that grows. */
+struct rr_fifo {
+	struct mem_req *buf;
+	size_t cap, head, n;
+	bool ended;
+};
+
+struct rr_merge {
+	unsigned n_in, cursor, n_ended;
+	rr_serve_fn serve;
+	void *ctx;
+	struct rr_fifo fifo[];
+};
+
+struct rr_merge *rr_merge_new(unsigned n_inputs, rr_serve_fn serve, void *ctx)
+{
+	struct rr_merge *m = g_malloc0(sizeof(*m) + n_inputs * sizeof(m->fifo[0]));
+
+	m->n_in = n_inputs;
+	m->serve = serve;
+	m->ctx = ctx;
+	return m;
+}
+
+void rr_merge_free(struct rr_merge *m)
+{
+	if (!m)
+		return;
+	for (unsigned i = 0; i < m->n_in; i++)
+		g_free(m->fifo[i].buf);
+	g_free(m);
+}
+
+static void fifo_push(struct rr_fifo *f, const struct mem_req *r)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		struct mem_req *buf = g_new(struct mem_req, cap);
+
+		/* unwrap the ring into the new buffer */
+		for (size_t i = 0; i < f->n; i++)
+			buf[i] = f->buf[(f->head + i) % f->cap];
+		g_free(f->buf);
+		f->buf = buf;
+		f->cap = cap;
+		f->head = 0;
+	}
+	f->buf[(f->head + f->n) % f->cap] = *r;
+	f->n++;
+}
+
+/* Serve inputs in turn while the one whose turn it is can go. */
+static void drain(struct rr_merge *m)
+{
+	unsigned skipped = 0;
+
+	while (skipped < m->n_in) {
+		struct rr_fifo *f = &m->fifo[m->cursor];
+
+		if (f->n) {
+			struct mem_req r = f->buf[f->head];
+
+			f->head = (f->head + 1) % f->cap;
+			f->n--;
+			skipped = 0;
+			m->cursor = (m->cursor + 1) % m->n_in;
+			m->serve(m->ctx, &r);
+		} else if (f->ended) {
+			skipped++;
+			m->cursor = (m->cursor + 1) % m->n_in;
+		} else {
+			return;		/* its next request is still to come */
+		}
+	}
+}
+
+void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r)
+{
+	if (i == m->cursor && !m->fifo[i].n) {
+		/* its turn and nothing before it: no need to queue */
+		m->cursor = (m->cursor + 1) % m->n_in;
+		m->serve(m->ctx, r);
+	} else {
+		fifo_push(&m->fifo[i], r);
+	}
+	drain(m);
+}
+
+bool rr_merge_end(struct rr_merge *m, unsigned i)
+{
+	if (m->fifo[i].ended)
+		g_error("rr_merge: input %u ended the kernel twice", i);
+	m->fifo[i].ended = true;
+	drain(m);
+	if (++m->n_ended < m->n_in)
+		return false;
+	for (unsigned k = 0; k < m->n_in; k++) {
+		g_assert(m->fifo[k].n == 0);
+		m->fifo[k].ended = false;
+	}
+	m->n_ended = 0;
+	m->cursor = 0;
+	return true;
+}

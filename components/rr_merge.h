@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The reference's merge of several request streams (model.md 9): round-
+ * robin over the inputs in ascending order, one request at a time, an input
+ * whose stream ended being skipped.  Inputs deliver in any interleaving, so
+ * each has a FIFO and input k's turn is taken only once k has a request or
+ * has ended the kernel: the order is that of the whole streams, whatever
+ * the timing.  Used by every component with several inputs that the
+ * reference merges (the L2 of either cache model).
+ */
+#ifndef SS_RR_MERGE_H
+#define SS_RR_MERGE_H
+
+#include <stdbool.h>
+#include <sectorsim/mem.h>
+
+typedef void (*rr_serve_fn)(void *ctx, const struct mem_req *r);
+
+struct rr_merge;
+
+struct rr_merge *rr_merge_new(unsigned n_inputs, rr_serve_fn serve, void *ctx);
+void rr_merge_free(struct rr_merge *m);
+
+/* A request from input i: served (through serve) now, or queued. */
+void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r);
+
+/*
+ * Input i ended the kernel.  True when that was the last input: everything
+ * has been served and the merge is ready for the next kernel.  An input
+ * that ends a kernel twice is a component bug (g_error).
+ */
+bool rr_merge_end(struct rr_merge *m, unsigned i);
+
+#endif
