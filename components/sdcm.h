@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stack-distance cache model (SDCM, model.md 13), the paper's baseline:
+ * reuse distances of a stream of sector addresses, their histograms per
+ * access category, the hit probability of a distance, and CPython's random
+ * number generator, which the reference's L1-to-L2 filter draws from.
+ * Pure functions and small objects, shared by the sdcm_cache component,
+ * the tests and the benchmark.
+ */
+#ifndef SS_SDCM_H
+#define SS_SDCM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* ---- reuse distance (model.md 13.1) --------------------------------------- */
+
+struct rd_tracker;
+
+struct rd_tracker *rd_new(void);
+void rd_free(struct rd_tracker *t);
+/* Forget everything: a new stream. */
+void rd_reset(struct rd_tracker *t);
+/*
+ * The reuse distance of an access to `addr`: the number of distinct
+ * addresses accessed since the last access to it (0: immediate reuse), or
+ * -1 when it was never accessed.  O(log n) in the stream's length; memory
+ * grows only with the stream, never per access beyond that.
+ */
+int64_t rd_access(struct rd_tracker *t, uint64_t addr);
+
+/* ---- histograms (model.md 13.2) ------------------------------------------- */
+
+/* Counts per distance, in the order each distance first occurred. */
+struct sd_hist;
+
+struct sd_hist *sd_hist_new(void);
+void sd_hist_free(struct sd_hist *h);
+void sd_hist_reset(struct sd_hist *h);
+void sd_hist_add(struct sd_hist *h, int64_t sd);
+uint64_t sd_hist_total(const struct sd_hist *h);
+size_t sd_hist_len(const struct sd_hist *h);	/* distinct distances */
+/* Entry i (0 <= i < len) in first-occurrence order. */
+void sd_hist_entry(const struct sd_hist *h, size_t i, int64_t *sd, uint64_t *count);
+
+/* ---- hit probability (model.md 13.3) -------------------------------------- */
+
+/*
+ * Of a reuse at distance d in a cache of `assoc` ways and `blocks` sectors
+ * (capacity / sector size): 1 for d = 0, 0 for d = -1, else
+ *   exact       the binomial sum of the paper's formula (1), with C(d, a)
+ *               exact before its conversion to double
+ *   approx_ref  the reference's normal approximation, |...| quirk included
+ *   approx_fixed the same without the absolute value
+ */
+enum sdcm_p_hit { SDCM_EXACT, SDCM_APPROX_REF, SDCM_APPROX_FIXED };
+
+double sdcm_p_hit(enum sdcm_p_hit form, int64_t d, uint32_t assoc, uint64_t blocks);
+
+/* ---- CPython's random (model.md 13.5) -------------------------------------- */
+
+/* MT19937 seeded exactly as CPython's random.seed(n) for an int n >= 0. */
+struct py_random {
+	uint32_t mt[624];
+	int index;
+};
+
+void py_random_seed(struct py_random *r, uint64_t n);
+/* random.random(): 53 random bits in [0, 1). */
+double py_random(struct py_random *r);
+
+#endif

@@ -1,0 +1,1 @@
+# The SDCM baseline (components/sdcm.h): sources, tests, benchmark.
