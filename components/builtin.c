@@ -16,6 +16,7 @@ BUILTIN(block_scheduler)
 BUILTIN(warp_interleaver)
 BUILTIN(trace_source)
 BUILTIN(kernel_report)
+BUILTIN(sdcm_cache)
 #undef BUILTIN
 
 static const ss_plugin_register_fn builtins[] = {
@@ -26,6 +27,7 @@ static const ss_plugin_register_fn builtins[] = {
 	ss_builtin_register_warp_interleaver,
 	ss_builtin_register_trace_source,
 	ss_builtin_register_kernel_report,
+	ss_builtin_register_sdcm_cache,
 	NULL
 };
 

@@ -30,6 +30,7 @@
 #include <sectorsim/mem.h>
 
 static const char *const mode_names[] = { "ref", NULL };
+static const char *const model_names[] = { "simulator", "sdcm", NULL };
 
 static const struct ss_param_desc params[] = {
 	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's, model.md 12)", mode_names, 0, 0, 0 },
@@ -37,6 +38,8 @@ static const struct ss_param_desc params[] = {
 	{ "l1", SS_P_STRING, "l1", "name of the L1 array (one sector_cache per SM)", NULL, 0, 0, 0 },
 	{ "l2", SS_P_STRING, "l2", "name of the L2 (l2_slice_set or sector_cache)", NULL, 0, 0, 0 },
 	{ "dram", SS_P_STRING, "dram", "name of the dram_counter", NULL, 0, 0, 0 },
+	{ "l1_model", SS_P_ENUM, "simulator", "what the L1s are: simulator (sector_cache) or sdcm (sdcm_cache, the paper's baseline)", model_names, 0, 0, 0 },
+	{ "l2_model", SS_P_ENUM, "simulator", "what the L2 is: simulator (l2_slice_set) or sdcm (sdcm_cache; DRAM then follows from its hit rates)", model_names, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -146,9 +149,14 @@ static const char *const cc_names[N_CC] = {
 };
 
 struct cache_slots {
+	bool sdcm;
+	/* a sector cache */
 	const uint64_t *c[N_SPACES][N_DIRS][N_CC];
 	const uint64_t *any_access[8];	/* every kind: is the cache used at all */
 	const uint64_t *wb_evict, *wb_flush;
+	/* an sdcm_cache: accesses per category (ldl, ldg, stl, stg), rates */
+	const uint64_t *cat[4];
+	const uint64_t *hit_tot, *hit_ld, *hit_st, *hit_ldg, *hit_stg;
 };
 
 struct kernel_row {
@@ -159,6 +167,7 @@ struct kernel_row {
 	bool runs;
 	struct gpu_occupancy occ;
 	double m[N_METRICS];
+	bool absent[N_METRICS];	/* metrics the model does not compute */
 };
 
 /* A results file being written: renamed to `path` when complete. */
@@ -176,6 +185,7 @@ struct kernel_report {
 	const uint64_t *dram_reads, *dram_writes;
 	struct ss_port *next;
 	struct kernel_row row;	/* the kernel under way */
+	bool l1_sdcm, l2_sdcm;
 	bool planned;
 	unsigned n_rows;
 	struct out_file json, csv;
@@ -205,12 +215,47 @@ static void cache_dir(const struct cache_slots *cs, int dir, bool global_only,
 	}
 }
 
-static bool cache_used(const struct cache_slots *cs)
+/* Sector accesses the cache saw in the kernel. */
+static uint64_t cache_accesses(const struct cache_slots *cs)
 {
-	for (int k = 0; k < 8; k++)
-		if (get(cs->any_access[k]))
-			return true;
-	return false;
+	uint64_t n = 0;
+
+	for (int k = 0; k < (cs->sdcm ? 4 : 8); k++)
+		n += get(cs->sdcm ? cs->cat[k] : cs->any_access[k]);
+	return n;
+}
+
+static double real(const uint64_t *slot)
+{
+	return slot ? ss_stat_real(slot) : 0;
+}
+
+/*
+ * Hit rates of an L1: loads, stores, global loads, global stores.  A
+ * sector cache counts them (1 - misses / accesses, the reference's
+ * arithmetic; no access: 1); the SDCM computed them (no access: 0, which
+ * multiplies 0 sectors either way, model.md 13.6).
+ */
+static void l1_rates(const struct cache_slots *cs, double *ld, double *st,
+		     double *ldg, double *stg)
+{
+	uint64_t rc, rm, wc, wm;
+
+	if (cs->sdcm) {
+		*ld = real(cs->hit_ld);
+		*st = real(cs->hit_st);
+		*ldg = real(cs->hit_ldg);
+		*stg = real(cs->hit_stg);
+		return;
+	}
+	cache_dir(cs, DIR_LOAD, false, &rc, &rm);
+	*ld = 1 - div0(rm, rc);
+	cache_dir(cs, DIR_STORE, false, &wc, &wm);
+	*st = 1 - div0(wm, wc);
+	cache_dir(cs, DIR_LOAD, true, &rc, &rm);
+	*ldg = 1 - div0(rm, rc);
+	cache_dir(cs, DIR_STORE, true, &wc, &wm);
+	*stg = 1 - div0(wm, wc);
 }
 
 /* model.md 12.1-12.2 in the reference's order of operations. */
@@ -224,13 +269,15 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 
 	for (unsigned s = 0; s < r->n_sms; s++) {
 		const struct cache_slots *l1 = &r->l1[s];
-		uint64_t rc, rm, wc, wm, grc, grm, gwc, gwm, v[N_SM_COUNTERS];
+		uint64_t v[N_SM_COUNTERS];
+		double ld, st, ldg, stg;
+
+		uint64_t used = cache_accesses(l1);
 
 		/* an SM that sent its L1 nothing is dropped, counters and all */
-		if (!cache_used(l1))
+		if (!used)
 			continue;
-		for (int k = 0; k < 8; k++)
-			r->l1_accesses += get(l1->any_access[k]);
+		r->l1_accesses += used;
 		n_act++;
 		for (int k = 0; k < N_SM_COUNTERS; k++) {
 			v[k] = get(r->sm[s][k]);
@@ -238,13 +285,7 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 		}
 		umem_ld_reqs += v[C_GMEM_LD_REQS] + v[C_LMEM_LD_REQS];
 		umem_st_reqs += v[C_GMEM_ST_REQS] + v[C_LMEM_ST_REQS];
-		cache_dir(l1, DIR_LOAD, false, &rc, &rm);
-		cache_dir(l1, DIR_STORE, false, &wc, &wm);
-		cache_dir(l1, DIR_LOAD, true, &grc, &grm);
-		cache_dir(l1, DIR_STORE, true, &gwc, &gwm);
-
-		double ld = 1 - div0(rm, rc), st = 1 - div0(wm, wc);
-		double ldg = 1 - div0(grm, grc), stg = 1 - div0(gwm, gwc);
+		l1_rates(l1, &ld, &st, &ldg, &stg);
 
 		gmem_ld_hit += v[C_GMEM_LD_SECTORS] * ldg;
 		gmem_st_hit += v[C_GMEM_ST_SECTORS] * stg;
@@ -269,11 +310,19 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[M_l1_hit_rate_ldg] = div0(k_gmem_ld_hit, k_gmem_ld);
 	m[M_l1_hit_rate_stg] = div0(k_gmem_st_hit, k_gmem_st);
 
-	cache_dir(&r->l2, DIR_LOAD, false, &l2rc, &l2rm);
-	cache_dir(&r->l2, DIR_STORE, false, &l2wc, &l2wm);
-	m[M_l2_hit_rate] = 1 - div0(l2rm + l2wm, l2rc + l2wc);
-	m[M_l2_hit_rate_ld] = 1 - div0(l2rm, l2rc);
-	m[M_l2_hit_rate_st] = 1 - div0(l2wm, l2wc);
+	if (r->l2.sdcm) {
+		l2rc = get(r->l2.cat[0]) + get(r->l2.cat[1]);
+		l2wc = get(r->l2.cat[2]) + get(r->l2.cat[3]);
+		m[M_l2_hit_rate] = real(r->l2.hit_tot);
+		m[M_l2_hit_rate_ld] = real(r->l2.hit_ld);
+		m[M_l2_hit_rate_st] = real(r->l2.hit_st);
+	} else {
+		cache_dir(&r->l2, DIR_LOAD, false, &l2rc, &l2rm);
+		cache_dir(&r->l2, DIR_STORE, false, &l2wc, &l2wm);
+		m[M_l2_hit_rate] = 1 - div0(l2rm + l2wm, l2rc + l2wc);
+		m[M_l2_hit_rate_ld] = 1 - div0(l2rm, l2rc);
+		m[M_l2_hit_rate_st] = 1 - div0(l2wm, l2wc);
+	}
 
 	m[M_gmem_ld_reqs] = K(C_GMEM_LD_REQS);
 	m[M_gmem_st_reqs] = K(C_GMEM_ST_REQS);
@@ -296,11 +345,20 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[M_l2_ld_trans] = (double)l2rc * scale;
 	m[M_l2_st_trans] = (double)l2wc * scale;
 	m[M_l2_tot_trans] = m[M_l2_ld_trans] + m[M_l2_st_trans];
-	m[M_dram_ld_trans] = (double)get(r->dram_reads) * scale;
-	m[M_dram_st_trans] = (double)get(r->dram_writes) * scale;
-	m[M_dram_tot_trans] = m[M_dram_ld_trans] + m[M_dram_st_trans];
-	m[M_write_evict] = get(r->l2.wb_evict);
-	m[M_write_flush] = get(r->l2.wb_flush);
+	if (r->l2.sdcm) {
+		/* what misses the model's L2 goes to DRAM (model.md 13.6):
+		 * store misses, not write-backs, and tot need not be ld + st */
+		m[M_dram_tot_trans] = m[M_l2_tot_trans] * (1 - m[M_l2_hit_rate]);
+		m[M_dram_ld_trans] = m[M_l2_ld_trans] * (1 - m[M_l2_hit_rate_ld]);
+		m[M_dram_st_trans] = m[M_l2_st_trans] * (1 - m[M_l2_hit_rate_st]);
+		row->absent[M_write_evict] = row->absent[M_write_flush] = true;
+	} else {
+		m[M_dram_ld_trans] = (double)get(r->dram_reads) * scale;
+		m[M_dram_st_trans] = (double)get(r->dram_writes) * scale;
+		m[M_dram_tot_trans] = m[M_dram_ld_trans] + m[M_dram_st_trans];
+		m[M_write_evict] = get(r->l2.wb_evict);
+		m[M_write_flush] = get(r->l2.wb_flush);
+	}
 	m[M_atom_tot_reqs] = n_act ? K(C_ATOM_REQS) / n_act : 0;
 	m[M_red_tot_reqs] = n_act ? K(C_RED_REQS) / n_act : 0;
 	m[M_atom_red_tot_trans] = n_act ? K(C_ATOM_RED_TRANS) / n_act : 0;
@@ -322,10 +380,37 @@ static const uint64_t *slot(struct kernel_report *r, const char *inst,
 	return p;
 }
 
+static bool resolve_sdcm(struct kernel_report *r, const char *inst,
+			 struct cache_slots *cs, GError **err)
+{
+	static const char *const cats[4] = {
+		"ldl_accesses", "ldg_accesses", "stl_accesses", "stg_accesses",
+	};
+
+	cs->sdcm = true;
+	for (int k = 0; k < 4; k++)
+		cs->cat[k] = slot(r, inst, cats[k]);
+	cs->hit_tot = slot(r, inst, "hit_tot");
+	cs->hit_ld = slot(r, inst, "hit_ld");
+	cs->hit_st = slot(r, inst, "hit_st");
+	cs->hit_ldg = slot(r, inst, "hit_ldg");
+	cs->hit_stg = slot(r, inst, "hit_stg");
+	if (!cs->cat[0] || !cs->hit_tot) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "'%s' has no counter ldl_accesses or hit_tot; expected an sdcm_cache",
+			    inst);
+		return false;
+	}
+	return true;
+}
+
 static bool resolve_cache(struct kernel_report *r, const char *inst,
-			  struct cache_slots *cs, GError **err)
+			  bool sdcm, struct cache_slots *cs, GError **err)
 {
 	static const char *const ops[4] = { "load", "store", "atomic", "reduction" };
+
+	if (sdcm)
+		return resolve_sdcm(r, inst, cs, err);
 
 	for (int sp = 0; sp < N_SPACES; sp++) {
 		for (int d = 0; d < N_DIRS; d++)
@@ -363,6 +448,8 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 	r->names[1] = g_strdup(ss_param_string(p, "l1"));
 	r->names[2] = g_strdup(ss_param_string(p, "l2"));
 	r->names[3] = g_strdup(ss_param_string(p, "dram"));
+	r->l1_sdcm = ss_param_enum(p, "l1_model") == 1;
+	r->l2_sdcm = ss_param_enum(p, "l2_model") == 1;
 	r->n_done = ss_component_port_count(c, "done");
 	r->next = ss_component_port(c, "next", 0);
 	return 0;
@@ -441,17 +528,18 @@ static int report_init(struct ss_component *c, GError **err)
 			r->sm[s][k] = slot(r, inst, sm_counter_names[k]);
 		g_free(inst);
 		inst = g_strdup_printf("%s[%u]", r->names[1], s);
-		bool ok = resolve_cache(r, inst, &r->l1[s], err);
+		bool ok = resolve_cache(r, inst, r->l1_sdcm, &r->l1[s], err);
 
 		g_free(inst);
 		if (!ok)
 			return -1;
 	}
-	if (!resolve_cache(r, r->names[2], &r->l2, err))
+	if (!resolve_cache(r, r->names[2], r->l2_sdcm, &r->l2, err))
 		return -1;
 	r->dram_reads = slot(r, r->names[3], "reads");
 	r->dram_writes = slot(r, r->names[3], "writes");
-	if (!r->dram_reads || !r->dram_writes) {
+	/* an SDCM L2 predicts DRAM from its hit rates: no counter needed */
+	if (!r->l2_sdcm && (!r->dram_reads || !r->dram_writes)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "dram = %s: no dram_counter of that name", r->names[3]);
 		return -1;
@@ -567,6 +655,8 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 	for (int k = 0; k < N_METRICS; k++) {
 		const struct metric_desc *d = &metric_descs[k];
 
+		if (row->absent[k])
+			continue;
 		format_number(buf, sizeof(buf), row->m[k], d->is_int);
 		fprintf(out, "  %-26s %20s", d->key, buf);
 		if (d->ncu) {
@@ -610,13 +700,15 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 		o->lim_warps, o->lim_blocks, o->lim_regs, o->lim_smem,
 		o->th_max_active, o->alloc, o->max_active, o->carveout_bytes);
 	fprintf(f, ",\n      \"metrics\": {");
-	for (int k = 0; k < N_METRICS; k++) {
+	for (int k = 0, n = 0; k < N_METRICS; k++) {
+		if (row->absent[k])
+			continue;
 		format_number(buf, sizeof(buf), row->m[k], metric_descs[k].is_int);
-		fprintf(f, "%s\n        \"%s\": %s", k ? "," : "", metric_descs[k].key, buf);
+		fprintf(f, "%s\n        \"%s\": %s", n++ ? "," : "", metric_descs[k].key, buf);
 	}
 	fprintf(f, "\n      },\n      \"ncu\": {");
 	for (int k = 0; k < N_METRICS; k++) {
-		if (!metric_descs[k].ncu)
+		if (!metric_descs[k].ncu || row->absent[k])
 			continue;
 		format_number(buf, sizeof(buf), row->m[k] * metric_descs[k].ncu_factor, false);
 		fprintf(f, "%s\n        \"%s\": %s", first_ncu ? "" : ",",
@@ -644,10 +736,13 @@ static void write_csv(const struct kernel_row *row, FILE *f)
 		fputc('"', f);
 	}
 	for (int k = 0; k < N_METRICS; k++) {
-		/* a kernel that did not run has no metrics: empty fields */
-		if (row->runs)
+		/* a kernel that did not run, or a metric its model does not
+		 * compute: an empty field */
+		bool has = row->runs && !row->absent[k];
+
+		if (has)
 			format_number(buf, sizeof(buf), row->m[k], metric_descs[k].is_int);
-		fprintf(f, ",%s", row->runs ? buf : "");
+		fprintf(f, ",%s", has ? buf : "");
 	}
 	fputc('\n', f);
 }

@@ -124,12 +124,13 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 }
 
 static void send_control(struct warp_interleaver *w, enum mem_ctl ctl,
-			 uint64_t arg)
+			 uint64_t arg, uint32_t kernel)
 {
 	struct mem_req r;
 
 	mem_req_init(&r, MEM_CONTROL, arg, 0);
 	r.ctl = ctl;
+	r.warp = kernel;
 	r.sm = w->c.index < 0 ? 0 : w->c.index;
 	ss_port_send(w->mem, &r.hdr);
 }
@@ -221,7 +222,7 @@ static void issue_round(struct ss_engine *e, void *data)
 		return;
 	}
 	g_array_set_size(w->resident, 0);
-	send_control(w, MEM_CTL_KERNEL_END, 0);
+	send_control(w, MEM_CTL_KERNEL_END, 0, w->kernel ? w->kernel->id : 0);
 }
 
 static void wi_recv(struct ss_component *c, struct ss_port *in,
@@ -236,7 +237,8 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 		w->kernel = d->kernel;
 		w->is_store = w->is_local = false;
 		g_array_set_size(w->resident, 0);
-		send_control(w, MEM_CTL_KERNEL_BEGIN, d->occ ? d->occ->l1_bytes : 0);
+		send_control(w, MEM_CTL_KERNEL_BEGIN, d->occ ? d->occ->l1_bytes : 0,
+			     d->kernel->id);
 		break;
 	case GPU_DISPATCH_BLOCK:
 		r.block = d->block;

@@ -15,7 +15,7 @@
 
 struct options {
 	gboolean list, dump_config, dot, quiet, version;
-	char *describe, *stats, *output, *json, *csv;
+	char *describe, *stats, *output, *json, *csv, *rd_profile;
 	char **params, **plugins;
 };
 
@@ -140,6 +140,8 @@ static int run(struct options *o, int argc, char **argv)
 			ss_engine_set_option(e, "json", o->json);
 		if (o->csv)
 			ss_engine_set_option(e, "csv", o->csv);
+		if (o->rd_profile)
+			ss_engine_set_option(e, "rd_profile", o->rd_profile);
 		if (o->quiet)
 			ss_engine_set_option(e, "quiet", "1");
 		/* a component reports the run and the raw statistics are not
@@ -188,6 +190,7 @@ int main(int argc, char **argv)
 		{ "plugin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.plugins, "Load a plugin by name (from the plugin path) or by file (repeatable)", "NAME" },
 		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &o.json, "Write the per-kernel results as JSON to FILE", "FILE" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write the per-kernel results as CSV to FILE", "FILE" },
+		{ "rd-profile", 0, 0, G_OPTION_ARG_FILENAME, &o.rd_profile, "Write the reuse-distance histogram and CSDD of every sdcm_cache, per kernel, as CSV to FILE", "FILE" },
 		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Raw statistics format: text (default), json or csv", "FORMAT" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output", "FILE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but results and errors", NULL },
@@ -222,6 +225,7 @@ int main(int argc, char **argv)
 	g_free(o.output);
 	g_free(o.json);
 	g_free(o.csv);
+	g_free(o.rd_profile);
 	g_strfreev(o.params);
 	g_strfreev(o.plugins);
 	return status;

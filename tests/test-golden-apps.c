@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The whole pipeline against the numbers of the paper's own implementation:
- * every app of ../shared/golden through configs/validation/titanv-ref.ini
- * and a100-ref.ini, compared with expected/{titanv,a100}_simulator.json
+ * every app of ../shared/golden through configs/validation/titanv-ref.ini,
+ * a100-ref.ini and titanv-sdcm-ref.ini (the SDCM baseline), compared with
+ * expected/{titanv,a100}_simulator.json and titanv_sdcm.json
  * (every integer equal, every other value within 1e-9 relative, the
  * occupancy too), and the apps given in both formats compared with
  * themselves.  The bundled sample (traces/vectoradd-a100, with its expected
@@ -47,6 +48,7 @@ struct gpu {
 static const struct gpu gpus[] = {
 	{ "titanv-ref.ini", "titanv_simulator.json" },
 	{ "a100-ref.ini", "a100_simulator.json" },
+	{ "titanv-sdcm-ref.ini", "titanv_sdcm.json" },	/* the paper's baseline */
 };
 
 struct run_case {

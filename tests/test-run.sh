@@ -113,6 +113,24 @@ red_tot_reqs|1
 atom_red_tot_trans|2
 EOF
 
+# ---- the SDCM baseline's reuse-distance profile ---------------------------------
+# The same kernel through the SDCM: the L1 sees 0x1000 0x2000 0x2020 0x3000
+# 0x3000 0x1000 (distances -1 -1 -1 -1 0 3); the random filter keeps the
+# final load back (p_hit(3) = 1), so the L2 sees the first five.  Cold
+# accesses are counted at the largest distance + 1.
+
+run --quiet --rd-profile "$tmp/rd.csv" "$top/configs/validation/titanv-sdcm-ref.ini" "$srcdir/data/pipeline/sticky"
+is "$st" 0 "--rd-profile with the SDCM: exit 0"
+is "$(cat "$tmp/rd.csv")" "cache,kernel,distance,count,csdd
+l1[0],1,0,1,0.16666666666666666
+l1[0],1,3,1,0.33333333333333331
+l1[0],1,4,4,1
+l2,1,0,1,0.20000000000000001
+l2,1,1,4,1" "the histograms and CSDDs of the L1 and the L2"
+run --quiet --rd-profile "$tmp/no/such/dir/rd.csv" "$top/configs/validation/titanv-sdcm-ref.ini" "$srcdir/data/pipeline/sticky"
+is "$st" 2 "--rd-profile into a folder that does not exist: exit 2"
+has "$err" "rd.csv: cannot write the reuse-distance profile" "the message names the file"
+
 # ---- malformed traces ---------------------------------------------------------
 
 while IFS='|' read -r dir message; do

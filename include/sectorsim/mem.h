@@ -35,7 +35,8 @@ enum mem_ctl {			/* what a MEM_CONTROL message asks */
 	MEM_CTL_INVALIDATE = 1,	/* drop every line, write back nothing */
 	MEM_CTL_FLUSH,		/* write back dirty sectors, then invalidate */
 	MEM_CTL_KERNEL_BEGIN,	/* a kernel starts; addr: its L1 capacity in
-				   bytes for caches that take it, 0: keep */
+				   bytes for caches that take it, 0: keep;
+				   warp: the kernel's id */
 	MEM_CTL_KERNEL_END,	/* this input sends nothing more for the kernel */
 };
 

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sdcm_cache: the stack-distance cache model (model.md 13), the paper's
+ * baseline, with the ports of a sector_cache so that an INI swaps one for
+ * the other.  It keeps no lines: each access gets its reuse distance over
+ * the kernel's stream (in sectors), counted per category (ldl, ldg, stl,
+ * stg); at the kernel's end the hit rates follow from the histograms and
+ * the hit probability of each distance (p_hit), and are published as
+ * SS_STAT_REAL statistics for the report.
+ *
+ * What goes to the next level (forward): random_ref is the reference's
+ * filter, a load going down when a CPython random() drawn for it exceeds
+ * the approximate hit probability of its distance (stores always go),
+ * with the generator re-seeded at every kernel; all sends every access;
+ * none sends only control.  Several inputs are merged round-robin
+ * (rr_merge.h), as the reference's L2 stream is.
+ *
+ * With the run option "rd_profile" (--rd-profile FILE) each instance adds,
+ * at every kernel's end, the histogram of its stream's reuse distances and
+ * its cumulative distribution (CSDD, model.md 13.7) to FILE, as CSV.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sectorsim/sectorsim.h>
+#include <sectorsim/mem.h>
+#include "rr_merge.h"
+#include "sdcm.h"
+
+enum forward { FWD_RANDOM_REF, FWD_ALL, FWD_NONE };
+
+static const char *const p_hit_names[] = { "exact", "approx_ref", "approx_fixed", NULL };
+static const char *const forward_names[] = { "random_ref", "all", "none", NULL };
+
+static const struct ss_param_desc params[] = {
+	{ "size", SS_P_SIZE, NULL, "capacity: with sector_bytes it gives the number of blocks B of the model", NULL, 1, UINT64_C(1) << 40, 0 },
+	{ "assoc", SS_P_UINT, NULL, "associativity A of the model", NULL, 1, 1024, 0 },
+	{ "sector_bytes", SS_P_SIZE, "32B", "the unit of reuse: distances count distinct sectors", NULL, 1, 65536, SS_PF_POW2 },
+	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the carveout)", NULL, 0, 0, 0 },
+	{ "p_hit", SS_P_ENUM, "exact", "hit probability of a distance: exact (binomial, the paper's formula 1), approx_ref (the reference's normal approximation, |x| quirk included), approx_fixed (without the quirk)", p_hit_names, 0, 0, 0 },
+	{ "forward", SS_P_ENUM, "random_ref", "what goes down: random_ref (the reference's seeded random filter of loads; stores always), all, none", forward_names, 0, 0, 0 },
+	{ "seed", SS_P_UINT, "0", "seed of the random filter, as CPython's random.seed(seed), at every kernel", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
+static const struct ss_port_desc ports[] = {
+	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the level above; several inputs are merged round-robin" },
+	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "what the filter lets through, and control" },
+	{ NULL, 0, NULL, false, false, NULL },
+};
+
+/* Categories in the reference's order. */
+enum cat { C_LDL, C_LDG, C_STL, C_STG, N_CATS };
+
+enum {
+	S_LDL, S_LDG, S_STL, S_STG,		/* accesses per category */
+	S_FORWARDED,
+	S_HIT_LDL, S_HIT_LDG, S_HIT_STL, S_HIT_STG,
+	S_HIT_TOT, S_HIT_LD, S_HIT_ST,
+	S_N,
+};
+
+static const struct ss_stat_desc stats[] = {
+	[S_LDL] = { "ldl_accesses", SS_STAT_COUNTER, "local load sectors", NULL, NULL },
+	[S_LDG] = { "ldg_accesses", SS_STAT_COUNTER, "global load sectors", NULL, NULL },
+	[S_STL] = { "stl_accesses", SS_STAT_COUNTER, "local store sectors", NULL, NULL },
+	[S_STG] = { "stg_accesses", SS_STAT_COUNTER, "global store sectors (atomics and reductions count here)", NULL, NULL },
+	[S_FORWARDED] = { "forwarded", SS_STAT_COUNTER, "requests sent to the next level", NULL, NULL },
+	[S_HIT_LDL] = { "hit_ldl", SS_STAT_REAL, "hit rate of local loads", NULL, NULL },
+	[S_HIT_LDG] = { "hit_ldg", SS_STAT_REAL, "hit rate of global loads", NULL, NULL },
+	[S_HIT_STL] = { "hit_stl", SS_STAT_REAL, "hit rate of local stores", NULL, NULL },
+	[S_HIT_STG] = { "hit_stg", SS_STAT_REAL, "hit rate of global stores", NULL, NULL },
+	[S_HIT_TOT] = { "hit_tot", SS_STAT_REAL, "hit rate of all accesses (categories weighted by their share)", NULL, NULL },
+	[S_HIT_LD] = { "hit_ld", SS_STAT_REAL, "hit rate of loads", NULL, NULL },
+	[S_HIT_ST] = { "hit_st", SS_STAT_REAL, "hit rate of stores", NULL, NULL },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+G_STATIC_ASSERT(G_N_ELEMENTS(stats) == S_N + 1);
+
+struct sdcm_cache {
+	struct ss_component c;
+	uint64_t size, sector_bytes, seed;
+	uint32_t assoc;
+	bool size_from_kernel;
+	enum sdcm_p_hit p_hit;
+	enum forward forward;
+	struct ss_port *mem_side;
+	struct rr_merge *merge;
+	struct rd_tracker *rd;
+	struct sd_hist *hist[N_CATS];
+	struct py_random rng;
+	bool begun;
+	uint32_t kernel;	/* id of the kernel under way */
+	int profile_fd;		/* --rd-profile, or -1 */
+};
+
+static void serve(void *ctx, const struct mem_req *r);
+
+static int sdcm_create(struct ss_component *c, const struct ss_params *p,
+		       GError **err)
+{
+	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
+
+	s->size = ss_param_uint(p, "size");
+	s->assoc = ss_param_uint(p, "assoc");
+	s->sector_bytes = ss_param_uint(p, "sector_bytes");
+	s->size_from_kernel = ss_param_bool(p, "size_from_kernel");
+	s->p_hit = ss_param_enum(p, "p_hit");
+	s->forward = ss_param_enum(p, "forward");
+	s->seed = ss_param_uint(p, "seed");
+	if (s->size / s->sector_bytes < s->assoc) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "size %" G_GUINT64_FORMAT " holds %" G_GUINT64_FORMAT " sectors, fewer than assoc %u",
+			    s->size, s->size / s->sector_bytes, s->assoc);
+		return -1;
+	}
+	s->mem_side = ss_component_port(c, "mem_side", 0);
+	s->merge = rr_merge_new(ss_component_port_count(c, "cpu_side"), serve, s);
+	s->rd = rd_new();
+	for (int k = 0; k < N_CATS; k++)
+		s->hist[k] = sd_hist_new();
+	py_random_seed(&s->rng, s->seed);
+	s->profile_fd = -1;
+	return 0;
+}
+
+/* --rd-profile: the first instance starts the file, all append to it. */
+static int sdcm_start(struct ss_component *c, GError **err)
+{
+	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
+	const char *path = ss_engine_option(c->engine, "rd_profile");
+	bool first;
+
+	if (!path)
+		return 0;
+	first = !ss_engine_option(c->engine, "rd_profile.started");
+	s->profile_fd = open(path, O_WRONLY | O_CREAT | O_APPEND |
+			     (first ? O_TRUNC : 0), 0666);
+	if (s->profile_fd < 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "%s: cannot write the reuse-distance profile: %s",
+			    path, g_strerror(errno));
+		return -1;
+	}
+	if (first) {
+		static const char head[] = "cache,kernel,distance,count,csdd\n";
+
+		ss_engine_set_option(c->engine, "rd_profile.started", "1");
+		if (write(s->profile_fd, head, sizeof(head) - 1) < 0)
+			g_warning("%s: %s", path, g_strerror(errno));
+	}
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The kernel's reuse-distance histogram over all categories and its CSDD:
+ * the cold accesses (-1) counted at the largest distance + 1, distances
+ * ascending, csdd(x) = accesses at distance <= x / all.  One write(), so
+ * that instances appending to the same file never interleave lines.
+ */
+static void write_profile(struct sdcm_cache *s)
+{
+	GHashTable *all = g_hash_table_new(g_int64_hash, g_int64_equal);
+	GArray *keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GString *out = g_string_new(NULL);
+	uint64_t n = 0, cold = 0, acc = 0;
+	int64_t max_sd = -1;
+
+	for (int k = 0; k < N_CATS; k++)
+		for (size_t i = 0; i < sd_hist_len(s->hist[k]); i++) {
+			int64_t sd;
+			uint64_t count;
+
+			sd_hist_entry(s->hist[k], i, &sd, &count);
+			n += count;
+			if (sd < 0) {
+				cold += count;
+				continue;
+			}
+			max_sd = MAX(max_sd, sd);
+
+			uint64_t *slot = g_hash_table_lookup(all, &sd);
+
+			if (!slot) {
+				int64_t *key = g_new(int64_t, 1);
+
+				*key = sd;
+				slot = g_new0(uint64_t, 1);
+				g_hash_table_insert(all, key, slot);
+				g_array_append_val(keys, sd);
+			}
+			*slot += count;
+		}
+	qsort(keys->data, keys->len, sizeof(int64_t), cmp_i64);
+	for (guint i = 0; i <= keys->len && n; i++) {
+		int64_t sd = i < keys->len ? g_array_index(keys, int64_t, i) : max_sd + 1;
+		uint64_t count = i < keys->len ? *(uint64_t *)g_hash_table_lookup(all, &sd) : cold;
+
+		if (!count)
+			continue;
+		acc += count;
+		g_string_append_printf(out, "%s,%u,%" G_GINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.17g\n",
+				       s->c.name, s->kernel, sd, count, (double)acc / n);
+	}
+	if (out->len && write(s->profile_fd, out->str, out->len) != (ssize_t)out->len)
+		ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_CONFIG,
+			"%s: cannot write the reuse-distance profile: %s",
+			ss_engine_option(s->c.engine, "rd_profile"), g_strerror(errno)));
+	/* keys and counts were allocated one by one */
+	GHashTableIter it;
+	gpointer key, val;
+
+	g_hash_table_iter_init(&it, all);
+	while (g_hash_table_iter_next(&it, &key, &val)) {
+		g_free(key);
+		g_free(val);
+	}
+	g_hash_table_destroy(all);
+	g_array_free(keys, TRUE);
+	g_string_free(out, TRUE);
+}
+
+/* One access of the merged stream. */
+static void serve(void *ctx, const struct mem_req *r)
+{
+	struct sdcm_cache *s = ctx;
+	bool store = r->hdr.kind != MEM_READ;
+	enum cat k = (store ? C_STL : C_LDL) + (r->space == MEM_GLOBAL);
+	int64_t sd = rd_access(s->rd, r->addr & ~(s->sector_bytes - 1));
+	bool down;
+
+	sd_hist_add(s->hist[k], sd);
+	s->c.stats[S_LDL + k]++;
+	switch (s->forward) {
+	case FWD_RANDOM_REF:
+		/* every load draws, whatever its distance; the filter always
+		 * uses the approximation with the quirk (model.md 13.5) */
+		down = store || py_random(&s->rng) >
+			sdcm_p_hit(SDCM_APPROX_REF, sd, s->assoc, s->size / s->sector_bytes);
+		break;
+	case FWD_ALL:
+		down = true;
+		break;
+	default:
+		down = false;
+		break;
+	}
+	if (down) {
+		s->c.stats[S_FORWARDED]++;
+		ss_port_send(s->mem_side, &r->hdr);
+	}
+}
+
+/* model.md 13.4: the kernel's hit rates, in the reference's order. */
+static void end_kernel(struct sdcm_cache *s)
+{
+	uint64_t blocks = s->size / s->sector_bytes, n = 0, cnt[N_CATS];
+	double hit[N_CATS], tot = 0;
+
+	for (int k = 0; k < N_CATS; k++) {
+		cnt[k] = sd_hist_total(s->hist[k]);
+		n += cnt[k];
+		hit[k] = 0;
+		for (size_t i = 0; i < sd_hist_len(s->hist[k]); i++) {
+			int64_t sd;
+			uint64_t count;
+
+			sd_hist_entry(s->hist[k], i, &sd, &count);
+			hit[k] += sdcm_p_hit(s->p_hit, sd, s->assoc, blocks) *
+				  ((double)count / (double)cnt[k]);
+		}
+	}
+	for (int k = 0; k < N_CATS && n; k++)
+		tot += hit[k] * ((double)cnt[k] / (double)n);
+
+	double rh = hit[C_LDL] * cnt[C_LDL] + hit[C_LDG] * cnt[C_LDG];
+	double wh = hit[C_STL] * cnt[C_STL] + hit[C_STG] * cnt[C_STG];
+	uint64_t nl = cnt[C_LDL] + cnt[C_LDG], ns = cnt[C_STL] + cnt[C_STG];
+	uint64_t *st = s->c.stats;
+
+	for (int k = 0; k < N_CATS; k++)
+		ss_stat_set_real(&st[S_HIT_LDL + k], hit[k]);
+	ss_stat_set_real(&st[S_HIT_TOT], tot);
+	ss_stat_set_real(&st[S_HIT_LD], nl ? rh / nl : 0);
+	ss_stat_set_real(&st[S_HIT_ST], ns ? wh / ns : 0);
+}
+
+static void new_kernel(struct sdcm_cache *s, const struct mem_req *r)
+{
+	if (s->size_from_kernel && r->addr) {
+		if (r->addr / s->sector_bytes < s->assoc) {
+			ss_engine_fail(s->c.engine,
+				       g_error_new(SS_ERROR, SS_ERROR_CONFIG,
+						   "%s: the kernel's L1 of %" G_GUINT64_FORMAT " bytes holds fewer sectors than assoc %u",
+						   s->c.name, r->addr, s->assoc));
+			return;
+		}
+		s->size = r->addr;
+	}
+	s->kernel = r->warp;
+	rd_reset(s->rd);
+	for (int k = 0; k < N_CATS; k++)
+		sd_hist_reset(s->hist[k]);
+	py_random_seed(&s->rng, s->seed);
+}
+
+static void sdcm_recv(struct ss_component *c, struct ss_port *in,
+		      const struct ss_msg *m)
+{
+	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
+	const struct mem_req *r = (const struct mem_req *)m;
+
+	if (m->kind != MEM_CONTROL) {
+		rr_merge_push(s->merge, in->index, r);
+		return;
+	}
+	switch (r->ctl) {
+	case MEM_CTL_KERNEL_BEGIN:
+		/* the first input's begin starts the kernel; one goes down */
+		if (s->begun)
+			return;
+		s->begun = true;
+		new_kernel(s, r);
+		break;
+	case MEM_CTL_KERNEL_END:
+		if (!rr_merge_end(s->merge, in->index))
+			return;
+		s->begun = false;
+		end_kernel(s);
+		if (s->profile_fd >= 0)
+			write_profile(s);
+		break;
+	default:
+		/* no lines to flush or invalidate; the levels below may have */
+		break;
+	}
+	ss_port_send(s->mem_side, m);
+}
+
+static void sdcm_destroy(struct ss_component *c)
+{
+	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
+
+	rr_merge_free(s->merge);
+	if (s->profile_fd >= 0)
+		close(s->profile_fd);
+	if (s->rd)
+		rd_free(s->rd);
+	for (int k = 0; k < N_CATS; k++)
+		if (s->hist[k])
+			sd_hist_free(s->hist[k]);
+}
+
+static const struct ss_component_ops ops = {
+	.xcreate = sdcm_create,
+	.xstart = sdcm_start,
+	.xrecv = sdcm_recv,
+	.xdestroy = sdcm_destroy,
+};
+
+static const struct ss_component_type sdcm_cache_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "sdcm_cache",
+	.summary = "The stack-distance cache model (the paper's baseline): hit rates from reuse distances",
+	.params = params,
+	.ports = ports,
+	.stats = stats,
+	.ops = &ops,
+	.instance_size = sizeof(struct sdcm_cache),
+};
+
+SS_PLUGIN_ENTRY(sdcm_cache)
+{
+	return ss_registry_add(r, &sdcm_cache_type, error);
+}
