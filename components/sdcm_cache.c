@@ -202,7 +202,8 @@ static void write_profile(struct sdcm_cache *s)
 			}
 			*slot += count;
 		}
-	qsort(keys->data, keys->len, sizeof(int64_t), cmp_i64);
+	if (keys->len)	/* an empty GArray has no data to sort */
+		qsort(keys->data, keys->len, sizeof(int64_t), cmp_i64);
 	for (guint i = 0; i <= keys->len && n; i++) {
 		int64_t sd = i < keys->len ? g_array_index(keys, int64_t, i) : max_sd + 1;
 		uint64_t count = i < keys->len ? *(uint64_t *)g_hash_table_lookup(all, &sd) : cold;
