@@ -121,6 +121,14 @@ static const struct metric_desc metric_descs[N_METRICS] = {
 #undef X
 };
 
+/* Nsight metrics that stand for the same number under another name: in
+ * the reference's hierarchy every L2 sector comes from the L1s (srcunit
+ * tex). */
+static const struct { enum metric m; const char *ncu; } ncu_aliases[] = {
+	{ M_l2_ld_trans, "lts__t_sectors_srcunit_tex_op_read.sum" },
+	{ M_l2_st_trans, "lts__t_sectors_srcunit_tex_op_write.sum" },
+};
+
 /* The counters one SM contributes (warp_interleaver and its L1). */
 enum sm_counter {
 	C_GMEM_LD_REQS, C_GMEM_ST_REQS, C_GMEM_LD_SECTORS, C_GMEM_ST_SECTORS,
@@ -165,6 +173,7 @@ struct kernel_row {
 	uint64_t grid_size;
 	uint32_t block_size, regs, smem;
 	bool runs;
+	uint32_t ordinal;	/* in the trace */
 	struct gpu_occupancy occ;
 	double m[N_METRICS];
 	bool absent[N_METRICS];	/* metrics the model does not compute */
@@ -173,6 +182,7 @@ struct kernel_row {
 /* A results file being written: renamed to `path` when complete. */
 struct out_file {
 	char *path, *tmp;
+	const char *head;
 	FILE *f;
 };
 
@@ -187,10 +197,18 @@ struct kernel_report {
 	struct kernel_row row;	/* the kernel under way */
 	bool l1_sdcm, l2_sdcm;
 	bool planned;
-	unsigned n_rows;
+	unsigned n_rows;	/* entries in the files (kept ones included) */
+	unsigned n_shown;	/* kernels of this run */
+	/* the app summary: sums over the kernels this run simulated */
+	double msum[N_METRICS];
+	unsigned mcount[N_METRICS];
 	struct out_file json, csv;
 	uint64_t l1_accesses;	/* of the whole run, for the speed */
 	gint64 t0;
+	bool progress;		/* a line on a terminal, updated per kernel */
+	unsigned total_kernels;	/* in the trace, 0: not known */
+	bool interrupted;
+	char *csv_head;
 };
 
 static double div0(double a, double b)
@@ -455,30 +473,116 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 	return 0;
 }
 
+/*
+ * The kernels a partial results file holds, in order: the id and the end
+ * of each complete entry (a JSON object ends with "\n    }", a CSV row with
+ * its newline).  An entry cut short by a kill is not one.
+ */
+struct kept {
+	GArray *ids;	/* uint32_t */
+	GArray *ends;	/* size_t: offset just after the entry */
+};
+
+static void scan_kept(const char *text, size_t len, size_t head_len, bool json,
+		      struct kept *k)
+{
+	static const char key[] = "\n    {\n      \"kernel_id\": ";
+	const char *p = text + head_len, *end = text + len;
+
+	k->ids = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	k->ends = g_array_new(FALSE, FALSE, sizeof(size_t));
+	while (p < end) {
+		const char *stop;
+		uint32_t id;
+
+		if (json) {
+			const char *e = g_strstr_len(p, end - p, key);
+
+			if (!e)
+				break;
+			id = strtoul(e + sizeof(key) - 1, NULL, 10);
+			stop = g_strstr_len(e + 1, end - e - 1, "\n    }");
+			if (!stop)
+				break;
+			stop += 6;
+		} else {
+			stop = memchr(p, '\n', end - p);
+			if (!stop)
+				break;
+			id = strtoul(p, NULL, 10);
+			stop += 1;
+		}
+		size_t off = stop - text;
+
+		g_array_append_val(k->ids, id);
+		g_array_append_val(k->ends, off);
+		p = stop;
+	}
+}
+
+/*
+ * Results go to PATH.part, a kernel at a time, flushed, and are renamed to
+ * PATH when the run is complete: an interrupted run keeps every finished
+ * kernel there, and --resume continues it.
+ */
 static bool out_open(struct out_file *o, const char *path, const char *head,
 		     GError **err)
 {
-	int fd;
-
 	if (!path)
 		return true;
-	o->path = g_strdup(path);
-	o->tmp = g_strdup_printf("%s.part-XXXXXX", path);
-	fd = g_mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+	path = g_strdup(path);		/* it may be o->path */
+	g_free(o->path);
+	g_free(o->tmp);
+	o->path = (char *)path;
+	o->tmp = g_strdup_printf("%s.part", path);
+	o->head = head;
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: cannot write the results: %s",
-			    path, g_strerror(errno));
-		if (fd >= 0)
-			close(fd);
+			    o->tmp, g_strerror(errno));
 		g_clear_pointer(&o->tmp, g_free);
 		return false;
 	}
 	fputs(head, o->f);
+	fflush(o->f);
 	return true;
 }
 
-/* Complete: rename over the name asked for.  Or, with !ok, throw away. */
-static bool out_close(struct out_file *o, const char *tail, bool ok, GError **err)
+/* The results of an interrupted run, if PATH.part holds any: read them
+ * (*k) without opening the file for writing yet. */
+static bool out_read_kept(struct out_file *o, bool json, struct kept *k)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!o->path || !g_file_get_contents(o->tmp, &text, &len, NULL))
+		return false;
+	if (len < strlen(o->head) || memcmp(text, o->head, strlen(o->head))) {
+		g_free(text);
+		return false;
+	}
+	scan_kept(text, len, strlen(o->head), json, k);
+	g_free(text);
+	return true;
+}
+
+/* Keep the first n entries of PATH.part and append after them. */
+static bool out_keep(struct out_file *o, const struct kept *k, guint n, GError **err)
+{
+	size_t end = n ? g_array_index(k->ends, size_t, n - 1) : strlen(o->head);
+
+	if (truncate(o->tmp, end) != 0 || !(o->f = fopen(o->tmp, "a"))) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: cannot resume the results: %s",
+			    o->tmp, g_strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* Complete: rename over the name asked for.  Or, with !ok, throw away
+ * (keep: leave PATH.part as it is, for --resume). */
+static bool out_close(struct out_file *o, const char *tail, bool ok, bool keep,
+		      GError **err)
 {
 	bool good = true;
 
@@ -489,6 +593,8 @@ static bool out_close(struct out_file *o, const char *tail, bool ok, GError **er
 	good = !ferror(o->f);
 	good &= fclose(o->f) == 0;
 	o->f = NULL;
+	if (keep)
+		return true;
 	if (ok && good && g_rename(o->tmp, o->path) == 0) {
 		g_clear_pointer(&o->tmp, g_free);
 		return true;
@@ -549,31 +655,111 @@ static int report_init(struct ss_component *c, GError **err)
 	return 0;
 }
 
+static void skip_kernel(struct kernel_report *r, uint32_t id)
+{
+	struct gpu_kernel k = { .id = id };
+	struct gpu_kernel_msg m = {
+		.hdr = { sizeof(m), GPU_KERNEL_SKIP }, .kernel = &k,
+	};
+
+	ss_port_send(r->next, &m.hdr);
+}
+
+/*
+ * --resume: the kernels both partial files hold (the JSON and the CSV end
+ * within one kernel of each other) are kept and not run again, so the
+ * final files are those of an uninterrupted run.
+ */
+static bool resume(struct kernel_report *r, GError **err)
+{
+	struct kept kj = { 0 }, kc = { 0 };
+	bool has_j = out_read_kept(&r->json, true, &kj);
+	bool has_c = out_read_kept(&r->csv, false, &kc);
+	guint n = G_MAXUINT;
+	const struct kept *k = has_j ? &kj : &kc;
+	bool ok = true;
+
+	if (has_j)
+		n = MIN(n, kj.ids->len);
+	if (has_c)
+		n = MIN(n, kc.ids->len);
+	if ((r->json.path && !has_j) || (r->csv.path && !has_c))
+		n = 0;		/* a file to start afresh: start all afresh */
+	if (n == G_MAXUINT)
+		n = 0;
+	for (guint i = 0; i < n && has_j && has_c; i++)
+		if (g_array_index(kj.ids, uint32_t, i) != g_array_index(kc.ids, uint32_t, i))
+			n = i;
+	if (r->json.path)
+		ok = n ? out_keep(&r->json, &kj, n, err)
+		       : out_open(&r->json, r->json.path, r->json.head, err);
+	if (ok && r->csv.path)
+		ok = n ? out_keep(&r->csv, &kc, n, err)
+		       : out_open(&r->csv, r->csv.path, r->csv.head, err);
+	for (guint i = 0; ok && i < n; i++)
+		skip_kernel(r, g_array_index(k->ids, uint32_t, i));
+	r->n_rows = n;
+	if (ok && n && !ss_engine_option(r->c.engine, "quiet"))
+		fprintf(stderr, "sectorsim: resuming: %u kernels kept from the interrupted run\n", n);
+	for (int x = 0; x < 2; x++) {
+		struct kept *e = x ? &kc : &kj;
+
+		if (e->ids) {
+			g_array_free(e->ids, TRUE);
+			g_array_free(e->ends, TRUE);
+		}
+	}
+	return ok;
+}
+
 /* The run's options are known by now. */
 static int report_start(struct ss_component *c, GError **err)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+	const char *json = ss_engine_option(c->engine, "json");
+	const char *csv = ss_engine_option(c->engine, "csv");
 	GString *head = g_string_new("kernel_id,kernel_name");
 
 	r->t0 = g_get_monotonic_time();
-
+	r->progress = isatty(2) && !ss_engine_option(c->engine, "quiet");
 	for (int k = 0; k < N_METRICS; k++)
 		g_string_append_printf(head, ",%s", metric_descs[k].key);
 	g_string_append_c(head, '\n');
-
-	bool ok = out_open(&r->json, ss_engine_option(c->engine, "json"),
-			   "{\n  \"kernels\": [", err) &&
-		  out_open(&r->csv, ss_engine_option(c->engine, "csv"), head->str, err);
-
-	g_string_free(head, TRUE);
-	return ok ? 0 : -1;
+	r->csv_head = g_string_free(head, FALSE);
+	if (ss_engine_option(c->engine, "resume")) {
+		r->json.path = json ? g_strdup(json) : NULL;
+		r->json.tmp = json ? g_strdup_printf("%s.part", json) : NULL;
+		r->json.head = "{\n  \"kernels\": [";
+		r->csv.path = csv ? g_strdup(csv) : NULL;
+		r->csv.tmp = csv ? g_strdup_printf("%s.part", csv) : NULL;
+		r->csv.head = r->csv_head;
+		return resume(r, err) ? 0 : -1;
+	}
+	return out_open(&r->json, json, "{\n  \"kernels\": [", err) &&
+	       out_open(&r->csv, csv, r->csv_head, err) ? 0 : -1;
 }
-
-/* ---- kernel boundaries ---------------------------------------------------- */
 
 static void write_text(const struct kernel_row *row, bool first, FILE *out);
 static void write_json(const struct kernel_row *row, bool first, FILE *out);
 static void write_csv(const struct kernel_row *row, FILE *out);
+
+/* On a terminal: where the run is, how fast, how long still. */
+static void show_progress(struct kernel_report *r, const struct kernel_row *row)
+{
+	double secs = (g_get_monotonic_time() - r->t0) / 1e6;
+	unsigned total = r->total_kernels;
+
+	fprintf(stderr, "\rsectorsim: kernel %u", row->ordinal);
+	if (total)
+		fprintf(stderr, " of %u", total);
+	fprintf(stderr, " (%s), %.1f M sector accesses/s", row->name,
+		secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
+	if (total && row->ordinal && row->ordinal < total)
+		fprintf(stderr, ", about %.0f s left",
+			secs / r->n_shown * (total - row->ordinal));
+	fputs("\033[K", stderr);
+	fflush(stderr);
+}
 
 static void kernel_over(struct kernel_report *r)
 {
@@ -581,14 +767,31 @@ static void kernel_over(struct kernel_report *r)
 	struct gpu_kernel_msg done = { .hdr = { sizeof(done), GPU_KERNEL_DONE } };
 	char *label = g_strdup_printf("kernel %u", row->id);
 
-	if (row->runs)
+	if (row->runs) {
 		compute_ref(r, row);
-	write_text(row, r->n_rows == 0, stdout);
-	if (r->json.f)
+		for (int k = 0; k < N_METRICS; k++)
+			if (!row->absent[k]) {
+				r->msum[k] += row->m[k];
+				r->mcount[k]++;
+			}
+	}
+	if (r->progress)
+		fputs("\r\033[K", stderr);	/* the table, not over the progress line */
+	write_text(row, r->n_shown == 0, stdout);
+	fflush(stdout);
+	/* each finished kernel reaches the files at once: a kill keeps it */
+	if (r->json.f) {
 		write_json(row, r->n_rows == 0, r->json.f);
-	if (r->csv.f)
+		fflush(r->json.f);
+	}
+	if (r->csv.f) {
 		write_csv(row, r->csv.f);
+		fflush(r->csv.f);
+	}
 	r->n_rows++;
+	r->n_shown++;
+	if (r->progress)
+		show_progress(r, row);
 	g_clear_pointer(&row->name, g_free);
 	r->c.stats[KR_KERNELS]++;
 	r->planned = false;
@@ -610,7 +813,9 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 			.id = k->id, .name = g_strdup(k->name),
 			.grid_size = k->grid_size, .block_size = k->block_size,
 			.regs = k->regs, .smem = k->smem, .runs = km->occ != NULL,
+			.ordinal = k->ordinal,
 		};
+		r->total_kernels = k->n_kernels;
 		if (km->occ)
 			r->row.occ = *km->occ;
 		r->planned = true;
@@ -715,6 +920,12 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 			metric_descs[k].ncu, buf);
 		first_ncu = false;
 	}
+	for (size_t a = 0; a < G_N_ELEMENTS(ncu_aliases); a++) {
+		if (row->absent[ncu_aliases[a].m])
+			continue;
+		format_number(buf, sizeof(buf), row->m[ncu_aliases[a].m], false);
+		fprintf(f, ",\n        \"%s\": %s", ncu_aliases[a].ncu, buf);
+	}
 	fprintf(f, "\n      }\n    }");
 }
 
@@ -747,19 +958,65 @@ static void write_csv(const struct kernel_row *row, FILE *f)
 	fputc('\n', f);
 }
 
+/* The paper's per-app figures: each metric averaged over the kernels. */
+static void write_summary(struct kernel_report *r, FILE *out)
+{
+	char buf[64];
+	unsigned n = 0;
+
+	for (int k = 0; k < N_METRICS; k++)
+		n = MAX(n, r->mcount[k]);
+	if (n < 2)
+		return;		/* one kernel is its own summary */
+	fprintf(out, "\napp: mean over the %u kernels simulated\n", n);
+	for (int k = 0; k < N_METRICS; k++) {
+		const struct metric_desc *d = &metric_descs[k];
+
+		if (!r->mcount[k])
+			continue;
+		format_number(buf, sizeof(buf), r->msum[k] / r->mcount[k], false);
+		fprintf(out, "  %-26s %20s", d->key, buf);
+		if (d->ncu) {
+			format_number(buf, sizeof(buf),
+				      r->msum[k] / r->mcount[k] * d->ncu_factor, false);
+			fprintf(out, "   %-52s %s", d->ncu, buf);
+		}
+		fputc('\n', out);
+	}
+}
+
 static void report_finish(struct ss_component *c)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
 	GError *err = NULL;
 
 	double secs = (g_get_monotonic_time() - r->t0) / 1e6;
+	bool stopped = ss_interrupted();
 
+	if (r->progress)
+		fputs("\r\033[K", stderr);
+	if (!stopped)
+		write_summary(r, stdout);
 	fflush(stdout);
 	if (!ss_engine_option(c->engine, "quiet"))
 		fprintf(stderr, "sectorsim: %u kernels, %" G_GUINT64_FORMAT " L1 sector accesses in %.3f s: %.1f M accesses/s\n",
 			r->n_rows, r->l1_accesses, secs, secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
-	if (!out_close(&r->json, "\n  ]\n}\n", true, &err) ||
-	    !out_close(&r->csv, "", true, &err))
+	if (stopped) {
+		/* the finished kernels stay in FILE.part for --resume */
+		r->interrupted = true;
+		out_close(&r->json, NULL, false, true, NULL);
+		out_close(&r->csv, NULL, false, true, NULL);
+		fprintf(stderr, "sectorsim: interrupted after %u kernels", r->n_rows);
+		if (r->json.tmp || r->csv.tmp)
+			fprintf(stderr, "; the results so far are in %s%s%s; --resume finishes them",
+				r->json.tmp ? r->json.tmp : "",
+				r->json.tmp && r->csv.tmp ? " and " : "",
+				r->csv.tmp ? r->csv.tmp : "");
+		fputc('\n', stderr);
+		return;
+	}
+	if (!out_close(&r->json, "\n  ]\n}\n", true, false, &err) ||
+	    !out_close(&r->csv, "", true, false, &err))
 		ss_engine_fail(c->engine, err);
 }
 
@@ -769,9 +1026,13 @@ static void report_destroy(struct ss_component *c)
 
 	for (int i = 0; i < 4; i++)
 		g_free(r->names[i]);
-	/* a run that failed leaves no half-written results */
-	out_close(&r->json, NULL, false, NULL);
-	out_close(&r->csv, NULL, false, NULL);
+	/* a run that failed leaves no half-written results; an interrupted
+	 * one keeps them for --resume */
+	out_close(&r->json, NULL, false, r->interrupted, NULL);
+	out_close(&r->csv, NULL, false, r->interrupted, NULL);
+	g_free(r->json.tmp);
+	g_free(r->csv.tmp);
+	g_free(r->csv_head);
 	g_free(r->json.path);
 	g_free(r->csv.path);
 	g_free(r->row.name);

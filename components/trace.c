@@ -115,7 +115,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 		*missing = false;
 	do
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-	while (fd < 0 && errno == EINTR);
+	while (fd < 0 && errno == EINTR && !ss_interrupted());
 	if (fd < 0) {
 		if (errno == ENOENT && missing)
 			*missing = true;
@@ -165,7 +165,7 @@ static bool read_raw(struct line_reader *r, void *dst, size_t max, size_t *got,
 
 	do
 		n = read(r->fd, dst, max);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && errno == EINTR && !ss_interrupted());
 	if (n < 0) {
 		trace_error(err, r->name, 0, "cannot read: %s", g_strerror(errno));
 		return false;
@@ -633,6 +633,9 @@ const struct gpu_kernel *trace_next_kernel(struct trace_reader *t,
 	if (!ok || end)
 		return NULL;
 	t->in_kernel = true;
+	t->kernel.ordinal = ++t->n_read;
+	t->kernel.n_kernels = t->fmt == TRACE_PPT ? ppt_kernel_count(t)
+						   : as_kernel_count(t);
 	return &t->kernel;
 }
 

@@ -115,7 +115,9 @@ static bool resolve(struct trace_reader *t, const char *listed,
 		char *path = g_path_is_absolute(name) ? g_strdup(name)
 			: g_build_filename(t->dir, name, NULL);
 
-		if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+		/* a named pipe will do too: a kernel decompressed on the fly */
+		if (g_file_test(path, G_FILE_TEST_EXISTS) &&
+		    !g_file_test(path, G_FILE_TEST_IS_DIR)) {
 			e->name = name;
 			e->path = path;
 			return true;
@@ -416,6 +418,11 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 		s->val_layout = s->version >= 6;
 	}
 	return true;
+}
+
+size_t as_kernel_count(const struct trace_reader *t)
+{
+	return t->as->entries->len;
 }
 
 bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)

@@ -178,6 +178,7 @@ struct trace_reader {
 	size_t n_pool, cap_pool;
 	struct ppt_state *ppt;
 	struct as_state *as;
+	uint32_t n_read;		/* kernels read so far */
 };
 
 const char *trace_intern(struct trace_reader *t, const char *s);
@@ -201,6 +202,7 @@ const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id);
 bool ppt_open(struct trace_reader *t, GError **err);
 void ppt_free(struct trace_reader *t);
 bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err);
+size_t ppt_kernel_count(const struct trace_reader *t);
 /* Load the blocks ids[0..n-1], which are not loaded yet. */
 bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	      GError **err);
@@ -209,6 +211,7 @@ bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 bool as_open(struct trace_reader *t, const char *list, GError **err);
 void as_free(struct trace_reader *t);
 bool as_next_kernel(struct trace_reader *t, bool *end, GError **err);
+size_t as_kernel_count(const struct trace_reader *t);
 bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	     GError **err);
 

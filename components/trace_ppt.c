@@ -548,6 +548,11 @@ void ppt_free(struct trace_reader *t)
 	t->ppt = NULL;
 }
 
+size_t ppt_kernel_count(const struct trace_reader *t)
+{
+	return t->ppt->kernels->len;
+}
+
 bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err)
 {
 	struct ppt_state *s = t->ppt;

@@ -41,6 +41,7 @@ struct trace_source {
 	char *path;
 	enum trace_format format;
 	GHashTable *only;	/* kernel ids to run; NULL: all */
+	GHashTable *skip;	/* kernel ids not to run (GPU_KERNEL_SKIP) */
 	struct trace_reader *reader;
 	struct ss_port *out;
 };
@@ -60,6 +61,7 @@ static int ts_create(struct ss_component *c, const struct ss_params *p,
 			g_hash_table_add(t->only, GSIZE_TO_POINTER(ids[i]));
 	}
 	t->out = ss_component_port(c, "kernels", 0);
+	t->skip = g_hash_table_new(g_direct_hash, g_direct_equal);
 	return 0;
 }
 
@@ -69,6 +71,11 @@ static void next_kernel(struct ss_engine *e, void *data)
 	GError *err = NULL;
 	const struct gpu_kernel *k;
 
+	/* an interrupt stops the run between kernels, never inside one */
+	if (ss_interrupted()) {
+		ss_engine_stop(e);
+		return;
+	}
 	if (!t->reader) {
 		t->reader = trace_open(t->path, t->format, &err);
 		if (!t->reader) {
@@ -78,8 +85,14 @@ static void next_kernel(struct ss_engine *e, void *data)
 	}
 	do {
 		k = trace_next_kernel(t->reader, &err);
-	} while (k && t->only && !g_hash_table_contains(t->only, GSIZE_TO_POINTER((gsize)k->id)));
+	} while (k && ((t->only && !g_hash_table_contains(t->only, GSIZE_TO_POINTER((gsize)k->id))) ||
+		       g_hash_table_contains(t->skip, GSIZE_TO_POINTER((gsize)k->id))));
 	if (!k) {
+		/* an interrupt can cut a read short (EINTR): it wins */
+		if (err && ss_interrupted()) {
+			g_clear_error(&err);
+			ss_engine_stop(e);
+		}
 		if (err)
 			ss_engine_fail(e, err);
 		return;		/* the end of the trace */
@@ -106,11 +119,15 @@ static int ts_start(struct ss_component *c, GError **err)
 static void ts_recv(struct ss_component *c, struct ss_port *in,
 		    const struct ss_msg *m)
 {
+	struct trace_source *t = SS_COMPONENT(c, struct trace_source, c);
+	const struct gpu_kernel_msg *km = (const struct gpu_kernel_msg *)m;
+
 	/* the kernel's blocks stay valid until the next kernel is read, which
 	 * happens after whoever sent this has returned */
 	if (m->kind == GPU_KERNEL_DONE)
-		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE, next_kernel,
-			       SS_COMPONENT(c, struct trace_source, c));
+		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE, next_kernel, t);
+	else if (m->kind == GPU_KERNEL_SKIP)
+		g_hash_table_add(t->skip, GSIZE_TO_POINTER((gsize)km->kernel->id));
 }
 
 static void ts_destroy(struct ss_component *c)
@@ -121,6 +138,8 @@ static void ts_destroy(struct ss_component *c)
 		trace_close(t->reader);
 	if (t->only)
 		g_hash_table_destroy(t->only);
+	if (t->skip)
+		g_hash_table_destroy(t->skip);
 	g_free(t->path);
 }
 

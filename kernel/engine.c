@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <signal.h>
+
 #include <string.h>
 #include "internal.h"
 
@@ -306,6 +308,27 @@ uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
 void ss_engine_stop(struct ss_engine *e)
 {
 	e->stop = true;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void ss_catch_interrupt(void)
+{
+	struct sigaction sa = { .sa_handler = on_interrupt };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+bool ss_interrupted(void)
+{
+	return interrupted;
 }
 
 void ss_engine_fail(struct ss_engine *e, GError *err)

@@ -12,9 +12,10 @@
 
 #define EXIT_CONFIG 2
 #define EXIT_INTERNAL 1
+#define EXIT_INTERRUPTED 130	/* the shell's 128 + SIGINT */
 
 struct options {
-	gboolean list, dump_config, dot, quiet, version;
+	gboolean list, dump_config, dot, quiet, version, resume;
 	char *describe, *stats, *output, *json, *csv, *rd_profile;
 	char **params, **plugins;
 };
@@ -142,6 +143,11 @@ static int run(struct options *o, int argc, char **argv)
 			ss_engine_set_option(e, "csv", o->csv);
 		if (o->rd_profile)
 			ss_engine_set_option(e, "rd_profile", o->rd_profile);
+		if (o->resume)
+			ss_engine_set_option(e, "resume", "1");
+		/* Ctrl-C ends the run cleanly at a boundary the components
+		 * choose (a kernel), keeping what is finished */
+		ss_catch_interrupt();
 		if (o->quiet)
 			ss_engine_set_option(e, "quiet", "1");
 		/* a component reports the run and the raw statistics are not
@@ -160,6 +166,10 @@ static int run(struct options *o, int argc, char **argv)
 		} else {
 			status = fail(EXIT_INTERNAL, "%s", err->message);
 		}
+		goto out;
+	}
+	if (ss_interrupted()) {
+		status = EXIT_INTERRUPTED;
 		goto out;
 	}
 	if (!o->quiet)
@@ -190,6 +200,7 @@ int main(int argc, char **argv)
 		{ "plugin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.plugins, "Load a plugin by name (from the plugin path) or by file (repeatable)", "NAME" },
 		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &o.json, "Write the per-kernel results as JSON to FILE", "FILE" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write the per-kernel results as CSV to FILE", "FILE" },
+		{ "resume", 0, 0, G_OPTION_ARG_NONE, &o.resume, "Finish an interrupted run: keep the kernels already in the --json/--csv FILE.part files, run the rest", NULL },
 		{ "rd-profile", 0, 0, G_OPTION_ARG_FILENAME, &o.rd_profile, "Write the reuse-distance histogram and CSDD of every sdcm_cache, per kernel, as CSV to FILE", "FILE" },
 		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Raw statistics format: text (default), json or csv", "FORMAT" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output", "FILE" },

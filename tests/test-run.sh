@@ -63,7 +63,7 @@ is "$(ls "$tmp" | grep -c part)" 0 "no partial files left"
 
 run --quiet --json "$tmp/no/such/dir/r.json" "$titanv"
 is "$st" 2 "--json into a folder that does not exist: exit 2"
-has "$err" "r.json: cannot write the results" "the message names the file"
+has "$err" "r.json.part: cannot write the results" "the message names the file"
 
 run --quiet --stats json "$titanv"
 is "$st" 0 "--stats json: exit 0"
@@ -130,6 +130,77 @@ l2,1,1,4,1" "the histograms and CSDDs of the L1 and the L2"
 run --quiet --rd-profile "$tmp/no/such/dir/rd.csv" "$top/configs/validation/titanv-sdcm-ref.ini" "$srcdir/data/pipeline/sticky"
 is "$st" 2 "--rd-profile into a folder that does not exist: exit 2"
 has "$err" "rd.csv: cannot write the reuse-distance profile" "the message names the file"
+
+# ---- interrupted runs and --resume ----------------------------------------------
+# A trace of two kernels whose second kernel file is a named pipe nobody
+# writes: the run finishes kernel 1, then waits on the pipe, where it is
+# killed (or interrupted).  --resume on the same trace with a real second
+# file must then give byte for byte the files of an uninterrupted run.
+
+mkdir -p "$tmp/reg" "$tmp/fifo"
+gzip -dc "$sample/kernel-1.traceg.gz" >"$tmp/reg/kernel-1.traceg"
+cp "$tmp/reg/kernel-1.traceg" "$tmp/reg/kernel-2.traceg"
+printf 'kernel-1.traceg\nkernel-2.traceg\n' >"$tmp/reg/kernelslist.g"
+cp "$tmp/reg/kernel-1.traceg" "$tmp/reg/kernelslist.g" "$tmp/fifo/"
+mkfifo "$tmp/fifo/kernel-2.traceg"
+"$SECTORSIM" --quiet --json "$tmp/full.json" --csv "$tmp/full.csv" "$titanv" "$tmp/reg" >/dev/null
+ok $? "two kernels, uninterrupted"
+
+# wait_part FILE: until FILE holds kernel 1 (at most 10 s)
+wait_part()
+{
+	_i=0
+	while [ $_i -lt 100 ]; do
+		grep -q '"kernel_id": 1' "$1" 2>/dev/null && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+for sig in KILL INT; do
+	rm -f "$tmp"/r.*
+	"$SECTORSIM" --quiet --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/fifo" >/dev/null 2>"$tmp/sig.err" &
+	pid=$!
+	wait_part "$tmp/r.json.part"
+	ok $? "SIG$sig: kernel 1 is in r.json.part before the signal"
+	sleep 0.2
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	st=$?
+	if [ "$sig" = INT ]; then
+		is "$st" 130 "SIGINT: exit 130"
+		has "$(cat "$tmp/sig.err")" "interrupted after 1 kernels; the results so far are in $tmp/r.json.part and $tmp/r.csv.part; --resume finishes them" "SIGINT: the message says where the results are"
+	fi
+	[ ! -e "$tmp/r.json" ] && [ -e "$tmp/r.json.part" ] && [ -e "$tmp/r.csv.part" ]
+	ok $? "SIG$sig: only the partial files are there"
+	run --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/reg"
+	is "$st" 0 "SIG$sig: --resume: exit 0"
+	has "$err" "resuming: 1 kernels kept from the interrupted run" "SIG$sig: --resume keeps kernel 1"
+	is "$(printf '%s\n' "$out" | grep -c '^kernel ')" 1 "SIG$sig: --resume runs only kernel 2"
+	cmp -s "$tmp/r.json" "$tmp/full.json" && cmp -s "$tmp/r.csv" "$tmp/full.csv"
+	ok $? "SIG$sig: the resumed files are those of the uninterrupted run, byte for byte"
+	[ ! -e "$tmp/r.json.part" ] && [ ! -e "$tmp/r.csv.part" ]
+	ok $? "SIG$sig: no partial file left"
+done
+
+run --quiet "$titanv" "$tmp/reg"
+has "$out" "app: mean over the 2 kernels simulated" "two kernels: the app summary closes the table"
+has "$out" "$(printf '  %-26s %20s' gmem_ld_reqs 3126)" "the summary's mean of two equal kernels"
+has "$(cat "$tmp/full.json")" '"lts__t_sectors_srcunit_tex_op_read.sum": 12500' "the JSON has the srcunit_tex names too"
+
+# ---- the progress line: on a terminal only -----------------------------------------
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$SECTORSIM' '$titanv' '$tmp/reg'" /dev/null >"$tmp/tty.out" 2>&1
+	has "$(cat "$tmp/tty.out")" "sectorsim: kernel 1 of 2 (_Z9vectorAddPKfS0_Pfi)" "a terminal gets the progress line"
+	run "$titanv" "$tmp/reg"
+	case $err in
+	*"kernel 1 of 2"*) ok 1 "a pipe gets no progress line" ;;
+	*) ok 0 "a pipe gets no progress line" ;;
+	esac
+else
+	skip "script(1) is not installed" 2
+fi
 
 # ---- malformed traces ---------------------------------------------------------
 

@@ -69,6 +69,15 @@ void ss_engine_fail(struct ss_engine *e, GError *err);
 const GError *ss_engine_failure(const struct ss_engine *e);
 
 /*
+ * An interrupt (SIGINT, once ss_catch_interrupt() is called) asks for a
+ * clean stop: components end what they are doing at a boundary of their
+ * own (a GPU kernel, say) and the run finishes early.  Process-wide, as
+ * signals are.
+ */
+void ss_catch_interrupt(void);
+bool ss_interrupted(void);
+
+/*
  * Options of the run that are not parameters of one component, set by the
  * program before the run (the command line's --json FILE is "json"):
  * NULL when unset.

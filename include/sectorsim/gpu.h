@@ -49,6 +49,8 @@ struct gpu_kernel {
 	uint32_t regs;		/* registers per thread */
 	uint32_t smem;		/* shared memory bytes per block */
 	uint64_t stream_id;
+	uint32_t ordinal;	/* its place in the trace, from 1 */
+	uint32_t n_kernels;	/* kernels in the trace; 0: not known */
 };
 
 /*
@@ -90,6 +92,8 @@ enum gpu_kernel_op {			/* carried in hdr.kind */
 	GPU_KERNEL_BEGIN = 1,		/* kernel, blocks (source -> scheduler) */
 	GPU_KERNEL_PLANNED,		/* kernel, occupancy (scheduler -> report) */
 	GPU_KERNEL_DONE,		/* every counter of the kernel is final */
+	GPU_KERNEL_SKIP,		/* kernel->id is not to be run: its results
+					   exist (a resumed run; report -> source) */
 };
 
 struct gpu_kernel_msg {
