@@ -188,9 +188,39 @@ out:
 	return status;
 }
 
+/*
+ * `sectorsim NAME ARGS...` where NAME is a registered command (a word, not
+ * a file): the command's own entry point, with its own options.  -1 when
+ * argv[1] is no command.
+ */
+static int run_command(int argc, char **argv)
+{
+	struct ss_registry *reg;
+	const struct ss_command *cmd;
+	GError *err = NULL;
+	int status = -1;
+
+	if (argc < 2 || !g_ascii_islower(argv[1][0]) || strpbrk(argv[1], "./") ||
+	    g_file_test(argv[1], G_FILE_TEST_EXISTS))
+		return -1;
+	reg = ss_registry_new();
+	if (!ss_registry_add_builtins(reg, &err)) {
+		status = fail(EXIT_INTERNAL, "%s", err->message);
+		g_error_free(err);
+	} else if ((cmd = ss_registry_command(reg, argv[1]))) {
+		status = cmd->fn(argc - 1, argv + 1);
+	}
+	ss_registry_free(reg);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
+	int command = run_command(argc, argv);
+
+	if (command >= 0)
+		return command;
 	GOptionEntry entries[] = {
 		{ "list", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the component types", NULL },
 		{ "describe", 0, 0, G_OPTION_ARG_STRING, &o.describe, "Describe a component type: parameters, ports, statistics", "TYPE" },
@@ -214,6 +244,7 @@ int main(int argc, char **argv)
 
 	g_option_context_set_summary(ctx,
 		"Trace-driven functional simulator of GPU memory hierarchies.\n"
+		"`sectorsim compare --help`: score results against Nsight Compute.\n"
 		"Components are wired by CONFIG.ini; TRACE (a trace directory or an\n"
 		"Accel-Sim kernelslist.g) replaces the trace the configuration names.\n"
 		"Plugins are searched in plugin_path\n"

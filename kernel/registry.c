@@ -15,6 +15,7 @@ struct ss_registry {
 	GHashTable *origin;	/* name -> file or "built-in" (owned) */
 	GHashTable *loaded;	/* canonical plugin paths already opened */
 	const char *loading;	/* plugin being registered, for messages */
+	GHashTable *commands;	/* name -> const struct ss_command * */
 };
 
 struct ss_registry *ss_registry_new(void)
@@ -24,7 +25,37 @@ struct ss_registry *ss_registry_new(void)
 	r->types = g_hash_table_new(g_str_hash, g_str_equal);
 	r->origin = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	r->loaded = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	r->commands = g_hash_table_new(g_str_hash, g_str_equal);
 	return r;
+}
+
+gboolean ss_registry_add_command(struct ss_registry *r,
+				 const struct ss_command *cmd, GError **error)
+{
+	const char *who = r->loading ? r->loading : "built-in";
+	bool good = cmd && cmd->name && g_ascii_islower(cmd->name[0]) && cmd->fn;
+
+	for (const char *p = good ? cmd->name : ""; *p; p++)
+		good &= g_ascii_islower(*p) || g_ascii_isdigit(*p) || *p == '-';
+	if (!good) {
+		g_set_error(error, SS_ERROR, SS_ERROR_PLUGIN,
+			    "%s: command '%s': expected a name of [a-z][a-z0-9-]* and a function",
+			    who, cmd && cmd->name ? cmd->name : "(null)");
+		return FALSE;
+	}
+	if (g_hash_table_contains(r->commands, cmd->name)) {
+		g_set_error(error, SS_ERROR, SS_ERROR_PLUGIN,
+			    "%s: command '%s' is registered twice", who, cmd->name);
+		return FALSE;
+	}
+	g_hash_table_insert(r->commands, (gpointer)cmd->name, (gpointer)cmd);
+	return TRUE;
+}
+
+const struct ss_command *ss_registry_command(struct ss_registry *r,
+					     const char *name)
+{
+	return g_hash_table_lookup(r->commands, name);
 }
 
 void ss_registry_free(struct ss_registry *r)
@@ -34,6 +65,7 @@ void ss_registry_free(struct ss_registry *r)
 	g_hash_table_destroy(r->types);
 	g_hash_table_destroy(r->origin);
 	g_hash_table_destroy(r->loaded);
+	g_hash_table_destroy(r->commands);
 	g_free(r);
 }
 

@@ -18,6 +18,9 @@ const char *ss_registry_origin(struct ss_registry *r, const char *name);
 
 /* Register the component types compiled into this binary. */
 gboolean ss_registry_add_builtins(struct ss_registry *r, GError **error);
+/* The command registered under `name`, or NULL. */
+const struct ss_command *ss_registry_command(struct ss_registry *r,
+					     const char *name);
 
 /*
  * Load plugin `name`: a file when it contains a '/', else `name.so` looked up

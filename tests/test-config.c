@@ -242,6 +242,33 @@ static void test_run_input(void)
 	ss_registry_free(r);
 }
 
+static int echo_cmd(int argc, char **argv)
+{
+	return argc + (int)strlen(argv[0]);
+}
+
+/* Commands: registered once by name, refused with a bad name or twice. */
+static void test_commands(void)
+{
+	static const struct ss_command echo = { "echo-2", "test", echo_cmd };
+	static const struct ss_command bad = { "Echo", "test", echo_cmd };
+	struct ss_registry *r = ss_registry_new();
+	GError *err = NULL;
+	char *argv[] = { "echo-2", "x", NULL };
+
+	g_assert_true(ss_registry_add_command(r, &echo, &err));
+	g_assert_true(ss_registry_command(r, "echo-2") == &echo);
+	g_assert_cmpint(ss_registry_command(r, "echo-2")->fn(2, argv), ==, 8);
+	g_assert_null(ss_registry_command(r, "echo"));
+	g_assert_false(ss_registry_add_command(r, &echo, &err));
+	g_assert_nonnull(strstr(err->message, "command 'echo-2' is registered twice"));
+	g_clear_error(&err);
+	g_assert_false(ss_registry_add_command(r, &bad, &err));
+	g_assert_nonnull(strstr(err->message, "command 'Echo': expected a name of [a-z][a-z0-9-]*"));
+	g_clear_error(&err);
+	ss_registry_free(r);
+}
+
 static void test_phases(void)
 {
 	struct ss_registry *r = ss_registry_new();
@@ -441,6 +468,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/relay-chain", test_relay_chain);
 	g_test_add_func("/config/phases", test_phases);
 	g_test_add_func("/config/run-input", test_run_input);
+	g_test_add_func("/config/commands", test_commands);
 	g_test_add_func("/config/create-refuses", test_create_refuses);
 	for (size_t i = 0; i < G_N_ELEMENTS(bad_cases); i++) {
 		char *name = g_strdup_printf("/config/bad-wiring/%s", bad_cases[i].what);

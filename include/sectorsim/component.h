@@ -215,6 +215,24 @@ static inline double ss_stat_real(const uint64_t *slot)
 
 struct ss_registry;
 
+/*
+ * A command of the program beyond running a configuration:
+ * `sectorsim NAME ARGS...` calls fn(argc, argv) with argv[0] = NAME, and
+ * its return value is the exit status.  Registered like component types;
+ * the command line is read before any plugin is loaded, so only built-in
+ * commands are reachable from it.
+ */
+typedef int (*ss_command_fn)(int argc, char **argv);
+
+struct ss_command {
+	const char *name;	/* [a-z][a-z0-9-]* */
+	const char *summary;	/* one line, for --list */
+	ss_command_fn fn;
+};
+
+gboolean ss_registry_add_command(struct ss_registry *r,
+				 const struct ss_command *cmd, GError **error);
+
 /* Register a type; refuses a wrong ABI, a duplicate name or a bad table. */
 gboolean ss_registry_add(struct ss_registry *r,
 			 const struct ss_component_type *t, GError **error);

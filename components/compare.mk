@@ -1,0 +1,1 @@
+# sectorsim compare (components/compare.h): sources and tests.

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * SVG charts written by sectorsim itself (no plotting dependency): the two
+ * figures of the paper's evaluation, for `sectorsim compare --plot DIR`.
+ * Every data mark is an element with class="mark" (a circle or a rect), so
+ * tests can count them; the files are standalone SVG 1.1.
+ */
+#ifndef SS_SVGPLOT_H
+#define SS_SVGPLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Predicted (y) against measured (x) on log-log axes, with the y = x line
+ * (the paper's Fig. 8): one circle per point with x > 0 and y > 0, titled
+ * with labels[i] (may be NULL); points that log axes cannot show are left
+ * out and counted in *skipped (may be NULL).  False with *why (g_free it)
+ * when the file cannot be written or no point can be shown.
+ */
+bool svgplot_scatter_loglog(const char *path, const char *title,
+			    const char *xlabel, const char *ylabel,
+			    const double *x, const double *y,
+			    const char *const *labels, size_t n,
+			    size_t *skipped, char **why);
+
+/*
+ * Grouped bars (the paper's Fig. 7): for each category (an app), one bar
+ * per series (say "model", "hardware"); values[c * n_series + s], >= 0.
+ * One rect per value, a legend for the series.
+ */
+bool svgplot_bars(const char *path, const char *title, const char *ylabel,
+		  const char *const *categories, size_t n_cat,
+		  const char *const *series, size_t n_series,
+		  const double *values, char **why);
+
+#endif

@@ -1,0 +1,1 @@
+# SVG charts (components/svgplot.h): sources and tests.
