@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "registry.h"
+#include "compare.h"
 
 #define BUILTIN(id) gboolean ss_builtin_register_##id(struct ss_registry *r, GError **error);
 BUILTIN(sector_cache)
@@ -31,10 +32,17 @@ static const ss_plugin_register_fn builtins[] = {
 	NULL
 };
 
+static const struct ss_command commands[] = {
+	{ "compare", "score results against Nsight Compute measurements: MAPE, Pearson r, NRMSE, charts", sectorsim_compare_main },
+};
+
 gboolean ss_registry_add_builtins(struct ss_registry *r, GError **error)
 {
 	for (size_t i = 0; builtins[i]; i++)
 		if (!builtins[i](r, error))
+			return FALSE;
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (!ss_registry_add_command(r, &commands[i], error))
 			return FALSE;
 	return TRUE;
 }

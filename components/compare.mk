@@ -1,1 +1,3 @@
 # sectorsim compare (components/compare.h): sources and tests.
+components_libcomponents_la_SOURCES += components/compare.c components/compare.h
+dist_check_SCRIPTS += tests/test-compare.sh
