@@ -174,6 +174,7 @@ struct kernel_row {
 	uint32_t block_size, regs, smem;
 	bool runs;
 	uint32_t ordinal;	/* in the trace */
+	uint64_t bytes_done, bytes_total;	/* of the trace, after this kernel */
 	struct gpu_occupancy occ;
 	double m[N_METRICS];
 	bool absent[N_METRICS];	/* metrics the model does not compute */
@@ -207,6 +208,8 @@ struct kernel_report {
 	gint64 t0;
 	bool progress;		/* a line on a terminal, updated per kernel */
 	unsigned total_kernels;	/* in the trace, 0: not known */
+	uint64_t bytes_at_start;	/* of the trace, before this run's first kernel */
+	bool seen_kernel;
 	bool interrupted;
 	char *csv_head;
 };
@@ -752,9 +755,19 @@ static void show_progress(struct kernel_report *r, const struct kernel_row *row)
 	fprintf(stderr, "\rsectorsim: kernel %u", row->ordinal);
 	if (total)
 		fprintf(stderr, " of %u", total);
-	fprintf(stderr, " (%s), %.1f M sector accesses/s", row->name,
+	fprintf(stderr, " (%s)", row->name);
+	if (row->bytes_total)
+		fprintf(stderr, ", %.1f of %.1f MB of trace", row->bytes_done / 1e6,
+			row->bytes_total / 1e6);
+	fprintf(stderr, ", %.1f M sector accesses/s",
 		secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
-	if (total && row->ordinal && row->ordinal < total)
+	/* the time left from the bytes still to read, else the kernels */
+	if (row->bytes_total && row->bytes_done && row->bytes_done < row->bytes_total &&
+	    row->bytes_done > r->bytes_at_start)
+		fprintf(stderr, ", about %.0f s left",
+			secs / (row->bytes_done - r->bytes_at_start) *
+			(row->bytes_total - row->bytes_done));
+	else if (total && row->ordinal && row->ordinal < total)
 		fprintf(stderr, ", about %.0f s left",
 			secs / r->n_shown * (total - row->ordinal));
 	fputs("\033[K", stderr);
@@ -814,8 +827,15 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 			.grid_size = k->grid_size, .block_size = k->block_size,
 			.regs = k->regs, .smem = k->smem, .runs = km->occ != NULL,
 			.ordinal = k->ordinal,
+			.bytes_done = k->trace_bytes_before + k->trace_bytes,
+			.bytes_total = k->trace_bytes_total,
 		};
 		r->total_kernels = k->n_kernels;
+		if (!r->seen_kernel) {
+			/* a resumed run starts past the kept kernels */
+			r->bytes_at_start = k->trace_bytes_before;
+			r->seen_kernel = true;
+		}
 		if (km->occ)
 			r->row.occ = *km->occ;
 		r->planned = true;

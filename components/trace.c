@@ -613,6 +613,7 @@ void trace_close(struct trace_reader *t)
 	g_free(t->sorted);
 	g_free(t->rounds);
 	g_free(t->pool);
+	g_free(t->kernel_bytes);
 	g_free(t->dir);
 	g_free(t);
 }
@@ -636,6 +637,20 @@ const struct gpu_kernel *trace_next_kernel(struct trace_reader *t,
 	t->kernel.ordinal = ++t->n_read;
 	t->kernel.n_kernels = t->fmt == TRACE_PPT ? ppt_kernel_count(t)
 						   : as_kernel_count(t);
+	/* sizes for the progress line, measured once */
+	if (!t->kernel_bytes) {
+		t->kernel_bytes = g_new0(uint64_t, t->kernel.n_kernels + 1);
+		for (size_t i = 0; i < t->kernel.n_kernels; i++)
+			t->kernel_bytes[i] = t->fmt == TRACE_PPT ? ppt_kernel_bytes(t, i)
+								  : as_kernel_bytes(t, i);
+	}
+	for (size_t i = 0; i < t->kernel.n_kernels; i++) {
+		if (i + 1 < t->kernel.ordinal)
+			t->kernel.trace_bytes_before += t->kernel_bytes[i];
+		if (i + 1 == t->kernel.ordinal)
+			t->kernel.trace_bytes = t->kernel_bytes[i];
+		t->kernel.trace_bytes_total += t->kernel_bytes[i];
+	}
 	return &t->kernel;
 }
 

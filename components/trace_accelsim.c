@@ -28,6 +28,9 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
 #include <stdarg.h>
 #include <string.h>
 #include "trace_internal.h"
@@ -423,6 +426,14 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 size_t as_kernel_count(const struct trace_reader *t)
 {
 	return t->as->entries->len;
+}
+
+uint64_t as_kernel_bytes(struct trace_reader *t, size_t i)
+{
+	GStatBuf st;
+	const struct as_entry *e = &g_array_index(t->as->entries, struct as_entry, i);
+
+	return g_stat(e->path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
 bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)

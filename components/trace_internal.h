@@ -179,6 +179,7 @@ struct trace_reader {
 	struct ppt_state *ppt;
 	struct as_state *as;
 	uint32_t n_read;		/* kernels read so far */
+	uint64_t *kernel_bytes;		/* per kernel in trace order, for progress */
 };
 
 const char *trace_intern(struct trace_reader *t, const char *s);
@@ -203,6 +204,8 @@ bool ppt_open(struct trace_reader *t, GError **err);
 void ppt_free(struct trace_reader *t);
 bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err);
 size_t ppt_kernel_count(const struct trace_reader *t);
+/* Bytes of the files of kernel i (in trace order), as stored. */
+uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i);
 /* Load the blocks ids[0..n-1], which are not loaded yet. */
 bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	      GError **err);
@@ -212,6 +215,7 @@ bool as_open(struct trace_reader *t, const char *list, GError **err);
 void as_free(struct trace_reader *t);
 bool as_next_kernel(struct trace_reader *t, bool *end, GError **err);
 size_t as_kernel_count(const struct trace_reader *t);
+uint64_t as_kernel_bytes(struct trace_reader *t, size_t i);
 bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	     GError **err);
 

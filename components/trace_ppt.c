@@ -17,6 +17,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+
+#include <glib/gstdio.h>
+
 #include <string.h>
 #include "trace_internal.h"
 
@@ -33,6 +37,7 @@ struct ppt_state {
 	GArray *kernels;	/* struct ppt_kernel, in app_kernels_id order */
 	size_t next;
 	char *traces;		/* DIR/memory_traces */
+	GHashTable *bytes_by_id;	/* kernel id -> its files' bytes (progress) */
 	struct line_reader lr;
 };
 
@@ -544,6 +549,8 @@ void ppt_free(struct trace_reader *t)
 	lr_free(&s->lr);
 	g_array_free(s->kernels, TRUE);
 	g_free(s->traces);
+	if (s->bytes_by_id)
+		g_hash_table_destroy(s->bytes_by_id);
 	g_free(s);
 	t->ppt = NULL;
 }
@@ -551,6 +558,52 @@ void ppt_free(struct trace_reader *t)
 size_t ppt_kernel_count(const struct trace_reader *t)
 {
 	return t->ppt->kernels->len;
+}
+
+/*
+ * The kernel's block files, memory_traces/kernel_ID_block_*.mem: the
+ * folder is read once, its sizes summed per kernel id.
+ */
+uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
+{
+	const struct ppt_kernel *k = &g_array_index(t->ppt->kernels, struct ppt_kernel, i);
+	struct ppt_state *s = t->ppt;
+
+	if (!s->bytes_by_id) {
+		GDir *d = g_dir_open(s->traces, 0, NULL);
+		const char *name;
+
+		s->bytes_by_id = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+						       NULL, g_free);
+		while (d && (name = g_dir_read_name(d))) {
+			unsigned id;
+			char *path;
+			GStatBuf st;
+
+			if (sscanf(name, "kernel_%u_block_", &id) != 1 ||
+			    !g_str_has_suffix(name, ".mem"))
+				continue;
+			path = g_build_filename(s->traces, name, NULL);
+			if (g_stat(path, &st) == 0) {
+				uint64_t *n = g_hash_table_lookup(s->bytes_by_id,
+								  GUINT_TO_POINTER(id));
+
+				if (!n) {
+					n = g_new0(uint64_t, 1);
+					g_hash_table_insert(s->bytes_by_id,
+							    GUINT_TO_POINTER(id), n);
+				}
+				*n += st.st_size;
+			}
+			g_free(path);
+		}
+		if (d)
+			g_dir_close(d);
+	}
+
+	uint64_t *n = g_hash_table_lookup(s->bytes_by_id, GUINT_TO_POINTER(k->id));
+
+	return n ? *n : 0;
 }
 
 bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err)

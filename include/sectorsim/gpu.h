@@ -51,6 +51,9 @@ struct gpu_kernel {
 	uint64_t stream_id;
 	uint32_t ordinal;	/* its place in the trace, from 1 */
 	uint32_t n_kernels;	/* kernels in the trace; 0: not known */
+	uint64_t trace_bytes;		/* of this kernel's files, as stored */
+	uint64_t trace_bytes_before;	/* of the trace's files, before this kernel's */
+	uint64_t trace_bytes_total;	/* all of them (as stored); 0: not known */
 };
 
 /*
