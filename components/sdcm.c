@@ -198,16 +198,10 @@ static inline unsigned cnt_before(const struct rd_tracker *t, size_t w)
  * Without the popcnt instruction (not in the x86-64 baseline), GCC calls
  * libgcc for __builtin_popcountll: the same bit trick, plus a call.
  */
+/* One instruction in rd_access's popcnt clone (below), libgcc's otherwise. */
 static inline unsigned popcount64(uint64_t x)
 {
-#if defined(__POPCNT__) || !defined(__x86_64__)
 	return (unsigned)__builtin_popcountll(x);
-#else
-	x -= (x >> 1) & UINT64_C(0x5555555555555555);
-	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-	return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
-#endif
 }
 
 /* Ones at positions < p. */
@@ -324,6 +318,15 @@ void rd_reset(struct rd_tracker *t)
 	t->live = 0;
 }
 
+/*
+ * Compiled twice, with and without the popcnt instruction, and the CPU's
+ * version picked when the program loads: the count of ones before a
+ * position is most of the work, and the baseline x86-64 build has no
+ * popcnt.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
 int64_t rd_access(struct rd_tracker *t, uint64_t addr)
 {
 	/* first: a renumbering moves the position of the slot found below */
