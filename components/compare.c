@@ -35,6 +35,7 @@
 #include <glib/gstdio.h>
 
 #include "compare.h"
+#include "json.h"
 #include "svgplot.h"
 
 #define EXIT_INPUT 2
@@ -765,338 +766,49 @@ static bool ncu_read(struct table *t, GHashTable *needed, GHashTable *seen, char
 	return ok;
 }
 
-/* ---- our JSON (a small recursive-descent reader) -------------------- */
-
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jv {
-	enum jtype t;
-	int line;
-	double num;
-	char *str;
-	GPtrArray *keys;	/* J_OBJ: char *, parallel to items */
-	GPtrArray *items;	/* J_ARR, J_OBJ: struct jv * */
-};
-
-struct jp {
-	const char *path;
-	const char *s;
-	gsize n, i;
-	int line;
-	int depth;
-	char **why;
-};
-
-static void jv_free(gpointer p)
-{
-	struct jv *v = p;
-
-	if (!v)
-		return;
-	g_free(v->str);
-	if (v->keys)
-		g_ptr_array_free(v->keys, TRUE);
-	if (v->items)
-		g_ptr_array_free(v->items, TRUE);
-	g_free(v);
-}
-
-static const struct jv *jv_get(const struct jv *o, const char *key)
-{
-	if (!o || o->t != J_OBJ)
-		return NULL;
-	for (guint i = 0; i < o->keys->len; i++)
-		if (!strcmp(o->keys->pdata[i], key))
-			return o->items->pdata[i];
-	return NULL;
-}
-
-static void jp_space(struct jp *p)
-{
-	while (p->i < p->n && p->s[p->i] && strchr(" \t\r\n", p->s[p->i])) {
-		if (p->s[p->i] == '\n')
-			p->line++;
-		p->i++;
-	}
-}
-
-static void *jp_fail(struct jp *p, const char *expected)
-{
-	/* the end is on the last line, not after its line break */
-	if (p->i >= p->n)
-		return errf(p->why, "%s:%d: end of file; expected %s", p->path,
-			    p->line - (p->n && p->s[p->n - 1] == '\n'), expected);
-	if ((unsigned char)p->s[p->i] < 0x20 || (unsigned char)p->s[p->i] >= 0x7f)
-		return errf(p->why, "%s:%d: unexpected byte 0x%02x; expected %s", p->path,
-			    p->line, (unsigned char)p->s[p->i], expected);
-	return errf(p->why, "%s:%d: unexpected '%c'; expected %s", p->path, p->line,
-		    p->s[p->i], expected);
-}
-
-static bool jp_lit(struct jp *p, const char *word)
-{
-	size_t n = strlen(word);
-
-	if (p->n - p->i < n || memcmp(p->s + p->i, word, n))
-		return false;
-	p->i += n;
-	return true;
-}
-
-static bool jp_hex4(struct jp *p, gunichar *u)
-{
-	*u = 0;
-	if (p->n - p->i < 4)
-		return false;
-	for (int j = 0; j < 4; j++) {
-		int d = g_ascii_xdigit_value(p->s[p->i + j]);
-
-		if (d < 0)
-			return false;
-		*u = *u * 16 + (gunichar)d;
-	}
-	p->i += 4;
-	return true;
-}
-
-/* A string (p at its opening quote); its UTF-8 bytes are taken as they are. */
-static char *jp_string(struct jp *p)
-{
-	GString *s = g_string_new(NULL);
-
-	for (p->i++;; p->i++) {
-		char c;
-
-		if (p->i >= p->n) {
-			g_string_free(s, TRUE);
-			return jp_fail(p, "a closing '\"'");
-		}
-		c = p->s[p->i];
-		if (c == '"') {
-			p->i++;
-			return g_string_free(s, FALSE);
-		}
-		if ((unsigned char)c < 0x20) {
-			g_string_free(s, TRUE);
-			return jp_fail(p, "a closing '\"' (a line break in a string must be \\n)");
-		}
-		if (c != '\\') {
-			g_string_append_c(s, c);
-			continue;
-		}
-		if (++p->i >= p->n) {
-			g_string_free(s, TRUE);
-			return jp_fail(p, "an escape");
-		}
-		switch (p->s[p->i]) {
-		case '"': g_string_append_c(s, '"'); break;
-		case '\\': g_string_append_c(s, '\\'); break;
-		case '/': g_string_append_c(s, '/'); break;
-		case 'b': g_string_append_c(s, '\b'); break;
-		case 'f': g_string_append_c(s, '\f'); break;
-		case 'n': g_string_append_c(s, '\n'); break;
-		case 'r': g_string_append_c(s, '\r'); break;
-		case 't': g_string_append_c(s, '\t'); break;
-		case 'u': {
-			gunichar u, lo;
-
-			p->i++;
-			if (!jp_hex4(p, &u)) {
-				g_string_free(s, TRUE);
-				return jp_fail(p, "four hex digits after \\u");
-			}
-			/* a surrogate pair is one character */
-			if (u >= 0xd800 && u < 0xdc00 && jp_lit(p, "\\u")) {
-				if (!jp_hex4(p, &lo) || lo < 0xdc00 || lo >= 0xe000) {
-					g_string_free(s, TRUE);
-					return jp_fail(p, "a low surrogate after a high one");
-				}
-				u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-			}
-			g_string_append_unichar(s, u);
-			p->i--;	/* the loop steps over the last digit */
-			break;
-		}
-		default:
-			g_string_free(s, TRUE);
-			return jp_fail(p, "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u");
-		}
-	}
-}
-
-static struct jv *jp_value(struct jp *p);
-
-static struct jv *jp_container(struct jp *p, struct jv *v)
-{
-	bool obj = v->t == J_OBJ;
-	char close = obj ? '}' : ']';
-
-	if (++p->depth > 64) {
-		jv_free(v);
-		return errf(p->why, "%s:%d: nesting deeper than 64; expected sectorsim's results",
-			    p->path, p->line);
-	}
-	v->items = g_ptr_array_new_with_free_func(jv_free);
-	if (obj)
-		v->keys = g_ptr_array_new_with_free_func(g_free);
-	p->i++;
-	jp_space(p);
-	if (p->i < p->n && p->s[p->i] == close) {
-		p->i++;
-		p->depth--;
-		return v;
-	}
-	for (;;) {
-		struct jv *item;
-
-		jp_space(p);
-		if (obj) {
-			char *key;
-
-			if (p->i >= p->n || p->s[p->i] != '"') {
-				jv_free(v);
-				return jp_fail(p, "a member name in double quotes");
-			}
-			if (!(key = jp_string(p))) {
-				jv_free(v);
-				return NULL;
-			}
-			g_ptr_array_add(v->keys, key);
-			jp_space(p);
-			if (p->i >= p->n || p->s[p->i] != ':') {
-				g_ptr_array_add(v->items, NULL);
-				jv_free(v);
-				return jp_fail(p, "':' after the member name");
-			}
-			p->i++;
-		}
-		item = jp_value(p);
-		g_ptr_array_add(v->items, item);
-		if (!item) {
-			jv_free(v);
-			return NULL;
-		}
-		jp_space(p);
-		if (p->i < p->n && p->s[p->i] == ',') {
-			p->i++;
-			continue;
-		}
-		if (p->i < p->n && p->s[p->i] == close) {
-			p->i++;
-			p->depth--;
-			return v;
-		}
-		jv_free(v);
-		return jp_fail(p, obj ? "',' or '}'" : "',' or ']'");
-	}
-}
-
-static struct jv *jp_value(struct jp *p)
-{
-	struct jv *v;
-
-	jp_space(p);
-	if (p->i >= p->n)
-		return jp_fail(p, "a JSON value");
-	v = g_new0(struct jv, 1);
-	v->line = p->line;
-	switch (p->s[p->i]) {
-	case '{':
-		v->t = J_OBJ;
-		return jp_container(p, v);
-	case '[':
-		v->t = J_ARR;
-		return jp_container(p, v);
-	case '"':
-		v->t = J_STR;
-		if (!(v->str = jp_string(p))) {
-			jv_free(v);
-			return NULL;
-		}
-		return v;
-	case 't':
-	case 'f':
-	case 'n':
-		if (jp_lit(p, "true") || jp_lit(p, "false")) {
-			v->t = J_BOOL;
-			return v;
-		}
-		if (jp_lit(p, "null"))
-			return v;
-		break;
-	default: {
-		gsize start = p->i;
-		char *t, *end;
-
-		while (p->i < p->n && p->s[p->i] && strchr("+-.0123456789eE", p->s[p->i]))
-			p->i++;
-		if (p->i == start)
-			break;
-		t = g_strndup(p->s + start, p->i - start);
-		v->t = J_NUM;
-		v->num = g_ascii_strtod(t, &end);
-		if (*end || !isfinite(v->num)) {
-			errf(p->why, "%s:%d: malformed number \"%s\"; expected a number",
-			     p->path, p->line, t);
-			g_free(t);
-			jv_free(v);
-			return NULL;
-		}
-		g_free(t);
-		return v;
-	}
-	}
-	jv_free(v);
-	return jp_fail(p, "a JSON value");
-}
+/* ---- our JSON (json.h) --------------------------------------------------- */
 
 /* {"kernels": [{"kernel_name": ..., "metrics": {key: number, ...}}, ...]} */
 static bool sim_json(struct table *t, const char *text, gsize len, char **why)
 {
-	struct jp p = { t->path, text, len, 0, 1, 0, why };
-	struct jv *root = jp_value(&p);
-	const struct jv *ks;
+	struct json *root = json_parse(t->path, text, len, why);
+	const struct json *ks;
 	bool ok = false;
 
 	if (!root)
 		return false;
-	jp_space(&p);
-	if (p.i < p.n) {
-		jp_fail(&p, "the end of the file after the JSON value");
-		goto out;
-	}
-	ks = jv_get(root, "kernels");
-	if (!ks || ks->t != J_ARR) {
+	ks = json_get(root, "kernels");
+	if (!ks || ks->type != JSON_ARRAY) {
 		errf(why, "%s:%d: no \"kernels\" array; expected the output of sectorsim --json",
 		     t->path, root->line);
 		goto out;
 	}
 	for (guint i = 0; i < ks->items->len; i++) {
-		const struct jv *kj = ks->items->pdata[i];
-		const struct jv *name = jv_get(kj, "kernel_name");
-		const struct jv *m = jv_get(kj, "metrics");
+		const struct json *kj = ks->items->pdata[i];
+		const struct json *name = json_get(kj, "kernel_name");
+		const struct json *m = json_get(kj, "metrics");
 		struct kernel *k;
 
-		if (!name || name->t != J_STR) {
+		if (!name || name->type != JSON_STRING) {
 			errf(why, "%s:%d: a kernel without a \"kernel_name\" string; expected one in each kernel",
 			     t->path, kj->line);
 			goto out;
 		}
 		k = kernel_new(name->str, kj->line);
 		g_ptr_array_add(t->k, k);
-		if (!m || m->t != J_OBJ)
+		if (!m || m->type != JSON_OBJECT)
 			continue;	/* no metrics: each is absent */
 		/* lists (l1_hit_rate_list) and anything else not a number: not compared */
 		for (guint j = 0; j < m->keys->len; j++) {
-			const struct jv *x = m->items->pdata[j];
+			const struct json *x = m->items->pdata[j];
 
-			if (x->t == J_NUM)
+			if (x->type == JSON_NUMBER)
 				kernel_set(k, m->keys->pdata[j], x->num);
 		}
 	}
 	ok = true;
 out:
-	jv_free(root);
+	json_free(root);
 	return ok;
 }
 

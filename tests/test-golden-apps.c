@@ -14,9 +14,10 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "json-read.h"
+#include "json.h"
 
 static char *shared;		/* ../shared/golden, or NULL */
 static char *tmpdir;
@@ -78,7 +79,7 @@ static void free_case(gpointer p)
 }
 
 /* Run sectorsim on trace with config; the parsed --json output, or NULL. */
-static struct jv *run_sectorsim(const char *config, const char *trace,
+static struct json *run_sectorsim(const char *config, const char *trace,
 				const char *tag)
 {
 	const char *bin = g_getenv("SECTORSIM");
@@ -89,7 +90,7 @@ static struct jv *run_sectorsim(const char *config, const char *trace,
 	char *so = NULL, *se = NULL, *why = NULL;
 	int status = 0;
 	GError *err = NULL;
-	struct jv *v = NULL;
+	struct json *v = NULL;
 
 	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
 			  &so, &se, &status, &err)) {
@@ -98,7 +99,7 @@ static struct jv *run_sectorsim(const char *config, const char *trace,
 	} else if (!g_spawn_check_wait_status(status, &err)) {
 		g_test_message("%s %s %s: %s\n%s", bin, config, trace, err->message, se);
 		g_error_free(err);
-	} else if (!(v = jv_parse_file(out, &why))) {
+	} else if (!(v = json_parse_file(out, &why))) {
 		g_test_message("%s: %s", out, why);
 		g_free(why);
 	}
@@ -110,13 +111,13 @@ static struct jv *run_sectorsim(const char *config, const char *trace,
 	return v;
 }
 
-static const struct jv *kernel_by_id(const struct jv *doc, double id)
+static const struct json *kernel_by_id(const struct json *doc, double id)
 {
-	const struct jv *ks = jv_get(doc, "kernels");
+	const struct json *ks = json_get(doc, "kernels");
 
 	for (guint i = 0; ks && i < ks->items->len; i++) {
-		const struct jv *k = ks->items->pdata[i];
-		const struct jv *kid = jv_get(k, "kernel_id");
+		const struct json *k = ks->items->pdata[i];
+		const struct json *kid = json_get(k, "kernel_id");
 
 		if (kid && kid->num == id)
 			return k;
@@ -135,19 +136,19 @@ static bool close_enough(double want, double got)
 }
 
 /* Compare every member of object `want` with `got`; count mismatches. */
-static unsigned compare_object(const struct jv *want, const struct jv *got,
+static unsigned compare_object(const struct json *want, const struct json *got,
 			       const char *where)
 {
 	unsigned bad = 0;
 
 	for (guint i = 0; want && i < want->keys->len; i++) {
 		const char *key = want->keys->pdata[i];
-		const struct jv *w = want->items->pdata[i];
-		const struct jv *g = jv_get(got, key);
+		const struct json *w = want->items->pdata[i];
+		const struct json *g = json_get(got, key);
 
-		if (w->kind != JV_NUMBER)
+		if (w->type != JSON_NUMBER)
 			continue;
-		if (!g || g->kind != JV_NUMBER) {
+		if (!g || g->type != JSON_NUMBER) {
 			g_test_message("%s %s: missing", where, key);
 			bad++;
 		} else if (!close_enough(w->num, g->num)) {
@@ -163,25 +164,25 @@ static void test_golden(gconstpointer data)
 {
 	const struct run_case *c = data;
 	char *why = NULL;
-	struct jv *want, *got;
+	struct json *want, *got;
 	unsigned bad = 0, n = 0;
 
 	if (!shared && !g_str_has_prefix(c->trace, g_getenv("G_TEST_SRCDIR"))) {
 		g_test_skip("../shared/golden is not there (set SECTORSIM_SHARED)");
 		return;
 	}
-	want = jv_parse_file(c->expected, &why);
+	want = json_parse_file(c->expected, &why);
 	if (!want)
 		g_error("%s: %s", c->expected, why);
 	got = run_sectorsim(c->gpu->config, c->trace, "golden.json");
 	g_assert_nonnull(got);
 
-	const struct jv *ks = jv_get(want, "kernels");
+	const struct json *ks = json_get(want, "kernels");
 
 	for (guint i = 0; i < ks->items->len; i++) {
-		const struct jv *wk = ks->items->pdata[i];
-		double id = jv_get(wk, "kernel_id")->num;
-		const struct jv *gk = kernel_by_id(got, id);
+		const struct json *wk = ks->items->pdata[i];
+		double id = json_get(wk, "kernel_id")->num;
+		const struct json *gk = kernel_by_id(got, id);
 		char *where = g_strdup_printf("kernel %.0f", id);
 
 		n++;
@@ -189,26 +190,26 @@ static void test_golden(gconstpointer data)
 			g_test_message("%s: not in sectorsim's output", where);
 			bad++;
 		} else {
-			bad += compare_object(jv_get(wk, "metrics"), jv_get(gk, "metrics"), where);
-			bad += compare_object(jv_get(wk, "occupancy"), jv_get(gk, "occupancy"), where);
+			bad += compare_object(json_get(wk, "metrics"), json_get(gk, "metrics"), where);
+			bad += compare_object(json_get(wk, "occupancy"), json_get(gk, "occupancy"), where);
 		}
 		g_free(where);
 	}
 	/* where the reference crashed, sectorsim still runs the kernel */
-	const struct jv *om = jv_get(want, "omitted_kernels");
+	const struct json *om = json_get(want, "omitted_kernels");
 
 	for (guint i = 0; om && i < om->items->len; i++) {
-		double id = jv_get(om->items->pdata[i], "kernel_id")->num;
+		double id = json_get(om->items->pdata[i], "kernel_id")->num;
 
-		if (!jv_get(kernel_by_id(got, id), "metrics")) {
+		if (!json_get(kernel_by_id(got, id), "metrics")) {
 			g_test_message("omitted kernel %.0f: no metrics from sectorsim", id);
 			bad++;
 		}
 	}
 	g_test_message("%u kernels compared, %u mismatches", n, bad);
 	g_assert_cmpuint(bad, ==, 0);
-	jv_free(want);
-	jv_free(got);
+	json_free(want);
+	json_free(got);
 }
 
 /* The same app in the paper tracer's format and Accel-Sim's: the same
@@ -216,7 +217,7 @@ static void test_golden(gconstpointer data)
 static void test_formats_agree(gconstpointer data)
 {
 	const struct run_case *c = data;
-	struct jv *a, *b;
+	struct json *a, *b;
 	unsigned bad = 0;
 
 	if (!shared) {
@@ -228,18 +229,18 @@ static void test_formats_agree(gconstpointer data)
 	g_assert_nonnull(a);
 	g_assert_nonnull(b);
 
-	const struct jv *ka = jv_get(a, "kernels"), *kb = jv_get(b, "kernels");
+	const struct json *ka = json_get(a, "kernels"), *kb = json_get(b, "kernels");
 
 	g_assert_cmpuint(ka->items->len, ==, kb->items->len);
 	for (guint i = 0; i < ka->items->len; i++) {
-		const struct jv *x = ka->items->pdata[i], *y = kb->items->pdata[i];
-		char *where = g_strdup_printf("kernel %.0f", jv_get(x, "kernel_id")->num);
-		const struct jv *mx = jv_get(x, "metrics"), *my = jv_get(y, "metrics");
+		const struct json *x = ka->items->pdata[i], *y = kb->items->pdata[i];
+		char *where = g_strdup_printf("kernel %.0f", json_get(x, "kernel_id")->num);
+		const struct json *mx = json_get(x, "metrics"), *my = json_get(y, "metrics");
 
-		g_assert_cmpfloat(jv_get(x, "kernel_id")->num, ==, jv_get(y, "kernel_id")->num);
+		g_assert_cmpfloat(json_get(x, "kernel_id")->num, ==, json_get(y, "kernel_id")->num);
 		for (guint k = 0; mx && k < mx->keys->len; k++) {
-			const struct jv *vx = mx->items->pdata[k];
-			const struct jv *vy = jv_get(my, mx->keys->pdata[k]);
+			const struct json *vx = mx->items->pdata[k];
+			const struct json *vy = json_get(my, mx->keys->pdata[k]);
 
 			if (!vy || vx->num != vy->num) {
 				g_test_message("%s %s: %.17g in one format, %.17g in the other",
@@ -252,8 +253,8 @@ static void test_formats_agree(gconstpointer data)
 		g_free(where);
 	}
 	g_assert_cmpuint(bad, ==, 0);
-	jv_free(a);
-	jv_free(b);
+	json_free(a);
+	json_free(b);
 }
 
 int main(int argc, char **argv)
