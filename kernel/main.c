@@ -231,7 +231,7 @@ int main(int argc, char **argv)
 		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &o.json, "Write the per-kernel results as JSON to FILE", "FILE" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write the per-kernel results as CSV to FILE", "FILE" },
 		{ "resume", 0, 0, G_OPTION_ARG_NONE, &o.resume, "Finish an interrupted run: keep the kernels already in the --json/--csv FILE.part files, run the rest", NULL },
-		{ "rd-profile", 0, 0, G_OPTION_ARG_FILENAME, &o.rd_profile, "Write the reuse-distance histogram and CSDD of every sdcm_cache, per kernel, as CSV to FILE", "FILE" },
+		{ "rd-profile", 0, 0, G_OPTION_ARG_FILENAME, &o.rd_profile, "Write the reuse-distance profiles of the components that keep them as CSV to FILE", "FILE" },
 		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Raw statistics format: text (default), json or csv", "FORMAT" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output", "FILE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but results and errors", NULL },
@@ -244,9 +244,9 @@ int main(int argc, char **argv)
 
 	g_option_context_set_summary(ctx,
 		"Trace-driven functional simulator of GPU memory hierarchies.\n"
-		"`sectorsim compare --help`: score results against Nsight Compute.\n"
-		"Components are wired by CONFIG.ini; TRACE (a trace directory or an\n"
-		"Accel-Sim kernelslist.g) replaces the trace the configuration names.\n"
+		"Components are wired by CONFIG.ini; TRACE, the run's input (a trace\n"
+		"folder, say), replaces the one the configuration names.  --list shows\n"
+		"the component types and the commands (sectorsim NAME --help).\n"
 		"Plugins are searched in plugin_path\n"
 		"of [simulation], then $SECTORSIM_PLUGIN_PATH, then " PKGLIBDIR ".");
 	g_option_context_add_main_entries(ctx, entries, NULL);

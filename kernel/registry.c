@@ -377,6 +377,18 @@ void ss_registry_list(struct ss_registry *r, FILE *out)
 		fprintf(out, "%-20s %s\n", t->name, t->summary);
 	}
 	g_free(names);
+
+	GList *cmds = g_list_sort(g_hash_table_get_keys(r->commands),
+				  (GCompareFunc)strcmp);
+
+	if (cmds)
+		fprintf(out, "\ncommands (sectorsim NAME --help):\n");
+	for (GList *l = cmds; l; l = l->next) {
+		const struct ss_command *c = g_hash_table_lookup(r->commands, l->data);
+
+		fprintf(out, "%-20s %s\n", c->name, c->summary);
+	}
+	g_list_free(cmds);
 }
 
 static void describe_param(const struct ss_param_desc *d, FILE *out)

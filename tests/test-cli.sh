@@ -183,6 +183,7 @@ run --plugin token_plugin --list
 status 0 "--list"
 match out '^token_source +Test: sends numbered tokens' "--list shows token_source with its summary"
 match out '^token_sink +Test: counts tokens' "--list shows token_sink with its summary"
+match out '^compare +score results' "--list shows the built-in commands"
 
 run --list "$good"
 status 0 "--list with a configuration"
