@@ -60,14 +60,11 @@ struct l2_slice_set {
 	struct ss_component c;
 	unsigned n_in, n_out, n_slices;
 	enum l2_mapping mapping;
-	enum l2_merge merge;
 	unsigned line_shift;
 	struct l2_slice *slice;
 	struct ss_port **mem_side;
 	struct sc_kernel_end end;
-	struct rr_merge *merge_rr;	/* merge = rr */
-	unsigned n_ended;		/* merge = arrival: inputs done with the kernel */
-	bool *ended;
+	struct rr_merge *merge;		/* the inputs, in the order of `merge` */
 	bool begun;
 };
 
@@ -91,7 +88,6 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	l2->n_slices = ss_param_uint(p, "slices");
 	l2->mapping = ss_param_enum(p, "mapping");
-	l2->merge = ss_param_enum(p, "merge");
 	if (l2->mapping == MAP_SINGLE && l2->n_slices != 1) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "mapping = single takes slices = 1, not %u; expected mapping = line for several slices",
@@ -104,9 +100,8 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
 	for (unsigned i = 0; i < l2->n_out; i++)
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
-	l2->ended = g_new0(bool, l2->n_in);
-	if (l2->merge == MERGE_RR)
-		l2->merge_rr = rr_merge_new(l2->n_in, serve, l2);
+	l2->merge = rr_merge_new(l2->n_in, ss_param_enum(p, "merge") == MERGE_ARRIVAL,
+				 serve, l2);
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
 	for (unsigned s = 0; s < l2->n_slices; s++) {
 		char *why = NULL;
@@ -146,22 +141,6 @@ static void end_kernel(struct l2_slice_set *l2, const struct mem_req *marker)
 		ss_port_send(l2->mem_side[i], &marker->hdr);
 }
 
-/* Input i is done with the kernel: is every input? */
-static bool input_ended(struct l2_slice_set *l2, unsigned i)
-{
-	if (l2->merge_rr)
-		return rr_merge_end(l2->merge_rr, i);
-	if (l2->ended[i])
-		g_error("%s: input %u ended the kernel twice", l2->c.name, i);
-	l2->ended[i] = true;
-	if (++l2->n_ended < l2->n_in)
-		return false;
-	for (unsigned k = 0; k < l2->n_in; k++)
-		l2->ended[k] = false;
-	l2->n_ended = 0;
-	return true;
-}
-
 static void control(struct l2_slice_set *l2, struct ss_port *in,
 		    const struct mem_req *r)
 {
@@ -175,7 +154,7 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		}
 		return;
 	case MEM_CTL_KERNEL_END:
-		if (input_ended(l2, in->index))
+		if (rr_merge_end(l2->merge, in->index))
 			end_kernel(l2, r);
 		return;
 	case MEM_CTL_FLUSH:
@@ -199,10 +178,8 @@ static void l2_recv(struct ss_component *c, struct ss_port *in,
 
 	if (m->kind == MEM_CONTROL)
 		control(l2, in, r);
-	else if (l2->merge_rr)
-		rr_merge_push(l2->merge_rr, in->index, r);
 	else
-		serve(l2, r);
+		rr_merge_push(l2->merge, in->index, r);
 }
 
 static void l2_destroy(struct ss_component *c)
@@ -211,8 +188,7 @@ static void l2_destroy(struct ss_component *c)
 
 	for (unsigned s = 0; l2->slice && s < l2->n_slices; s++)
 		sc_free(l2->slice[s].cache);
-	rr_merge_free(l2->merge_rr);
-	g_free(l2->ended);
+	rr_merge_free(l2->merge);
 	g_free(l2->slice);
 	g_free(l2->mem_side);
 }

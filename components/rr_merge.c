@@ -14,16 +14,19 @@ struct rr_fifo {
 
 struct rr_merge {
 	unsigned n_in, cursor, n_ended;
+	bool arrival;			/* no order: serve as they come */
 	rr_serve_fn serve;
 	void *ctx;
 	struct rr_fifo fifo[];
 };
 
-struct rr_merge *rr_merge_new(unsigned n_inputs, rr_serve_fn serve, void *ctx)
+struct rr_merge *rr_merge_new(unsigned n_inputs, bool arrival,
+			       rr_serve_fn serve, void *ctx)
 {
 	struct rr_merge *m = g_malloc0(sizeof(*m) + n_inputs * sizeof(m->fifo[0]));
 
 	m->n_in = n_inputs;
+	m->arrival = arrival;
 	m->serve = serve;
 	m->ctx = ctx;
 	return m;
@@ -83,6 +86,10 @@ static void drain(struct rr_merge *m)
 
 void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r)
 {
+	if (m->arrival) {
+		m->serve(m->ctx, r);
+		return;
+	}
 	if (i == m->cursor && !m->fifo[i].n) {
 		/* its turn and nothing before it: no need to queue */
 		m->cursor = (m->cursor + 1) % m->n_in;
@@ -98,7 +105,8 @@ bool rr_merge_end(struct rr_merge *m, unsigned i)
 	if (m->fifo[i].ended)
 		g_error("rr_merge: input %u ended the kernel twice", i);
 	m->fifo[i].ended = true;
-	drain(m);
+	if (!m->arrival)
+		drain(m);
 	if (++m->n_ended < m->n_in)
 		return false;
 	for (unsigned k = 0; k < m->n_in; k++) {

@@ -6,7 +6,8 @@
  * each has a FIFO and input k's turn is taken only once k has a request or
  * has ended the kernel: the order is that of the whole streams, whatever
  * the timing.  Used by every component with several inputs that the
- * reference merges (the L2 of either cache model).
+ * reference merges (the L2 of either cache model); with `arrival`, requests
+ * are served as they come and only the kernel's end waits for every input.
  */
 #ifndef SS_RR_MERGE_H
 #define SS_RR_MERGE_H
@@ -18,7 +19,8 @@ typedef void (*rr_serve_fn)(void *ctx, const struct mem_req *r);
 
 struct rr_merge;
 
-struct rr_merge *rr_merge_new(unsigned n_inputs, rr_serve_fn serve, void *ctx);
+struct rr_merge *rr_merge_new(unsigned n_inputs, bool arrival,
+			       rr_serve_fn serve, void *ctx);
 void rr_merge_free(struct rr_merge *m);
 
 /* A request from input i: served (through serve) now, or queued. */

@@ -119,7 +119,8 @@ static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	s->mem_side = ss_component_port(c, "mem_side", 0);
-	s->merge = rr_merge_new(ss_component_port_count(c, "cpu_side"), serve, s);
+	s->merge = rr_merge_new(ss_component_port_count(c, "cpu_side"), false,
+				serve, s);
 	s->rd = rd_new();
 	for (int k = 0; k < N_CATS; k++)
 		s->hist[k] = sd_hist_new();
