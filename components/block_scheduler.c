@@ -170,6 +170,7 @@ static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *
 				      &s->occ, s->blocks[b]);
 		}
 		send_dispatch(s->dispatch[sm], GPU_DISPATCH_GO, k, &s->occ, NULL);
+		send_dispatch(s->dispatch[sm], GPU_DISPATCH_LAST, k, &s->occ, NULL);
 	}
 }
 

@@ -29,6 +29,8 @@ struct gpu_line {
 	const uint64_t *addr;	/* active lanes in lane order; zeros never listed */
 	uint32_t n_addr;
 	uint32_t warp;		/* GPU_WARP_UNKNOWN when the format has none */
+	uint32_t lanes;		/* bit i: lane i's address is in addr[] (so
+				   popcount = n_addr); 0: the format has no lanes */
 };
 
 /* A thread block: its memory instructions in the order they are issued
@@ -37,6 +39,9 @@ struct gpu_block {
 	uint64_t id;		/* z * gx * gy + y * gx + x */
 	uint32_t n_lines;
 	const struct gpu_line *lines;
+	/* instructions the reader saw but did not keep as lines */
+	uint32_t n_shared;	/* shared-memory ones: LDS, STS, ATOMS, LDSM */
+	uint32_t n_unknown;	/* other bases that carry addresses */
 };
 
 /* Launch data of a kernel. */
@@ -54,6 +59,8 @@ struct gpu_kernel {
 	uint64_t trace_bytes;		/* of this kernel's files, as stored */
 	uint64_t trace_bytes_before;	/* of the trace's files, before this kernel's */
 	uint64_t trace_bytes_total;	/* all of them (as stored); 0: not known */
+	/* generic-address windows of the kernel (Accel-Sim header); 0: not known */
+	uint64_t shmem_base, local_base;
 };
 
 /*
@@ -89,6 +96,8 @@ struct gpu_occupancy {
 	uint32_t sim_blocks;		/* blocks simulated per SM */
 	uint32_t avg_blocks;		/* ceil(grid / SMs) */
 	double scale;			/* avg_blocks / sim_blocks: counts are multiplied by it */
+	uint32_t num_sms;		/* SMs of the GPU */
+	bool dynamic;			/* every block runs, dispatched as slots free up */
 };
 
 enum gpu_kernel_op {			/* carried in hdr.kind */
@@ -109,14 +118,20 @@ struct gpu_kernel_msg {
 enum gpu_dispatch_op {			/* carried in hdr.kind */
 	GPU_DISPATCH_BEGIN = 1,		/* kernel, occupancy: a new kernel */
 	GPU_DISPATCH_BLOCK,		/* one more block for this SM, in issue order */
-	GPU_DISPATCH_GO,		/* no more blocks: issue */
+	GPU_DISPATCH_GO,		/* the first blocks are all there: issue */
+	GPU_DISPATCH_LAST,		/* no block will follow: end the kernel
+					   once the resident ones are done */
+	GPU_DISPATCH_DONE,		/* SM -> scheduler: the block in `slot`
+					   issued its last instruction this tick */
 };
 
 struct gpu_dispatch_msg {
 	struct ss_msg hdr;
 	const struct gpu_kernel *kernel;
 	const struct gpu_occupancy *occ;	/* BEGIN */
-	const struct gpu_block *block;		/* BLOCK */
+	const struct gpu_block *block;		/* BLOCK, DONE */
+	uint32_t slot;				/* BLOCK, DONE: its block slot on the SM */
+	uint32_t sm;				/* DONE: which SM */
 };
 
 #endif

@@ -51,6 +51,14 @@ struct mem_req {
 	uint8_t ctl;		/* enum mem_ctl, for MEM_CONTROL */
 	uint16_t sm;		/* originating SM, for statistics */
 	uint32_t warp;
+	uint8_t flags;		/* MEM_F_* */
+	uint16_t slice;		/* below an L2: the slice that sent it */
+};
+
+enum mem_flag {
+	/* not kept by the first cache level (an SM's L1): atomics,
+	   reductions, .STRONG.GPU loads; counted there as lookups that miss */
+	MEM_F_BYPASS = 1,
 };
 
 static inline void mem_req_init(struct mem_req *r, enum mem_op op,
