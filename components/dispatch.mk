@@ -1,0 +1,1 @@
+# Dynamic block dispatch (model.md 3.2).

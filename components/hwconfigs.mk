@@ -1,0 +1,1 @@
+# The stock hardware-faithful configurations and their variants.
