@@ -29,14 +29,14 @@
 #include <sectorsim/gpu.h>
 #include <sectorsim/mem.h>
 
-static const char *const mode_names[] = { "ref", NULL };
+static const char *const mode_names[] = { "ref", "hw", NULL };
 static const char *const model_names[] = { "simulator", "sdcm", NULL };
 
 static const struct ss_param_desc params[] = {
-	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's, model.md 12)", mode_names, 0, 0, 0 },
+	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's, scaled doubles, model.md 12.1-12.2) or hw (integer counts over every SM, L2 slice and DRAM channel, model.md 12.3)", mode_names, 0, 0, 0 },
 	{ "sm", SS_P_STRING, "sm", "name of the warp_interleaver array (one per SM)", NULL, 0, 0, 0 },
-	{ "l1", SS_P_STRING, "l1", "name of the L1 array (one sector_cache per SM)", NULL, 0, 0, 0 },
-	{ "l2", SS_P_STRING, "l2", "name of the L2 (l2_slice_set or sector_cache)", NULL, 0, 0, 0 },
+	{ "l1", SS_P_STRING, "l1", "name of the L1 array (one sector_cache per SM); empty: the SMs have no L1 (mode = hw only)", NULL, 0, 0, 0 },
+	{ "l2", SS_P_STRING, "l2", "name of the L2: an l2_slice_set or sector_cache, or an array of sector_caches (one per slice), whose counters are summed", NULL, 0, 0, 0 },
 	{ "dram", SS_P_STRING, "dram", "name of the dram_counter", NULL, 0, 0, 0 },
 	{ "l1_model", SS_P_ENUM, "simulator", "what the L1s are: simulator (sector_cache) or sdcm (sdcm_cache, the paper's baseline)", model_names, 0, 0, 0 },
 	{ "l2_model", SS_P_ENUM, "simulator", "what the L2 is: simulator (l2_slice_set) or sdcm (sdcm_cache; DRAM then follows from its hit rates)", model_names, 0, 0, 0 },
@@ -59,50 +59,66 @@ static const struct ss_stat_desc stats[] = {
 
 /* ---- the metrics -------------------------------------------------------- */
 
-/* The golden files' keys, in their order (model.md 12.2). */
+/*
+ * The golden files' keys, in their order (model.md 12.2), with the keys
+ * only hw mode computes (model.md 12.3) among them.  `modes`: which modes
+ * compute the metric; `ncu_modes`: in which its Nsight name means the same
+ * number (hw's l2_ld_trans adds atomics and reductions to op_read, so there
+ * op_read is l2_read_sectors).
+ */
+#define REF 1
+#define HW 2
+#define BOTH (REF | HW)
 #define METRICS(X) \
-	X(l1_cache_size, 1, NULL, 0) \
-	X(scale, 0, NULL, 0) \
-	X(l1_hit_rate, 0, "l1tex__t_sector_hit_rate.pct", 100) \
-	X(l1_hit_rate_ld, 0, NULL, 0) \
-	X(l1_hit_rate_st, 0, NULL, 0) \
-	X(l1_hit_rate_g, 0, NULL, 0) \
-	X(l1_hit_rate_ldg, 0, NULL, 0) \
-	X(l1_hit_rate_stg, 0, NULL, 0) \
-	X(l2_hit_rate, 0, "lts__t_sector_hit_rate.pct", 100) \
-	X(l2_hit_rate_ld, 0, "lts__t_sector_op_read_hit_rate.pct", 100) \
-	X(l2_hit_rate_st, 0, "lts__t_sector_op_write_hit_rate.pct", 100) \
-	X(gmem_ld_reqs, 0, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1) \
-	X(gmem_st_reqs, 0, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 1) \
-	X(gmem_tot_reqs, 0, NULL, 0) \
-	X(gmem_ld_sectors, 0, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1) \
-	X(gmem_st_sectors, 0, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 1) \
-	X(gmem_tot_sectors, 0, NULL, 0) \
-	X(gmem_ld_diverg, 0, NULL, 0) \
-	X(gmem_st_diverg, 0, NULL, 0) \
-	X(gmem_tot_diverg, 0, NULL, 0) \
-	X(gmem_tot_sectors_per_sm, 0, NULL, 0) \
-	X(lmem_ld_reqs, 0, NULL, 0) \
-	X(lmem_st_reqs, 0, NULL, 0) \
-	X(umem_ld_reqs, 0, NULL, 0) \
-	X(umem_st_reqs, 0, NULL, 0) \
-	X(umem_ld_sectors, 0, NULL, 0) \
-	X(umem_st_sectors, 0, NULL, 0) \
-	X(umem_tot_sectors, 0, NULL, 0) \
-	X(l2_ld_trans, 0, "lts__t_sectors_op_read.sum", 1) \
-	X(l2_st_trans, 0, "lts__t_sectors_op_write.sum", 1) \
-	X(l2_tot_trans, 0, NULL, 0) \
-	X(dram_ld_trans, 0, "dram__sectors_read.sum", 1) \
-	X(dram_st_trans, 0, "dram__sectors_write.sum", 1) \
-	X(dram_tot_trans, 0, NULL, 0) \
-	X(write_evict, 1, NULL, 0) \
-	X(write_flush, 1, NULL, 0) \
-	X(atom_tot_reqs, 0, NULL, 0) \
-	X(red_tot_reqs, 0, NULL, 0) \
-	X(atom_red_tot_trans, 0, NULL, 0)
+	X(l1_cache_size, 1, BOTH, NULL, 0, 0) \
+	X(scale, 0, BOTH, NULL, 0, 0) \
+	X(l1_hit_rate, 0, BOTH, "l1tex__t_sector_hit_rate.pct", 100, BOTH) \
+	X(l1_hit_rate_ld, 0, BOTH, NULL, 0, 0) \
+	X(l1_hit_rate_st, 0, BOTH, NULL, 0, 0) \
+	X(l1_hit_rate_g, 0, BOTH, NULL, 0, 0) \
+	X(l1_hit_rate_ldg, 0, BOTH, NULL, 0, 0) \
+	X(l1_hit_rate_stg, 0, BOTH, NULL, 0, 0) \
+	X(l2_hit_rate, 0, BOTH, "lts__t_sector_hit_rate.pct", 100, BOTH) \
+	X(l2_hit_rate_ld, 0, BOTH, "lts__t_sector_op_read_hit_rate.pct", 100, BOTH) \
+	X(l2_hit_rate_st, 0, BOTH, "lts__t_sector_op_write_hit_rate.pct", 100, BOTH) \
+	X(gmem_ld_reqs, 0, BOTH, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1, BOTH) \
+	X(gmem_st_reqs, 0, BOTH, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 1, BOTH) \
+	X(gmem_tot_reqs, 0, BOTH, NULL, 0, 0) \
+	X(gmem_ld_sectors, 0, BOTH, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1, BOTH) \
+	X(gmem_st_sectors, 0, BOTH, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 1, BOTH) \
+	X(gmem_tot_sectors, 0, BOTH, NULL, 0, 0) \
+	X(gmem_ld_diverg, 0, BOTH, NULL, 0, 0) \
+	X(gmem_st_diverg, 0, BOTH, NULL, 0, 0) \
+	X(gmem_tot_diverg, 0, BOTH, NULL, 0, 0) \
+	X(gmem_tot_sectors_per_sm, 0, BOTH, NULL, 0, 0) \
+	X(lmem_ld_reqs, 0, BOTH, NULL, 0, 0) \
+	X(lmem_st_reqs, 0, BOTH, NULL, 0, 0) \
+	X(lmem_ld_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 1, HW) \
+	X(lmem_st_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", 1, HW) \
+	X(umem_ld_reqs, 0, BOTH, NULL, 0, 0) \
+	X(umem_st_reqs, 0, BOTH, NULL, 0, 0) \
+	X(umem_ld_sectors, 0, BOTH, NULL, 0, 0) \
+	X(umem_st_sectors, 0, BOTH, NULL, 0, 0) \
+	X(umem_tot_sectors, 0, BOTH, NULL, 0, 0) \
+	X(l2_ld_trans, 0, BOTH, "lts__t_sectors_op_read.sum", 1, REF) \
+	X(l2_st_trans, 0, BOTH, "lts__t_sectors_op_write.sum", 1, REF) \
+	X(l2_tot_trans, 0, BOTH, NULL, 0, 0) \
+	X(l2_read_sectors, 1, HW, "lts__t_sectors_op_read.sum", 1, HW) \
+	X(l2_write_sectors, 1, HW, "lts__t_sectors_op_write.sum", 1, HW) \
+	X(l2_atom_sectors, 1, HW, "lts__t_sectors_op_atom.sum", 1, HW) \
+	X(l2_red_sectors, 1, HW, "lts__t_sectors_op_red.sum", 1, HW) \
+	X(dram_ld_trans, 0, BOTH, "dram__sectors_read.sum", 1, BOTH) \
+	X(dram_st_trans, 0, BOTH, "dram__sectors_write.sum", 1, BOTH) \
+	X(dram_tot_trans, 0, BOTH, NULL, 0, 0) \
+	X(l2_dirty_at_kernel_end, 1, HW, NULL, 0, 0) \
+	X(write_evict, 1, BOTH, NULL, 0, 0) \
+	X(write_flush, 1, BOTH, NULL, 0, 0) \
+	X(atom_tot_reqs, 0, BOTH, NULL, 0, 0) \
+	X(red_tot_reqs, 0, BOTH, NULL, 0, 0) \
+	X(atom_red_tot_trans, 0, BOTH, NULL, 0, 0)
 
 enum metric {
-#define X(name, is_int, ncu, factor) M_##name,
+#define X(name, is_int, modes, ncu, factor, ncu_modes) M_##name,
 	METRICS(X)
 #undef X
 	N_METRICS
@@ -111,22 +127,34 @@ enum metric {
 struct metric_desc {
 	const char *key;
 	bool is_int;		/* a count the golden files write as an integer */
+	unsigned modes;		/* REF, HW: the modes that compute it */
 	const char *ncu;	/* the Nsight Compute metric, or NULL */
 	double ncu_factor;
+	unsigned ncu_modes;	/* the modes in which `ncu` is the same number */
 };
 
 static const struct metric_desc metric_descs[N_METRICS] = {
-#define X(name, is_int, ncu, factor) { #name, is_int, ncu, factor },
+#define X(name, is_int, modes, ncu, factor, ncu_modes) \
+	{ #name, is_int, modes, ncu, factor, ncu_modes },
 	METRICS(X)
 #undef X
 };
 
-/* Nsight metrics that stand for the same number under another name: in
- * the reference's hierarchy every L2 sector comes from the L1s (srcunit
- * tex). */
+/* The Nsight name of metric k in a mode (REF, HW), or NULL. */
+static const char *ncu_name(unsigned mode, int k)
+{
+	const struct metric_desc *d = &metric_descs[k];
+
+	return d->ncu_modes & mode ? d->ncu : NULL;
+}
+
+/* Nsight metrics that stand for the same number under another name: every
+ * modelled L2 sector comes from the L1s (srcunit tex). */
 static const struct { enum metric m; const char *ncu; } ncu_aliases[] = {
 	{ M_l2_ld_trans, "lts__t_sectors_srcunit_tex_op_read.sum" },
 	{ M_l2_st_trans, "lts__t_sectors_srcunit_tex_op_write.sum" },
+	{ M_l2_read_sectors, "lts__t_sectors_srcunit_tex_op_read.sum" },
+	{ M_l2_write_sectors, "lts__t_sectors_srcunit_tex_op_write.sum" },
 };
 
 /* The counters one SM contributes (warp_interleaver and its L1). */
@@ -134,6 +162,9 @@ enum sm_counter {
 	C_GMEM_LD_REQS, C_GMEM_ST_REQS, C_GMEM_LD_SECTORS, C_GMEM_ST_SECTORS,
 	C_LMEM_LD_REQS, C_LMEM_ST_REQS, C_ATOM_REQS, C_RED_REQS,
 	C_ATOM_RED_TRANS, C_UMEM_LD_SECTORS, C_UMEM_ST_SECTORS,
+	N_REF_SM_COUNTERS,
+	/* hw classification only (model.md 12.3) */
+	C_LMEM_LD_SECTORS = N_REF_SM_COUNTERS, C_LMEM_ST_SECTORS, C_LINES,
 	N_SM_COUNTERS
 };
 
@@ -141,27 +172,27 @@ static const char *const sm_counter_names[N_SM_COUNTERS] = {
 	"gmem_ld_reqs", "gmem_st_reqs", "gmem_ld_sectors", "gmem_st_sectors",
 	"lmem_ld_reqs", "lmem_st_reqs", "atom_reqs", "red_reqs",
 	"atom_red_trans", "umem_ld_sectors", "umem_st_sectors",
+	"lmem_ld_sectors", "lmem_st_sectors", "lines",
 };
 
 typedef const uint64_t *sm_slots[N_SM_COUNTERS];
 
-/* Of a cache: accesses and misses per space and direction. */
+/* Of a cache: accesses, hits and misses per space and operation. */
 enum { SP_GLOBAL, SP_LOCAL, N_SPACES };
-enum { DIR_LOAD, DIR_STORE, N_DIRS };
-enum { CC_ACCESSES, CC_SECTOR_MISSES, CC_LINE_MISSES, CC_READS_DOWN, CC_WRITES_DOWN, N_CC };
+enum { DIR_LOAD, DIR_STORE, DIR_ATOMIC, DIR_REDUCTION, N_DIRS };
+enum { CC_ACCESSES, CC_HITS, CC_SECTOR_MISSES, CC_LINE_MISSES, N_CC };
 
 static const char *const space_names[N_SPACES] = { "global", "local" };
-static const char *const dir_names[N_DIRS] = { "load", "store" };
+static const char *const dir_names[N_DIRS] = { "load", "store", "atomic", "reduction" };
 static const char *const cc_names[N_CC] = {
-	"accesses", "sector_misses", "line_misses", "reads_down", "writes_down",
+	"accesses", "hits", "sector_misses", "line_misses",
 };
 
 struct cache_slots {
 	bool sdcm;
 	/* a sector cache */
 	const uint64_t *c[N_SPACES][N_DIRS][N_CC];
-	const uint64_t *any_access[8];	/* every kind: is the cache used at all */
-	const uint64_t *wb_evict, *wb_flush;
+	const uint64_t *wb_evict, *wb_flush, *dirty_at_end;
 	/* an sdcm_cache: accesses per category (ldl, ldg, stl, stg), rates */
 	const uint64_t *cat[4];
 	const uint64_t *hit_tot, *hit_ld, *hit_st, *hit_ldg, *hit_stg;
@@ -177,6 +208,7 @@ struct kernel_row {
 	uint64_t bytes_done, bytes_total;	/* of the trace, after this kernel */
 	struct gpu_occupancy occ;
 	double m[N_METRICS];
+	unsigned mode;		/* REF or HW */
 	bool absent[N_METRICS];	/* metrics the model does not compute */
 };
 
@@ -192,7 +224,10 @@ struct kernel_report {
 	char *names[4];		/* sm, l1, l2, dram */
 	unsigned n_sms, n_done, ended;
 	sm_slots *sm;
-	struct cache_slots *l1, l2;
+	struct cache_slots *l1;	/* n_sms of them, or none: no L1 */
+	struct cache_slots *l2;	/* n_l2: one, or one per slice component */
+	unsigned n_l2;
+	unsigned mode;		/* REF or HW */
 	const uint64_t *dram_reads, *dram_writes;
 	struct ss_port *next;
 	struct kernel_row row;	/* the kernel under way */
@@ -224,16 +259,33 @@ static uint64_t get(const uint64_t *slot)
 	return slot ? *slot : 0;
 }
 
-/* Accesses and misses of one direction of a cache, over `spaces`. */
-static void cache_dir(const struct cache_slots *cs, int dir, bool global_only,
-		      uint64_t *cnt, uint64_t *miss)
+/* Accesses and misses of one direction of n caches (the slices of an
+ * L2), over `spaces`. */
+static void cache_dir(const struct cache_slots *cs, unsigned n, int dir,
+		      bool global_only, uint64_t *cnt, uint64_t *miss)
 {
 	*cnt = *miss = 0;
-	for (int sp = 0; sp < (global_only ? 1 : N_SPACES); sp++) {
-		*cnt += get(cs->c[sp][dir][CC_ACCESSES]);
-		*miss += get(cs->c[sp][dir][CC_SECTOR_MISSES]) +
-			 get(cs->c[sp][dir][CC_LINE_MISSES]);
-	}
+	for (unsigned i = 0; i < n; i++)
+		for (int sp = 0; sp < (global_only ? 1 : N_SPACES); sp++) {
+			*cnt += get(cs[i].c[sp][dir][CC_ACCESSES]);
+			*miss += get(cs[i].c[sp][dir][CC_SECTOR_MISSES]) +
+				 get(cs[i].c[sp][dir][CC_LINE_MISSES]);
+		}
+}
+
+/* One counter of n caches, summed over the spaces and operations whose
+ * bits are set in the masks. */
+static uint64_t cache_sum(const struct cache_slots *cs, unsigned n,
+			  unsigned spaces, unsigned dirs, int cc)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (int sp = 0; sp < N_SPACES; sp++)
+			for (int d = 0; d < N_DIRS; d++)
+				if ((spaces >> sp & 1) && (dirs >> d & 1))
+					v += get(cs[i].c[sp][d][cc]);
+	return v;
 }
 
 /* Sector accesses the cache saw in the kernel. */
@@ -241,9 +293,12 @@ static uint64_t cache_accesses(const struct cache_slots *cs)
 {
 	uint64_t n = 0;
 
-	for (int k = 0; k < (cs->sdcm ? 4 : 8); k++)
-		n += get(cs->sdcm ? cs->cat[k] : cs->any_access[k]);
-	return n;
+	if (cs->sdcm) {
+		for (int k = 0; k < 4; k++)
+			n += get(cs->cat[k]);
+		return n;
+	}
+	return cache_sum(cs, 1, ~0u, ~0u, CC_ACCESSES);
 }
 
 static double real(const uint64_t *slot)
@@ -269,13 +324,13 @@ static void l1_rates(const struct cache_slots *cs, double *ld, double *st,
 		*stg = real(cs->hit_stg);
 		return;
 	}
-	cache_dir(cs, DIR_LOAD, false, &rc, &rm);
+	cache_dir(cs, 1, DIR_LOAD, false, &rc, &rm);
 	*ld = 1 - div0(rm, rc);
-	cache_dir(cs, DIR_STORE, false, &wc, &wm);
+	cache_dir(cs, 1, DIR_STORE, false, &wc, &wm);
 	*st = 1 - div0(wm, wc);
-	cache_dir(cs, DIR_LOAD, true, &rc, &rm);
+	cache_dir(cs, 1, DIR_LOAD, true, &rc, &rm);
 	*ldg = 1 - div0(rm, rc);
-	cache_dir(cs, DIR_STORE, true, &wc, &wm);
+	cache_dir(cs, 1, DIR_STORE, true, &wc, &wm);
 	*stg = 1 - div0(wm, wc);
 }
 
@@ -290,7 +345,7 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 
 	for (unsigned s = 0; s < r->n_sms; s++) {
 		const struct cache_slots *l1 = &r->l1[s];
-		uint64_t v[N_SM_COUNTERS];
+		uint64_t v[N_REF_SM_COUNTERS];
 		double ld, st, ldg, stg;
 
 		uint64_t used = cache_accesses(l1);
@@ -300,7 +355,7 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 			continue;
 		r->l1_accesses += used;
 		n_act++;
-		for (int k = 0; k < N_SM_COUNTERS; k++) {
+		for (int k = 0; k < N_REF_SM_COUNTERS; k++) {
 			v[k] = get(r->sm[s][k]);
 			isum[k] += v[k];
 		}
@@ -331,15 +386,15 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[M_l1_hit_rate_ldg] = div0(k_gmem_ld_hit, k_gmem_ld);
 	m[M_l1_hit_rate_stg] = div0(k_gmem_st_hit, k_gmem_st);
 
-	if (r->l2.sdcm) {
-		l2rc = get(r->l2.cat[0]) + get(r->l2.cat[1]);
-		l2wc = get(r->l2.cat[2]) + get(r->l2.cat[3]);
-		m[M_l2_hit_rate] = real(r->l2.hit_tot);
-		m[M_l2_hit_rate_ld] = real(r->l2.hit_ld);
-		m[M_l2_hit_rate_st] = real(r->l2.hit_st);
+	if (r->l2->sdcm) {
+		l2rc = get(r->l2->cat[0]) + get(r->l2->cat[1]);
+		l2wc = get(r->l2->cat[2]) + get(r->l2->cat[3]);
+		m[M_l2_hit_rate] = real(r->l2->hit_tot);
+		m[M_l2_hit_rate_ld] = real(r->l2->hit_ld);
+		m[M_l2_hit_rate_st] = real(r->l2->hit_st);
 	} else {
-		cache_dir(&r->l2, DIR_LOAD, false, &l2rc, &l2rm);
-		cache_dir(&r->l2, DIR_STORE, false, &l2wc, &l2wm);
+		cache_dir(r->l2, r->n_l2, DIR_LOAD, false, &l2rc, &l2rm);
+		cache_dir(r->l2, r->n_l2, DIR_STORE, false, &l2wc, &l2wm);
 		m[M_l2_hit_rate] = 1 - div0(l2rm + l2wm, l2rc + l2wc);
 		m[M_l2_hit_rate_ld] = 1 - div0(l2rm, l2rc);
 		m[M_l2_hit_rate_st] = 1 - div0(l2wm, l2wc);
@@ -366,7 +421,7 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[M_l2_ld_trans] = (double)l2rc * scale;
 	m[M_l2_st_trans] = (double)l2wc * scale;
 	m[M_l2_tot_trans] = m[M_l2_ld_trans] + m[M_l2_st_trans];
-	if (r->l2.sdcm) {
+	if (r->l2->sdcm) {
 		/* what misses the model's L2 goes to DRAM (model.md 13.6):
 		 * store misses, not write-backs, and tot need not be ld + st */
 		m[M_dram_tot_trans] = m[M_l2_tot_trans] * (1 - m[M_l2_hit_rate]);
@@ -377,8 +432,12 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 		m[M_dram_ld_trans] = (double)get(r->dram_reads) * scale;
 		m[M_dram_st_trans] = (double)get(r->dram_writes) * scale;
 		m[M_dram_tot_trans] = m[M_dram_ld_trans] + m[M_dram_st_trans];
-		m[M_write_evict] = get(r->l2.wb_evict);
-		m[M_write_flush] = get(r->l2.wb_flush);
+		m[M_write_evict] = 0;
+		m[M_write_flush] = 0;
+		for (unsigned i = 0; i < r->n_l2; i++) {
+			m[M_write_evict] += get(r->l2[i].wb_evict);
+			m[M_write_flush] += get(r->l2[i].wb_flush);
+		}
 	}
 	m[M_atom_tot_reqs] = n_act ? K(C_ATOM_REQS) / n_act : 0;
 	m[M_red_tot_reqs] = n_act ? K(C_RED_REQS) / n_act : 0;
@@ -428,12 +487,10 @@ static bool resolve_sdcm(struct kernel_report *r, const char *inst,
 static bool resolve_cache(struct kernel_report *r, const char *inst,
 			  bool sdcm, struct cache_slots *cs, GError **err)
 {
-	static const char *const ops[4] = { "load", "store", "atomic", "reduction" };
-
 	if (sdcm)
 		return resolve_sdcm(r, inst, cs, err);
 
-	for (int sp = 0; sp < N_SPACES; sp++) {
+	for (int sp = 0; sp < N_SPACES; sp++)
 		for (int d = 0; d < N_DIRS; d++)
 			for (int k = 0; k < N_CC; k++) {
 				char *n = g_strdup_printf("%s_%s_%s", space_names[sp],
@@ -448,15 +505,144 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 					return false;
 				}
 			}
-		for (int o = 0; o < 4; o++) {
-			char *n = g_strdup_printf("%s_%s_accesses", space_names[sp], ops[o]);
-
-			cs->any_access[sp * 4 + o] = slot(r, inst, n);
-			g_free(n);
-		}
-	}
 	cs->wb_evict = slot(r, inst, "wb_evict");
 	cs->wb_flush = slot(r, inst, "wb_flush");
+	cs->dirty_at_end = slot(r, inst, "dirty_at_kernel_end");
+	return true;
+}
+
+/* model.md 12.3: integer counts, summed over the SMs, the L2's slices and
+ * the DRAM channels; no scale. */
+static void compute_hw(struct kernel_report *r, struct kernel_row *row)
+{
+	uint64_t v[N_SM_COUNTERS] = { 0 };
+	unsigned n_act = 0;
+	double *m = row->m;
+	const unsigned G = 1u << SP_GLOBAL, ALL = ~0u;
+	const unsigned LD = 1u << DIR_LOAD, ST = 1u << DIR_STORE;
+	const unsigned AT = 1u << DIR_ATOMIC, RD = 1u << DIR_REDUCTION;
+
+	for (unsigned s = 0; s < r->n_sms; s++) {
+		/* active: the SM issued an instruction (model.md 12.3) */
+		if (!get(r->sm[s][C_LINES]))
+			continue;
+		n_act++;
+		for (int k = 0; k < N_SM_COUNTERS; k++)
+			v[k] += get(r->sm[s][k]);
+	}
+
+	m[M_l1_cache_size] = row->occ.l1_bytes;
+	m[M_scale] = 1;
+	if (r->l1) {
+		const struct cache_slots *l1 = r->l1;
+		unsigned n = r->n_sms;
+
+		r->l1_accesses += cache_sum(l1, n, ALL, ALL, CC_ACCESSES);
+#define RATE(sp, ops) div0(cache_sum(l1, n, sp, ops, CC_HITS), cache_sum(l1, n, sp, ops, CC_ACCESSES))
+		m[M_l1_hit_rate] = RATE(ALL, ALL);
+		m[M_l1_hit_rate_ld] = RATE(ALL, LD);
+		m[M_l1_hit_rate_st] = RATE(ALL, ST);
+		m[M_l1_hit_rate_g] = RATE(G, ALL);
+		m[M_l1_hit_rate_ldg] = RATE(G, LD);
+		m[M_l1_hit_rate_stg] = RATE(G, ST);
+#undef RATE
+	} else {
+		for (int k = M_l1_hit_rate; k <= M_l1_hit_rate_stg; k++)
+			row->absent[k] = true;
+	}
+
+	const struct cache_slots *l2 = r->l2;
+	unsigned n2 = r->n_l2;
+	uint64_t rd = cache_sum(l2, n2, ALL, LD, CC_ACCESSES);
+	uint64_t wr = cache_sum(l2, n2, ALL, ST, CC_ACCESSES);
+	uint64_t at = cache_sum(l2, n2, ALL, AT, CC_ACCESSES);
+	uint64_t re = cache_sum(l2, n2, ALL, RD, CC_ACCESSES);
+
+	m[M_l2_hit_rate] = div0(cache_sum(l2, n2, ALL, ALL, CC_HITS), rd + wr + at + re);
+	m[M_l2_hit_rate_ld] = div0(cache_sum(l2, n2, ALL, LD, CC_HITS), rd);
+	m[M_l2_hit_rate_st] = div0(cache_sum(l2, n2, ALL, ST, CC_HITS), wr);
+	m[M_l2_read_sectors] = rd;
+	m[M_l2_write_sectors] = wr;
+	m[M_l2_atom_sectors] = at;
+	m[M_l2_red_sectors] = re;
+	/* the nvprof definitions the paper's hardware side uses */
+	m[M_l2_ld_trans] = rd + at + re;
+	m[M_l2_st_trans] = wr + at + re;
+	m[M_l2_tot_trans] = m[M_l2_ld_trans] + m[M_l2_st_trans];
+
+	m[M_gmem_ld_reqs] = v[C_GMEM_LD_REQS];
+	m[M_gmem_st_reqs] = v[C_GMEM_ST_REQS];
+	m[M_gmem_tot_reqs] = m[M_gmem_ld_reqs] + m[M_gmem_st_reqs];
+	m[M_gmem_ld_sectors] = v[C_GMEM_LD_SECTORS];
+	m[M_gmem_st_sectors] = v[C_GMEM_ST_SECTORS];
+	m[M_gmem_tot_sectors] = m[M_gmem_ld_sectors] + m[M_gmem_st_sectors];
+	m[M_gmem_ld_diverg] = div0(m[M_gmem_ld_sectors], m[M_gmem_ld_reqs]);
+	m[M_gmem_st_diverg] = div0(m[M_gmem_st_sectors], m[M_gmem_st_reqs]);
+	m[M_gmem_tot_diverg] = div0(m[M_gmem_tot_sectors], m[M_gmem_tot_reqs]);
+	m[M_gmem_tot_sectors_per_sm] = div0(m[M_gmem_tot_sectors], n_act);
+	m[M_lmem_ld_reqs] = v[C_LMEM_LD_REQS];
+	m[M_lmem_st_reqs] = v[C_LMEM_ST_REQS];
+	m[M_lmem_ld_sectors] = v[C_LMEM_LD_SECTORS];
+	m[M_lmem_st_sectors] = v[C_LMEM_ST_SECTORS];
+	m[M_umem_ld_reqs] = v[C_GMEM_LD_REQS] + v[C_LMEM_LD_REQS];
+	m[M_umem_st_reqs] = v[C_GMEM_ST_REQS] + v[C_LMEM_ST_REQS];
+	m[M_umem_ld_sectors] = v[C_UMEM_LD_SECTORS];
+	m[M_umem_st_sectors] = v[C_UMEM_ST_SECTORS];
+	m[M_umem_tot_sectors] = m[M_umem_ld_sectors] + m[M_umem_st_sectors];
+
+	m[M_dram_ld_trans] = get(r->dram_reads);
+	m[M_dram_st_trans] = get(r->dram_writes);
+	m[M_dram_tot_trans] = m[M_dram_ld_trans] + m[M_dram_st_trans];
+	m[M_l2_dirty_at_kernel_end] = m[M_write_evict] = m[M_write_flush] = 0;
+	for (unsigned i = 0; i < n2; i++) {
+		m[M_l2_dirty_at_kernel_end] += get(l2[i].dirty_at_end);
+		m[M_write_evict] += get(l2[i].wb_evict);
+		m[M_write_flush] += get(l2[i].wb_flush);
+	}
+	m[M_atom_tot_reqs] = div0(v[C_ATOM_REQS], n_act);
+	m[M_red_tot_reqs] = div0(v[C_RED_REQS], n_act);
+	m[M_atom_red_tot_trans] = div0(v[C_ATOM_RED_TRANS], n_act);
+}
+
+/*
+ * The L2: one component (an l2_slice_set sums its slices), or an array of
+ * them, one per slice behind a router, whose counters the report sums.
+ */
+static bool resolve_l2(struct kernel_report *r, GError **err)
+{
+	const char *name = r->names[2];
+	const char *probe = "global_load_accesses";
+
+	/* an SDCM L2 is one component: its own error names what it lacks */
+	if (r->l2_sdcm || slot(r, name, probe)) {
+		r->n_l2 = 1;
+		r->l2 = g_new0(struct cache_slots, 1);
+		return resolve_cache(r, name, r->l2_sdcm, r->l2, err);
+	}
+	for (r->n_l2 = 0;; r->n_l2++) {
+		char *inst = g_strdup_printf("%s[%u]", name, r->n_l2);
+		bool there = slot(r, inst, probe) != NULL;
+
+		g_free(inst);
+		if (!there)
+			break;
+	}
+	if (!r->n_l2) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "l2 = %s: no l2_slice_set, sector_cache or array of sector_caches of that name",
+			    name);
+		r->n_l2 = 0;
+		return false;
+	}
+	r->l2 = g_new0(struct cache_slots, r->n_l2);
+	for (unsigned i = 0; i < r->n_l2; i++) {
+		char *inst = g_strdup_printf("%s[%u]", name, i);
+		bool ok = resolve_cache(r, inst, false, &r->l2[i], err);
+
+		g_free(inst);
+		if (!ok)
+			return false;
+	}
 	return true;
 }
 
@@ -471,6 +657,17 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 	r->names[3] = g_strdup(ss_param_string(p, "dram"));
 	r->l1_sdcm = ss_param_enum(p, "l1_model") == 1;
 	r->l2_sdcm = ss_param_enum(p, "l2_model") == 1;
+	r->mode = ss_param_enum(p, "mode") == 1 ? HW : REF;
+	if (r->mode == HW && (r->l1_sdcm || r->l2_sdcm)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "mode = hw counts sector caches; expected l1_model and l2_model = simulator");
+		return -1;
+	}
+	if (r->mode == REF && !*r->names[1]) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "l1 is empty: mode = ref needs the L1s (its rates are per-SM L1 rates); expected the name of the L1 array");
+		return -1;
+	}
 	r->n_done = ss_component_port_count(c, "done");
 	r->next = ss_component_port(c, "next", 0);
 	return 0;
@@ -630,12 +827,24 @@ static int report_init(struct ss_component *c, GError **err)
 		return -1;
 	}
 	r->sm = g_new0(sm_slots, r->n_sms);
-	r->l1 = g_new0(struct cache_slots, r->n_sms);
+	if (*r->names[1])
+		r->l1 = g_new0(struct cache_slots, r->n_sms);
 	for (unsigned s = 0; s < r->n_sms; s++) {
 		inst = g_strdup_printf("%s[%u]", r->names[0], s);
-		for (int k = 0; k < N_SM_COUNTERS; k++)
+		for (int k = 0; k < N_SM_COUNTERS; k++) {
 			r->sm[s][k] = slot(r, inst, sm_counter_names[k]);
+			if (!r->sm[s][k] && (k < N_REF_SM_COUNTERS || r->mode == HW)) {
+				g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+					    "'%s' has no counter %s; expected a warp_interleaver%s",
+					    inst, sm_counter_names[k],
+					    r->mode == HW ? " (mode = hw needs its hw counters)" : "");
+				g_free(inst);
+				return -1;
+			}
+		}
 		g_free(inst);
+		if (!r->l1)
+			continue;
 		inst = g_strdup_printf("%s[%u]", r->names[1], s);
 		bool ok = resolve_cache(r, inst, r->l1_sdcm, &r->l1[s], err);
 
@@ -643,7 +852,7 @@ static int report_init(struct ss_component *c, GError **err)
 		if (!ok)
 			return -1;
 	}
-	if (!resolve_cache(r, r->names[2], r->l2_sdcm, &r->l2, err))
+	if (!resolve_l2(r, err))
 		return -1;
 	r->dram_reads = slot(r, r->names[3], "reads");
 	r->dram_writes = slot(r, r->names[3], "writes");
@@ -726,7 +935,8 @@ static int report_start(struct ss_component *c, GError **err)
 	r->t0 = g_get_monotonic_time();
 	r->progress = isatty(2) && !ss_engine_option(c->engine, "quiet");
 	for (int k = 0; k < N_METRICS; k++)
-		g_string_append_printf(head, ",%s", metric_descs[k].key);
+		if (metric_descs[k].modes & r->mode)
+			g_string_append_printf(head, ",%s", metric_descs[k].key);
 	g_string_append_c(head, '\n');
 	r->csv_head = g_string_free(head, FALSE);
 	if (ss_engine_option(c->engine, "resume")) {
@@ -781,7 +991,10 @@ static void kernel_over(struct kernel_report *r)
 	char *label = g_strdup_printf("kernel %u", row->id);
 
 	if (row->runs) {
-		compute_ref(r, row);
+		if (r->mode == HW)
+			compute_hw(r, row);
+		else
+			compute_ref(r, row);
 		for (int k = 0; k < N_METRICS; k++)
 			if (!row->absent[k]) {
 				r->msum[k] += row->m[k];
@@ -829,7 +1042,10 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 			.ordinal = k->ordinal,
 			.bytes_done = k->trace_bytes_before + k->trace_bytes,
 			.bytes_total = k->trace_bytes_total,
+			.mode = r->mode,
 		};
+		for (int i = 0; i < N_METRICS; i++)
+			r->row.absent[i] = !(metric_descs[i].modes & r->mode);
 		r->total_kernels = k->n_kernels;
 		if (!r->seen_kernel) {
 			/* a resumed run starts past the kept kernels */
@@ -874,9 +1090,13 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 		fprintf(out, "\n  not simulated: a block does not fit an SM\n");
 		return;
 	}
-	fprintf(out, "; %u blocks/SM resident, %u simulated on %u SMs, scale %g\n",
-		row->occ.max_active, row->occ.sim_blocks, row->occ.active_sms,
-		row->occ.scale);
+	if (row->occ.dynamic)
+		fprintf(out, "; %u blocks/SM resident, all %" G_GUINT64_FORMAT " blocks dispatched over %u SMs\n",
+			row->occ.max_active, row->grid_size, row->occ.num_sms);
+	else
+		fprintf(out, "; %u blocks/SM resident, %u simulated on %u SMs, scale %g\n",
+			row->occ.max_active, row->occ.sim_blocks, row->occ.active_sms,
+			row->occ.scale);
 	for (int k = 0; k < N_METRICS; k++) {
 		const struct metric_desc *d = &metric_descs[k];
 
@@ -884,7 +1104,7 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 			continue;
 		format_number(buf, sizeof(buf), row->m[k], d->is_int);
 		fprintf(out, "  %-26s %20s", d->key, buf);
-		if (d->ncu) {
+		if (ncu_name(row->mode, k)) {
 			format_number(buf, sizeof(buf), row->m[k] * d->ncu_factor, false);
 			fprintf(out, "   %-52s %s", d->ncu, buf);
 		}
@@ -933,7 +1153,7 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 	}
 	fprintf(f, "\n      },\n      \"ncu\": {");
 	for (int k = 0; k < N_METRICS; k++) {
-		if (!metric_descs[k].ncu || row->absent[k])
+		if (!ncu_name(row->mode, k) || row->absent[k])
 			continue;
 		format_number(buf, sizeof(buf), row->m[k] * metric_descs[k].ncu_factor, false);
 		fprintf(f, "%s\n        \"%s\": %s", first_ncu ? "" : ",",
@@ -941,7 +1161,7 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 		first_ncu = false;
 	}
 	for (size_t a = 0; a < G_N_ELEMENTS(ncu_aliases); a++) {
-		if (row->absent[ncu_aliases[a].m])
+		if (!ncu_name(row->mode, ncu_aliases[a].m) || row->absent[ncu_aliases[a].m])
 			continue;
 		format_number(buf, sizeof(buf), row->m[ncu_aliases[a].m], false);
 		fprintf(f, ",\n        \"%s\": %s", ncu_aliases[a].ncu, buf);
@@ -971,6 +1191,9 @@ static void write_csv(const struct kernel_row *row, FILE *f)
 		 * compute: an empty field */
 		bool has = row->runs && !row->absent[k];
 
+		if (!(metric_descs[k].modes & row->mode))
+			continue;
+
 		if (has)
 			format_number(buf, sizeof(buf), row->m[k], metric_descs[k].is_int);
 		fprintf(f, ",%s", has ? buf : "");
@@ -996,7 +1219,7 @@ static void write_summary(struct kernel_report *r, FILE *out)
 			continue;
 		format_number(buf, sizeof(buf), r->msum[k] / r->mcount[k], false);
 		fprintf(out, "  %-26s %20s", d->key, buf);
-		if (d->ncu) {
+		if (ncu_name(r->mode, k)) {
 			format_number(buf, sizeof(buf),
 				      r->msum[k] / r->mcount[k] * d->ncu_factor, false);
 			fprintf(out, "   %-52s %s", d->ncu, buf);
@@ -1058,6 +1281,7 @@ static void report_destroy(struct ss_component *c)
 	g_free(r->row.name);
 	g_free(r->sm);
 	g_free(r->l1);
+	g_free(r->l2);
 }
 
 static const struct ss_component_ops ops = {
