@@ -147,3 +147,37 @@ bool addrdec_from_params(const struct ss_params *p, bool used,
 
 	return addrdec_init(d, &cfg, err);
 }
+
+const char *const slice_mapping_names[] = {
+	[SLICE_MAP_SINGLE] = "single", [SLICE_MAP_LINE] = "line",
+	[SLICE_MAP_GPGPUSIM] = "gpgpusim", NULL,
+};
+
+bool slice_map_from_params(const struct ss_params *p, uint32_t n_slices,
+			   const char *slices_given, uint32_t line_bytes,
+			   struct slice_map *m, GError **err)
+{
+	*m = (struct slice_map){
+		.mapping = ss_param_enum(p, "mapping"),
+		.n_slices = n_slices,
+		.line_shift = __builtin_ctz(line_bytes),
+	};
+	if (!addrdec_from_params(p, m->mapping == SLICE_MAP_GPGPUSIM, &m->dec, err))
+		return false;
+	switch (m->mapping) {
+	case SLICE_MAP_SINGLE:
+		if (n_slices != 1)
+			return fail(err, "mapping = single takes one slice, not %s; expected mapping = line or gpgpusim for several",
+				    slices_given);
+		break;
+	case SLICE_MAP_LINE:
+		break;
+	case SLICE_MAP_GPGPUSIM:
+		if (m->dec.n_slices != n_slices)
+			return fail(err, "mapping = gpgpusim: n_channels x n_sub = %u x %u = %u slices, but %s",
+				    m->dec.cfg.n_channels, m->dec.cfg.n_sub,
+				    m->dec.n_slices, slices_given);
+		break;
+	}
+	return true;
+}

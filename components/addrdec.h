@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <glib.h>
 #include <sectorsim/component.h>
+#include <sectorsim/mem.h>
 #include "setindex.h"
 
 enum addrdec_indexing {
@@ -149,5 +150,62 @@ static inline void addrdec_map(const struct addrdec *d, uint64_t addr,
  */
 bool addrdec_from_params(const struct ss_params *p, bool used,
 			 struct addrdec *d, GError **err);
+
+/* ---- which slice a request goes to: shared by l2_slice_set and slice_router */
+
+enum slice_mapping {
+	SLICE_MAP_SINGLE,	/* one slice */
+	SLICE_MAP_LINE,		/* line number modulo slices */
+	SLICE_MAP_GPGPUSIM,	/* addrdec, with the partition address */
+};
+
+extern const char *const slice_mapping_names[];
+
+struct slice_map {
+	enum slice_mapping mapping;
+	uint32_t n_slices;
+	unsigned line_shift;	/* SLICE_MAP_LINE */
+	struct addrdec dec;	/* SLICE_MAP_GPGPUSIM */
+};
+
+/*
+ * The slice of request r, and the partition address its slice's set index
+ * takes (index_on = partition): addrdec's with gpgpusim, the request's own
+ * otherwise.
+ */
+static inline uint32_t slice_map_route(const struct slice_map *m,
+				       const struct mem_req *r,
+				       uint64_t *part_addr)
+{
+	struct addrdec_result where;
+
+	switch (m->mapping) {
+	case SLICE_MAP_GPGPUSIM:
+		addrdec_map(&m->dec, r->addr, &where);
+		*part_addr = where.part_addr;
+		return where.slice;
+	case SLICE_MAP_LINE:
+		*part_addr = r->part_addr;
+		return (r->addr >> m->line_shift) % m->n_slices;
+	case SLICE_MAP_SINGLE:
+	default:
+		*part_addr = r->part_addr;
+		return 0;
+	}
+}
+
+/* The `mapping` row and the decoder's, for the components that route. */
+#define SLICE_MAP_PARAM_ROWS \
+	{ "mapping", SS_P_ENUM, "single", "slice of an address: single (one slice), line (line number modulo slices), gpgpusim (GPGPU-Sim's address decoding, which also gives the partition address)", slice_mapping_names, 0, 0, 0 }, \
+	ADDRDEC_PARAM_ROWS
+
+/*
+ * The map of a component with `n_slices` slices, which `slices_given`
+ * describes for messages ("slices = 48", "48 mem_side outputs"); lines
+ * of `line_bytes` for mapping = line.
+ */
+bool slice_map_from_params(const struct ss_params *p, uint32_t n_slices,
+			   const char *slices_given, uint32_t line_bytes,
+			   struct slice_map *m, GError **err);
 
 #endif
