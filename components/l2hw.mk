@@ -1,6 +1,7 @@
 # The hardware-faithful L2: GPGPU-Sim address decoding, the slice router, DRAM channels.
 components_libcomponents_la_SOURCES += \
-	components/addrdec.c components/addrdec.h
+	components/addrdec.c components/addrdec.h \
+	components/slice_router.c
 check_PROGRAMS += tests/test-addrdec
 tests_test_addrdec_CPPFLAGS = $(COMPONENT_CPPFLAGS)
 tests_test_addrdec_LDADD = $(COMPONENT_LDADD)
