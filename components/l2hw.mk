@@ -5,3 +5,6 @@ components_libcomponents_la_SOURCES += \
 check_PROGRAMS += tests/test-addrdec
 tests_test_addrdec_CPPFLAGS = $(COMPONENT_CPPFLAGS)
 tests_test_addrdec_LDADD = $(COMPONENT_LDADD)
+check_PROGRAMS += tests/test-l2hw
+tests_test_l2hw_CPPFLAGS = $(COMPONENT_CPPFLAGS)
+tests_test_l2hw_LDADD = $(COMPONENT_LDADD)
