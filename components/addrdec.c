@@ -77,6 +77,7 @@ bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
 		return fail(err, "n_sub = %u: expected a power of two from 1 to 64",
 			    cfg->n_sub);
 	sub_bits = __builtin_ctz(cfg->n_sub);
+	d->sub_shift = sub_bits;
 	if (cfg->chip_shift + chip_bits + sub_bits >= 64)
 		return fail(err, "chip_shift = %u: expected at most %u, so that the channel and slice bits of %u x %u slices fit in an address",
 			    cfg->chip_shift, 63 - chip_bits - sub_bits, n, cfg->n_sub);
@@ -106,6 +107,10 @@ bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
 		if (set_index_check(SET_INDEX_IPOLY, d->hash_sets, 128))
 			return fail(err, "subpart_indexing = ipoly: hashes next_pow2(n_channels) x n_sub = %u x %u = %u sub-partitions; expected 16, 32 or 64",
 				    1u << chip_bits, cfg->n_sub, d->hash_sets);
+		for (unsigned k = 0; k < 3; k++)
+			for (uint64_t v = 0; v < 128; v++)
+				d->ipoly_xor[k][v] = set_index_ipoly(0, v << (7 * k),
+								     d->hash_sets);
 	}
 	if (!d->pow2) {
 		/* ceil(2^128 / n) = floor((2^128 - 1) / n) + 1 when n is no

@@ -58,6 +58,13 @@ struct addrdec {
 	uint64_t spm;		/* the sub-partition bit(s) (GPGPU-Sim's sub_partition_id_mask) */
 	uint64_t chip_mask;	/* power-of-two path: the channel bits */
 	uint64_t div_hi, div_lo;	/* ceil(2^128 / n_channels), for the division */
+	unsigned sub_shift;	/* log2(n_sub) */
+	/*
+	 * ipoly: what the hash XORs into the slice for each 7-bit piece of
+	 * the high bits (its rows use bits 0 to 18).  The hash is linear,
+	 * so three lookups replace a parity per slice bit.
+	 */
+	uint8_t ipoly_xor[3][128];
 	struct addrdec_pext sub_bits;	/* gathers the spm bits */
 	struct addrdec_pext part_bits;	/* gathers everything but spm (and the channel) */
 };
@@ -121,12 +128,15 @@ static inline void addrdec_map(const struct addrdec *d, uint64_t addr,
 	}
 	sub = (uint32_t)chip * d->cfg.n_sub + (uint32_t)addrdec_pext(&d->sub_bits, rest);
 	if (d->cfg.indexing == ADDRDEC_IPOLY) {
-		sub = set_index_ipoly_inline(sub, hi, d->hash_sets);
-		if (!d->pow2)
-			sub %= d->n_slices;
+		sub ^= d->ipoly_xor[0][hi & 127] ^ d->ipoly_xor[1][(hi >> 7) & 127] ^
+		       d->ipoly_xor[2][(hi >> 14) & 127];
+		/* hashed over next_pow2(channels) x n_sub < 2 x slices, the
+		 * modulo of the non-power-of-two path is one subtraction */
+		if (sub >= d->n_slices)
+			sub -= d->n_slices;
 	}
 	out->slice = sub;
-	out->channel = sub / d->cfg.n_sub;
+	out->channel = sub >> d->sub_shift;
 	out->part_addr = addrdec_pext(&d->part_bits, rest);
 }
 
