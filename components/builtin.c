@@ -12,6 +12,7 @@
 #define BUILTIN(id) gboolean ss_builtin_register_##id(struct ss_registry *r, GError **error);
 BUILTIN(sector_cache)
 BUILTIN(l2_slice_set)
+BUILTIN(slice_router)
 BUILTIN(dram_counter)
 BUILTIN(block_scheduler)
 BUILTIN(warp_interleaver)
@@ -23,6 +24,7 @@ BUILTIN(sdcm_cache)
 static const ss_plugin_register_fn builtins[] = {
 	ss_builtin_register_sector_cache,
 	ss_builtin_register_l2_slice_set,
+	ss_builtin_register_slice_router,
 	ss_builtin_register_dram_counter,
 	ss_builtin_register_block_scheduler,
 	ss_builtin_register_warp_interleaver,

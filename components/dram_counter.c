@@ -2,9 +2,12 @@
 /*
  * dram_counter: the end of the memory hierarchy.  It counts the 32-byte
  * read and write transactions that reach it (model.md 11: the reference's
- * DRAM numbers are the L2's traffic), per input when it has several
- * (one per channel).  A kernel's end, once every input has sent it, goes
- * on through `done` to whoever closes the kernel.
+ * DRAM numbers are the L2's traffic), and per channel when it has several.
+ * The req inputs are spread evenly over the channels in port order, so
+ * that one input per L2 slice (48 of them, 24 channels) gives each slice
+ * its channel, slice / n_sub (gpus.md 6), as does one input per channel.
+ * A kernel's end, once every input has sent it, goes on through `done` to
+ * whoever closes the kernel.
  */
 #include "config.h"
 
@@ -20,8 +23,13 @@ static const struct ss_stat_desc stats[] = {
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
+static const struct ss_param_desc params[] = {
+	{ "channels", SS_P_UINT, "0", "DRAM channels; input i belongs to channel i / (inputs / channels), so the inputs must be a multiple of it; 0: one channel per input", NULL, 0, 65536, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
 static const struct ss_port_desc ports[] = {
-	{ "req", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the L2, one input per channel" },
+	{ "req", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the L2: one input per slice or per channel, in order" },
 	{ "done", SS_PORT_OUT, MEM_PROTOCOL, false, false, "a kernel's end, once every input has ended it" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
@@ -31,27 +39,43 @@ struct dram_counter {
 	struct ss_port *done;
 	unsigned n_in, ended;
 	bool begun;
-	uint64_t **channel;	/* per input: reads, writes (several inputs only) */
+	uint64_t **channel;	/* per input: its channel's reads, writes
+				   (several channels only) */
 };
 
 static int dram_create(struct ss_component *c, const struct ss_params *p,
 		       GError **err)
 {
 	struct dram_counter *d = SS_COMPONENT(c, struct dram_counter, c);
+	unsigned n_ch, per_channel;
 
 	d->done = ss_component_port(c, "done", 0);
 	d->n_in = ss_component_port_count(c, "req");
-	if (d->n_in > 1) {
-		d->channel = g_new0(uint64_t *, 2 * d->n_in);
-		for (unsigned i = 0; i < d->n_in; i++) {
-			char *r = g_strdup_printf("channel[%u].reads", i);
-			char *w = g_strdup_printf("channel[%u].writes", i);
+	n_ch = ss_param_uint(p, "channels");
+	if (!n_ch)
+		n_ch = d->n_in;
+	if (d->n_in % n_ch) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "channels = %u: the %u req inputs cannot be spread evenly; expected a divisor of the input count",
+			    n_ch, d->n_in);
+		return -1;
+	}
+	if (n_ch == 1)
+		return 0;
+	per_channel = d->n_in / n_ch;
+	d->channel = g_new0(uint64_t *, 2 * d->n_in);
+	for (unsigned k = 0; k < n_ch; k++) {
+		char *r = g_strdup_printf("channel[%u].reads", k);
+		char *w = g_strdup_printf("channel[%u].writes", k);
+		uint64_t *reads = ss_stat_add_counter(c, r, "32-byte reads of this channel");
+		uint64_t *writes = ss_stat_add_counter(c, w, "32-byte writes of this channel");
 
-			d->channel[2 * i] = ss_stat_add_counter(c, r, "32-byte reads of this channel");
-			d->channel[2 * i + 1] = ss_stat_add_counter(c, w, "32-byte writes of this channel");
-			g_free(r);
-			g_free(w);
+		for (unsigned i = k * per_channel; i < (k + 1) * per_channel; i++) {
+			d->channel[2 * i] = reads;
+			d->channel[2 * i + 1] = writes;
 		}
+		g_free(r);
+		g_free(w);
 	}
 	return 0;
 }
@@ -127,7 +151,8 @@ static const struct ss_component_ops ops = {
 static const struct ss_component_type dram_counter_type = {
 	.abi_version = SS_ABI_VERSION,
 	.name = "dram_counter",
-	.summary = "DRAM as a counter of the 32-byte transactions that reach it",
+	.summary = "DRAM as a counter of the 32-byte transactions that reach it, per channel",
+	.params = params,
 	.ports = ports,
 	.stats = stats,
 	.ops = &ops,

@@ -2,34 +2,46 @@
 /*
  * l2_slice_set: the L2 as a set of sector-cache slices behind one set of
  * ports, without a crossbar model.  Requests from the SMs' L1s arrive on
- * cpu_side[i]; each goes to the slice its address maps to; a slice's
- * traffic leaves on mem_side[slice % mem_side_count].
+ * cpu_side[i]; each goes to the slice its address maps to (mapping:
+ * single, line, or gpgpusim, GPGPU-Sim's decoding, which also gives the
+ * partition address the slice's set index takes, addrdec.h).  The slices
+ * are spread evenly over the mem_side ports in order: with one port per
+ * slice, DRAM knows each request's slice by the port it came in on; with
+ * one per channel (slices / n_sub ports), by its channel.
  *
  * merge = rr is the reference's L2 input (model.md 9, rr_merge.h): the L1
  * miss streams merged round-robin over the inputs, one request at a time.
  * merge = arrival serves requests as they come.
  *
- * A kernel ends when every input has ended it: every slice then does its
- * final write-back and kernel-end policy, and one end goes down each
- * mem_side port.
+ * A kernel's end, once every input has ended it, and a flush or an
+ * invalidation go through the ports in order: each port's slices act on
+ * it, then it goes down that port.  This is what the same slices as
+ * separate sector_cache components behind a slice_router do, so both
+ * topologies send DRAM the same sequence.
+ *
+ * Statistics: with one slice, the table is the slice's own counters.
+ * With several, each slice counts on its own and the table holds their
+ * sums, together with slice[s].<total> for each slice's totals (accesses,
+ * hits, ..., dirty_at_kernel_end, hit_rate), whose array sum is
+ * l2.slice.<total>.  A slice's counts go into both at each kernel's end,
+ * before the end goes down, and when the run finishes.
  */
 #include "config.h"
 
 #include <string.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/mem.h>
+#include "addrdec.h"
 #include "rr_merge.h"
 #include "sector_cache.h"
 
-enum l2_mapping { MAP_SINGLE, MAP_LINE };
 enum l2_merge { MERGE_RR, MERGE_ARRIVAL };
 
-static const char *const mapping_names[] = { "single", "line", NULL };
 static const char *const merge_names[] = { "rr", "arrival", NULL };
 
 static const struct ss_param_desc params[] = {
 	{ "slices", SS_P_UINT, "1", "number of slices; every cache parameter is per slice", NULL, 1, 4096, 0 },
-	{ "mapping", SS_P_ENUM, "single", "slice of an address: single (one slice), line (line number modulo slices)", mapping_names, 0, 0, 0 },
+	SLICE_MAP_PARAM_ROWS,
 	{ "merge", SS_P_ENUM, "rr", "order of the inputs: rr (round-robin over inputs, one request at a time, the reference's) or arrival", merge_names, 0, 0, 0 },
 	SC_PARAM_ROWS,
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
@@ -37,7 +49,7 @@ static const struct ss_param_desc params[] = {
 
 static const struct ss_port_desc ports[] = {
 	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the L1s, one input per SM" },
-	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, true, true, "traffic to DRAM; slice s uses mem_side[s % mem_side_count]" },
+	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, true, true, "traffic to DRAM; the slices are spread evenly over the ports in order: slice s uses mem_side[s / (slices / mem_side_count)]" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
@@ -50,19 +62,26 @@ G_STATIC_ASSERT(G_N_ELEMENTS(stats) == SC_N_STATS + 1);
 
 struct l2_slice_set;
 
+/* The totals each slice of several reports as slice[s].<name>: the rows
+ * from SC_S_TOTAL to SC_S_DIRTY_AT_END of the table, then hit_rate. */
+#define L2_N_SLICE_STATS (SC_S_DIRTY_AT_END + 1 - SC_S_TOTAL)
+
 struct l2_slice {
 	struct l2_slice_set *l2;
 	struct sc_cache *cache;
 	struct ss_port *out;
+	uint64_t *counts;	/* several slices: its own counters (SC_N_STATS) */
+	uint64_t *total[L2_N_SLICE_STATS];	/* slice[s].<total> */
 };
 
 struct l2_slice_set {
 	struct ss_component c;
 	unsigned n_in, n_out, n_slices;
-	enum l2_mapping mapping;
-	unsigned line_shift;
+	unsigned slices_per_port;	/* mem_side[p] carries slices p * this, ... */
+	struct slice_map map;
 	struct l2_slice *slice;
 	struct ss_port **mem_side;
+	uint64_t *counts;	/* several slices: theirs, one block */
 	struct sc_kernel_end end;
 	struct rr_merge *merge;		/* the inputs, in the order of `merge` */
 	bool begun;
@@ -78,45 +97,78 @@ static void emit_down(void *ctx, const struct mem_req *r)
 	ss_port_send(s->out, &r->hdr);
 }
 
+/* slice[s].accesses ... slice[s].hit_rate */
+static void add_slice_stats(struct l2_slice_set *l2, unsigned s)
+{
+	struct ss_component *c = &l2->c;
+	const struct ss_stat_desc *t = c->type->stats;
+	char *name, *hits, *accesses;
+
+	for (unsigned k = 0; k < L2_N_SLICE_STATS; k++) {
+		name = g_strdup_printf("slice[%u].%s", s, t[SC_S_TOTAL + k].name);
+		l2->slice[s].total[k] = ss_stat_add_counter(c, name, t[SC_S_TOTAL + k].doc);
+		g_free(name);
+	}
+	name = g_strdup_printf("slice[%u].%s", s, t[SC_S_HIT_RATE].name);
+	hits = g_strdup_printf("slice[%u].hits", s);
+	accesses = g_strdup_printf("slice[%u].accesses", s);
+	ss_stat_add_ratio(c, name, t[SC_S_HIT_RATE].doc, hits, accesses);
+	g_free(name);
+	g_free(hits);
+	g_free(accesses);
+}
+
 static int l2_create(struct ss_component *c, const struct ss_params *p,
 		     GError **err)
 {
 	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
 	struct sc_config cfg;
+	char *given;
+	bool ok;
 
 	if (!sc_config_from_params(p, &cfg, &l2->end, err))
 		return -1;
 	l2->n_slices = ss_param_uint(p, "slices");
-	l2->mapping = ss_param_enum(p, "mapping");
-	if (l2->mapping == MAP_SINGLE && l2->n_slices != 1) {
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-			    "mapping = single takes slices = 1, not %u; expected mapping = line for several slices",
-			    l2->n_slices);
+	given = g_strdup_printf("slices = %u", l2->n_slices);
+	ok = slice_map_from_params(p, l2->n_slices, given, cfg.line_bytes,
+				   &l2->map, err);
+	g_free(given);
+	if (!ok)
 		return -1;
-	}
-	l2->line_shift = __builtin_ctz(cfg.line_bytes);
 	l2->n_in = ss_component_port_count(c, "cpu_side");
 	l2->n_out = ss_component_port_count(c, "mem_side");
+	if (l2->n_slices % l2->n_out) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "mem_side: %u ports cannot share %u slices evenly; expected a divisor of slices (one per slice, or one per channel)",
+			    l2->n_out, l2->n_slices);
+		return -1;
+	}
+	l2->slices_per_port = l2->n_slices / l2->n_out;
 	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
 	for (unsigned i = 0; i < l2->n_out; i++)
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	l2->merge = rr_merge_new(l2->n_in, ss_param_enum(p, "merge") == MERGE_ARRIVAL,
 				 serve, l2);
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
+	if (l2->n_slices > 1)
+		l2->counts = g_new0(uint64_t, (size_t)SC_N_STATS * l2->n_slices);
 	for (unsigned s = 0; s < l2->n_slices; s++) {
+		struct l2_slice *sl = &l2->slice[s];
 		char *why = NULL;
 
-		l2->slice[s].l2 = l2;
-		l2->slice[s].out = l2->mem_side[s % l2->n_out];
-		/* the slices share one table of counters: the L2's totals */
-		l2->slice[s].cache = sc_new(&cfg, c->stats, emit_down,
-					    &l2->slice[s], &why);
-		if (!l2->slice[s].cache) {
+		sl->l2 = l2;
+		sl->out = l2->mem_side[s / l2->slices_per_port];
+		/* one slice counts straight into the table: the ref L2 */
+		sl->counts = l2->counts ? &l2->counts[(size_t)SC_N_STATS * s] : c->stats;
+		sl->cache = sc_new(&cfg, sl->counts, emit_down, sl, &why);
+		if (!sl->cache) {
 			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s", why);
 			g_free(why);
 			l2_destroy(c);	/* a failed create cleans up after itself */
 			return -1;
 		}
+		if (l2->counts)
+			add_slice_stats(l2, s);
 	}
 	return 0;
 }
@@ -124,21 +176,68 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 static void serve(void *ctx, const struct mem_req *r)
 {
 	struct l2_slice_set *l2 = ctx;
-	unsigned s = 0;
+	struct mem_req routed;
+	uint64_t part_addr;
+	uint32_t s = slice_map_route(&l2->map, r, &part_addr);
 
-	if (l2->mapping == MAP_LINE)
-		s = (r->addr >> l2->line_shift) % l2->n_slices;
-	sc_access(l2->slice[s].cache, r);
+	if (l2->map.mapping != SLICE_MAP_GPGPUSIM) {
+		sc_access(l2->slice[s].cache, r);
+		return;
+	}
+	/* the slice hashes the partition address: the request carries it */
+	routed = *r;
+	routed.part_addr = part_addr;
+	sc_access(l2->slice[s].cache, &routed);
 }
 
-/* Every slice closes the kernel; one end goes down each port. */
-static void end_kernel(struct l2_slice_set *l2, const struct mem_req *marker)
+/* Several slices: what slice s counted goes into the table and its
+ * slice[s] totals, and it starts again from zero. */
+static void fold_counts(struct l2_slice_set *l2, struct l2_slice *sl)
 {
-	for (unsigned s = 0; s < l2->n_slices; s++)
-		sc_end_kernel(l2->slice[s].cache, &l2->end);
-	l2->begun = false;
-	for (unsigned i = 0; i < l2->n_out; i++)
-		ss_port_send(l2->mem_side[i], &marker->hdr);
+	uint64_t *table = l2->c.stats;
+	const uint64_t *st;
+
+	if (!l2->counts)
+		return;
+	st = sc_stats(sl->cache);	/* with its totals summed */
+	for (unsigned k = 0; k < SC_S_TOTAL; k++)
+		table[k] += st[k];
+	/* the totals are sums the table makes itself; the rest is counted */
+	for (unsigned k = SC_S_EVICTIONS; k <= SC_S_DIRTY_AT_END; k++)
+		table[k] += st[k];
+	for (unsigned k = 0; k < L2_N_SLICE_STATS; k++)
+		*sl->total[k] += st[SC_S_TOTAL + k];
+	memset(sl->counts, 0, SC_N_STATS * sizeof(*sl->counts));
+}
+
+enum slice_act { ACT_END_KERNEL, ACT_FLUSH, ACT_INVALIDATE };
+
+/*
+ * Port by port: the port's slices act, then the message goes down it, as
+ * each slice would pass it on were it a component of its own.
+ */
+static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
+			  const struct mem_req *m)
+{
+	for (unsigned p = 0; p < l2->n_out; p++) {
+		for (unsigned k = 0; k < l2->slices_per_port; k++) {
+			struct l2_slice *sl = &l2->slice[p * l2->slices_per_port + k];
+
+			switch (act) {
+			case ACT_END_KERNEL:
+				sc_end_kernel(sl->cache, &l2->end);
+				fold_counts(l2, sl);
+				break;
+			case ACT_FLUSH:
+				sc_flush(sl->cache);
+				break;
+			case ACT_INVALIDATE:
+				sc_invalidate(sl->cache);
+				break;
+			}
+		}
+		ss_port_send(l2->mem_side[p], &m->hdr);
+	}
 }
 
 static void control(struct l2_slice_set *l2, struct ss_port *in,
@@ -154,17 +253,17 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		}
 		return;
 	case MEM_CTL_KERNEL_END:
-		if (rr_merge_end(l2->merge, in->index))
-			end_kernel(l2, r);
+		if (rr_merge_end(l2->merge, in->index)) {
+			l2->begun = false;
+			act_then_pass(l2, ACT_END_KERNEL, r);
+		}
 		return;
 	case MEM_CTL_FLUSH:
-		for (unsigned s = 0; s < l2->n_slices; s++)
-			sc_flush(l2->slice[s].cache);
-		break;
+		act_then_pass(l2, ACT_FLUSH, r);
+		return;
 	case MEM_CTL_INVALIDATE:
-		for (unsigned s = 0; s < l2->n_slices; s++)
-			sc_invalidate(l2->slice[s].cache);
-		break;
+		act_then_pass(l2, ACT_INVALIDATE, r);
+		return;
 	}
 	for (unsigned i = 0; i < l2->n_out; i++)
 		ss_port_send(l2->mem_side[i], &r->hdr);
@@ -182,6 +281,16 @@ static void l2_recv(struct ss_component *c, struct ss_port *in,
 		rr_merge_push(l2->merge, in->index, r);
 }
 
+/* What the slices counted since the last kernel's end (a run that ends
+ * without one) reaches the table. */
+static void l2_finish(struct ss_component *c)
+{
+	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
+
+	for (unsigned s = 0; s < l2->n_slices; s++)
+		fold_counts(l2, &l2->slice[s]);
+}
+
 static void l2_destroy(struct ss_component *c)
 {
 	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
@@ -191,11 +300,13 @@ static void l2_destroy(struct ss_component *c)
 	rr_merge_free(l2->merge);
 	g_free(l2->slice);
 	g_free(l2->mem_side);
+	g_free(l2->counts);
 }
 
 static const struct ss_component_ops ops = {
 	.xcreate = l2_create,
 	.xrecv = l2_recv,
+	.xfinish = l2_finish,
 	.xdestroy = l2_destroy,
 };
 
