@@ -18,7 +18,8 @@
  * batch at a time, never the whole grid.
  *
  * The SMs are the elements of `dispatch`: an SM learns the kernel (with its
- * L1 size), then its blocks, then "go", and "last" once no block will
+ * L1 size), then its blocks, each with its slot (first_wave: its place
+ * among the SM's blocks), then "go", and "last" once no block will
  * follow.  The plan goes to `plan` for the report.  A kernel that cannot
  * run (a block does not fit an SM) is reported and skipped; the SMs still
  * get its begin, go and last, so the kernel ends like any other.

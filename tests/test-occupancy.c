@@ -381,7 +381,8 @@ static const struct eq7_case eq7_cases[] = {
 	{ "largest", GPU_TITANV, 1000, 256, 32, 40000, 8, 2, 96, 32, 2 },
 	/* 80 KiB a block: 132 KiB holds 1, only 164 KiB holds 2 */
 	{ "largest", GPU_A100, 1000, 256, 32, 81920, 8, 2, 164, 28, 2 },
-	/* a grid of one block still gets every slot the SM has */
+	/* a grid of one block: max_active is still all an SM holds (2 blocks
+	 * of 32 warps), not ceil(1 / 108) */
 	{ "one block", GPU_A100, 1, 1024, 8, 0, 2, 32, 0, 192, 2 },
 };
 
