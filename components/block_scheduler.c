@@ -2,33 +2,49 @@
 /*
  * block_scheduler: for each kernel, the occupancy and the L1 the shared
  * memory carveout leaves (model.md 2), then which thread blocks each SM
- * runs (model.md 3.1).  policy = first_wave is the reference's: SM s runs
- * the first blocks b with b % SMs == s, as many as the granularity says,
- * and counts are scaled up to the whole grid by the report.
+ * runs (model.md 3).
+ *
+ * policy = first_wave is the reference's (3.1): SM s runs the first blocks
+ * b with b % SMs == s, as many as the granularity says, and counts are
+ * scaled up to the whole grid by the report.
+ *
+ * policy = dynamic is the hardware's (3.2): every block runs.  Each SM has
+ * max_active block slots.  The first fill gives blocks 0, 1, ... to slot 0
+ * of every SM, then slot 1, and so on; after that, a slot an SM reports
+ * free (`done`) during a tick takes the next block at the start of the
+ * next tick, SMs ascending, each SM's slots ascending.  A block without a
+ * line finishes as it is dispatched: it is counted, never sent, and its
+ * slot takes the next block at once.  Blocks are loaded from the trace a
+ * batch at a time, never the whole grid.
  *
  * The SMs are the elements of `dispatch`: an SM learns the kernel (with its
- * L1 size), then its blocks, then "go".  The plan goes to `plan` for the
- * report.  A kernel that cannot run (a block does not fit an SM) is
- * reported and skipped; the SMs still get its begin and go, so the kernel
- * ends like any other.
+ * L1 size), then its blocks, each with its slot (first_wave: its place
+ * among the SM's blocks), then "go", and "last" once no block will
+ * follow.  The plan goes to `plan` for the report.  A kernel that cannot
+ * run (a block does not fit an SM) is reported and skipped; the SMs still
+ * get its begin, go and last, so the kernel ends like any other.
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/gpu.h>
 #include "occupancy.h"
 
-static const char *const policy_names[] = { "first_wave", NULL };
+static const char *const policy_names[] = { "first_wave", "dynamic", NULL };
 static const char *const granularity_names[] = { "one", "max_active", "avg", NULL };
-static const char *const carveout_rule_names[] = { "ref", "off", NULL };
+static const char *const carveout_rule_names[] = { "ref", "off", "eq7", NULL };
+static const enum carveout_rule carveout_rules[] = { CARVEOUT_REF, CARVEOUT_OFF, CARVEOUT_EQ7 };
 
 static const struct ss_param_desc params[] = {
-	{ "policy", SS_P_ENUM, "first_wave", "block-to-SM mapping: first_wave (SM s runs blocks s, s + SMs, ...; the reference's)", policy_names, 0, 0, 0 },
-	{ "granularity", SS_P_ENUM, "max_active", "blocks each SM simulates: one, max_active (the blocks resident at once), avg (its share of the grid); counts are scaled by share / simulated", granularity_names, 0, 0, 0 },
+	{ "policy", SS_P_ENUM, "first_wave", "block-to-SM mapping: first_wave (SM s runs blocks s, s + SMs, ...; the reference's), dynamic (every block, each into the SM slot that frees up first; needs `done` linked from every SM)", policy_names, 0, 0, 0 },
+	{ "granularity", SS_P_ENUM, "max_active", "first_wave only: blocks each SM simulates: one, max_active (the blocks resident at once), avg (its share of the grid); counts are scaled by share / simulated", granularity_names, 0, 0, 0 },
 	{ "unified_bytes", SS_P_SIZE, NULL, "L1 and shared memory of one SM together", NULL, 1, UINT64_C(1) << 40, 0 },
-	{ "carveouts", SS_P_LIST, NULL, "shared memory carveouts in KiB, ascending", NULL, 0, 1048576, 0 },
-	{ "carveout_rule", SS_P_ENUM, "ref", "ref: the smallest carveout that fits the resident blocks (the reference's loop, which never tries the last one); off: no adaptation, an L1 of fixed_l1_bytes", carveout_rule_names, 0, 0, 0 },
+	{ "carveouts", SS_P_LIST, NULL, "shared memory carveouts in KiB, ascending, none above unified_bytes", NULL, 0, 1048576, 0 },
+	{ "carveout_rule", SS_P_ENUM, "ref", "ref: the smallest carveout that fits the resident blocks (the reference's loop, which never tries the last one); off: no adaptation, an L1 of fixed_l1_bytes; eq7: the smallest carveout that holds as many blocks as the largest (paper (7)), resident blocks not capped by the grid", carveout_rule_names, 0, 0, 0 },
 	{ "fixed_l1_bytes", SS_P_SIZE, "0", "the L1 when carveout_rule = off", NULL, 0, 0, 0 },
 	{ "warp_size", SS_P_UINT, "32", "threads per warp", NULL, 1, 1024, 0 },
 	{ "max_warps", SS_P_UINT, "64", "resident warps per SM", NULL, 1, 1048576, 0 },
@@ -41,17 +57,25 @@ static const struct ss_param_desc params[] = {
 
 static const struct ss_port_desc ports[] = {
 	{ "kernels", SS_PORT_IN, GPU_KERNEL_PROTOCOL, false, true, "kernel launches with their block source" },
-	{ "dispatch", SS_PORT_OUT, GPU_DISPATCH_PROTOCOL, true, true, "one per SM: kernel begin, blocks, go" },
+	{ "dispatch", SS_PORT_OUT, GPU_DISPATCH_PROTOCOL, true, true, "one per SM: kernel begin, blocks, go, last" },
+	{ "done", SS_PORT_IN, GPU_DISPATCH_PROTOCOL, true, false, "one per SM, element i from SM i: a block issued its last line (policy = dynamic needs it)" },
 	{ "plan", SS_PORT_OUT, GPU_KERNEL_PROTOCOL, false, false, "each kernel's occupancy and mapping, for a report" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
-enum { BS_KERNELS, BS_SKIPPED, BS_BLOCKS };
+enum {
+	BS_KERNELS, BS_SKIPPED, BS_BLOCKS, BS_EMPTY, BS_DONE, BS_REFILLS,
+	BS_REFILL_BLOCKS,
+};
 
 static const struct ss_stat_desc stats[] = {
 	[BS_KERNELS] = { "kernels", SS_STAT_COUNTER, "kernels scheduled", NULL, NULL },
 	[BS_SKIPPED] = { "kernels_skipped", SS_STAT_COUNTER, "kernels that could not run (a block does not fit an SM)", NULL, NULL },
-	[BS_BLOCKS] = { "blocks", SS_STAT_COUNTER, "thread blocks dispatched", NULL, NULL },
+	[BS_BLOCKS] = { "blocks", SS_STAT_COUNTER, "thread blocks dispatched, empty ones included (dynamic: the whole grid)", NULL, NULL },
+	[BS_EMPTY] = { "empty_blocks", SS_STAT_COUNTER, "dispatched blocks without a line (dynamic: finished on dispatch, never sent)", NULL, NULL },
+	[BS_DONE] = { "blocks_done", SS_STAT_COUNTER, "blocks the SMs reported finished on done (dynamic: blocks - empty_blocks once a kernel ends)", NULL, NULL },
+	[BS_REFILLS] = { "refills", SS_STAT_COUNTER, "dynamic: ticks at whose start freed slots took new blocks", NULL, NULL },
+	[BS_REFILL_BLOCKS] = { "refill_blocks", SS_STAT_COUNTER, "dynamic: blocks dispatched by refills, empty ones included (the others came with the first fill)", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -62,8 +86,25 @@ struct block_scheduler {
 	struct ss_port **dispatch;
 	struct ss_port *plan;
 	struct gpu_occupancy occ;	/* of the current kernel */
+	/*
+	 * Loaded blocks: first_wave, the whole first wave; dynamic, a batch
+	 * whose blocks[batch_pos..batch_len-1] are next_id, next_id + 1, ...
+	 */
 	uint64_t *ids;
 	const struct gpu_block **blocks;
+	size_t batch_cap, batch_pos, batch_len;
+	/* dynamic: the current kernel; NULL when none runs */
+	const struct gpu_kernel *kernel;
+	struct gpu_block_source *source;
+	uint64_t next_id;		/* the next block to dispatch */
+	const struct gpu_block **slots;	/* [sm * max_active + slot]; NULL: free */
+	size_t slots_cap;
+	uint64_t resident;		/* slots holding a block */
+	size_t *freed;			/* slots freed since the last refill */
+	size_t n_freed;
+	bool refill_queued;
+	bool refilling;			/* inside refill() */
+	bool failed;			/* a load failed: the run is stopping */
 };
 
 static int sched_create(struct ss_component *c, const struct ss_params *p,
@@ -73,9 +114,28 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 	size_t n_carveouts;
 	const uint64_t *kib = ss_param_list(p, "carveouts", &n_carveouts);
 	unsigned n_sms = ss_component_port_count(c, "dispatch");
+	unsigned n_done = ss_component_port_count(c, "done");
+	uint64_t unified = ss_param_uint(p, "unified_bytes");
+	enum block_policy policy = ss_param_enum(p, "policy") == 0 ? POLICY_FIRST_WAVE
+								    : POLICY_DYNAMIC;
 
 	if (!n_carveouts) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "carveouts: expected at least one value (KiB)");
+		return -1;
+	}
+	if (kib[n_carveouts - 1] * 1024 > unified) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "carveouts: %" G_GUINT64_FORMAT " KiB is more than unified_bytes (%" G_GUINT64_FORMAT " B); expected carveouts of the unified array",
+			    kib[n_carveouts - 1], unified);
+		return -1;
+	}
+	if (policy == POLICY_DYNAMIC && ss_param_is_set(p, "granularity")) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "granularity: only for policy = first_wave; policy = dynamic runs every block");
+		return -1;
+	}
+	/* without done, no slot ever frees up and the kernel would never end */
+	if (policy == POLICY_DYNAMIC && n_done != n_sms) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "policy = dynamic: expected done linked from each of the %u SMs of dispatch, found %u link%s",
+			    n_sms, n_done, n_done == 1 ? "" : "s");
 		return -1;
 	}
 	s->carveouts = g_new(uint32_t, n_carveouts);
@@ -96,12 +156,13 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 		.regs = ss_param_uint(p, "regs"),
 		.reg_unit = ss_param_uint(p, "reg_unit"),
 		.smem_unit = ss_param_uint(p, "smem_unit"),
-		.unified_bytes = ss_param_uint(p, "unified_bytes"),
+		.unified_bytes = unified,
 		.carveouts_kib = s->carveouts,
 		.n_carveouts = n_carveouts,
-		.rule = ss_param_enum(p, "carveout_rule") == 0 ? CARVEOUT_REF : CARVEOUT_OFF,
+		.rule = carveout_rules[ss_param_enum(p, "carveout_rule")],
 		.fixed_l1_bytes = ss_param_uint(p, "fixed_l1_bytes"),
 		.granularity = ss_param_enum(p, "granularity") + 1,
+		.policy = policy,
 	};
 	if (s->gpu.rule == CARVEOUT_OFF && !s->gpu.fixed_l1_bytes) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "carveout_rule = off needs fixed_l1_bytes, the L1 of every kernel");
@@ -118,31 +179,273 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 static void send_dispatch(struct ss_port *to, enum gpu_dispatch_op op,
 			  const struct gpu_kernel *k,
 			  const struct gpu_occupancy *occ,
-			  const struct gpu_block *b)
+			  const struct gpu_block *b, uint32_t slot)
 {
 	struct gpu_dispatch_msg m = {
 		.hdr = { sizeof(m), op }, .kernel = k, .occ = occ, .block = b,
+		.slot = slot, .sm = to->index,
 	};
 
 	ss_port_send(to, &m.hdr);
 }
 
+static void send_plan(struct block_scheduler *s, const struct gpu_kernel *k,
+		      const struct gpu_occupancy *occ)
+{
+	struct gpu_kernel_msg out = {
+		.hdr = { sizeof(out), GPU_KERNEL_PLANNED }, .kernel = k, .occ = occ,
+	};
+
+	if (ss_port_is_bound(s->plan))
+		ss_port_send(s->plan, &out.hdr);
+}
+
+/* ---- dynamic dispatch (model.md 3.2) ------------------------------------- */
+
+/*
+ * The next block of the grid (the caller knows there is one), loading the
+ * next batch when the last is used up.  A batch is one block per slot of
+ * the GPU: the first fill takes one load, each later wave about one more.
+ * NULL when the load failed; the run is then stopping.
+ */
+static const struct gpu_block *next_block(struct block_scheduler *s)
+{
+	if (s->batch_pos == s->batch_len) {
+		size_t n = MIN(s->batch_cap, s->kernel->grid_size - s->next_id);
+		GError *err = NULL;
+
+		for (size_t i = 0; i < n; i++)
+			s->ids[i] = s->next_id + i;
+		if (!s->source->ops->load(s->source, s->ids, n, s->blocks, &err)) {
+			s->failed = true;
+			ss_engine_fail(s->c.engine, err);
+			return NULL;
+		}
+		s->batch_pos = 0;
+		s->batch_len = n;
+	}
+	s->next_id++;
+	return s->blocks[s->batch_pos++];
+}
+
+/*
+ * Dispatch blocks into the free slot `key` until one has a line (it stays
+ * there) or the grid runs out; each empty one finishes on the spot, so its
+ * slot is free again for the next.  False when a load failed.
+ */
+static bool fill_slot(struct block_scheduler *s, size_t key)
+{
+	while (s->next_id < s->kernel->grid_size) {
+		const struct gpu_block *b = next_block(s);
+
+		if (!b)
+			return false;
+		s->c.stats[BS_BLOCKS]++;
+		if (!b->n_lines) {
+			s->c.stats[BS_EMPTY]++;
+			continue;
+		}
+		s->slots[key] = b;
+		s->resident++;
+		break;
+	}
+	return true;
+}
+
+static void send_last(struct block_scheduler *s)
+{
+	for (unsigned sm = 0; sm < s->gpu.num_sms; sm++)
+		send_dispatch(s->dispatch[sm], GPU_DISPATCH_LAST, s->kernel, &s->occ,
+			      NULL, 0);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The start of a tick: the slots freed during the last one take the next
+ * blocks.  Keys are sm * max_active + slot, so ascending keys are SMs
+ * ascending, each SM's slots ascending, and ties go to the lower SM.
+ */
+static void refill(struct ss_engine *e, void *data)
+{
+	struct block_scheduler *s = data;
+	uint32_t ma = s->occ.max_active;
+	uint64_t before = s->c.stats[BS_BLOCKS];
+
+	s->refill_queued = false;
+	if (s->failed || !s->n_freed)
+		return;
+	qsort(s->freed, s->n_freed, sizeof(*s->freed), cmp_size);
+	s->c.stats[BS_REFILLS]++;
+	s->refilling = true;
+	for (size_t i = 0; i < s->n_freed && s->next_id < s->kernel->grid_size; i++) {
+		size_t key = s->freed[i];
+
+		if (!fill_slot(s, key))
+			break;
+		if (s->slots[key])
+			send_dispatch(s->dispatch[key / ma], GPU_DISPATCH_BLOCK,
+				      s->kernel, &s->occ, s->slots[key], key % ma);
+	}
+	s->refilling = false;
+	if (s->failed)
+		return;
+	s->n_freed = 0;
+	s->c.stats[BS_REFILL_BLOCKS] += s->c.stats[BS_BLOCKS] - before;
+	/* a refill is queued only while blocks remain, so this is the one
+	 * that used them up */
+	if (s->next_id >= s->kernel->grid_size)
+		send_last(s);
+}
+
+static void fail_internal(struct block_scheduler *s, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
+
+static void fail_internal(struct block_scheduler *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+
+	va_start(ap, fmt);
+	what = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_INTERNAL, "%s: %s",
+						s->c.name, what));
+	g_free(what);
+	s->failed = true;
+}
+
+static void block_done(struct block_scheduler *s, const struct ss_port *in,
+		       const struct gpu_dispatch_msg *d)
+{
+	uint32_t ma = s->occ.max_active;
+	size_t key;
+
+	s->c.stats[BS_DONE]++;
+	if (s->gpu.policy != POLICY_DYNAMIC || s->failed)
+		return;
+	if (!s->kernel) {
+		fail_internal(s, "done[%u] reported slot %u done, but no kernel runs",
+			      in->index, d->slot);
+		return;
+	}
+	/* a slot refilled and freed in one go would skip the tick between */
+	if (s->refilling) {
+		fail_internal(s, "done[%u] reported slot %u done while receiving blocks; expected it from the SM's own issue",
+			      in->index, d->slot);
+		return;
+	}
+	key = (size_t)d->sm * ma + d->slot;
+	if (d->sm != in->index || d->slot >= ma || !s->slots[key] ||
+	    (d->block && d->block != s->slots[key])) {
+		fail_internal(s, "done[%u] reported SM %u, slot %u done (block %" G_GUINT64_FORMAT "), which %s",
+			      in->index, d->sm, d->slot, d->block ? d->block->id : 0,
+			      d->sm != in->index ? "is another SM's link" :
+			      d->slot >= ma ? "is past the SM's slots" :
+			      !s->slots[key] ? "holds no block" : "holds another block");
+		return;
+	}
+	s->slots[key] = NULL;
+	s->resident--;
+	if (s->next_id >= s->kernel->grid_size)
+		return;
+	s->freed[s->n_freed++] = key;
+	/*
+	 * At the start of the next tick: below SS_PRIO_ISSUE, where SM i
+	 * issues at SS_PRIO_ISSUE + i, so every SM sees its new blocks
+	 * before it issues in that tick, whatever its index.
+	 */
+	if (!s->refill_queued) {
+		s->refill_queued = true;
+		ss_schedule_in(s->c.engine, 1, SS_PRIO_ISSUE - 1, refill, s);
+	}
+}
+
+static void reserve_batch(struct block_scheduler *s, size_t n)
+{
+	s->ids = g_renew(uint64_t, s->ids, n ? n : 1);
+	s->blocks = g_renew(const struct gpu_block *, s->blocks, n ? n : 1);
+}
+
+/* Begin, the first fill breadth-first, go; last at once if the grid fits. */
+static void first_fill(struct block_scheduler *s, const struct gpu_kernel_msg *km)
+{
+	const struct gpu_kernel *k = km->kernel;
+	uint32_t n_sms = s->gpu.num_sms, ma = s->occ.max_active;
+	size_t n_slots = (size_t)n_sms * ma;
+
+	s->kernel = k;
+	s->source = km->blocks;
+	s->next_id = 0;
+	s->batch_pos = s->batch_len = 0;
+	s->n_freed = 0;
+	if (n_slots > s->slots_cap) {
+		s->slots = g_renew(const struct gpu_block *, s->slots, n_slots);
+		s->freed = g_renew(size_t, s->freed, n_slots);
+		s->slots_cap = n_slots;
+	}
+	reserve_batch(s, n_slots);
+	s->batch_cap = n_slots;
+	memset(s->slots, 0, n_slots * sizeof(*s->slots));
+
+	for (uint32_t r = 0; r < ma && s->next_id < k->grid_size; r++)
+		for (uint32_t sm = 0; sm < n_sms && s->next_id < k->grid_size; sm++)
+			if (!fill_slot(s, (size_t)sm * ma + r))
+				return;
+	/*
+	 * Refills happen only when the first fill left no slot free, so the
+	 * SMs holding a block now are all that will ever run one.
+	 */
+	s->occ.active_sms = 0;
+	for (uint32_t sm = 0; sm < n_sms; sm++)
+		s->occ.active_sms += s->slots[(size_t)sm * ma] != NULL;
+
+	send_plan(s, k, &s->occ);
+	for (uint32_t sm = 0; sm < n_sms; sm++)
+		send_dispatch(s->dispatch[sm], GPU_DISPATCH_BEGIN, k, &s->occ, NULL, 0);
+	for (uint32_t r = 0; r < ma; r++)
+		for (uint32_t sm = 0; sm < n_sms; sm++)
+			if (s->slots[(size_t)sm * ma + r])
+				send_dispatch(s->dispatch[sm], GPU_DISPATCH_BLOCK, k,
+					      &s->occ, s->slots[(size_t)sm * ma + r], r);
+	for (uint32_t sm = 0; sm < n_sms; sm++)
+		send_dispatch(s->dispatch[sm], GPU_DISPATCH_GO, k, &s->occ, NULL, 0);
+	if (s->next_id >= k->grid_size)
+		send_last(s);
+}
+
+/* ---- per kernel -------------------------------------------------------------- */
+
 static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *km)
 {
 	const struct gpu_kernel *k = km->kernel;
-	struct gpu_kernel_msg out = { .hdr = { sizeof(out), GPU_KERNEL_PLANNED }, .kernel = k };
 	char *why = NULL;
-	bool runs = occupancy_plan(&s->gpu, k, &s->occ, &why);
+	bool runs;
 	uint64_t n = 0;
 
+	if (s->resident) {
+		fail_internal(s, "kernel %u began while %" G_GUINT64_FORMAT " blocks of the last one were still running",
+			      k->id, s->resident);
+		return;
+	}
+	s->kernel = NULL;
+	runs = occupancy_plan(&s->gpu, k, &s->occ, &why);
 	s->c.stats[BS_KERNELS]++;
+	if (runs && s->gpu.policy == POLICY_DYNAMIC) {
+		first_fill(s, km);
+		return;
+	}
 	if (runs) {
 		/* SM s runs s, s + SMs, ...: together the first
 		 * sim_blocks * SMs blocks of the grid */
 		n = (uint64_t)s->occ.sim_blocks * s->gpu.num_sms;
 		n = MIN(n, k->grid_size);
-		s->ids = g_renew(uint64_t, s->ids, n ? n : 1);
-		s->blocks = g_renew(const struct gpu_block *, s->blocks, n ? n : 1);
+		reserve_batch(s, n);
 		for (uint64_t i = 0; i < n; i++)
 			s->ids[i] = i;
 
@@ -152,25 +455,26 @@ static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *
 			ss_engine_fail(s->c.engine, err);
 			return;
 		}
-		out.occ = &s->occ;
 	} else {
 		s->c.stats[BS_SKIPPED]++;
 		/* why names the kernel */
 		fprintf(stderr, "sectorsim: %s; skipped\n", why);
 		g_free(why);
 	}
-	if (ss_port_is_bound(s->plan))
-		ss_port_send(s->plan, &out.hdr);
+	send_plan(s, k, runs ? &s->occ : NULL);
 	for (unsigned sm = 0; sm < s->gpu.num_sms; sm++) {
-		send_dispatch(s->dispatch[sm], GPU_DISPATCH_BEGIN, k, &s->occ, NULL);
+		uint32_t slot = 0;
+
+		send_dispatch(s->dispatch[sm], GPU_DISPATCH_BEGIN, k, &s->occ, NULL, 0);
 		/* SM sm's blocks are sm, sm + SMs, ... of the loaded range */
 		for (uint64_t b = sm; runs && b < n; b += s->gpu.num_sms) {
 			s->c.stats[BS_BLOCKS]++;
+			s->c.stats[BS_EMPTY] += !s->blocks[b]->n_lines;
 			send_dispatch(s->dispatch[sm], GPU_DISPATCH_BLOCK, k,
-				      &s->occ, s->blocks[b]);
+				      &s->occ, s->blocks[b], slot++);
 		}
-		send_dispatch(s->dispatch[sm], GPU_DISPATCH_GO, k, &s->occ, NULL);
-		send_dispatch(s->dispatch[sm], GPU_DISPATCH_LAST, k, &s->occ, NULL);
+		send_dispatch(s->dispatch[sm], GPU_DISPATCH_GO, k, &s->occ, NULL, 0);
+		send_dispatch(s->dispatch[sm], GPU_DISPATCH_LAST, k, &s->occ, NULL, 0);
 	}
 }
 
@@ -181,6 +485,8 @@ static void sched_recv(struct ss_component *c, struct ss_port *in,
 
 	if (m->kind == GPU_KERNEL_BEGIN)
 		plan_kernel(s, (const struct gpu_kernel_msg *)m);
+	else if (m->kind == GPU_DISPATCH_DONE)
+		block_done(s, in, (const struct gpu_dispatch_msg *)m);
 }
 
 static void sched_destroy(struct ss_component *c)
@@ -191,6 +497,8 @@ static void sched_destroy(struct ss_component *c)
 	g_free(s->dispatch);
 	g_free(s->ids);
 	g_free(s->blocks);
+	g_free(s->slots);
+	g_free(s->freed);
 }
 
 static const struct ss_component_ops ops = {

@@ -1,1 +1,4 @@
 # Dynamic block dispatch (model.md 3.2).
+check_PROGRAMS += tests/test-dispatch
+tests_test_dispatch_CPPFLAGS = $(COMPONENT_CPPFLAGS)
+tests_test_dispatch_LDADD = $(COMPONENT_LDADD)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Occupancy, the reference's adaptive L1 size and the first-wave mapping
- * (model.md 2.1-2.3 and 3.1).  The arithmetic is 64-bit throughout so that
+ * Occupancy, the adaptive L1 size (the reference's loop, model.md 2.3, or
+ * formula (7), 2.4) and the first-wave mapping (model.md 2.1-2.4 and 3.1).
+ * The arithmetic is 64-bit throughout so that
  * no launch, however odd, wraps; the results are small and fit the 32-bit
  * fields, except ceil(grid / SMs), which is checked.
  */
@@ -37,6 +38,37 @@ static uint64_t lim_smem(const struct occ_gpu *g, const struct gpu_kernel *k,
 	return k->smem ? s / ceil_to(k->smem, g->smem_unit) : g->max_blocks;
 }
 
+/* Blocks an SM holds with S bytes of shared memory (paper (3)). */
+static uint64_t max_act_blk(const struct occ_gpu *g, const struct gpu_kernel *k,
+			    uint64_t base, uint64_t s)
+{
+	return min_u64(base, lim_smem(g, k, s));
+}
+
+/*
+ * Paper (7): the most blocks any carveout allows are those of the largest,
+ * and the smallest carveout that allows as many leaves the L1 the most
+ * room.  lim_smem grows with S, so the first match in ascending order is
+ * the smallest.  When not even the largest holds a block, the largest is
+ * the carveout the kernel was refused with.
+ */
+static uint64_t carveout_eq7(const struct occ_gpu *g, const struct gpu_kernel *k,
+			     uint64_t base)
+{
+	uint64_t largest = (uint64_t)g->carveouts_kib[g->n_carveouts - 1] * 1024;
+	uint64_t target = max_act_blk(g, k, base, largest);
+
+	if (!target)
+		return largest;
+	for (uint32_t i = 0; i < g->n_carveouts; i++) {
+		uint64_t s = (uint64_t)g->carveouts_kib[i] * 1024;
+
+		if (max_act_blk(g, k, base, s) == target)
+			return s;
+	}
+	return largest;
+}
+
 static char *kernel_label(const struct gpu_kernel *k)
 {
 	return k->name ? g_strdup_printf("kernel %u (%s)", k->id, k->name)
@@ -61,6 +93,8 @@ bool occupancy_plan(const struct occ_gpu *g, const struct gpu_kernel *k,
 
 	memset(o, 0, sizeof(*o));
 	*why = NULL;
+	o->num_sms = g->num_sms;
+	o->dynamic = g->policy == POLICY_DYNAMIC;
 	if (!g->num_sms || !g->warp_size)
 		return fail(why, k, g_strdup_printf("the GPU has %u SMs of %u-thread warps",
 						    g->num_sms, g->warp_size));
@@ -75,9 +109,9 @@ bool occupancy_plan(const struct occ_gpu *g, const struct gpu_kernel *k,
 	o->lim_regs = k->regs ? g->regs / (regs_per_warp * wpb) : g->max_blocks;
 	base = min_u64(min_u64(o->lim_warps, o->lim_blocks), o->lim_regs);
 
+	if (g->rule != CARVEOUT_OFF && !g->n_carveouts)
+		return fail(why, k, g_strdup("the GPU lists no shared-memory carveout"));
 	if (g->rule == CARVEOUT_REF) {
-		if (!g->n_carveouts)
-			return fail(why, k, g_strdup("the GPU lists no shared-memory carveout"));
 		/*
 		 * The reference's loop stops one short of the last carveout;
 		 * when no carveout is enough, the one before the last stays
@@ -90,6 +124,9 @@ bool occupancy_plan(const struct occ_gpu *g, const struct gpu_kernel *k,
 			if (lim_smem(g, k, s) >= base)
 				break;
 		}
+		o->l1_bytes = g->unified_bytes > s ? g->unified_bytes - s : 0;
+	} else if (g->rule == CARVEOUT_EQ7) {
+		s = carveout_eq7(g, k, base);
 		o->l1_bytes = g->unified_bytes > s ? g->unified_bytes - s : 0;
 	} else {
 		s = g->unified_bytes;
@@ -106,20 +143,28 @@ bool occupancy_plan(const struct occ_gpu *g, const struct gpu_kernel *k,
 		return fail(why, k, g_strdup_printf("%" G_GUINT64_FORMAT " blocks on %u SMs: more than %u blocks per SM",
 						    k->grid_size, g->num_sms, UINT32_MAX));
 	o->alloc = o->avg_blocks = avg;
-	o->max_active = min_u64(th, avg);
-	switch (g->granularity) {
-	case GRAN_ONE:
-		o->sim_blocks = 1;
-		break;
-	case GRAN_MAX_ACTIVE:
-		o->sim_blocks = o->max_active;
-		break;
-	case GRAN_AVG:
+	/* dynamic dispatch handles a grid smaller than the slots itself */
+	o->max_active = g->rule == CARVEOUT_EQ7 ? th : min_u64(th, avg);
+	if (g->policy == POLICY_DYNAMIC) {
+		/* every block runs: an SM's share, nothing scaled */
 		o->sim_blocks = o->avg_blocks;
-		break;
-	default:
-		return fail(why, k, g_strdup_printf("granularity %d: not 1, 2 or 3",
-						    (int)g->granularity));
+	} else {
+		switch (g->granularity) {
+		case GRAN_ONE:
+			o->sim_blocks = 1;
+			break;
+		case GRAN_MAX_ACTIVE:
+			/* eq7 does not cap max_active by the grid; the first
+			 * wave never holds more than an SM's share */
+			o->sim_blocks = min_u64(o->max_active, o->avg_blocks);
+			break;
+		case GRAN_AVG:
+			o->sim_blocks = o->avg_blocks;
+			break;
+		default:
+			return fail(why, k, g_strdup_printf("granularity %d: not 1, 2 or 3",
+							    (int)g->granularity));
+		}
 	}
 	o->scale = o->sim_blocks ? (double)o->avg_blocks / (double)o->sim_blocks : 0.0;
 

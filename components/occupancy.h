@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Occupancy, the adaptive L1 size and the block-to-SM mapping of a kernel
- * (model.md 2 and 3.1): pure functions of the GPU's limits and the
- * kernel's launch data, so that the block scheduler and the tests share them.
+ * (model.md 2, 3.1 and the plan of 3.2): pure functions of the GPU's
+ * limits and the kernel's launch data, so that the block scheduler and the
+ * tests share them.
  */
 #ifndef SS_OCCUPANCY_H
 #define SS_OCCUPANCY_H
@@ -13,6 +14,14 @@
 enum carveout_rule {
 	CARVEOUT_REF,		/* the reference's loop: the last carveout is never tried */
 	CARVEOUT_OFF,		/* no adaptation: all shared memory, fixed_l1_bytes of L1 */
+	CARVEOUT_EQ7,		/* paper (7) done right (model.md 2.4): the smallest
+				   carveout that keeps the most resident blocks */
+};
+
+/* Which blocks run (model.md 3). */
+enum block_policy {
+	POLICY_FIRST_WAVE,	/* the first sim_blocks of b % SMs == s on SM s, scaled */
+	POLICY_DYNAMIC,		/* every block, into slots as they free up */
 };
 
 /* How many blocks an SM simulates (model.md 3.1 granularity 1, 2, 3). */
@@ -31,13 +40,23 @@ struct occ_gpu {
 	uint32_t n_carveouts;
 	enum carveout_rule rule;
 	uint64_t fixed_l1_bytes;	/* CARVEOUT_OFF */
-	enum sim_granularity granularity;
+	enum sim_granularity granularity;	/* POLICY_FIRST_WAVE */
+	enum block_policy policy;
 };
 
 /*
  * Fill *o for kernel k.  False, with *why (g_free it), when the kernel cannot
  * run at all (no thread per block, or one block does not fit an SM); the
  * fields that could be computed are still set.
+ *
+ * Under POLICY_DYNAMIC every block runs, so nothing is scaled: sim_blocks =
+ * avg_blocks = ceil(grid / SMs), each SM's share (the count an SM really
+ * runs depends on how long the blocks are), and scale = 1.  active_sms is
+ * min(SMs, grid), the SMs the first fill reaches when no block is empty;
+ * the scheduler corrects it once it knows which blocks are empty.  Under
+ * CARVEOUT_EQ7 max_active is what the resources allow, not capped by the
+ * grid; first_wave then simulates at most avg_blocks blocks per SM, so
+ * that scale stays >= 1.
  */
 bool occupancy_plan(const struct occ_gpu *g, const struct gpu_kernel *k,
 		    struct gpu_occupancy *o, char **why);

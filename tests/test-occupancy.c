@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Occupancy, adaptive L1 size and first-wave mapping (model.md 2-3.1)
- * against every kernel of the golden *_simulator.json files.
+ * against every kernel of the golden *_simulator.json files; the hw
+ * carveout rule (paper (7), model.md 2.4) and the plan of dynamic
+ * dispatch (3.2) against hand-computed cases.
  */
 #include "config.h"
 
@@ -176,6 +178,8 @@ static void test_golden(void)
 		g_assert_cmpuint(o.avg_blocks, ==, o.alloc);
 		g_assert_cmpuint(o.sim_blocks, ==, o.max_active);
 		g_assert_true(o.scale == e->scale);
+		g_assert_cmpuint(o.num_sms, ==, g.num_sms);
+		g_assert_false(o.dynamic);
 	}
 }
 
@@ -338,6 +342,174 @@ static void test_errors(void)
 	expect_error(&tv, &k, "blocks per SM", &o);
 }
 
+/* ---- hw: paper (7), model.md 2.4 ------------------------------------------------ */
+
+struct eq7_case {
+	const char *what;
+	enum gpu_id gpu;
+	uint64_t grid;
+	uint32_t bsize, regs, smem;
+	uint32_t base;			/* min(lim_warps, lim_blocks, lim_regs) */
+	uint32_t lim_smem;		/* at the chosen carveout */
+	uint64_t carveout_kib, l1_kib;
+	uint32_t max_active;
+};
+
+/*
+ * By hand, with MaxActBlk(S) = min(base, S // ceil_to(smem, 256)):
+ *  - TITAN V carveouts 0, 8, 16, 32, 64, 96 KiB of 128 KiB;
+ *  - A100 carveouts 0, 8, 16, 32, 64, 100, 132, 164 KiB of 192 KiB.
+ */
+static const struct eq7_case eq7_cases[] = {
+	/* model.md 2.5 kernel 2: 16 KiB a block; 96 KiB holds 6 < base 8,
+	 * and only 96 KiB holds 6 (64 KiB: 4) */
+	{ "synth k2", GPU_TITANV, 400, 128, 64, 16384, 8, 6, 96, 32, 6 },
+	/* 164 KiB holds 10, so 8 is the target; 132 KiB is the first with 8
+	 * (100 KiB: 6) */
+	{ "synth k2", GPU_A100, 400, 128, 64, 16384, 8, 8, 132, 60, 8 },
+	/* no shared memory: carveout 0, and 32 resident blocks although the
+	 * grid gives an SM only 2 */
+	{ "synth k1", GPU_TITANV, 160, 64, 32, 0, 32, 32, 0, 128, 32 },
+	{ "synth k1", GPU_A100, 160, 64, 32, 0, 32, 32, 0, 192, 32 },
+	/* base 4 (registers: 65536 // (2048 * 8)); 10240 B a block: 32 KiB
+	 * holds 3, 64 KiB holds 6 >= 4 */
+	{ "regs-bound", GPU_TITANV, 1000, 256, 64, 10000, 4, 6, 64, 64, 4 },
+	/* 12032 B a block: 64 KiB holds 5, 100 KiB holds 8 = base */
+	{ "100 KiB", GPU_A100, 1000, 128, 64, 12000, 8, 8, 100, 92, 8 },
+	/* 40192 B a block: 64 KiB holds 1, only the largest (96 KiB) holds 2;
+	 * the reference's loop stops at 64 KiB (1 block) */
+	{ "largest", GPU_TITANV, 1000, 256, 32, 40000, 8, 2, 96, 32, 2 },
+	/* 80 KiB a block: 132 KiB holds 1, only 164 KiB holds 2 */
+	{ "largest", GPU_A100, 1000, 256, 32, 81920, 8, 2, 164, 28, 2 },
+	/* a grid of one block: max_active is still all an SM holds (2 blocks
+	 * of 32 warps), not ceil(1 / 108) */
+	{ "one block", GPU_A100, 1, 1024, 8, 0, 2, 32, 0, 192, 2 },
+};
+
+static void test_eq7(void)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(eq7_cases); i++) {
+		const struct eq7_case *e = &eq7_cases[i];
+		struct occ_gpu g = gpu(e->gpu);
+		struct gpu_kernel k = kernel(e->grid, e->bsize, e->regs, e->smem);
+		struct gpu_occupancy o;
+
+		g.rule = CARVEOUT_EQ7;
+		o = plan(&g, &k);
+		if (MIN(MIN(o.lim_warps, o.lim_blocks), o.lim_regs) != e->base ||
+		    o.lim_smem != e->lim_smem ||
+		    o.carveout_bytes != e->carveout_kib * 1024 ||
+		    o.l1_bytes != e->l1_kib * 1024 ||
+		    o.th_max_active != e->max_active ||
+		    o.max_active != e->max_active)
+			g_error("%s (gpu %d): base %u lim_smem %u S %" G_GUINT64_FORMAT " L1 %" G_GUINT64_FORMAT " th %u max_active %u",
+				e->what, e->gpu, MIN(MIN(o.lim_warps, o.lim_blocks), o.lim_regs),
+				o.lim_smem, o.carveout_bytes, o.l1_bytes,
+				o.th_max_active, o.max_active);
+		g_assert_cmpuint(o.alloc, ==, (e->grid + g.num_sms - 1) / g.num_sms);
+		g_assert_cmpuint(o.num_sms, ==, g.num_sms);
+		g_assert_false(o.dynamic);
+		/* first wave: never more than an SM's share, so scale >= 1 */
+		g_assert_cmpuint(o.sim_blocks, ==, MIN(o.max_active, o.avg_blocks));
+		g_assert_true(o.scale >= 1.0);
+	}
+}
+
+/* The reference's loop and (7) differ exactly when only the largest carveout is enough. */
+static void test_eq7_against_ref(void)
+{
+	struct occ_gpu ref = gpu(GPU_TITANV), eq7 = ref;
+	struct gpu_kernel k = kernel(1000, 256, 32, 40000);
+	struct gpu_occupancy o;
+
+	eq7.rule = CARVEOUT_EQ7;
+	o = plan(&ref, &k);
+	g_assert_cmpuint(o.carveout_bytes, ==, 64 * 1024);
+	g_assert_cmpuint(o.max_active, ==, 1);
+	o = plan(&eq7, &k);
+	g_assert_cmpuint(o.carveout_bytes, ==, 96 * 1024);
+	g_assert_cmpuint(o.max_active, ==, 2);
+
+	/* otherwise both take the smallest carveout that is enough */
+	k = kernel(1000, 256, 64, 10000);
+	o = plan(&ref, &k);
+	g_assert_cmpuint(o.carveout_bytes, ==, 64 * 1024);
+	g_assert_cmpuint(o.max_active, ==, 4);
+	o = plan(&eq7, &k);
+	g_assert_cmpuint(o.carveout_bytes, ==, 64 * 1024);
+	g_assert_cmpuint(o.max_active, ==, 4);
+}
+
+/* A block that not even the largest carveout holds: an error naming it, as under ref. */
+static void test_eq7_cannot_fit(void)
+{
+	struct occ_gpu tv = gpu(GPU_TITANV), a100 = gpu(GPU_A100), none = tv;
+	struct gpu_kernel k;
+	struct gpu_occupancy o;
+
+	tv.rule = a100.rule = none.rule = CARVEOUT_EQ7;
+	/* 100096 B > 96 KiB */
+	k = kernel(10, 64, 32, 100000);
+	expect_error(&tv, &k, "the 98304-byte shared-memory carveout: 0", &o);
+	g_assert_cmpuint(o.carveout_bytes, ==, 96 * 1024);
+	g_assert_cmpuint(o.lim_smem, ==, 0);
+	g_assert_cmpuint(o.max_active, ==, 0);
+	/* 96 KiB + 1 B: fits the A100 (164 KiB), one block */
+	k = kernel(10, 64, 32, 96 * 1024 + 1);
+	o = plan(&a100, &k);
+	g_assert_cmpuint(o.carveout_bytes, ==, 100 * 1024);
+	g_assert_cmpuint(o.max_active, ==, 1);
+	/* 170000 B > 164 KiB */
+	k = kernel(10, 64, 32, 170000);
+	expect_error(&a100, &k, "the 167936-byte shared-memory carveout: 0", &o);
+	g_assert_cmpuint(o.carveout_bytes, ==, 164 * 1024);
+	/* the warps alone can refuse it too */
+	k = kernel(10, 4096, 16, 0);
+	expect_error(&tv, &k, "does not fit an SM", &o);
+	g_assert_cmpuint(o.lim_warps, ==, 0);
+
+	none.n_carveouts = 0;
+	k = kernel(10, 64, 32, 0);
+	expect_error(&none, &k, "no shared-memory carveout", &o);
+}
+
+/* ---- hw: the plan of dynamic dispatch (model.md 3.2) ----------------------------- */
+
+static void test_dynamic_plan(void)
+{
+	struct occ_gpu g = gpu(GPU_TITANV);
+	struct gpu_kernel k = kernel(400, 128, 64, 16384);
+	struct gpu_occupancy o;
+
+	g.policy = POLICY_DYNAMIC;
+	g.rule = CARVEOUT_EQ7;
+	/* the granularity is the first wave's business */
+	g.granularity = GRAN_ONE;
+	o = plan(&g, &k);
+	g_assert_true(o.dynamic);
+	g_assert_cmpuint(o.num_sms, ==, 80);
+	g_assert_cmpuint(o.max_active, ==, 6);
+	g_assert_cmpuint(o.active_sms, ==, 80);
+	g_assert_cmpuint(o.avg_blocks, ==, 5);
+	g_assert_cmpuint(o.sim_blocks, ==, 5);
+	g_assert_true(o.scale == 1.0);
+
+	/* 10 blocks on 80 SMs: 10 SMs, 32 slots each all the same */
+	k = kernel(10, 64, 32, 0);
+	o = plan(&g, &k);
+	g_assert_cmpuint(o.max_active, ==, 32);
+	g_assert_cmpuint(o.active_sms, ==, 10);
+	g_assert_cmpuint(o.sim_blocks, ==, 1);
+	g_assert_true(o.scale == 1.0);
+
+	/* under the reference's carveout rule the grid caps the slots */
+	g.rule = CARVEOUT_REF;
+	o = plan(&g, &k);
+	g_assert_cmpuint(o.max_active, ==, 1);
+	g_assert_true(o.dynamic);
+	g_assert_true(o.scale == 1.0);
+}
+
 /* ---- first wave ------------------------------------------------------------------ */
 
 static uint32_t wave(const struct occ_gpu *g, const struct gpu_kernel *k,
@@ -443,6 +615,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/occupancy/last-carveout", test_last_carveout);
 	g_test_add_func("/occupancy/granularity", test_granularity);
 	g_test_add_func("/occupancy/errors", test_errors);
+	g_test_add_func("/occupancy/eq7", test_eq7);
+	g_test_add_func("/occupancy/eq7-against-ref", test_eq7_against_ref);
+	g_test_add_func("/occupancy/eq7-cannot-fit", test_eq7_cannot_fit);
+	g_test_add_func("/occupancy/dynamic-plan", test_dynamic_plan);
 	g_test_add_func("/occupancy/first-wave", test_first_wave);
 	g_test_add_func("/occupancy/first-wave-covers", test_first_wave_covers);
 	return g_test_run();
