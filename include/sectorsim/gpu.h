@@ -89,11 +89,14 @@ struct gpu_occupancy {
 	uint32_t lim_warps, lim_blocks, lim_regs, lim_smem;
 	uint32_t th_max_active;		/* blocks per SM the resources allow */
 	uint32_t alloc;			/* ceil(grid / SMs) */
-	uint32_t max_active;		/* min(th_max_active, alloc) */
+	uint32_t max_active;		/* blocks resident per SM: min(th_max_active,
+					   alloc); th_max_active under dynamic
+					   dispatch with the eq7 carveout */
 	uint64_t carveout_bytes;	/* shared memory carved out of the unified array */
 	uint64_t l1_bytes;		/* what is left for the L1 */
 	uint32_t active_sms;		/* SMs that get blocks */
-	uint32_t sim_blocks;		/* blocks simulated per SM */
+	uint32_t sim_blocks;		/* blocks simulated per SM; dynamic: an
+					   SM's share, ceil(grid / SMs) */
 	uint32_t avg_blocks;		/* ceil(grid / SMs) */
 	double scale;			/* avg_blocks / sim_blocks: counts are multiplied by it */
 	uint32_t num_sms;		/* SMs of the GPU */
