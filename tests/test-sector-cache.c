@@ -529,14 +529,14 @@ static void test_geometry(void)
 			g_error("%s: '%s' lacks '%s'", #field_change, why, text); \
 		g_free(why);					\
 	} while (0)
-	REFUSED(x.assoc = 0, "must not be zero");
+	REFUSED(x.assoc = 0, "assoc is not given and cannot be derived");
 	REFUSED(x.sector_bytes = 48, "power of two");
 	REFUSED(x.sector_bytes = 256, "divides line_bytes");
 	REFUSED(x.sector_bytes = 16, "at least 32");
 	REFUSED((x.line_bytes = 2048, x.sector_bytes = 32), "at most 32");
 	REFUSED((x.size = 1024, x.assoc = 16), "larger than the 8 lines");
-	REFUSED(x.sets = 16, "either size or sets");
-	REFUSED(x.size = 0, "either size or sets");
+	REFUSED(x.sets = 16, "not all three");
+	REFUSED(x.size = 0, "give either size or sets as well as assoc 32");
 	REFUSED(x.index = SET_INDEX_LINEAR, "power-of-two");
 	REFUSED((x.size = 128 * 128 * 4, x.assoc = 4, x.index = SET_INDEX_IPOLY), "16, 32 or 64");
 #undef REFUSED
