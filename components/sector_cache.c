@@ -5,7 +5,9 @@
  * readable bits.  One type serves as the L1 of an SM and as an L2 slice;
  * only parameters and wiring differ.  The state machine is model.md 7.4
  * (write_miss = allocate / no_allocate: the reference's LRUCache) and 7.5
- * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional).
+ * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional,
+ * with its dirty-line protection, read-modify-writes for atomics and
+ * reductions, and the L1's bypass of flagged requests).
  *
  * Layout, chosen by the benchmark: ways are numbered set * assoc + way.
  * Each set has one block of its own: 16-bit fingerprints of the line
@@ -29,9 +31,12 @@
  * allocated per access.
  *
  * The access path of a 32-byte request is compiled once per combination
- * of write_hit and write_miss and per direction (line_hit() and
- * line_miss() with constant policies, see SC_ACCESS_FN), and sc_new()
- * picks one, so the policies cost no branch per access.  The state changes
+ * of write_hit and write_miss, per direction and per extension (line_hit()
+ * and line_miss() with constant policies, see SC_ACCESS_FN), and sc_new()
+ * picks one, so the policies cost no branch per access.  The extended
+ * paths count the lines holding a modified sector (protect_dirty_pct) and
+ * take links of either width; the plain ones, which every reference
+ * cache uses, do neither.  The state changes
  * of an access come before its requests down, so that little is live
  * across the calls; what is emitted, and in which order, is the reference's.
  * Requests of other sizes take the same functions with the policies read
@@ -1189,9 +1194,34 @@ SC_ACCESS_FN(WRITE_THROUGH, FETCH)
 
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended)
 {
-#define SC_PATHS(x) {										{											access_WRITE_BACK_ALLOCATE_##x,							access_WRITE_BACK_NO_ALLOCATE_##x,						access_WRITE_BACK_LAZY_FETCH_##x,						access_WRITE_BACK_FETCH_##x,						}, {											access_WRITE_THROUGH_ALLOCATE_##x,						access_WRITE_THROUGH_NO_ALLOCATE_##x,						access_WRITE_THROUGH_LAZY_FETCH_##x,						access_WRITE_THROUGH_FETCH_##x,						},									}
-	static const sc_access_fn fns[2][2][4] = { SC_PATHS(plain), SC_PATHS(ext) };
-#undef SC_PATHS
+	/* [extended][write_hit][write_miss] */
+	static const sc_access_fn fns[2][2][4] = {
+		{
+			{
+				access_WRITE_BACK_ALLOCATE_plain,
+				access_WRITE_BACK_NO_ALLOCATE_plain,
+				access_WRITE_BACK_LAZY_FETCH_plain,
+				access_WRITE_BACK_FETCH_plain,
+			}, {
+				access_WRITE_THROUGH_ALLOCATE_plain,
+				access_WRITE_THROUGH_NO_ALLOCATE_plain,
+				access_WRITE_THROUGH_LAZY_FETCH_plain,
+				access_WRITE_THROUGH_FETCH_plain,
+			},
+		}, {
+			{
+				access_WRITE_BACK_ALLOCATE_ext,
+				access_WRITE_BACK_NO_ALLOCATE_ext,
+				access_WRITE_BACK_LAZY_FETCH_ext,
+				access_WRITE_BACK_FETCH_ext,
+			}, {
+				access_WRITE_THROUGH_ALLOCATE_ext,
+				access_WRITE_THROUGH_NO_ALLOCATE_ext,
+				access_WRITE_THROUGH_LAZY_FETCH_ext,
+				access_WRITE_THROUGH_FETCH_ext,
+			},
+		},
+	};
 
 	if ((unsigned)cfg->write_hit > SC_WRITE_THROUGH ||
 	    (unsigned)cfg->write_miss > SC_FETCH ||
