@@ -5,7 +5,9 @@
  * readable bits.  One type serves as the L1 of an SM and as an L2 slice;
  * only parameters and wiring differ.  The state machine is model.md 7.4
  * (write_miss = allocate / no_allocate: the reference's LRUCache) and 7.5
- * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional).
+ * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional,
+ * with its dirty-line protection, read-modify-writes for atomics and
+ * reductions, and the L1's bypass of flagged requests).
  *
  * Layout, chosen by the benchmark: ways are numbered set * assoc + way.
  * Each set has one block of its own: 16-bit fingerprints of the line
@@ -16,6 +18,9 @@
  * The recency list is circular and doubly linked (the paper's O(1) LRU):
  * the victim is the one before the head, and making it the newest line is
  * a move of the head.  FIFO keeps the list in allocation order instead.
+ * Its links are bytes up to 256 ways and 16-bit words beyond (an adaptive
+ * L1 of 4 sets has up to 384 ways), chosen when the geometry is set, so
+ * that the common caches keep a 32-way set's links in one CPU line.
  * An empty set is a full list of empty ways (no valid sector,
  * fingerprint 0, which no line has), so an allocation always takes the
  * way before the head with no test of whether the set is full: empty ways
@@ -26,9 +31,12 @@
  * allocated per access.
  *
  * The access path of a 32-byte request is compiled once per combination
- * of write_hit and write_miss and per direction (line_hit() and
- * line_miss() with constant policies, see SC_ACCESS_FN), and sc_new()
- * picks one, so the policies cost no branch per access.  The state changes
+ * of write_hit and write_miss, per direction and per extension (line_hit()
+ * and line_miss() with constant policies, see SC_ACCESS_FN), and sc_new()
+ * picks one, so the policies cost no branch per access.  The extended
+ * paths count the lines holding a modified sector (protect_dirty_pct) and
+ * take links of either width; the plain ones, which every reference
+ * cache uses, do neither.  The state changes
  * of an access come before its requests down, so that little is live
  * across the calls; what is emitted, and in which order, is the reference's.
  * Requests of other sizes take the same functions with the policies read
@@ -61,7 +69,7 @@ struct sc_way {
 
 struct sc_set {
 	uint32_t epoch;			/* the set is valid in this epoch only */
-	uint8_t head;			/* most recent (LRU) or newest (FIFO) */
+	uint16_t head;			/* most recent (LRU) or newest (FIFO) */
 };
 
 typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
@@ -81,6 +89,11 @@ struct sc_cache {
 	uint8_t *blocks;		/* per set: fingerprints, next, prev */
 	size_t block_bytes;
 	uint32_t fp_lanes;		/* fingerprints per block: 8 or 16k */
+	bool wide_links;		/* next and prev are uint16_t, else uint8_t */
+	/* the access path counts modified lines (protect_dirty_pct) and
+	 * reads links of either width; without these (every reference
+	 * cache) it is as short as before they existed */
+	bool extended;
 	struct sc_set *sets;
 	struct sc_way *ways;
 	uint32_t epoch;			/* sets of older epochs are empty */
@@ -93,6 +106,13 @@ struct sc_cache {
 	unsigned mask_words;		/* 64-bit words of `bytes` per way */
 	uint32_t sectors;		/* per line */
 	unsigned set_shift;
+	/* lines holding a modified sector, for protect_dirty_pct */
+	uint64_t modified_lines;
+	/* protect_dirty_pct x lines: a modified line is no victim while
+	 * 100 x modified_lines is below it (0: never) */
+	uint64_t protect_limit;
+	/* the access path of the policies, behind a bypass or a missing size */
+	sc_access_fn policy_access;
 	uint64_t own_stats[SC_N_STATS];
 	/* what goes down when the request being served cannot: here rather
 	 * than on the stack, so that sending it can end an access (a tail
@@ -114,7 +134,7 @@ static inline uint16_t fingerprint(uint64_t line)
 }
 
 /* The block of a set: fp_lanes fingerprints, then assoc `next` and assoc
- * `prev` in-set indices. */
+ * `prev` in-set indices (links, of 1 or 2 bytes). */
 static inline uint16_t *set_fp(const struct sc_cache *c, size_t set)
 {
 	return (uint16_t *)(c->blocks + set * c->block_bytes);
@@ -123,6 +143,27 @@ static inline uint16_t *set_fp(const struct sc_cache *c, size_t set)
 static inline uint8_t *set_next(const struct sc_cache *c, size_t set)
 {
 	return c->blocks + set * c->block_bytes + 2 * c->fp_lanes;
+}
+
+static inline uint8_t *set_prev(const struct sc_cache *c, size_t set, bool wide)
+{
+	return set_next(c, set) + ((size_t)c->assoc << wide);
+}
+
+/* Link i of a next or prev array; `wide` is a constant where it matters. */
+static always_inline unsigned link_get(const uint8_t *links, unsigned i,
+				       bool wide)
+{
+	return wide ? ((const uint16_t *)links)[i] : links[i];
+}
+
+static always_inline void link_set(uint8_t *links, unsigned i, unsigned to,
+				   bool wide)
+{
+	if (wide)
+		((uint16_t *)links)[i] = to;
+	else
+		links[i] = to;
 }
 
 static unsigned log2u(uint64_t v)
@@ -163,6 +204,7 @@ void sc_invalidate(struct sc_cache *c)
 		c->epoch = 1;
 	}
 	c->memo_line = UINT64_MAX;
+	c->modified_lines = 0;
 }
 
 /* An empty set of this epoch: every way empty (no valid sector, fingerprint
@@ -170,13 +212,14 @@ void sc_invalidate(struct sc_cache *c)
 static noinline void empty_set(struct sc_cache *c, size_t set)
 {
 	uint32_t a = c->assoc;
-	uint8_t *next = set_next(c, set), *prev = next + a;
+	bool wide = c->wide_links;
+	uint8_t *next = set_next(c, set), *prev = set_prev(c, set, wide);
 
 	memset(set_fp(c, set), 0, 2 * c->fp_lanes);
 	memset(&c->ways[set * a], 0, a * sizeof(*c->ways));
 	for (uint32_t w = 0; w < a; w++) {
-		next[w] = w + 1 == a ? 0 : w + 1;
-		prev[w] = w == 0 ? a - 1 : w - 1;
+		link_set(next, w, w + 1 == a ? 0 : w + 1, wide);
+		link_set(prev, w, w == 0 ? a - 1 : w - 1, wide);
 	}
 	c->sets[set].head = 0;
 	c->sets[set].epoch = c->epoch;
@@ -187,22 +230,73 @@ static inline bool set_live(const struct sc_cache *c, size_t set)
 	return c->sets[set].epoch == c->epoch;
 }
 
-static sc_access_fn pick_access(const struct sc_config *cfg);
+static sc_access_fn pick_access(const struct sc_config *cfg, bool extended);
+static void access_flagged(struct sc_cache *c, const struct mem_req *r);
+static void access_unsized(struct sc_cache *c, const struct mem_req *r);
 
-/* Check the geometry of cfg and size the arrays. */
-static bool configure(struct sc_cache *c, const struct sc_config *cfg,
-		      char **why)
+/*
+ * Sets and ways for a capacity of `size` bytes (0: sets x assoc as the
+ * configuration gave them): the sets stay when the configuration gave
+ * them, else the ways.  Rounded down, as the reference: 4.5 MiB / 32 /
+ * 128 = 1152 sets.
+ */
+static bool derive_geometry(const struct sc_config *cfg, uint64_t size,
+			    uint32_t *nsets, uint32_t *assoc, char **why)
 {
-	uint64_t lines;
-	const char *bad;
+	uint64_t lines = size / cfg->line_bytes, n;
 
-	*why = NULL;
-	if (!cfg->assoc || !cfg->line_bytes || !cfg->sector_bytes) {
-		*why = g_strdup("assoc, line_bytes and sector_bytes must not be zero");
+	if (!size) {
+		*nsets = cfg->sets;
+		*assoc = cfg->assoc;
+		return true;
+	}
+	if (cfg->sets) {
+		n = lines / cfg->sets;
+		if (!n || n > SC_MAX_ASSOC) {
+			*why = g_strdup_printf("%" G_GUINT64_FORMAT " bytes in %u sets of %u-byte lines make %" G_GUINT64_FORMAT " ways; expected 1 to %u",
+					       size, cfg->sets, cfg->line_bytes, n, SC_MAX_ASSOC);
+			return false;
+		}
+		*nsets = cfg->sets;
+		*assoc = n;
+		return true;
+	}
+	if (cfg->assoc > lines) {
+		*why = g_strdup_printf("assoc %u is larger than the %" G_GUINT64_FORMAT " lines of %" G_GUINT64_FORMAT " bytes",
+				       cfg->assoc, lines, size);
 		return false;
 	}
-	if (cfg->assoc > 256) {
-		*why = g_strdup_printf("assoc %u: at most 256 ways", cfg->assoc);
+	n = lines / cfg->assoc;
+	if (n > UINT32_MAX) {
+		*why = g_strdup_printf("%" G_GUINT64_FORMAT " sets; at most %u", n, UINT32_MAX);
+		return false;
+	}
+	*nsets = n;
+	*assoc = cfg->assoc;
+	return true;
+}
+
+/* Which of size, sets and assoc the configuration gave: two of them, or
+ * sets alone when each kernel brings the size. */
+static bool check_dimensions(const struct sc_config *cfg, char **why)
+{
+	if (cfg->size && cfg->sets && cfg->assoc)
+		*why = g_strdup("size, sets and assoc: give two of them, not all three (the third follows)");
+	else if (cfg->assoc && !cfg->size && !cfg->sets)
+		*why = g_strdup_printf("give either size or sets as well as assoc %u", cfg->assoc);
+	else if (!cfg->assoc && !cfg->sets)
+		*why = g_strdup("assoc is not given and cannot be derived: expected two of size, sets and assoc");
+	else if (!cfg->assoc && !cfg->size && !cfg->size_from_kernel)
+		*why = g_strdup_printf("assoc is not given and cannot be derived from sets %u alone: expected assoc, size (assoc = size / sets / line_bytes) or size_from_kernel = true",
+				       cfg->sets);
+	return !*why;
+}
+
+/* Whether the lines, sectors and percentages of cfg make sense. */
+static bool check_lines(const struct sc_config *cfg, char **why)
+{
+	if (!cfg->line_bytes || !cfg->sector_bytes) {
+		*why = g_strdup("line_bytes and sector_bytes must not be zero");
 		return false;
 	}
 	if (!pow2(cfg->line_bytes) || !pow2(cfg->sector_bytes) ||
@@ -216,34 +310,60 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 				       cfg->line_bytes / cfg->sector_bytes);
 		return false;
 	}
-	if ((cfg->size != 0) == (cfg->sets != 0)) {
-		*why = g_strdup("give either size or sets (not both, not neither)");
+	if (cfg->protect_dirty_pct > 100) {
+		*why = g_strdup_printf("protect_dirty_pct %u: expected a percentage from 0 to 100",
+				       cfg->protect_dirty_pct);
 		return false;
 	}
-	if (cfg->size) {
-		lines = cfg->size / cfg->line_bytes;
-		if (cfg->assoc > lines) {
-			*why = g_strdup_printf("assoc %u is larger than the %" G_GUINT64_FORMAT " lines of %" G_GUINT64_FORMAT " bytes",
-					       cfg->assoc, lines, cfg->size);
-			return false;
-		}
-		/* integer division, as the reference: 4.5 MiB / 32 / 128 = 1152 */
-		c->nsets = cfg->size / cfg->assoc / cfg->line_bytes;
-	} else {
-		c->nsets = cfg->sets;
+	return true;
+}
+
+/* Whether nsets x assoc make a cache of cfg's lines and index. */
+static bool check_geometry(const struct sc_config *cfg, uint32_t nsets,
+			   uint32_t assoc, char **why)
+{
+	const char *bad;
+
+	if (!assoc || !nsets) {
+		*why = g_strdup_printf("%u sets of %u ways: neither must be zero", nsets, assoc);
+		return false;
 	}
-	if ((uint64_t)c->nsets * cfg->assoc > (UINT64_C(1) << 32)) {
+	if (assoc > SC_MAX_ASSOC) {
+		*why = g_strdup_printf("assoc %u: at most %u ways", assoc, SC_MAX_ASSOC);
+		return false;
+	}
+	if ((uint64_t)nsets * assoc > (UINT64_C(1) << 32)) {
 		*why = g_strdup("more than 2^32 lines");
 		return false;
 	}
-	bad = set_index_check(cfg->index, c->nsets, cfg->line_bytes);
+	bad = set_index_check(cfg->index, nsets, cfg->line_bytes);
 	if (bad) {
-		*why = g_strdup_printf("%u sets: this index function %s", c->nsets, bad);
+		*why = g_strdup_printf("%u sets: this index function %s", nsets, bad);
 		return false;
 	}
+	return true;
+}
+
+/* Check the geometry of cfg at `size` bytes (see derive_geometry()) and
+ * size the arrays. */
+static bool configure(struct sc_cache *c, const struct sc_config *cfg,
+		      uint64_t size, char **why)
+{
+	uint32_t nsets, assoc;
+
+	*why = NULL;
+	if (!derive_geometry(cfg, size, &nsets, &assoc, why) ||
+	    !check_geometry(cfg, nsets, assoc, why))
+		return false;
 	c->cfg = *cfg;
-	c->head.access = pick_access(cfg);
-	c->assoc = cfg->assoc;
+	c->nsets = nsets;
+	c->assoc = assoc;
+	c->wide_links = assoc > 256;
+	c->protect_limit = (uint64_t)cfg->protect_dirty_pct * nsets * assoc;
+	c->extended = c->wide_links || c->protect_limit;
+	c->policy_access = pick_access(cfg, c->extended);
+	c->head.access = cfg->bypass == SC_BYPASS_FLAGGED ? access_flagged
+							   : c->policy_access;
 	c->sectors = cfg->line_bytes / cfg->sector_bytes;
 	c->line_shift = log2u(cfg->line_bytes);
 	c->sector_shift = log2u(cfg->sector_bytes);
@@ -255,7 +375,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->mask_words = (cfg->line_bytes + 63) / 64;
 	/* the compares take 16 fingerprints, or 8 for a small set */
 	c->fp_lanes = c->assoc <= 8 ? 8 : round_up(c->assoc, 16);
-	c->block_bytes = round_up(2 * c->fp_lanes + 2 * c->assoc, 16);
+	c->block_bytes = round_up(2 * c->fp_lanes + ((2 * c->assoc) << c->wide_links), 16);
 
 	size_t n = (size_t)c->nsets * c->assoc;
 	void *blocks;
@@ -280,13 +400,29 @@ struct sc_cache *sc_new(const struct sc_config *cfg, uint64_t *stats,
 {
 	struct sc_cache *c = g_new0(struct sc_cache, 1);
 
-	if (!configure(c, cfg, why)) {
-		sc_free(c);
-		return NULL;
-	}
+	*why = NULL;
 	c->st = stats ? stats : c->own_stats;
 	c->emit = emit;
 	c->ctx = ctx;
+	if (!check_dimensions(cfg, why) || !check_lines(cfg, why)) {
+		sc_free(c);
+		return NULL;
+	}
+	if (!cfg->assoc && !cfg->size) {
+		/* sets, and a size from each kernel: no lines until the
+		 * first; what can be checked is, with one way per set */
+		if (!check_geometry(cfg, cfg->sets, 1, why)) {
+			sc_free(c);
+			return NULL;
+		}
+		c->cfg = *cfg;
+		c->head.access = access_unsized;
+		return c;
+	}
+	if (!configure(c, cfg, cfg->size, why)) {
+		sc_free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -300,22 +436,27 @@ void sc_free(struct sc_cache *c)
 
 bool sc_resize(struct sc_cache *c, uint64_t size, char **why)
 {
-	struct sc_config cfg = c->cfg;
+	uint32_t nsets, assoc;
 
+	*why = NULL;
+	if (!derive_geometry(&c->cfg, size, &nsets, &assoc, why))
+		return false;
 	/* the same geometry (most kernels of an app): an invalidation */
-	if (c->cfg.size == size && !c->cfg.sets) {
+	if (c->blocks && nsets == c->nsets && assoc == c->assoc) {
 		sc_invalidate(c);
 		return true;
 	}
-
-	cfg.size = size;
-	cfg.sets = 0;
-	return configure(c, &cfg, why);
+	return configure(c, &c->cfg, size, why);
 }
 
 uint32_t sc_sets(const struct sc_cache *c)
 {
 	return c->nsets;
+}
+
+uint32_t sc_ways(const struct sc_cache *c)
+{
+	return c->assoc;
 }
 
 const uint64_t *sc_stats(struct sc_cache *c)
@@ -439,30 +580,92 @@ static noinline void write_back(struct sc_cache *c, uint64_t tag,
  * already.  In the circular list the least recent way is the one before
  * the head: when w is that one, moving the head is enough.
  */
-static inline void move_to_front(struct sc_cache *c, size_t set, uint8_t w)
+static always_inline void move_to_front(struct sc_cache *c, size_t set,
+					unsigned w, bool wide)
 {
-	uint8_t h = c->sets[set].head;
-	uint8_t *next = set_next(c, set), *prev = next + c->assoc;
-	uint8_t t = prev[h];
+	unsigned h = c->sets[set].head;
+	uint8_t *next = set_next(c, set), *prev = set_prev(c, set, wide);
+	unsigned t = link_get(prev, h, wide);
 
 	if (t != w) {
-		uint8_t p = prev[w], n = next[w];
+		unsigned p = link_get(prev, w, wide), n = link_get(next, w, wide);
 
-		next[p] = n;
-		prev[n] = p;
-		prev[w] = t;
-		next[w] = h;
-		next[t] = w;
-		prev[h] = w;
+		link_set(next, p, n, wide);
+		link_set(prev, n, p, wide);
+		link_set(prev, w, t, wide);
+		link_set(next, w, h, wide);
+		link_set(next, t, w, wide);
+		link_set(prev, h, w, wide);
 	}
 	c->sets[set].head = w;
 }
 
-static inline void touch(struct sc_cache *c, size_t set, uint8_t w)
+static noinline void move_to_front_wide(struct sc_cache *c, size_t set,
+					unsigned w)
+{
+	move_to_front(c, set, w, true);
+}
+
+static always_inline void touch(struct sc_cache *c, size_t set, unsigned w,
+				bool ext)
 {
 	/* the common case: the line touched before, or a new line */
-	if (c->sets[set].head != w)
-		move_to_front(c, set, w);
+	if (c->sets[set].head == w)
+		return;
+	if (ext && c->wide_links)
+		move_to_front_wide(c, set, w);
+	else
+		move_to_front(c, set, w, false);
+}
+
+/*
+ * The victim when the least recent line `lru` holds a modified sector and
+ * protect_dirty_pct protects such lines: the least recent line without
+ * one (the set has no empty way, or lru would be one), or, when every line
+ * has one, lru all the same, counted (GPGPU-Sim would retry the access
+ * later, which a functional model cannot).  The victim becomes the head
+ * (allocate() expects the way it takes to be linked there).
+ */
+static noinline unsigned protected_victim(struct sc_cache *c, size_t set,
+					  unsigned lru)
+{
+	size_t base = set * c->assoc;
+	const uint8_t *prev = set_prev(c, set, c->wide_links);
+	unsigned w = lru;
+
+	for (uint32_t i = 1; i < c->assoc; i++) {
+		w = link_get(prev, w, c->wide_links);
+		if (!c->ways[base + w].dirty)
+			break;
+	}
+	if (c->ways[base + w].dirty) {
+		c->st[SC_S_PROTECT_OVERRIDES]++;
+		w = lru;
+	}
+	if (c->wide_links)
+		move_to_front(c, set, w, true);
+	else
+		move_to_front(c, set, w, false);
+	return w;
+}
+
+/* The modified sectors of a way become `dirty`, keeping the count of
+ * lines with one where it is used (ext). */
+static always_inline void set_dirty(struct sc_cache *c, struct sc_way *rec,
+				    uint32_t dirty, bool ext)
+{
+	if (ext)
+		c->modified_lines += (uint64_t)(dirty != 0) - (rec->dirty != 0);
+	rec->dirty = dirty;
+}
+
+/* A sector of a way becomes modified (the common case of set_dirty()). */
+static always_inline void mark_dirty(struct sc_cache *c, struct sc_way *rec,
+				     uint32_t sbit, bool ext)
+{
+	if (ext)
+		c->modified_lines += rec->dirty == 0;
+	rec->dirty |= sbit;
 }
 
 /* What an eviction leaves to write back. */
@@ -479,7 +682,7 @@ struct victim {
  */
 static always_inline unsigned allocate(struct sc_cache *c, size_t set,
 				       uint64_t line, struct victim *v,
-				       bool lazy)
+				       bool lazy, bool ext)
 {
 	size_t base = set * c->assoc;
 	struct sc_set *s = &c->sets[set];
@@ -489,8 +692,16 @@ static always_inline unsigned allocate(struct sc_cache *c, size_t set,
 	unsigned w;
 
 	/* the least recent (or oldest) way; an empty one while there is one */
-	w = prev[s->head];
+	if (ext && c->wide_links)
+		w = ((const uint16_t *)(prev + c->assoc))[s->head];
+	else
+		w = prev[s->head];
 	rec = &c->ways[base + w];
+	/* protect_limit is 0 unless protect_dirty_pct protects lines */
+	if (ext && rec->dirty && c->modified_lines * 100 < c->protect_limit) {
+		w = protected_victim(c, set, w);
+		rec = &c->ways[base + w];
+	}
 	/* a line always has a valid sector: an empty way is no eviction */
 	c->st[SC_S_EVICTIONS] += rec->valid != 0;
 	v->dirty = rec->dirty & rec->valid;
@@ -498,6 +709,9 @@ static always_inline unsigned allocate(struct sc_cache *c, size_t set,
 	/* an empty way's tag may equal it: forgetting it then costs a lookup */
 	if (c->memo_line == rec->tag)
 		c->memo_line = UINT64_MAX;
+	if (ext)
+		c->modified_lines -= rec->dirty != 0;
+	/* the new line is the most recent (LRU) or newest (FIFO) */
 	s->head = w;
 	rec->tag = line;
 	rec->valid = rec->dirty = 0;
@@ -674,7 +888,7 @@ static noinline void emit_then_write_back(struct sc_cache *c,
 static always_inline void
 line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	  uint32_t len, uint32_t mask, size_t set, bool atom, bool is_write,
-	  enum sc_write_hit wh, enum sc_write_miss wm)
+	  enum sc_write_hit wh, enum sc_write_miss wm, bool ext)
 {
 	enum mem_op op = r->hdr.kind;
 	bool lazy = wm == SC_LAZY_FETCH;
@@ -697,7 +911,7 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 		return;
 	}
 
-	unsigned w = allocate(c, set, line, &v, lazy);
+	unsigned w = allocate(c, set, line, &v, lazy, ext);
 
 	way = set * c->assoc + w;
 	rec = &c->ways[way];
@@ -708,7 +922,7 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			c->readable[way] = sbit;
 		if (op != MEM_READ && wh == SC_WRITE_BACK) {
 			/* a read-modify-write leaves the sector modified */
-			rec->dirty = sbit;
+			mark_dirty(c, rec, sbit, ext);
 			if (lazy)
 				write_bytes(c, way, addr, len, mask);
 		}
@@ -716,7 +930,10 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 		bool full = write_bytes(c, way, addr, len, mask);
 
 		rec->valid = sbit;
-		rec->dirty = sbit;
+		/* modified, even in a write-through cache, which never
+		 * writes it back: the state serves readability and
+		 * protect_dirty_pct */
+		mark_dirty(c, rec, sbit, ext);
 		if (full)
 			c->readable[way] = sbit;
 	} else {
@@ -724,7 +941,7 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 		 * A write-through write leaves the sector clean. */
 		rec->valid = sbit;
 		if (wh == SC_WRITE_BACK)
-			rec->dirty = sbit;
+			mark_dirty(c, rec, sbit, ext);
 	}
 	/* a new line is the most recent of its set: no touch */
 	remember(c, line, way);
@@ -755,7 +972,7 @@ static always_inline void
 line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	 uint32_t len, uint32_t mask, size_t set, size_t way, unsigned w,
 	 bool fresh, bool atom, bool is_write, enum sc_write_hit wh,
-	 enum sc_write_miss wm, enum sc_replacement rp)
+	 enum sc_write_miss wm, enum sc_replacement rp, bool ext)
 {
 	enum mem_op op = r->hdr.kind;
 	bool lazy = wm == SC_LAZY_FETCH;
@@ -779,7 +996,7 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 		}
 		if (op != MEM_READ && wh == SC_WRITE_BACK) {
 			/* a read-modify-write leaves the sector modified */
-			rec->dirty |= sbit;
+			mark_dirty(c, rec, sbit, ext);
 			if (lazy)
 				write_bytes(c, way, addr, len, mask);
 		}
@@ -790,21 +1007,21 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			/* the reference overwrites the dirty bit: a
 			 * write-through write leaves the sector clean */
 			if (wh == SC_WRITE_BACK)
-				rec->dirty |= sbit;
+				mark_dirty(c, rec, sbit, ext);
 			else
-				rec->dirty &= ~sbit;
+				set_dirty(c, rec, rec->dirty & ~sbit, ext);
 			break;
 		case SC_NO_ALLOCATE:
 		default:
 			/* a sector miss writes down, not into the line */
 			if (p == SC_HIT && wh == SC_WRITE_BACK)
-				rec->dirty |= sbit;
+				mark_dirty(c, rec, sbit, ext);
 			break;
 		case SC_LAZY_FETCH: {
 			bool full = write_bytes(c, way, addr, len, mask);
 
 			rec->valid |= sbit;
-			rec->dirty |= sbit;
+			mark_dirty(c, rec, sbit, ext);
 			if (full)
 				c->readable[way] |= sbit;
 			break;
@@ -813,7 +1030,7 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 			if (p != SC_HIT)
 				rec->valid |= sbit;
 			if (wh == SC_WRITE_BACK)
-				rec->dirty |= sbit;
+				mark_dirty(c, rec, sbit, ext);
 			break;
 		}
 	}
@@ -821,7 +1038,7 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	 * that line is not remembered: it may not be the most recent */
 	if (fresh && (!is_write || wm != SC_NO_ALLOCATE || p == SC_HIT)) {
 		if (rp == SC_LRU)
-			touch(c, set, w);
+			touch(c, set, w, ext);
 		remember(c, addr >> c->line_shift, way);
 	}
 	c->head.probe = p;
@@ -858,16 +1075,17 @@ static noinline void access_sector(struct sc_cache *c,
 	if (line == c->memo_line) {
 		/* set and w matter only to a touch, which it needs not */
 		line_hit(c, r, addr, len, mask, 0, c->memo_way, 0, false,
-			 false, is_write, wh, wm, rp);
+			 false, is_write, wh, wm, rp, c->extended);
 		return;
 	}
 	set = set_of(c, r, addr);
 	way = lookup(c, set, line);
 	if (way == SIZE_MAX)
-		line_miss(c, r, addr, len, mask, set, false, is_write, wh, wm);
+		line_miss(c, r, addr, len, mask, set, false, is_write, wh, wm,
+			  c->extended);
 	else
 		line_hit(c, r, addr, len, mask, set, way, way - set * c->assoc,
-			 true, false, is_write, wh, wm, rp);
+			 true, false, is_write, wh, wm, rp, c->extended);
 }
 
 /* A request of any size: one sector access per sector of this cache it
@@ -897,8 +1115,10 @@ static noinline void access_sectors(struct sc_cache *c,
 
 /*
  * The access path of 32 B requests (what a coalescer sends, within one
- * sector), one copy per write policy combination and direction, each split
- * in functions of their own so that each has only the registers it needs:
+ * sector), one copy per write policy combination, direction and
+ * extension (`plain`, or `ext`: modified lines counted for
+ * protect_dirty_pct, links of either width), each split in functions of
+ * their own so that each has only the registers it needs:
  *
  *   access_*   the line of the access before, or a lookup
  *   again_*    the line of the access before: a sequential stream
@@ -907,57 +1127,61 @@ static noinline void access_sectors(struct sc_cache *c,
  *
  * The replacement policy is a branch.
  */
-#define SC_SECTOR_FNS(dir, wh, wm, is_write)					\
+#define SC_SECTOR_FNS(dir, wh, wm, x, is_write, ext)				\
 static noinline void								\
-found_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r,		\
-			  size_t set, size_t way)				\
+found_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r,	\
+				size_t set, size_t way)				\
 {										\
 	line_hit(c, r, r->addr, MEM_ATOM, r->mask, set, way,			\
 			way - set * c->assoc, true, true, is_write, SC_##wh,	\
-			SC_##wm, c->cfg.replacement);				\
+			SC_##wm, c->cfg.replacement, ext);			\
 }										\
 										\
 static noinline void								\
-look_up_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
+look_up_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r)	\
 {										\
 	size_t set = set_of(c, r, r->addr);					\
 	size_t way = lookup(c, set, r->addr >> c->line_shift);			\
 										\
 	if (way != SIZE_MAX)							\
-		found_##dir##_##wh##_##wm(c, r, set, way);			\
+		found_##dir##_##wh##_##wm##_##x(c, r, set, way);		\
 	else									\
 		line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,\
-			  SC_##wh, SC_##wm);					\
+			  SC_##wh, SC_##wm, ext);				\
 }										\
 										\
 static noinline void								\
-again_##dir##_##wh##_##wm(struct sc_cache *c, const struct mem_req *r)	\
+again_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r)	\
 {										\
 	line_hit(c, r, r->addr, MEM_ATOM, r->mask, 0, c->memo_way, 0,	\
 			false, true, is_write, SC_##wh,				\
-			SC_##wm, c->cfg.replacement);				\
+			SC_##wm, c->cfg.replacement, ext);			\
 }
 
-#define SC_ACCESS_FN(wh, wm)							\
-SC_SECTOR_FNS(read, wh, wm, false)						\
-SC_SECTOR_FNS(write, wh, wm, true)						\
+#define SC_ACCESS_FN_X(wh, wm, x, ext)						\
+SC_SECTOR_FNS(read, wh, wm, x, false, ext)					\
+SC_SECTOR_FNS(write, wh, wm, x, true, ext)					\
 										\
-static void access_##wh##_##wm(struct sc_cache *c,				\
-					const struct mem_req *r)		\
+static void access_##wh##_##wm##_##x(struct sc_cache *c,			\
+				     const struct mem_req *r)			\
 {										\
 	bool again = r->addr >> c->line_shift == c->memo_line;			\
 										\
 	if (G_UNLIKELY(r->size != MEM_ATOM))					\
 		access_sectors(c, r);						\
 	else if (r->hdr.kind == MEM_WRITE && again)				\
-		again_write_##wh##_##wm(c, r);					\
+		again_write_##wh##_##wm##_##x(c, r);				\
 	else if (r->hdr.kind == MEM_WRITE)					\
-		look_up_write_##wh##_##wm(c, r);				\
+		look_up_write_##wh##_##wm##_##x(c, r);				\
 	else if (again)								\
-		again_read_##wh##_##wm(c, r);					\
+		again_read_##wh##_##wm##_##x(c, r);				\
 	else									\
-		look_up_read_##wh##_##wm(c, r);					\
+		look_up_read_##wh##_##wm##_##x(c, r);				\
 }
+
+#define SC_ACCESS_FN(wh, wm)							\
+SC_ACCESS_FN_X(wh, wm, plain, false)						\
+SC_ACCESS_FN_X(wh, wm, ext, true)
 
 SC_ACCESS_FN(WRITE_BACK, ALLOCATE)
 SC_ACCESS_FN(WRITE_BACK, NO_ALLOCATE)
@@ -968,15 +1192,34 @@ SC_ACCESS_FN(WRITE_THROUGH, NO_ALLOCATE)
 SC_ACCESS_FN(WRITE_THROUGH, LAZY_FETCH)
 SC_ACCESS_FN(WRITE_THROUGH, FETCH)
 
-static sc_access_fn pick_access(const struct sc_config *cfg)
+static sc_access_fn pick_access(const struct sc_config *cfg, bool extended)
 {
-	static const sc_access_fn fns[2][4] = {
+	/* [extended][write_hit][write_miss] */
+	static const sc_access_fn fns[2][2][4] = {
 		{
-			access_WRITE_BACK_ALLOCATE, access_WRITE_BACK_NO_ALLOCATE,
-			access_WRITE_BACK_LAZY_FETCH, access_WRITE_BACK_FETCH,
+			{
+				access_WRITE_BACK_ALLOCATE_plain,
+				access_WRITE_BACK_NO_ALLOCATE_plain,
+				access_WRITE_BACK_LAZY_FETCH_plain,
+				access_WRITE_BACK_FETCH_plain,
+			}, {
+				access_WRITE_THROUGH_ALLOCATE_plain,
+				access_WRITE_THROUGH_NO_ALLOCATE_plain,
+				access_WRITE_THROUGH_LAZY_FETCH_plain,
+				access_WRITE_THROUGH_FETCH_plain,
+			},
 		}, {
-			access_WRITE_THROUGH_ALLOCATE, access_WRITE_THROUGH_NO_ALLOCATE,
-			access_WRITE_THROUGH_LAZY_FETCH, access_WRITE_THROUGH_FETCH,
+			{
+				access_WRITE_BACK_ALLOCATE_ext,
+				access_WRITE_BACK_NO_ALLOCATE_ext,
+				access_WRITE_BACK_LAZY_FETCH_ext,
+				access_WRITE_BACK_FETCH_ext,
+			}, {
+				access_WRITE_THROUGH_ALLOCATE_ext,
+				access_WRITE_THROUGH_NO_ALLOCATE_ext,
+				access_WRITE_THROUGH_LAZY_FETCH_ext,
+				access_WRITE_THROUGH_FETCH_ext,
+			},
 		},
 	};
 
@@ -984,7 +1227,46 @@ static sc_access_fn pick_access(const struct sc_config *cfg)
 	    (unsigned)cfg->write_miss > SC_FETCH ||
 	    (unsigned)cfg->replacement > SC_FIFO)
 		return access_sectors;	/* what no parameter can give */
-	return fns[cfg->write_hit][cfg->write_miss];
+	return fns[extended][cfg->write_hit][cfg->write_miss];
+}
+
+/*
+ * A request that passes by (bypass = flagged, MEM_F_BYPASS: an SM's
+ * atomics, reductions and .STRONG.GPU loads): a lookup of its kind that
+ * misses the line for every sector of this cache it covers, sent down as
+ * it came.  Nothing in the cache changes, not even the recency order.
+ */
+static noinline void bypass(struct sc_cache *c, const struct mem_req *r)
+{
+	uint64_t *sk = kind_stats(c->st, r);
+	bool is_write = r->hdr.kind == MEM_WRITE;
+	uint64_t first = r->addr & c->sector_addr_mask;
+	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
+	uint64_t n = (end - first + c->cfg.sector_bytes - 1) >> c->sector_shift;
+
+	sk[SC_M_ACCESSES] += n;
+	if (!is_write || c->cfg.count_write_misses)
+		sk[SC_M_LINE_MISSES] += n;
+	sk[is_write ? SC_M_WRITES_DOWN : SC_M_READS_DOWN] += n;
+	c->head.probe = SC_MISS;
+	c->emit(c->ctx, r);
+}
+
+/* bypass = flagged: the flag, then the access path of the policies. */
+static void access_flagged(struct sc_cache *c, const struct mem_req *r)
+{
+	if (G_UNLIKELY(r->flags & MEM_F_BYPASS))
+		bypass(c, r);
+	else
+		c->policy_access(c, r);
+}
+
+/* A cache sized by each kernel, before the first: whoever drives it must
+ * size it first (the component refuses a kernel without a size). */
+static void access_unsized(struct sc_cache *c, const struct mem_req *r)
+{
+	g_error("sector_cache: an access to 0x%" G_GINT64_MODIFIER "x before any kernel gave the cache its size (sets %u, no assoc)",
+		r->addr, c->cfg.sets);
 }
 
 void sc_write_back_dirty(struct sc_cache *c)
@@ -1002,6 +1284,8 @@ void sc_write_back_dirty(struct sc_cache *c)
 			}
 		}
 	}
+	/* the sets of older epochs hold no lines: none is modified now */
+	c->modified_lines = 0;
 }
 
 uint64_t sc_dirty_sectors(const struct sc_cache *c)
@@ -1052,6 +1336,7 @@ bool sc_config_from_params(const struct ss_params *p, struct sc_config *cfg,
 		.write_hit = ss_param_enum(p, "write_hit"),
 		.write_miss = ss_param_enum(p, "write_miss"),
 		.count_write_misses = ss_param_bool(p, "count_write_misses"),
+		.protect_dirty_pct = ss_param_uint(p, "protect_dirty_pct"),
 	};
 	end->final = ss_param_enum(p, "final_writeback");
 	end->invalidate = ss_param_enum(p, "at_kernel_end") == 0;
@@ -1066,7 +1351,8 @@ void sc_end_kernel(struct sc_cache *c, const struct sc_kernel_end *end)
 {
 	if (end->final == SC_FINAL_COUNT)
 		sc_write_back_dirty(c);
-	else if (end->final == SC_FINAL_REPORT)
+	else if (end->final == SC_FINAL_REPORT && c->cfg.write_hit == SC_WRITE_BACK)
+		/* a write-through cache's modified sectors are below already */
 		c->st[SC_S_DIRTY_AT_END] += sc_dirty_sectors(c);
 	if (end->invalidate)
 		sc_invalidate(c);
@@ -1075,10 +1361,12 @@ void sc_end_kernel(struct sc_cache *c, const struct sc_kernel_end *end)
 /* ---- the component -------------------------------------------------------- */
 
 static const char *const forward_names[] = { "misses", "all", NULL };
+static const char *const bypass_names[] = { "none", "flagged", NULL };
 
 static const struct ss_param_desc params[] = {
 	SC_PARAM_ROWS,
-	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the shared-memory carveout)", NULL, 0, 0, 0 },
+	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the shared-memory carveout); it changes the ways when sets is given (GPGPU-Sim's adaptive L1), else the sets", NULL, 0, 0, 0 },
+	{ "bypass", SS_P_ENUM, "none", "none: every request goes through the cache; flagged: a request marked to bypass the first level (an SM's atomics, reductions, .STRONG.GPU loads) counts as a line miss of its kind, changes nothing and goes down as it came", bypass_names, 0, 0, 0 },
 	{ "forward", SS_P_ENUM, "misses", "what goes to the next level: this cache's traffic (misses, write-throughs, write-backs), or every request as it came (all: a cache that only observes)", forward_names, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
@@ -1102,6 +1390,7 @@ struct sector_cache {
 	struct ss_port *cpu_side, *mem_side;
 	struct sc_kernel_end end;
 	bool size_from_kernel, forward_all;
+	bool unsized;		/* no kernel has given the cache its size yet */
 };
 
 static void emit_down(void *ctx, const struct mem_req *r)
@@ -1126,6 +1415,8 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 	if (!sc_config_from_params(p, &cfg, &sc->end, err))
 		return -1;
 	sc->size_from_kernel = ss_param_bool(p, "size_from_kernel");
+	cfg.size_from_kernel = sc->size_from_kernel;
+	cfg.bypass = ss_param_enum(p, "bypass");
 	sc->forward_all = ss_param_enum(p, "forward") == 1;
 	sc->cpu_side = ss_component_port(c, "cpu_side", 0);
 	sc->mem_side = ss_component_port(c, "mem_side", 0);
@@ -1136,7 +1427,20 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		g_free(why);
 		return -1;
 	}
+	sc->unsized = !sc_ways(sc->cache);
 	return 0;
+}
+
+/* Requests, or a kernel without a size, before the cache has one: the
+ * run fails, once. */
+static void refuse_unsized(struct sector_cache *sc, const char *what)
+{
+	if (ss_engine_failure(sc->c.engine))
+		return;
+	ss_engine_fail(sc->c.engine,
+		       g_error_new(SS_ERROR, SS_ERROR_CONFIG,
+				   "%s: %s before any kernel gave the cache its size (sets and no assoc); expected assoc, size, or kernels that carry their L1 size",
+				   sc->c.name, what));
 }
 
 static void sector_cache_control(struct sector_cache *sc, const struct mem_req *r)
@@ -1158,6 +1462,10 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 						   "%s: the kernel's L1 of %" G_GUINT64_FORMAT " bytes: %s",
 						   sc->c.name, r->addr, why));
 			g_free(why);
+		} else if (sc->unsized && !r->addr) {
+			refuse_unsized(sc, "a kernel without an L1 size begins");
+		} else {
+			sc->unsized = !sc_ways(sc->cache);
 		}
 		break;
 	case MEM_CTL_KERNEL_END:
@@ -1176,6 +1484,10 @@ static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 		g_error("%s: a functional cache expects no replies, got kind %u on %s",
 			c->name, m->kind, in->desc->name);
 	if (G_LIKELY(m->kind != MEM_CONTROL)) {
+		if (G_UNLIKELY(sc->unsized)) {
+			refuse_unsized(sc, "a request arrives");
+			return;
+		}
 		sc_access(sc->cache, r);
 		if (sc->forward_all)
 			ss_port_send(sc->mem_side, m);

@@ -1,30 +1,46 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The sector cache state machine, one case per transition: model.md 7.4's
- * unit vector for the four reference policies, 7.5's write-validate example,
- * atomics, FIFO against LRU, flush and invalidate, larger sectors, requests
- * spanning sectors, and the geometries it must refuse.
+ * unit vector for the four reference policies, 7.5's write-validate example
+ * (on a TITAN V L2 slice), atomics and reductions at the L2, bypass at a
+ * write-through L1, dirty-line protection, kernel ends, FIFO against LRU,
+ * flush and invalidate, larger sectors, requests spanning sectors, the
+ * adaptive L1 (ways from each kernel's size, up to 384 and beyond), and
+ * the geometries it must refuse; then the component's parameters.
  */
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 #include "sector_cache.h"
+#include "internal.h"
+#include "registry.h"
+#include "sim.h"
 
 struct log {
 	GString *s;
+	const struct mem_req *last;	/* the last request sent down */
 };
 
+/* What went down: r (read), w (write), a (atomic), d (reduction), the
+ * address, /size when not 32 B, &mask for a partial write, ! when it
+ * carries MEM_F_BYPASS. */
 static void record(void *ctx, const struct mem_req *r)
 {
 	struct log *l = ctx;
 
+	if (!l)
+		return;
 	g_string_append_printf(l->s, "%s%c0x%" G_GINT64_MODIFIER "x",
 			       l->s->len ? " " : "",
-			       r->hdr.kind == MEM_READ ? 'r' : 'w', r->addr);
+			       "?rwad"[MIN(r->hdr.kind, (uint32_t)MEM_REDUCTION)], r->addr);
 	if (r->size != MEM_ATOM)
 		g_string_append_printf(l->s, "/%u", r->size);
 	if (r->hdr.kind == MEM_WRITE && r->size == MEM_ATOM && r->mask != UINT32_MAX)
 		g_string_append_printf(l->s, "&%x", r->mask);
+	if (r->flags & MEM_F_BYPASS)
+		g_string_append_c(l->s, '!');
+	l->last = r;
 }
 
 struct rig {
@@ -48,7 +64,18 @@ static void rig_free(struct rig *g)
 	g_string_free(g->log.s, TRUE);
 }
 
-/* One access: "H", "S" (sector miss) or "M", then the traffic it caused. */
+/* One access of request r: "H", "S" (sector miss) or "M", then the
+ * traffic it caused. */
+static char *step_req(struct rig *g, const struct mem_req *r)
+{
+	g_string_truncate(g->log.s, 0);
+	g->log.last = NULL;
+
+	enum sc_probe p = sc_access(g->c, r);
+
+	return g_strdup_printf("%c%s%s", "HSM"[p], g->log.s->len ? " " : "", g->log.s->str);
+}
+
 static char *step(struct rig *g, enum mem_op op, uint64_t addr, uint32_t size,
 		  uint32_t mask)
 {
@@ -56,10 +83,19 @@ static char *step(struct rig *g, enum mem_op op, uint64_t addr, uint32_t size,
 
 	mem_req_init(&r, op, addr, size);
 	r.mask = mask;
-	g_string_truncate(g->log.s, 0);
-	enum sc_probe p = sc_access(g->c, &r);
+	return step_req(g, &r);
+}
 
-	return g_strdup_printf("%c%s%s", "HSM"[p], g->log.s->len ? " " : "", g->log.s->str);
+/* One access with a byte mask (a partial write), checked against want. */
+static void expect_masked(struct rig *g, enum mem_op op, uint64_t addr,
+			  uint32_t mask, const char *want)
+{
+	char *got = step(g, op, addr, MEM_ATOM, mask);
+
+	if (strcmp(got, want))
+		g_error("op %d 0x%" G_GINT64_MODIFIER "x &%x: got '%s', want '%s'",
+			op, addr, mask, got, want);
+	g_free(got);
 }
 
 /* want: "H", "S", "M" and traffic; "m" matches either kind of miss (the
@@ -73,7 +109,7 @@ static void expect(struct rig *g, enum mem_op op, uint64_t addr, const char *wan
 
 	if (strcmp(got, want))
 		g_error("%c 0x%" G_GINT64_MODIFIER "x: got '%s', want '%s'",
-			op == MEM_READ ? 'R' : 'W', addr, got, want);
+			"?RWAD"[MIN(op, MEM_REDUCTION)], addr, got, want);
 	g_free(got);
 }
 
@@ -117,7 +153,9 @@ static void check_counters(const struct rig *g, const char *want)
 				name = g_strdup_printf("total.%s", metrics[i - SC_S_TOTAL]);
 			else
 				name = g_strdup(i == SC_S_EVICTIONS ? "evictions" : i == SC_S_WB_EVICT ? "wb_evict"
-						: i == SC_S_WB_FLUSH ? "wb_flush" : "hit_rate");
+						: i == SC_S_WB_FLUSH ? "wb_flush"
+						: i == SC_S_DIRTY_AT_END ? "dirty_at_kernel_end"
+						: i == SC_S_PROTECT_OVERRIDES ? "protect_overrides" : "hit_rate");
 			if (!strcmp(name, *p)) {
 				expect[i] = g_ascii_strtoull(eq + 1, NULL, 10);
 				found = true;
@@ -403,6 +441,508 @@ static void test_atomics(void)
 	rig_free(&g);
 }
 
+/* ---- model.md 7.5 at the hardware-faithful geometries --------------------- */
+
+/* A TITAN V L2 slice (gpus.md 2.1): 32 sets x 24 ways, ipoly on the
+ * partition address (= the address here), write-back, lazy fetch. */
+static struct sc_config titanv_l2_slice(void)
+{
+	return (struct sc_config){
+		.sets = 32, .assoc = 24, .line_bytes = 128, .sector_bytes = 32,
+		.index = SET_INDEX_IPOLY, .index_on_partition = true,
+		.write_hit = SC_WRITE_BACK, .write_miss = SC_LAZY_FETCH,
+		.count_write_misses = true,
+	};
+}
+
+/* A TITAN V L1 (gpus.md 2.1, model.md 8): 4 sets whose ways each kernel's
+ * size gives, linear index, write-through, lazy fetch. */
+static struct sc_config titanv_l1(void)
+{
+	return (struct sc_config){
+		.sets = 4, .size_from_kernel = true, .line_bytes = 128,
+		.sector_bytes = 32, .index = SET_INDEX_LINEAR,
+		.write_hit = SC_WRITE_THROUGH, .write_miss = SC_LAZY_FETCH,
+		.count_write_misses = true,
+	};
+}
+
+/* The L1 a kernel without shared memory gets: 128 KiB, 256 ways. */
+static void rig_init_l1(struct rig *g, struct sc_config cfg)
+{
+	char *why = NULL;
+
+	rig_init(g, cfg);
+	if (!sc_resize(g->c, 128 * 1024, &why))
+		g_error("%s", why);
+	g_assert_cmpuint(sc_ways(g->c), ==, 256);
+}
+
+/* n line addresses after `addr` that share its set. */
+static void lines_in_set_of(const struct sc_cache *c, uint64_t addr,
+			    uint64_t *out, unsigned n)
+{
+	uint32_t set = sc_set_of(c, addr, addr);
+	uint64_t a = addr;
+
+	for (unsigned i = 0; i < n; i++) {
+		do
+			a += 128;
+		while (sc_set_of(c, a, a) != set);
+		out[i] = a;
+	}
+}
+
+/* expect() with a printf-made answer. */
+static void G_GNUC_PRINTF(4, 5) expectf(struct rig *g, enum mem_op op,
+					uint64_t addr, const char *fmt, ...)
+{
+	va_list ap;
+	char *want;
+
+	va_start(ap, fmt);
+	want = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	expect(g, op, addr, want);
+	g_free(want);
+}
+
+/*
+ * model.md 7.5's worked example, step by step: W 4 bytes (MISS, nothing
+ * to DRAM), R (SECTOR_MISS, 1 DRAM read), W 32 bytes (SECTOR_MISS, readable
+ * at once), R (HIT); evicting the line then writes its 2 sectors to DRAM.
+ */
+static void test_hw_l2_worked_example(void)
+{
+	const uint64_t a = UINT64_C(0x7f2a40001000);
+	uint64_t other[24];
+	struct rig g;
+
+	rig_init(&g, titanv_l2_slice());
+	lines_in_set_of(g.c, a, other, 24);
+	expect_masked(&g, MEM_WRITE, a, 0xf, "M");
+	g_assert_cmpuint(sc_dirty_sectors(g.c), ==, 1);
+	expectf(&g, MEM_READ, a, "S r0x%" G_GINT64_MODIFIER "x", a);
+	g_assert_cmpuint(sc_dirty_sectors(g.c), ==, 1);	/* still modified */
+	expect(&g, MEM_WRITE, a + 0x20, "S");
+	expect(&g, MEM_READ, a + 0x20, "H");
+	expect(&g, MEM_READ, a, "H");
+	/* 23 more lines fill the set; the 24th evicts the LRU line, a's */
+	for (int i = 0; i < 23; i++)
+		expectf(&g, MEM_READ, other[i], "M r0x%" G_GINT64_MODIFIER "x", other[i]);
+	expectf(&g, MEM_READ, other[23], "M r0x%" G_GINT64_MODIFIER "x w0x%" G_GINT64_MODIFIER "x w0x%" G_GINT64_MODIFIER "x",
+		other[23], a, a + 0x20);
+	g_assert_cmpuint(sc_dirty_sectors(g.c), ==, 0);
+	check_counters(&g, "store.accesses=2 store.sector_misses=1 store.line_misses=1 "
+		       "load.accesses=27 load.hits=2 load.sector_misses=1 load.line_misses=24 "
+		       "load.reads_down=25 total.accesses=29 total.hits=2 total.sector_misses=2 "
+		       "total.line_misses=25 total.reads_down=25 total.writes_down=2 "
+		       "evictions=1 wb_evict=2");
+	rig_free(&g);
+}
+
+/* Write-validate: a partial write leaves the sector unreadable, so the
+ * next read is a sector miss with one fetch, and the one after it a hit;
+ * at the write-through L1 and the write-back L2 alike. */
+static void test_hw_partial_write_then_read(void)
+{
+	const uint64_t x = UINT64_C(0x7f2a40003040);
+
+	for (int wt = 0; wt < 2; wt++) {
+		struct rig g;
+
+		if (wt)
+			rig_init_l1(&g, titanv_l1());
+		else
+			rig_init(&g, titanv_l2_slice());
+		expect_masked(&g, MEM_WRITE, x, 0x00ff00ff,
+			      wt ? "M w0x7f2a40003040&ff00ff" : "M");
+		expect_masked(&g, MEM_WRITE, x, 0xff00ff00,	/* the rest: not a fetch */
+			      wt ? "H w0x7f2a40003040&ff00ff00" : "H");
+		expect(&g, MEM_READ, x, "H");		/* the two halves cover it */
+		expect_masked(&g, MEM_WRITE, x + 0x20, 0x0000fff0,
+			      wt ? "S w0x7f2a40003060&fff0" : "S");
+		expect(&g, MEM_READ, x + 0x20, "S r0x7f2a40003060");
+		expect(&g, MEM_READ, x + 0x20, "H");
+		g_assert_cmpuint(load(&g, SC_M_SECTOR_MISSES), ==, 1);
+		g_assert_cmpuint(load(&g, SC_M_READS_DOWN), ==, 1);
+		g_assert_cmpuint(load(&g, SC_M_HITS), ==, 2);
+		g_assert_cmpuint(store(&g, SC_M_WRITES_DOWN), ==, wt ? 3 : 0);
+		rig_free(&g);
+	}
+}
+
+/* A write of the whole sector makes it readable at once: no fetch. */
+static void test_hw_full_write_then_read(void)
+{
+	const uint64_t y = UINT64_C(0x7f2a40004080);
+
+	for (int wt = 0; wt < 2; wt++) {
+		struct rig g;
+
+		if (wt)
+			rig_init_l1(&g, titanv_l1());
+		else
+			rig_init(&g, titanv_l2_slice());
+		expect(&g, MEM_WRITE, y, wt ? "M w0x7f2a40004080" : "M");
+		expect(&g, MEM_READ, y, "H");
+		expect(&g, MEM_WRITE, y + 0x20, wt ? "S w0x7f2a400040a0" : "S");
+		expect(&g, MEM_READ, y + 0x20, "H");
+		check_counters(&g, wt ?
+			       "store.accesses=2 store.sector_misses=1 store.line_misses=1 "
+			       "store.writes_down=2 load.accesses=2 load.hits=2 total.accesses=4 "
+			       "total.hits=2 total.sector_misses=1 total.line_misses=1 "
+			       "total.writes_down=2" :
+			       "store.accesses=2 store.sector_misses=1 store.line_misses=1 "
+			       "load.accesses=2 load.hits=2 total.accesses=4 total.hits=2 "
+			       "total.sector_misses=1 total.line_misses=1");
+		rig_free(&g);
+	}
+}
+
+/*
+ * An atomic or a reduction at the L2 (data: the op) is a read-modify-write
+ * probed as a read: a MISS or SECTOR_MISS fetches the sector; every case
+ * leaves it modified and readable.  Its counters are its kind's, never the
+ * loads'; evicting the line writes the modified sectors back.
+ */
+static void test_hw_l2_read_modify_write(gconstpointer data)
+{
+	enum mem_op op = GPOINTER_TO_UINT(data);
+	const char *k = op == MEM_ATOMIC ? "atomic" : "reduction";
+	const uint64_t a = UINT64_C(0x7f2a40002000);
+	uint64_t other[24];
+	struct rig g;
+	char *want;
+
+	rig_init(&g, titanv_l2_slice());
+	lines_in_set_of(g.c, a, other, 24);
+	expectf(&g, op, a, "M r0x%" G_GINT64_MODIFIER "x", a);	/* MISS */
+	g_assert_cmpuint(sc_dirty_sectors(g.c), ==, 1);
+	expect(&g, MEM_READ, a, "H");				/* readable */
+	expectf(&g, MEM_READ, a + 0x20, "S r0x%" G_GINT64_MODIFIER "x", a + 0x20);
+	expect(&g, op, a + 0x20, "H");				/* HIT: nothing down */
+	g_assert_cmpuint(sc_dirty_sectors(g.c), ==, 2);
+	expect_masked(&g, MEM_WRITE, a + 0x40, 0xf, "S");	/* modified, not readable */
+	expectf(&g, op, a + 0x40, "S r0x%" G_GINT64_MODIFIER "x", a + 0x40);
+	expect(&g, MEM_READ, a + 0x40, "H");
+	expectf(&g, op, a + 0x60, "S r0x%" G_GINT64_MODIFIER "x", a + 0x60);	/* invalid sector */
+	g_assert_cmpuint(sc_dirty_sectors(g.c), ==, 4);
+	for (int i = 0; i < 23; i++)
+		expectf(&g, MEM_READ, other[i], "M r0x%" G_GINT64_MODIFIER "x", other[i]);
+	expectf(&g, MEM_READ, other[23],
+		"M r0x%" G_GINT64_MODIFIER "x w0x%" G_GINT64_MODIFIER "x w0x%" G_GINT64_MODIFIER "x w0x%" G_GINT64_MODIFIER "x w0x%" G_GINT64_MODIFIER "x",
+		other[23], a, a + 0x20, a + 0x40, a + 0x60);
+	want = g_strdup_printf("%s.accesses=4 %s.hits=1 %s.sector_misses=2 %s.line_misses=1 "
+			       "%s.reads_down=3 load.accesses=27 load.hits=2 load.sector_misses=1 "
+			       "load.line_misses=24 load.reads_down=25 store.accesses=1 "
+			       "store.sector_misses=1 total.accesses=32 total.hits=3 "
+			       "total.sector_misses=4 total.line_misses=25 total.reads_down=28 "
+			       "total.writes_down=4 evictions=1 wb_evict=4", k, k, k, k, k);
+	check_counters(&g, want);
+	g_free(want);
+	rig_free(&g);
+}
+
+/*
+ * bypass = flagged at the write-through L1: a flagged load, atomic or
+ * reduction is a line miss of its kind even when the line is there, goes
+ * down as the very request that came, and changes nothing: a later load of
+ * the same sector still misses.
+ */
+static void test_hw_l1_bypass(void)
+{
+	const uint64_t x = UINT64_C(0x7f2a40005000);
+	struct sc_config cfg = titanv_l1();
+	struct mem_req ld, at, red;
+	struct rig g;
+	char *s;
+
+	cfg.bypass = SC_BYPASS_FLAGGED;
+	rig_init_l1(&g, cfg);
+	mem_req_init(&ld, MEM_READ, x, MEM_ATOM);
+	ld.flags = MEM_F_BYPASS;
+	at = ld;
+	at.hdr.kind = MEM_ATOMIC;
+	at.mask = 0xf;
+	red = at;
+	red.hdr.kind = MEM_REDUCTION;
+
+	s = step_req(&g, &ld);
+	g_assert_cmpstr(s, ==, "M r0x7f2a40005000!");
+	g_assert_true(g.log.last == &ld);	/* forwarded unchanged */
+	g_free(s);
+	expect(&g, MEM_READ, x, "M r0x7f2a40005000");	/* nothing was allocated */
+	s = step_req(&g, &ld);			/* the line is there: a miss all the same */
+	g_assert_cmpstr(s, ==, "M r0x7f2a40005000!");
+	g_free(s);
+	s = step_req(&g, &at);
+	g_assert_cmpstr(s, ==, "M a0x7f2a40005000!");
+	g_assert_true(g.log.last == &at);
+	g_free(s);
+	s = step_req(&g, &red);
+	g_assert_cmpstr(s, ==, "M d0x7f2a40005000!");
+	g_free(s);
+	expect(&g, MEM_READ, x, "H");		/* the load's line, untouched */
+	s = step_req(&g, &ld);
+	g_assert_cmpstr(s, ==, "M r0x7f2a40005000!");
+	g_free(s);
+	expect(&g, MEM_READ, x + 0x20, "S r0x7f2a40005020");
+	check_counters(&g, "load.accesses=6 load.hits=1 load.sector_misses=1 load.line_misses=4 "
+		       "load.reads_down=5 atomic.accesses=1 atomic.line_misses=1 "
+		       "atomic.reads_down=1 reduction.accesses=1 reduction.line_misses=1 "
+		       "reduction.reads_down=1 total.accesses=8 total.hits=1 "
+		       "total.sector_misses=1 total.line_misses=6 total.reads_down=7");
+	rig_free(&g);
+}
+
+/* The recency order is state too: a bypassing load of the LRU line leaves
+ * it the LRU line; with bypass = none the same request is an ordinary
+ * hit that makes it the most recent. */
+static void test_hw_bypass_keeps_lru(void)
+{
+	for (int flagged = 0; flagged < 2; flagged++) {
+		struct sc_config cfg = titanv_l1();
+		struct mem_req r;
+		struct rig g;
+		char *s;
+
+		cfg.sets = 1;
+		cfg.assoc = 2;
+		cfg.size_from_kernel = false;
+		cfg.bypass = flagged ? SC_BYPASS_FLAGGED : SC_BYPASS_NONE;
+		rig_init(&g, cfg);
+		expect(&g, MEM_READ, 0x000, "M r0x0");	/* A */
+		expect(&g, MEM_READ, 0x080, "M r0x80");	/* B; A is the LRU line */
+		mem_req_init(&r, MEM_READ, 0x000, MEM_ATOM);
+		r.flags = MEM_F_BYPASS;
+		s = step_req(&g, &r);
+		g_assert_cmpstr(s, ==, flagged ? "M r0x0!" : "H");
+		g_free(s);
+		expect(&g, MEM_READ, 0x100, "M r0x100");	/* C evicts A, or B */
+		expect(&g, MEM_READ, flagged ? 0x080 : 0x000, "H");
+		expect(&g, MEM_READ, flagged ? 0x000 : 0x080, flagged ? "M r0x0" : "M r0x80");
+		rig_free(&g);
+	}
+}
+
+/* A kernel's end with final_writeback = report counts the dirty sectors
+ * (dirty_at_kernel_end) and sends nothing down; count writes them back;
+ * a write-through cache has nothing dirty to report. */
+static void test_hw_dirty_at_kernel_end(void)
+{
+	static const struct {
+		bool l1;
+		enum sc_final_writeback final;
+		const char *log;
+		uint64_t dirty, flushed;
+	} cases[] = {
+		{ false, SC_FINAL_REPORT, "", 2, 0 },
+		{ false, SC_FINAL_COUNT, "w0x7f2a40006000 w0x7f2a40006020", 0, 2 },
+		{ false, SC_FINAL_NONE, "", 0, 0 },
+		{ true, SC_FINAL_REPORT, "", 0, 0 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const uint64_t a = UINT64_C(0x7f2a40006000);
+		struct sc_kernel_end end = { cases[i].final, true };
+		struct rig g;
+
+		if (cases[i].l1)
+			rig_init_l1(&g, titanv_l1());
+		else
+			rig_init(&g, titanv_l2_slice());
+		g_free(step(&g, MEM_WRITE, a, MEM_ATOM, UINT32_MAX));
+		g_free(step(&g, MEM_WRITE, a + 0x20, MEM_ATOM, 0xf));
+		g_free(step(&g, MEM_READ, a + 0x1000, MEM_ATOM, UINT32_MAX));
+		g_string_truncate(g.log.s, 0);
+		sc_end_kernel(g.c, &end);
+		g_assert_cmpstr(g.log.s->str, ==, cases[i].log);
+		g_assert_cmpuint(sc_stats(g.c)[SC_S_DIRTY_AT_END], ==, cases[i].dirty);
+		g_assert_cmpuint(sc_stats(g.c)[SC_S_WB_FLUSH], ==, cases[i].flushed);
+		/* invalidated: the next kernel starts cold, nothing left dirty */
+		expectf(&g, MEM_READ, a, "M r0x%" G_GINT64_MODIFIER "x", a);
+		g_assert_cmpuint(sc_dirty_sectors(g.c), ==, 0);
+		rig_free(&g);
+	}
+}
+
+/* 2 sets x 2 ways, linear index (even lines in set 0), write-back with
+ * lazy fetch unless wt, and protect_dirty_pct = pct. */
+static void rig_init_protect(struct rig *g, uint32_t pct, bool wt)
+{
+	rig_init(g, (struct sc_config){
+		.sets = 2, .assoc = 2, .line_bytes = 128, .sector_bytes = 32,
+		.index = SET_INDEX_LINEAR,
+		.write_hit = wt ? SC_WRITE_THROUGH : SC_WRITE_BACK,
+		.write_miss = SC_LAZY_FETCH, .count_write_misses = true,
+		.protect_dirty_pct = pct,
+	});
+}
+
+/*
+ * protect_dirty_pct: while 100 x (lines with a modified sector) / lines is
+ * below it, such lines are no victims; above, plain LRU; a set of nothing
+ * but protected lines evicts its LRU line and counts protect_overrides.
+ */
+static void test_hw_protect_dirty(void)
+{
+	struct rig g;
+
+	/* 0: plain LRU, the dirty line goes */
+	rig_init_protect(&g, 0, false);
+	expect(&g, MEM_WRITE, 0x000, "M");
+	expect(&g, MEM_READ, 0x100, "M r0x100");
+	expect(&g, MEM_READ, 0x200, "M r0x200 w0x0");
+	rig_free(&g);
+
+	/* 50 % of 4 lines: protected while fewer than 2 lines are modified */
+	rig_init_protect(&g, 50, false);
+	expect(&g, MEM_WRITE, 0x000, "M");		/* line 0 modified: 1 of 4 */
+	expect(&g, MEM_READ, 0x100, "M r0x100");
+	expect(&g, MEM_READ, 0x200, "M r0x200");	/* line 0 the LRU, kept: line 2 goes */
+	expect(&g, MEM_READ, 0x100, "M r0x100");	/* and again: line 4 goes */
+	expect(&g, MEM_READ, 0x000, "H");
+	expect(&g, MEM_READ, 0x100, "H");		/* line 0 the LRU line again */
+	expect(&g, MEM_WRITE, 0x080, "M");		/* 2 of 4 modified: 50 %, no protection */
+	expect(&g, MEM_READ, 0x200, "M r0x200 w0x0");
+	/* line 0 gone, 1 of 4 modified: line 1 is protected again */
+	expect(&g, MEM_READ, 0x180, "M r0x180");
+	expect(&g, MEM_READ, 0x280, "M r0x280");	/* line 3 goes, not line 1 */
+	expect(&g, MEM_READ, 0x080, "H");
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_PROTECT_OVERRIDES], ==, 0);
+	rig_free(&g);
+
+	/* a write-back of everything or an invalidation leaves no line
+	 * modified: one line modified afterwards is 1 of 4, protected */
+	for (int inval = 0; inval < 2; inval++) {
+		rig_init_protect(&g, 50, false);
+		expect(&g, MEM_WRITE, 0x000, "M");
+		expect(&g, MEM_WRITE, 0x080, "M");
+		if (inval)
+			sc_invalidate(g.c);
+		else
+			sc_write_back_dirty(g.c);
+		expect(&g, MEM_WRITE, 0x000, inval ? "M" : "H");
+		expect(&g, MEM_READ, 0x100, "M r0x100");
+		expect(&g, MEM_READ, 0x200, "M r0x200");
+		rig_free(&g);
+	}
+
+	/* 100 %: every modified line is protected; a set of two of them
+	 * evicts its LRU line all the same, counted */
+	rig_init_protect(&g, 100, false);
+	expect(&g, MEM_WRITE, 0x000, "M");
+	expect(&g, MEM_WRITE, 0x100, "M");
+	expect(&g, MEM_READ, 0x200, "M r0x200 w0x0");
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_PROTECT_OVERRIDES], ==, 1);
+	/* line 2 (LRU) modified, line 4 not: line 4 goes, no override */
+	expect(&g, MEM_READ, 0x000, "M r0x0");
+	expect(&g, MEM_READ, 0x100, "H");
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_PROTECT_OVERRIDES], ==, 1);
+	rig_free(&g);
+
+	/* a write-through L1's modified (never written back) lines count
+	 * and are protected the same way: the partial line survives */
+	rig_init_protect(&g, 50, true);
+	expect_masked(&g, MEM_WRITE, 0x000, 0xf, "M w0x0&f");
+	expect(&g, MEM_READ, 0x100, "M r0x100");
+	expect(&g, MEM_READ, 0x200, "M r0x200");
+	expect(&g, MEM_READ, 0x000, "S r0x0");		/* still there, unreadable */
+	expect(&g, MEM_READ, 0x100, "M r0x100");
+	rig_free(&g);
+}
+
+/*
+ * The adaptive L1 (model.md 2.4): with sets = 4 and size_from_kernel, each
+ * kernel's size gives the ways: 192 KiB (A100, no shared memory) is 384
+ * ways, beyond the 256 a byte can link.  True LRU over all of them, then
+ * other sizes, each starting cold.
+ */
+static void test_hw_adaptive_ways(void)
+{
+	struct rig g;
+	char *why = NULL;
+	uint64_t a;
+
+	rig_init(&g, titanv_l1());
+	g_assert_cmpuint(sc_ways(g.c), ==, 0);	/* no size before a kernel's */
+	g_assert_true(sc_resize(g.c, 192 * 1024, &why));
+	g_assert_cmpuint(sc_sets(g.c), ==, 4);
+	g_assert_cmpuint(sc_ways(g.c), ==, 384);
+	/* set 0: lines 0, 4, 8, ... (addresses 512 apart) */
+	for (a = 0; a < 384 * 512; a += 512)
+		expectf(&g, MEM_READ, a, "M r0x%" G_GINT64_MODIFIER "x", a);
+	for (a = 384 * 512; a > 0; a -= 512)	/* newest first: line 0 ends the MRU */
+		expect(&g, MEM_READ, a - 512, "H");
+	/* the LRU line is now the last one filled */
+	expect(&g, MEM_READ, 384 * 512, "M r0x30000");
+	expect(&g, MEM_READ, 0, "H");
+	expect(&g, MEM_READ, 383 * 512, "M r0x2fe00");	/* evicts the 382nd */
+	expect(&g, MEM_READ, 512, "H");
+	expect(&g, MEM_READ, 382 * 512, "M r0x2fc00");
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_EVICTIONS], ==, 3);
+
+	/* the same size again: an invalidation */
+	g_assert_true(sc_resize(g.c, 192 * 1024, &why));
+	expect(&g, MEM_READ, 0, "M r0x0");
+	/* 28 KiB (A100, 164 KiB of shared memory): 56 ways */
+	g_assert_true(sc_resize(g.c, 28 * 1024, &why));
+	g_assert_cmpuint(sc_ways(g.c), ==, 56);
+	for (a = 0; a < 57 * 512; a += 512)
+		expectf(&g, MEM_READ, a, "M r0x%" G_GINT64_MODIFIER "x", a);
+	expect(&g, MEM_READ, 512, "H");
+	expect(&g, MEM_READ, 0, "M r0x0");		/* the 57th line evicted it */
+	/* 128 KiB: 256 ways, the last that byte links reach */
+	g_assert_true(sc_resize(g.c, 128 * 1024, &why));
+	g_assert_cmpuint(sc_ways(g.c), ==, 256);
+	for (a = 0; a < 257 * 512; a += 512)
+		expectf(&g, MEM_READ, a, "M r0x%" G_GINT64_MODIFIER "x", a);
+	expect(&g, MEM_READ, 0, "M r0x0");
+	/* 512 KiB: 1024 ways, the most */
+	g_assert_true(sc_resize(g.c, 512 * 1024, &why));
+	g_assert_cmpuint(sc_ways(g.c), ==, 1024);
+	for (a = 0; a < 1025 * 512; a += 512)
+		g_free(step(&g, MEM_READ, a, MEM_ATOM, UINT32_MAX));
+	expect(&g, MEM_READ, 512, "H");
+	expect(&g, MEM_READ, 0, "M r0x0");
+	/* beyond, or less than a way per set: refused, the cache kept */
+	g_assert_false(sc_resize(g.c, 513 * 1024, &why));
+	g_assert_nonnull(strstr(why, "1026 ways; expected 1 to 1024"));
+	g_free(why);
+	g_assert_false(sc_resize(g.c, 256, &why));
+	g_assert_nonnull(strstr(why, "0 ways"));
+	g_free(why);
+	g_assert_cmpuint(sc_ways(g.c), ==, 1024);
+	expect(&g, MEM_READ, 0, "H");
+	rig_free(&g);
+}
+
+/* Dirty-line protection over 384 ways: the walk to the least recent
+ * clean line follows 16-bit links. */
+static void test_hw_protect_wide(void)
+{
+	struct sc_config cfg = titanv_l1();
+	struct rig g;
+	char *why = NULL;
+	uint64_t a;
+
+	cfg.protect_dirty_pct = 25;
+	rig_init(&g, cfg);
+	g_assert_true(sc_resize(g.c, 192 * 1024, &why));
+	/* set 0 full: the 300 oldest lines modified (300 of 1536 lines is
+	 * below 25 %), then 84 clean ones */
+	for (a = 0; a < 384 * 512; a += 512)
+		g_free(step(&g, a < 300 * 512 ? MEM_WRITE : MEM_READ, a, MEM_ATOM, 0xf));
+	/* the victims are the clean lines, oldest first */
+	expect(&g, MEM_READ, 384 * 512, "M r0x30000");
+	expect(&g, MEM_READ, 300 * 512, "M r0x25800");
+	expect(&g, MEM_READ, 0, "S r0x0");		/* the LRU line, protected */
+	expect(&g, MEM_READ, 302 * 512, "H");
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_PROTECT_OVERRIDES], ==, 0);
+	rig_free(&g);
+}
+
 /* ---- replacement, control, geometry --------------------------------------- */
 
 static void test_lru_and_fifo(void)
@@ -518,7 +1058,26 @@ static void test_geometry(void)
 	g_assert_nonnull(c);
 	g_assert_cmpuint(sc_sets(c), ==, 1152);	/* integer division, as the reference */
 	g_assert_true(sc_resize(c, 65536, &why));
-	g_assert_cmpuint(sc_sets(c), ==, 16);
+	g_assert_cmpuint(sc_sets(c), ==, 16);	/* size and assoc given: the sets follow */
+	g_assert_cmpuint(sc_ways(c), ==, 32);
+	sc_free(c);
+
+	/* any two of size, sets and assoc: a TITAN V L2 slice */
+	struct sc_config slice = { .size = 96 * 1024, .sets = 32, .line_bytes = 128,
+				   .sector_bytes = 32, .index = SET_INDEX_IPOLY };
+
+	c = sc_new(&slice, NULL, record, NULL, &why);
+	g_assert_nonnull(c);
+	g_assert_cmpuint(sc_ways(c), ==, 24);
+	g_assert_true(sc_resize(c, 48 * 1024, &why));	/* sets given: the ways follow */
+	g_assert_cmpuint(sc_sets(c), ==, 32);
+	g_assert_cmpuint(sc_ways(c), ==, 12);
+	sc_free(c);
+	slice.size = 0;
+	slice.assoc = 24;
+	c = sc_new(&slice, NULL, record, NULL, &why);
+	g_assert_nonnull(c);
+	g_assert_cmpuint(sc_sets(c) * sc_ways(c), ==, 768);
 	sc_free(c);
 
 #define REFUSED(field_change, text) do {			\
@@ -529,17 +1088,128 @@ static void test_geometry(void)
 			g_error("%s: '%s' lacks '%s'", #field_change, why, text); \
 		g_free(why);					\
 	} while (0)
-	REFUSED(x.assoc = 0, "must not be zero");
+	REFUSED(x.assoc = 0, "assoc is not given and cannot be derived");
+	REFUSED((x.assoc = 0, x.size = 0, x.sets = 4), "cannot be derived from sets 4 alone");
+	REFUSED(x.line_bytes = 0, "must not be zero");
+	REFUSED(x.assoc = 1025, "at most 1024 ways");
+	REFUSED((x.size = 0, x.sets = 4, x.assoc = 1025), "at most 1024 ways");
+	REFUSED((x.sets = 4, x.assoc = 0, x.size = 4 * 128 * 1025), "1025 ways; expected 1 to 1024");
+	REFUSED(x.protect_dirty_pct = 101, "a percentage from 0 to 100");
 	REFUSED(x.sector_bytes = 48, "power of two");
 	REFUSED(x.sector_bytes = 256, "divides line_bytes");
 	REFUSED(x.sector_bytes = 16, "at least 32");
 	REFUSED((x.line_bytes = 2048, x.sector_bytes = 32), "at most 32");
 	REFUSED((x.size = 1024, x.assoc = 16), "larger than the 8 lines");
-	REFUSED(x.sets = 16, "either size or sets");
-	REFUSED(x.size = 0, "either size or sets");
+	REFUSED(x.sets = 16, "not all three");
+	REFUSED(x.size = 0, "give either size or sets as well as assoc 32");
 	REFUSED(x.index = SET_INDEX_LINEAR, "power-of-two");
 	REFUSED((x.size = 128 * 128 * 4, x.assoc = 4, x.index = SET_INDEX_IPOLY), "16, 32 or 64");
 #undef REFUSED
+}
+
+/* ---- the component: parameters, kernel sizes ------------------------------ */
+
+static char *tmpdir;
+
+/* Build and run `ini` (the test plugin's scripts drive it); NULL when it
+ * ran, else its first error.  *value: the statistic `stat` afterwards. */
+static char *run_ini(const char *ini, const char *stat, double *value)
+{
+	struct ss_registry *r = ss_registry_new();
+	char *path = g_build_filename(tmpdir, "t.ini", NULL);
+	GPtrArray *errors = NULL;
+	GError *err = NULL;
+	struct ss_sim *sim;
+	char *fail = NULL;
+
+	g_assert_true(ss_registry_add_builtins(r, &err));
+	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
+	sim = ss_sim_load(r, path, NULL, NULL, &errors);
+	if (!sim) {
+		fail = g_strdup(errors->pdata[0]);
+		g_ptr_array_unref(errors);
+	} else if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err)) {
+		fail = g_strdup(err->message);
+		g_error_free(err);
+	} else if (stat && !ss_stats_lookup(ss_sim_engine(sim), stat, value)) {
+		g_error("no statistic %s", stat);
+	}
+	ss_sim_free(sim);
+	ss_registry_free(r);
+	g_unlink(path);
+	g_free(path);
+	return fail;
+}
+
+#define L1_INI(l1, script)						\
+	"[simulation]\nplugins = token_plugin\n"			\
+	"[component a]\ntype = mem_script\nrequests = " script "\n"	\
+	"[component l1]\ntype = sector_cache\n" l1			\
+	"[component n]\ntype = mem_counter\n"				\
+	"[link la]\nfrom = a.out\nto = l1.cpu_side\n"			\
+	"[link ld]\nfrom = l1.mem_side\nto = n.in[0]\n"
+
+#define HW_L1 "sets = 4\nsize_from_kernel = true\nindex = linear\n"	\
+	"write_hit = write_through\nwrite_miss = lazy_fetch\n"		\
+	"protect_dirty_pct = 25\nbypass = flagged\n"
+
+/* The hardware-faithful L1 of framework.md 4.4 needs no assoc: each
+ * kernel's size gives it; whatever cannot be sized is refused clearly. */
+static void test_component_ways_from_kernel(void)
+{
+	static const struct {
+		const char *ini, *stat;
+		double value;
+		const char *error;
+	} cases[] = {
+		/* 192 KiB: 384 ways; then 4 KiB: 8 ways, cold */
+		{ L1_INI(HW_L1, "B196608 R0x0 R0x0 R0x200 E B4096 R0x0 E"),
+		  "l1.hits", 1, NULL },
+		{ L1_INI(HW_L1, "B196608 R0x0 R0x0 R0x200 E B4096 R0x0 E"),
+		  "l1.line_misses", 3, NULL },
+		{ L1_INI(HW_L1, "B196608 R0x0 E"), "l1.protect_overrides", 0, NULL },
+		{ L1_INI("sets = 4\nassoc = 64\nsize_from_kernel = true\n",
+			 "R0x0 R0x0 E"), "l1.hits", 1, NULL },
+		{ L1_INI("sets = 4\nsize = 32KiB\n", "R0x0 R0x0 E"), "l1.hits", 1, NULL },
+		{ L1_INI("sets = 4\nindex = linear\n", "B4096 R0x0 E"), NULL, 0,
+		  "assoc is not given and cannot be derived from sets 4 alone: expected assoc, size (assoc = size / sets / line_bytes) or size_from_kernel = true" },
+		{ L1_INI(HW_L1, "R0x0 E"), NULL, 0,
+		  "l1: a request arrives before any kernel gave the cache its size" },
+		{ L1_INI(HW_L1, "B0 R0x0 E"), NULL, 0,
+		  "l1: a kernel without an L1 size begins before any kernel gave the cache its size" },
+		{ L1_INI(HW_L1, "B1048576 R0x0 E"), NULL, 0,
+		  "l1: the kernel's L1 of 1048576 bytes: 1048576 bytes in 4 sets of 128-byte lines make 2048 ways; expected 1 to 1024" },
+		{ L1_INI("sets = 4\nsize_from_kernel = true\nassoc = 2000\n", "E"), NULL, 0,
+		  "assoc = 2000: expected a value from 0 to 1024" },
+		{ L1_INI("sets = 4\nassoc = 4\nprotect_dirty_pct = 101\n", "E"), NULL, 0,
+		  "protect_dirty_pct = 101: expected a value from 0 to 100" },
+		{ L1_INI("sets = 4\nassoc = 4\nbypass = all\n", "E"), NULL, 0,
+		  "bypass = all: expected one of none, flagged" },
+		/* the L2 shares the rows, not size_from_kernel */
+		{ "[simulation]\nplugins = token_plugin\n"
+		  "[component a]\ntype = mem_script\nrequests = R0x0 E\n"
+		  "[component l2]\ntype = l2_slice_set\nsets = 32\n"
+		  "[component n]\ntype = mem_counter\n"
+		  "[link la]\nfrom = a.out\nto = l2.cpu_side[0]\n"
+		  "[link ld]\nfrom = l2.mem_side[0]\nto = n.in[0]\n", NULL, 0,
+		  "cannot be derived from sets 32 alone" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		double v = -1;
+		char *fail = run_ini(cases[i].ini, cases[i].stat, &v);
+
+		if (cases[i].error) {
+			if (!fail || !strstr(fail, cases[i].error))
+				g_error("case %zu: got '%s', want '%s'", i,
+					fail ? fail : "success", cases[i].error);
+		} else {
+			if (fail)
+				g_error("case %zu: %s", i, fail);
+			g_assert_cmpfloat(v, ==, cases[i].value);
+		}
+		g_free(fail);
+	}
 }
 
 int main(int argc, char **argv)
@@ -562,5 +1232,26 @@ int main(int argc, char **argv)
 	g_test_add_func("/sector-cache/request-spans-sectors", test_request_spans_sectors);
 	g_test_add_func("/sector-cache/local-space", test_local_space_counts_apart);
 	g_test_add_func("/sector-cache/geometry", test_geometry);
-	return g_test_run();
+	g_test_add_func("/sector-cache/hw/l2-worked-example", test_hw_l2_worked_example);
+	g_test_add_func("/sector-cache/hw/partial-write-then-read", test_hw_partial_write_then_read);
+	g_test_add_func("/sector-cache/hw/full-write-then-read", test_hw_full_write_then_read);
+	g_test_add_data_func("/sector-cache/hw/l2-atomic", GUINT_TO_POINTER(MEM_ATOMIC),
+			     test_hw_l2_read_modify_write);
+	g_test_add_data_func("/sector-cache/hw/l2-reduction", GUINT_TO_POINTER(MEM_REDUCTION),
+			     test_hw_l2_read_modify_write);
+	g_test_add_func("/sector-cache/hw/l1-bypass", test_hw_l1_bypass);
+	g_test_add_func("/sector-cache/hw/bypass-keeps-lru", test_hw_bypass_keeps_lru);
+	g_test_add_func("/sector-cache/hw/dirty-at-kernel-end", test_hw_dirty_at_kernel_end);
+	g_test_add_func("/sector-cache/hw/protect-dirty", test_hw_protect_dirty);
+	g_test_add_func("/sector-cache/hw/protect-dirty-384-ways", test_hw_protect_wide);
+	g_test_add_func("/sector-cache/hw/adaptive-ways", test_hw_adaptive_ways);
+	g_test_add_func("/sector-cache/component/ways-from-kernel", test_component_ways_from_kernel);
+
+	tmpdir = g_dir_make_tmp("sectorsim-cache-XXXXXX", NULL);
+
+	int status = g_test_run();
+
+	g_rmdir(tmpdir);
+	g_free(tmpdir);
+	return status;
 }
