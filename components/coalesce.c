@@ -20,6 +20,10 @@
  * are read only at a resize (in old slot order) and at the end (the
  * iteration order).  Up to 76 keys the bitmap is a register.
  *
+ * descending is ascending reversed.  Byte masks (model.md 5.3) come after
+ * the order: the dedup set's slots, free by then, map each sector to its
+ * place in the output, and each lane ORs its bytes in.
+ *
  * Scratch is sized for the largest n seen and grows geometrically, so
  * that a steady stream of warp instructions allocates nothing.
  */
@@ -582,10 +586,10 @@ uint32_t coalesce_masked(struct coalescer *c, const uint64_t *addr, uint32_t n,
 			 uint32_t width, uint64_t *out, uint32_t *mask,
 			 uint32_t *lines)
 {
+	uint32_t m;
+
 	g_return_val_if_fail(c->sector_shift == 5 && width > 0, 0);
-
-	uint32_t m = coalesce(c, addr, n, out, lines);
-
+	m = coalesce(c, addr, n, out, lines);
 	if (m)
 		sector_masks(c, addr, n, width, out, m, mask);
 	return m;

@@ -28,6 +28,7 @@ struct action {
 	uint32_t op;		/* enum gpu_dispatch_op */
 	uint32_t sm, slot;
 	uint64_t block;		/* BLOCK: its id */
+	const struct gpu_block *made;	/* BLOCK: this one instead, made by hand */
 };
 
 struct entry {
@@ -61,7 +62,9 @@ static void act(struct ss_engine *e, void *data)
 	GError *err = NULL;
 
 	(void)e;
-	if (a->op == GPU_DISPATCH_BLOCK)
+	if (a->made)
+		m.block = a->made;
+	else if (a->op == GPU_DISPATCH_BLOCK)
 		g_assert_true(trace_load_blocks(script.trace, &a->block, 1, &m.block, &err));
 	g_assert_no_error(err);
 	ss_port_send(ss_component_port(&driver->c, "dispatch", a->sm), &m.hdr);
@@ -163,7 +166,7 @@ static void use_kernel(const char *format, unsigned k, uint32_t num_sms, uint32_
 static void add(uint64_t tick, int16_t prio, uint32_t op, uint32_t sm, uint32_t slot,
 		uint64_t block)
 {
-	struct action a = { tick, prio, op, sm, slot, block };
+	struct action a = { tick, prio, op, sm, slot, block, NULL };
 
 	g_array_append_val(script.actions, a);
 }
@@ -714,6 +717,41 @@ static void test_errors(void)
 	finish(&rn);
 }
 
+/* Blocks a trace reader would never make: the run stops, naming them. */
+static void test_bad_blocks(void)
+{
+	static const uint64_t addr[] = { 0x1000 };
+	static const struct gpu_line no_warp[] = {
+		{ .opcode = "LDG.E", .addr = addr, .n_addr = 1, .warp = GPU_WARP_UNKNOWN },
+	};
+	static const struct gpu_line warp9[] = {
+		{ .opcode = "LDG.E", .addr = addr, .n_addr = 1, .warp = 9, .lanes = 1 },
+	};
+	static const struct gpu_block made[] = {
+		{ .id = 2, .n_lines = 1, .lines = no_warp },
+		{ .id = 2, .n_lines = 1, .lines = warp9 },
+	};
+	static const char *const msg[] = {
+		"sm[0]: kernel 1 block 2: without warp ids, unlike the blocks before it",
+		"sm[0]: kernel 1 block 2 line 0: warp 9 of a block of 8 warps",
+	};
+
+	for (int i = 0; i < 2; i++) {
+		GError *err = NULL;
+		struct run rn;
+
+		use_kernel("accelsim", 1, 1, 2);
+		start(1, (const uint64_t[]){ 1, 2 }, (const uint32_t[]){ 0, 1 }, 2);
+		g_array_index(script.actions, struct action, 2).made = &made[i];
+		last(0, 1);
+		rn = run_sms(1, SUBCORE "subcore_lrr", &err);
+		g_assert_error(err, SS_ERROR, SS_ERROR_INTERNAL);
+		g_assert_cmpstr(err->message, ==, msg[i]);
+		g_clear_error(&err);
+		finish(&rn);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int status;
@@ -730,6 +768,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/interleave/classify/ppt", test_ppt_hw);
 	g_test_add_func("/interleave/classify/local-map", test_local_map);
 	g_test_add_func("/interleave/errors", test_errors);
+	g_test_add_func("/interleave/bad-blocks", test_bad_blocks);
 	status = g_test_run();
 	{
 		char *ini = g_build_filename(tmpdir, "t.ini", NULL);
