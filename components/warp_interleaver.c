@@ -331,7 +331,8 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	w->resident = g_array_new(FALSE, FALSE, sizeof(struct resident));
-	w->ops = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	if (w->classify_hw)
+		w->ops = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	w->sectors_cap = 64;
 	w->sectors = g_new(uint64_t, w->sectors_cap);
 	w->masks = g_new(uint32_t, w->sectors_cap);
@@ -641,9 +642,13 @@ static void issue_line(struct warp_interleaver *w, const struct gpu_line *l,
 
 /* ---- issue = block_rr (model.md 4.1) --------------------------------------- */
 
-/* One line of each block that has one left, in dispatch order. */
-static void issue_round(struct warp_interleaver *w)
+/*
+ * One line of each resident block, in dispatch order; blocks that issued
+ * their last go, the others keep their order.  Whether any is left.
+ */
+static bool issue_round(struct warp_interleaver *w)
 {
+	bool finished = false;
 	guint keep = 0;
 
 	for (guint i = 0; i < w->resident->len; i++) {
@@ -651,16 +656,16 @@ static void issue_round(struct warp_interleaver *w)
 		const struct gpu_block *blk = b->block;
 		uint32_t slot = b->slot;
 
-		if (b->next >= blk->n_lines)
-			continue;
 		issue_line(w, &blk->lines[b->next++], slot);
 		/* last use of b: the scheduler may answer DONE with a block,
 		 * which moves the array */
-		if (b->next == blk->n_lines)
+		if (b->next == blk->n_lines) {
+			finished = true;
 			send_done(w, slot, blk);
+		}
 	}
-	/* finished blocks go, in order, so that the array stays as long as
-	 * the blocks resident */
+	if (!finished)
+		return w->resident->len > 0;
 	for (guint i = 0; i < w->resident->len; i++) {
 		struct resident *b = &g_array_index(w->resident, struct resident, i);
 
@@ -668,6 +673,7 @@ static void issue_round(struct warp_interleaver *w)
 			g_array_index(w->resident, struct resident, keep++) = *b;
 	}
 	g_array_set_size(w->resident, keep);
+	return keep > 0;
 }
 
 /* ---- issue = subcore_* (model.md 4.2) -------------------------------------- */
@@ -921,17 +927,10 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 
 /* ---- ticks and the dispatch protocol ----------------------------------------- */
 
+/* Resident blocks all have instructions left: empty ones never stay. */
 static bool has_work(const struct warp_interleaver *w)
 {
-	if (w->issue != ISSUE_BLOCK_RR)
-		return w->n_ready > 0;
-	for (guint i = 0; i < w->resident->len; i++) {
-		const struct resident *b = &g_array_index(w->resident, struct resident, i);
-
-		if (b->next < b->block->n_lines)
-			return true;
-	}
-	return false;
+	return w->issue == ISSUE_BLOCK_RR ? w->resident->len > 0 : w->n_ready > 0;
 }
 
 static void end_kernel(struct warp_interleaver *w)
@@ -956,16 +955,19 @@ static void schedule_tick(struct warp_interleaver *w, uint64_t delay)
 static void issue_tick(struct ss_engine *e, void *data)
 {
 	struct warp_interleaver *w = data;
+	bool more;
 
 	w->scheduled = false;
 	w->issuing = true;
 	w->issued_at = ss_engine_now(e) + 1;
-	if (w->issue == ISSUE_BLOCK_RR)
-		issue_round(w);
-	else
+	if (w->issue == ISSUE_BLOCK_RR) {
+		more = issue_round(w);
+	} else {
 		issue_subcores(w);
+		more = w->n_ready > 0;
+	}
 	w->issuing = false;
-	if (has_work(w))
+	if (more)
 		schedule_tick(w, 1);
 	else if (w->last)
 		end_kernel(w);
@@ -989,7 +991,8 @@ static void begin_kernel(struct warp_interleaver *w, const struct gpu_dispatch_m
 	w->is_store = w->is_local = false;
 	g_array_set_size(w->resident, 0);
 	/* opcode texts of the previous kernel are gone: so are their pointers */
-	g_hash_table_remove_all(w->ops);
+	if (w->ops)
+		g_hash_table_remove_all(w->ops);
 	w->memo_op = NULL;
 	w->wpb = MAX((d->kernel->block_size + 31) / 32, 1);
 	w->max_active = occ ? occ->max_active : 0;
@@ -1021,11 +1024,14 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 			c->stats[WI_SHARED_INSTS] += d->block->n_shared;
 			c->stats[WI_DROPPED_INSTS] += d->block->n_unknown;
 		}
+		/* a block without instructions is done as it comes */
+		if (!d->block->n_lines)
+			break;
 		if (w->issue == ISSUE_BLOCK_RR) {
 			struct resident r = { .block = d->block, .slot = d->slot };
 
 			g_array_append_val(w->resident, r);
-		} else if (d->block->n_lines) {
+		} else {
 			place_block(w, d->slot, d->block);
 		}
 		wake(w);
