@@ -20,6 +20,10 @@
  * are read only at a resize (in old slot order) and at the end (the
  * iteration order).  Up to 76 keys the bitmap is a register.
  *
+ * descending is ascending reversed.  Byte masks (model.md 5.3) come after
+ * the order: the dedup set's slots, free by then, map each sector to its
+ * place in the output, and each lane ORs its bytes in.
+ *
  * Scratch is sized for the largest n seen and grows geometrically, so
  * that a steady stream of warp instructions allocates nothing.
  */
@@ -460,13 +464,67 @@ static void sort_u64(uint64_t *v, uint32_t m)
 	}
 }
 
+/* ---- byte masks ------------------------------------------------------------ */
+
+/* Bytes [off, off + width) of a 32-byte sector, clipped at its end. */
+static always_inline uint32_t byte_bits(uint32_t off, uint32_t width)
+{
+	return off + width >= 32 ? UINT32_MAX << off : ((UINT32_C(1) << width) - 1) << off;
+}
+
+/*
+ * mask[i] for the m sectors out[] of addr[0..n-1]: the dedup set's slots,
+ * free once coalesce() is done, map a sector to its place in out[].  Lanes
+ * mostly share the sector of the lane before, which skips the lookup.
+ */
+static void sector_masks(struct coalescer *c, const uint64_t *addr, uint32_t n,
+			 uint32_t width, const uint64_t *out, uint32_t m, uint32_t *mask)
+{
+	const uint64_t smask = c->sector_mask, slots = seen_slots(n), hmask = slots - 1;
+	const unsigned hshift = 64 - __builtin_ctzll(slots), sshift = c->sector_shift;
+	uint64_t *key = c->seen_key, *val = c->seen_val, *bm = c->seen_bm;
+	uint64_t prev = out[0];
+	uint32_t at = 0;
+
+	memset(mask, 0, m * sizeof(*mask));
+	if (m == 1) {
+		for (uint32_t i = 0; i < n; i++)
+			mask[0] |= byte_bits(addr[i] & ~smask, width);
+		return;
+	}
+	memset(bm, 0, bm_words(slots) * sizeof(uint64_t));
+	for (uint32_t i = 0; i < m; i++) {
+		uint64_t h = ((out[i] >> sshift) * UINT64_C(0x9e3779b97f4a7c15)) >> hshift;
+
+		while (bit_test(bm, h))
+			h = (h + 1) & hmask;
+		bit_set(bm, h);
+		key[h] = out[i];
+		val[h] = i;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t s = addr[i] & smask;
+
+		if (s != prev) {
+			uint64_t h = ((s >> sshift) * UINT64_C(0x9e3779b97f4a7c15)) >> hshift;
+
+			while (key[h] != s)
+				h = (h + 1) & hmask;
+			at = (uint32_t)val[h];
+			prev = s;
+		}
+		mask[at] |= byte_bits(addr[i] & ~smask, width);
+	}
+}
+
 /* ---- the interface ------------------------------------------------------- */
 
 struct coalescer *coalescer_new(enum coalesce_order order, uint32_t sector_bytes,
 				uint32_t line_bytes)
 {
 	g_return_val_if_fail(order == COALESCE_PYSET || order == COALESCE_ASCENDING ||
-			     order == COALESCE_FIRST_TOUCH, NULL);
+			     order == COALESCE_FIRST_TOUCH || order == COALESCE_DESCENDING,
+			     NULL);
 	g_return_val_if_fail(sector_bytes && !(sector_bytes & (sector_bytes - 1)), NULL);
 	g_return_val_if_fail(line_bytes && !(line_bytes & (line_bytes - 1)), NULL);
 	g_return_val_if_fail(sector_bytes <= line_bytes, NULL);
@@ -511,6 +569,28 @@ uint32_t coalesce(struct coalescer *c, const uint64_t *addr, uint32_t n,
 			pyset_order(c, out, m, out);
 	} else if (c->order == COALESCE_ASCENDING && !sorted) {
 		sort_u64(out, m);
+	} else if (c->order == COALESCE_DESCENDING) {
+		if (!sorted)
+			sort_u64(out, m);
+		for (uint32_t i = 0, j = m - 1; i < j; i++, j--) {
+			uint64_t t = out[i];
+
+			out[i] = out[j];
+			out[j] = t;
+		}
 	}
+	return m;
+}
+
+uint32_t coalesce_masked(struct coalescer *c, const uint64_t *addr, uint32_t n,
+			 uint32_t width, uint64_t *out, uint32_t *mask,
+			 uint32_t *lines)
+{
+	uint32_t m;
+
+	g_return_val_if_fail(c->sector_shift == 5 && width > 0, 0);
+	m = coalesce(c, addr, n, out, lines);
+	if (m)
+		sector_masks(c, addr, n, width, out, m, mask);
 	return m;
 }

@@ -7,13 +7,20 @@
  *                adding the sector byte addresses in lane order (model.md 5.2)
  *   ascending    by address
  *   first_touch  in the order lanes first touch them
+ *   descending   by address, highest first (GPGPU-Sim's L1 takes its
+ *                ascending list from the back)
+ *
+ * and, for the hardware-faithful model (model.md 5.3), the byte mask of
+ * each sector: the bytes the lanes' accesses cover in it.
  */
 #ifndef SS_COALESCE_H
 #define SS_COALESCE_H
 
 #include <stdint.h>
 
-enum coalesce_order { COALESCE_PYSET, COALESCE_ASCENDING, COALESCE_FIRST_TOUCH };
+enum coalesce_order {
+	COALESCE_PYSET, COALESCE_ASCENDING, COALESCE_FIRST_TOUCH, COALESCE_DESCENDING,
+};
 
 struct coalescer;
 
@@ -30,5 +37,16 @@ void coalescer_free(struct coalescer *c);
  */
 uint32_t coalesce(struct coalescer *c, const uint64_t *addr, uint32_t n,
 		  uint64_t *out, uint32_t *lines);
+
+/*
+ * coalesce(), and in mask[i] the bytes of sector out[i] that the accesses
+ * of `width` bytes starting at addr[0..n-1] cover (bit b = byte b), each
+ * clipped at the end of its sector (an aligned access never crosses one).
+ * Only for a coalescer of 32-byte sectors, the unit mem_req.mask
+ * describes; width: 1 or more.
+ */
+uint32_t coalesce_masked(struct coalescer *c, const uint64_t *addr, uint32_t n,
+			 uint32_t width, uint64_t *out, uint32_t *mask,
+			 uint32_t *lines);
 
 #endif

@@ -356,6 +356,8 @@ void builder_reset(struct trace_reader *t)
 {
 	t->n_pend = 0;
 	t->n_pool = 0;
+	t->n_shared = 0;
+	t->n_unknown = 0;
 }
 
 uint64_t *builder_reserve(struct trace_reader *t, size_t n)
@@ -370,7 +372,7 @@ uint64_t *builder_reserve(struct trace_reader *t, size_t n)
 }
 
 void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp)
+		 uint32_t n_addr, uint32_t warp, uint32_t lanes)
 {
 	if (t->n_pend == t->cap_pend) {
 		t->cap_pend = MAX(t->cap_pend * 2, 256);
@@ -378,7 +380,7 @@ void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
 	}
 	t->pend[t->n_pend++] = (struct pending_line){
 		.key = key, .opcode = opcode, .addr_off = t->n_pool,
-		.n_addr = n_addr, .warp = warp,
+		.n_addr = n_addr, .warp = warp, .lanes = lanes,
 	};
 	t->n_pool += n_addr;
 }
@@ -465,7 +467,7 @@ const struct gpu_block *builder_finish(struct trace_reader *t, uint64_t id,
 
 		lines[i] = (struct gpu_line){
 			.opcode = p->opcode, .addr = addr, .n_addr = p->n_addr,
-			.warp = p->warp,
+			.warp = p->warp, .lanes = p->lanes,
 		};
 		memcpy(addr, t->pool + p->addr_off, p->n_addr * sizeof(uint64_t));
 		addr += p->n_addr;
@@ -473,6 +475,8 @@ const struct gpu_block *builder_finish(struct trace_reader *t, uint64_t id,
 	b->id = id;
 	b->n_lines = (uint32_t)t->n_pend;
 	b->lines = lines;
+	b->n_shared = t->n_shared;
+	b->n_unknown = t->n_unknown;
 	g_hash_table_replace(t->loaded, &b->id, b);
 	builder_reset(t);
 	return b;

@@ -6,7 +6,11 @@
  * the same gpu_kernel / gpu_block / gpu_line values (include/sectorsim/gpu.h).
  * Accel-Sim blocks come out as the reference's line stream (traces.md 4):
  * lockstep over all instruction lines of the block's warps, memory
- * instructions kept, so both formats drive the same model.
+ * instructions kept, so both formats drive the same model.  Each line
+ * keeps its warp id and lanes, the kernel its generic windows (shared and
+ * local base), and each block counts the instructions it dropped that
+ * touch shared memory or no known space, so that the hardware-faithful
+ * model can separate the warps again and account for the rest.
  *
  * Streaming: a kernel's header is read when the kernel starts, and only the
  * blocks asked for are kept, so memory grows with the blocks of one kernel,

@@ -5,7 +5,11 @@
  * starts and whose body is read when blocks are asked for.  Each block
  * kept is turned into the reference's line stream (traces.md 4): its warps
  * in lockstep over all their instruction lines, memory instructions of the
- * traced spaces kept, lanes' addresses in lane order.
+ * traced spaces kept, lanes' addresses in lane order (and which lanes they
+ * are).  Of the instructions not kept, a block counts those of shared
+ * memory with an active lane (their address may well be 0) and those of
+ * other bases with a non-zero address (surface, TMA, ...); constant and
+ * texture loads carry none and are not counted.
  *
  * Validation: the first load of a kernel reads its whole file, keeping only
  * the blocks asked for, so a malformed line anywhere in the file is
@@ -405,6 +409,21 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 				return false;
 			}
 			s->lineinfo = eq[3] == '1';
+		} else if (!strcmp(line + 1, "shmem base_addr") ||
+			   !strcmp(line + 1, "local mem base_addr")) {
+			/* the generic windows, for hw classification */
+			bool shmem = line[1] == 's';
+			const char *v = eq + 3;
+
+			if (!parse_hex64(v, strlen(v), shmem ? &t->kernel.shmem_base
+							       : &t->kernel.local_base)) {
+				struct shown sh;
+
+				trace_error(err, file, s->lr.lineno,
+					    "'-%s = %s' is malformed; expected '-%s = 0xHEX'",
+					    line + 1, trace_show(&sh, v, strlen(v)), line + 1);
+				return false;
+			}
 		}
 		/* other keys (kernel id, binary version, ...) are informational */
 	}
@@ -675,6 +694,20 @@ static size_t tokenize(struct as_state *s, char *p, size_t len)
 	return split(s, p, len);
 }
 
+/* Base opcodes of shared-memory instructions, dropped but counted. */
+static bool shared_base(const char *op, size_t n)
+{
+	switch (n) {
+	case 3:
+		return !memcmp(op, "LDS", 3) || !memcmp(op, "STS", 3);
+	case 4:
+		return !memcmp(op, "LDSM", 4);
+	case 5:
+		return !memcmp(op, "ATOMS", 5);
+	}
+	return false;
+}
+
 /* Base opcodes of the spaces the reference's tracer records (traces.md 4). */
 static bool traced_base(const char *op, size_t n)
 {
@@ -832,7 +865,7 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	uint64_t round = s->n_insts++, v, mask, memw = 0;
 	uint64_t lanes[32], *dst;
 	const char *op, *dot;
-	uint32_t n, m = 0;
+	uint32_t n, m = 0, listed = 0;
 
 	if (s->version < 3) {
 		for (int k = 0; k < 4; k++, i++) {
@@ -869,9 +902,12 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	op = s->tok[opi];
 	dot = memchr(op, '.', tlen(s, opi));
 	baselen = dot ? (size_t)(dot - op) : tlen(s, opi);
-	/* TMA and bulk copies carry a payload of their own: dropped unread */
-	if (baselen >= 4 && (!memcmp(op, "UTMA", 4) || !memcmp(op, "UBLK", 4)))
+	/* TMA and bulk copies carry a payload of their own: dropped unread,
+	 * counted as instructions of no known space */
+	if (baselen >= 4 && (!memcmp(op, "UTMA", 4) || !memcmp(op, "UBLK", 4))) {
+		t->n_unknown += s->keep && mask;
 		return true;
+	}
 	if (!registers(s, &i, nt, "source count", "source register", err))
 		return false;
 	if (s->version >= 6 && contains(op, baselen, "GMMA")) {
@@ -900,19 +936,37 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	n = (uint32_t)__builtin_popcount((uint32_t)mask);
 	if (!decode(s, i, stop, n, lanes, err))
 		return false;
-	if (!s->keep || !traced_base(op, baselen))
+	if (!s->keep)
 		return true;
+	if (!traced_base(op, baselen)) {
+		/* shared address 0 is a real address: the mask decides */
+		if (shared_base(op, baselen)) {
+			t->n_shared += mask != 0;
+		} else {
+			uint32_t k = 0;
+
+			while (k < n && !lanes[k])
+				k++;
+			t->n_unknown += k < n;
+		}
+		return true;
+	}
 	dst = builder_reserve(t, n);
-	for (uint32_t k = 0; k < n; k++)
-		if (lanes[k])
+	/* the k-th active lane is the k-th set bit of the mask */
+	for (uint32_t k = 0, rest = (uint32_t)mask; k < n; k++, rest &= rest - 1) {
+		if (lanes[k]) {
 			dst[m++] = lanes[k];
+			listed |= rest & -rest;
+		}
+	}
 	if (!m)
 		return true;
 	if (round > UINT32_MAX)
 		return line_error(s, err, "warp %u has more than %u instruction lines",
 				  s->warp, UINT32_MAX);
 	*s->tend[opi] = '\0';	/* a blank, or the line's end */
-	builder_add(t, round << 32 | s->warp, trace_intern(t, op), m, s->warp);
+	builder_add(t, round << 32 | s->warp, trace_intern(t, op), m, s->warp,
+		    listed);
 	return true;
 }
 

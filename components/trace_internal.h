@@ -152,6 +152,7 @@ struct pending_line {
 	size_t addr_off;	/* into trace_reader.pool */
 	uint32_t n_addr;
 	uint32_t warp;
+	uint32_t lanes;		/* gpu_line.lanes */
 };
 
 struct trace_reader {
@@ -176,6 +177,8 @@ struct trace_reader {
 	size_t *rounds, cap_rounds;	/* counting sort by round */
 	uint64_t *pool;
 	size_t n_pool, cap_pool;
+	/* instructions of the block being built that are not lines */
+	uint32_t n_shared, n_unknown;
 	struct ppt_state *ppt;
 	struct as_state *as;
 	uint32_t n_read;		/* kernels read so far */
@@ -187,9 +190,12 @@ const char *trace_intern(struct trace_reader *t, const char *s);
 void builder_reset(struct trace_reader *t);
 /* Room for `n` more addresses at t->pool + t->n_pool. */
 uint64_t *builder_reserve(struct trace_reader *t, size_t n);
-/* The line whose n_addr addresses were just written at the reserved spot. */
+/*
+ * The line whose n_addr addresses were just written at the reserved spot;
+ * lanes: which lanes they belong to (gpu_line.lanes), 0 when not known.
+ */
 void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp);
+		 uint32_t n_addr, uint32_t warp, uint32_t lanes);
 /*
  * The block from the pending lines, in key order when `sort`, stored for
  * the kernel (or NULL with *err when it has more than UINT32_MAX lines).

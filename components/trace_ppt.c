@@ -701,7 +701,7 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 				return address_error(r, tok, (size_t)(p - tok), err);
 			n++;
 		}
-		builder_add(t, idx++, opcode, n, GPU_WARP_UNKNOWN);
+		builder_add(t, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
 	}
 	if (rc < 0)
 		return false;

@@ -1,95 +1,287 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * warp_interleaver: one SM's issue of memory instructions.  It takes the
- * blocks the scheduler gives it, interleaves their instruction streams
- * (issue = block_rr: one line of each resident block in turn, model.md
- * 4.1), classifies each line (classify = ref, model.md 6.1), coalesces its
- * lane addresses into unique sectors (model.md 5) and sends them to its L1
- * as 32-byte requests.
+ * blocks the scheduler gives it, orders their instructions (issue, model.md
+ * 4), classifies each one (classify, model.md 6), coalesces its lane
+ * addresses into unique sectors (model.md 5) and sends them to its L1 as
+ * 32-byte requests.
  *
- * Kernel boundaries travel down the same link: a kernel's begin (with the
- * L1 size the carveout leaves) before the first request, its end after the
- * last.  A round of the interleave is issued per tick, so that the SMs
- * advance together and what the L2 merges waits in short queues.
+ * Issue.  block_rr (the reference's, 4.1): one line of each resident block
+ * in turn, a round per tick.  subcore_lrr and subcore_gto (4.2): when the
+ * trace knows warps, warp w of the block in slot r is hardware warp
+ * hw = r * wpb + w, it belongs to sub-core hw % subcores, and each sub-core
+ * issues at most one instruction per tick, sub-cores in ascending order.
+ * When it does not (reference-format traces), each block is one stream and
+ * the SM issues one line per tick, loose round-robin over its block slots.
+ * A tick is one event at priority SS_PRIO_ISSUE + SM index, so that SMs
+ * advance together in index order.
  *
- * The reference classifies with sticky flags (model.md 6.1, quirk P11): a
- * line that is neither a global nor a local load or store (generic LD/ST,
- * say) takes the store and local flags of the line before it, in this
- * SM's stream, for the whole kernel.  Atomics and reductions are counted
- * and go no further.
+ * Dispatch protocol (gpu.h): BEGIN, BLOCKs, GO, then under dynamic
+ * dispatch more BLOCKs (sent at SS_PRIO_ISSUE - 1 of a tick, before any SM
+ * issues in it), and LAST.  An SM that ran out of work issues again in the
+ * tick a block arrives.  In the tick a block issues its last instruction,
+ * DONE goes back on `done`; a block without instructions finishes as it is
+ * dispatched, so it takes no slot and gets no DONE.  The kernel's end goes
+ * down once LAST has come and no resident block has work left.
+ *
+ * Classification.  ref: the reference's substring tests with sticky flags
+ * (6.1, quirk P11): a line that is neither a global nor a local load or
+ * store (generic LD/ST, say) takes the store and local flags of the line
+ * before it in this SM's stream; atomics and reductions are counted and go
+ * no further.  hw: the opcode table of 6.2, decoded once per distinct
+ * opcode text (readers intern them, so the pointer is the key, for the
+ * kernel), generic addresses resolved by the kernel's windows, local
+ * addresses of Accel-Sim traces mapped to GPGPU-Sim's layout (5.3), and a
+ * byte mask on every sector request.
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/gpu.h>
 #include <sectorsim/mem.h>
 #include "coalesce.h"
 
-static const char *const issue_names[] = { "block_rr", NULL };
-static const char *const order_names[] = { "pyset", "ascending", "first_touch", NULL };
-static const char *const classify_names[] = { "ref", NULL };
+enum issue_policy { ISSUE_BLOCK_RR, ISSUE_SUBCORE_LRR, ISSUE_SUBCORE_GTO };
+
+static const char *const issue_names[] = { "block_rr", "subcore_lrr", "subcore_gto", NULL };
+static const char *const order_names[] = {
+	"pyset", "ascending", "first_touch", "descending", NULL,
+};
+static const char *const classify_names[] = { "ref", "hw", NULL };
+static const char *const local_map_names[] = { "none", "gpgpusim", NULL };
+static const char *const ldgsts_names[] = { "keep", "drop", NULL };
 
 static const struct ss_param_desc params[] = {
-	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's)", issue_names, 0, 0, 0 },
-	{ "sector_order", SS_P_ENUM, "pyset", "order of a line's sectors: pyset (the reference's Python set order), ascending, first_touch", order_names, 0, 0, 0 },
-	{ "classify", SS_P_ENUM, "ref", "instruction classes: ref (opcode substrings, sticky flags; atomics and reductions counted, not sent)", classify_names, 0, 0, 0 },
+	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest)", issue_names, 0, 0, 0 },
+	{ "subcores", SS_P_UINT, "4", "warp schedulers per SM: warp hw goes to hw % subcores (subcore_* issue)", NULL, 1, 32, 0 },
+	{ "sector_order", SS_P_ENUM, "pyset", "order of a line's sectors: pyset (the reference's Python set order), ascending, first_touch, descending", order_names, 0, 0, 0 },
+	{ "classify", SS_P_ENUM, "ref", "instruction classes: ref (opcode substrings, sticky flags; atomics and reductions counted, not sent), hw (opcode table, generic windows, atomics and reductions sent past the L1, byte masks)", classify_names, 0, 0, 0 },
+	{ "local_map", SS_P_ENUM, "none", "local addresses: none (as traced), gpgpusim (Accel-Sim per-thread offsets to GPGPU-Sim's interleaved layout; classify = hw)", local_map_names, 0, 0, 0 },
+	{ "shared_window", SS_P_SIZE, "96KiB", "generic addresses from the kernel's shared base up to this size are shared memory (classify = hw)", NULL, 0, 0, 0 },
+	{ "local_window", SS_P_SIZE, "16KiB", "generic addresses from the kernel's local base up to this size are local memory (classify = hw)", NULL, 0, 0, 0 },
+	{ "ldgsts_shared", SS_P_ENUM, "keep", "LDGSTS of reference-format traces: keep (all addresses, the reference's), drop (the first half, the shared destination; classify = hw)", ldgsts_names, 0, 0, 0 },
 	{ "sector_bytes", SS_P_SIZE, "32B", "coalescing unit", NULL, 32, 4096, SS_PF_POW2 },
 	{ "line_bytes", SS_P_SIZE, "128B", "line size for the transaction counts", NULL, 32, 65536, SS_PF_POW2 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
 static const struct ss_port_desc ports[] = {
-	{ "tb_in", SS_PORT_IN, GPU_DISPATCH_PROTOCOL, false, true, "kernel begin, blocks and go from the block scheduler" },
+	{ "tb_in", SS_PORT_IN, GPU_DISPATCH_PROTOCOL, false, true, "kernel begin, blocks, go and last from the block scheduler" },
 	{ "mem", SS_PORT_OUT, MEM_PROTOCOL, false, true, "sector requests to the L1" },
+	{ "done", SS_PORT_OUT, GPU_DISPATCH_PROTOCOL, false, false, "to the block scheduler: a block issued its last instruction" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
-/* model.md 6.1 and 12.1: the per-SM counters the reference keeps. */
+/* model.md 6.1, 12.1 and 12.3: the per-SM counters. */
 enum {
 	WI_GMEM_LD_REQS, WI_GMEM_ST_REQS, WI_GMEM_LD_TRANS, WI_GMEM_ST_TRANS,
 	WI_GMEM_LD_SECTORS, WI_GMEM_ST_SECTORS,
 	WI_LMEM_LD_REQS, WI_LMEM_ST_REQS, WI_LMEM_LD_TRANS, WI_LMEM_ST_TRANS,
-	WI_LMEM_USED, WI_ATOM_REQS, WI_RED_REQS, WI_ATOM_RED_TRANS,
-	WI_UMEM_LD_SECTORS, WI_UMEM_ST_SECTORS, WI_LINES, WI_BLOCKS,
+	WI_LMEM_LD_SECTORS, WI_LMEM_ST_SECTORS,
+	WI_LMEM_USED, WI_ATOM_REQS, WI_RED_REQS, WI_ATOM_SECTORS, WI_RED_SECTORS,
+	WI_ATOM_RED_TRANS, WI_UMEM_LD_SECTORS, WI_UMEM_ST_SECTORS,
+	WI_SHARED_INSTS, WI_DROPPED_INSTS, WI_BYPASSED_LOADS, WI_LDGSTS_UNSPLIT,
+	WI_LINES, WI_BLOCKS,
 };
 
 static const struct ss_stat_desc stats[] = {
-	[WI_GMEM_LD_REQS] = { "gmem_ld_reqs", SS_STAT_COUNTER, "global load instructions (LDG)", NULL, NULL },
-	[WI_GMEM_ST_REQS] = { "gmem_st_reqs", SS_STAT_COUNTER, "global store instructions (STG)", NULL, NULL },
+	[WI_GMEM_LD_REQS] = { "gmem_ld_reqs", SS_STAT_COUNTER, "global load instructions (ref: LDG; hw: LDG, LDGSTS, generic resolved global, with an active lane)", NULL, NULL },
+	[WI_GMEM_ST_REQS] = { "gmem_st_reqs", SS_STAT_COUNTER, "global store instructions (ref: STG; hw: STG, generic resolved global)", NULL, NULL },
 	[WI_GMEM_LD_TRANS] = { "gmem_ld_trans", SS_STAT_COUNTER, "lines touched by global loads", NULL, NULL },
 	[WI_GMEM_ST_TRANS] = { "gmem_st_trans", SS_STAT_COUNTER, "lines touched by global stores", NULL, NULL },
 	[WI_GMEM_LD_SECTORS] = { "gmem_ld_sectors", SS_STAT_COUNTER, "sectors of global loads", NULL, NULL },
 	[WI_GMEM_ST_SECTORS] = { "gmem_st_sectors", SS_STAT_COUNTER, "sectors of global stores", NULL, NULL },
-	[WI_LMEM_LD_REQS] = { "lmem_ld_reqs", SS_STAT_COUNTER, "local load instructions (LDL)", NULL, NULL },
-	[WI_LMEM_ST_REQS] = { "lmem_st_reqs", SS_STAT_COUNTER, "local store instructions (STL)", NULL, NULL },
+	[WI_LMEM_LD_REQS] = { "lmem_ld_reqs", SS_STAT_COUNTER, "local load instructions (LDL; hw: also generic resolved local)", NULL, NULL },
+	[WI_LMEM_ST_REQS] = { "lmem_st_reqs", SS_STAT_COUNTER, "local store instructions (STL; hw: also generic resolved local)", NULL, NULL },
 	[WI_LMEM_LD_TRANS] = { "lmem_ld_trans", SS_STAT_COUNTER, "lines touched by local loads", NULL, NULL },
 	[WI_LMEM_ST_TRANS] = { "lmem_st_trans", SS_STAT_COUNTER, "lines touched by local stores", NULL, NULL },
+	[WI_LMEM_LD_SECTORS] = { "lmem_ld_sectors", SS_STAT_COUNTER, "sectors of local loads, after the local mapping (hw)", NULL, NULL },
+	[WI_LMEM_ST_SECTORS] = { "lmem_st_sectors", SS_STAT_COUNTER, "sectors of local stores, after the local mapping (hw)", NULL, NULL },
 	[WI_LMEM_USED] = { "lmem_used", SS_STAT_COUNTER, "1 when the kernel used local memory on this SM", NULL, NULL },
 	[WI_ATOM_REQS] = { "atom_reqs", SS_STAT_COUNTER, "atomic instructions", NULL, NULL },
 	[WI_RED_REQS] = { "red_reqs", SS_STAT_COUNTER, "reduction instructions", NULL, NULL },
+	[WI_ATOM_SECTORS] = { "atom_sectors", SS_STAT_COUNTER, "sectors of atomics, sent past the L1 (hw)", NULL, NULL },
+	[WI_RED_SECTORS] = { "red_sectors", SS_STAT_COUNTER, "sectors of reductions, sent past the L1 (hw)", NULL, NULL },
 	[WI_ATOM_RED_TRANS] = { "atom_red_trans", SS_STAT_COUNTER, "sectors of atomics and reductions", NULL, NULL },
-	[WI_UMEM_LD_SECTORS] = { "umem_ld_sectors", SS_STAT_COUNTER, "sectors sent to the L1 as loads", NULL, NULL },
-	[WI_UMEM_ST_SECTORS] = { "umem_st_sectors", SS_STAT_COUNTER, "sectors sent to the L1 as stores", NULL, NULL },
-	[WI_LINES] = { "lines", SS_STAT_COUNTER, "trace lines issued", NULL, NULL },
+	[WI_UMEM_LD_SECTORS] = { "umem_ld_sectors", SS_STAT_COUNTER, "sectors sent to the L1 as loads (hw: global and local)", NULL, NULL },
+	[WI_UMEM_ST_SECTORS] = { "umem_st_sectors", SS_STAT_COUNTER, "sectors sent to the L1 as stores (hw: global and local)", NULL, NULL },
+	[WI_SHARED_INSTS] = { "shared_insts", SS_STAT_COUNTER, "shared-memory instructions, dropped (hw)", NULL, NULL },
+	[WI_DROPPED_INSTS] = { "dropped_insts", SS_STAT_COUNTER, "instructions with addresses of no known memory space, dropped (hw)", NULL, NULL },
+	[WI_BYPASSED_LOADS] = { "bypassed_loads", SS_STAT_COUNTER, "global load instructions sent past the L1 (.STRONG.GPU, hw)", NULL, NULL },
+	[WI_LDGSTS_UNSPLIT] = { "ldgsts_unsplit", SS_STAT_COUNTER, "reference-format LDGSTS lines with an odd address count, kept whole (ldgsts_shared = drop)", NULL, NULL },
+	[WI_LINES] = { "lines", SS_STAT_COUNTER, "trace lines (instructions) issued", NULL, NULL },
 	[WI_BLOCKS] = { "blocks", SS_STAT_COUNTER, "thread blocks run", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
-struct resident {
-	const struct gpu_block *block;
-	uint32_t next;		/* its next line */
+#define NONE UINT32_MAX
+
+/* gpgpusim's local layout (gpus.md 7) */
+#define LOCAL_GENERIC_START UINT64_C(0x1F880000)
+/* the widest access an opcode may name: 128 B, so 32 local words a lane */
+#define WIDTH_MAX 128u
+
+/* ---- opcodes (model.md 6.2, traces.md 5) ----------------------------------- */
+
+enum op_class {
+	OP_UNKNOWN,		/* carries addresses of no known space: dropped, counted */
+	OP_IGNORED,		/* constant, texture: no addresses in traces */
+	OP_SHARED,		/* dropped, counted */
+	OP_LOAD, OP_STORE, OP_ATOMIC, OP_REDUCTION,
 };
+
+enum op_space { SPACE_GLOBAL, SPACE_LOCAL, SPACE_GENERIC, SPACE_SHARED };
+
+struct opinfo {
+	uint8_t cls;		/* enum op_class */
+	uint8_t space;		/* enum op_space */
+	bool bypass;		/* a .STRONG.GPU load: past the L1 when global */
+	bool ldgsts;
+	uint32_t width;		/* bytes a lane accesses */
+};
+
+static const struct {
+	const char *base;
+	uint8_t cls, space;
+} op_table[] = {
+	{ "LDG", OP_LOAD, SPACE_GLOBAL }, { "LDGSTS", OP_LOAD, SPACE_GLOBAL },
+	{ "STG", OP_STORE, SPACE_GLOBAL },
+	{ "LDL", OP_LOAD, SPACE_LOCAL }, { "STL", OP_STORE, SPACE_LOCAL },
+	{ "LD", OP_LOAD, SPACE_GENERIC }, { "ST", OP_STORE, SPACE_GENERIC },
+	{ "ATOM", OP_ATOMIC, SPACE_GLOBAL }, { "ATOMG", OP_ATOMIC, SPACE_GLOBAL },
+	{ "RED", OP_REDUCTION, SPACE_GLOBAL }, { "REDG", OP_REDUCTION, SPACE_GLOBAL },
+	{ "LDS", OP_SHARED, SPACE_SHARED }, { "STS", OP_SHARED, SPACE_SHARED },
+	{ "ATOMS", OP_SHARED, SPACE_SHARED }, { "LDSM", OP_SHARED, SPACE_SHARED },
+	{ "LDC", OP_IGNORED, 0 }, { "ULDC", OP_IGNORED, 0 },
+	{ "TEX", OP_IGNORED, 0 }, { "TEXS", OP_IGNORED, 0 }, { "TLD", OP_IGNORED, 0 },
+	{ "TLDS", OP_IGNORED, 0 }, { "TLD4", OP_IGNORED, 0 }, { "TLD4S", OP_IGNORED, 0 },
+	{ "TMML", OP_IGNORED, 0 }, { "TXD", OP_IGNORED, 0 }, { "TXQ", OP_IGNORED, 0 },
+};
+
+static bool all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isdigit(s[i]))
+			return false;
+	return n > 0;
+}
+
+/* Bits as a width in bytes, within 1 .. WIDTH_MAX. */
+static uint32_t width_of_bits(const char *s, size_t n)
+{
+	uint64_t bits = 0;
+
+	for (size_t i = 0; i < n && bits <= WIDTH_MAX * 8; i++)
+		bits = bits * 10 + (uint64_t)(s[i] - '0');
+	return CLAMP(bits / 8, 1, WIDTH_MAX);
+}
+
+static void decode_opcode(const char *op, struct opinfo *o)
+{
+	const char *dot = strchr(op, '.');
+	size_t baselen = dot ? (size_t)(dot - op) : strlen(op);
+	bool strong = false, gpu = false, width_found = false;
+
+	*o = (struct opinfo){ .cls = OP_UNKNOWN, .width = 4 };
+	for (size_t i = 0; i < G_N_ELEMENTS(op_table); i++) {
+		if (strlen(op_table[i].base) == baselen &&
+		    !memcmp(op_table[i].base, op, baselen)) {
+			o->cls = op_table[i].cls;
+			o->space = op_table[i].space;
+			break;
+		}
+	}
+	o->ldgsts = baselen == 6 && !memcmp(op, "LDGSTS", 6);
+	/* the modifiers: the first width token counts (traces.md 5) */
+	for (const char *p = dot; p; p = strchr(p, '.')) {
+		const char *tok = ++p, *end = strchr(tok, '.');
+		size_t n = end ? (size_t)(end - tok) : strlen(tok);
+
+		strong |= n == 6 && !memcmp(tok, "STRONG", 6);
+		gpu |= n == 3 && !memcmp(tok, "GPU", 3);
+		if (width_found)
+			continue;
+		if (all_digits(tok, n)) {
+			o->width = width_of_bits(tok, n);
+			width_found = true;
+		} else if (n > 1 && tok[0] == 'U' && all_digits(tok + 1, n - 1)) {
+			o->width = width_of_bits(tok + 1, n - 1);
+			width_found = true;
+		}
+	}
+	/* Accel-Sim's rule: LDG (and a generic load that resolves global) */
+	o->bypass = o->cls == OP_LOAD && o->space != SPACE_LOCAL && strong && gpu;
+}
+
+/* ---- the component ------------------------------------------------------- */
+
+struct resident {			/* issue = block_rr */
+	const struct gpu_block *block;
+	uint32_t next;			/* its next line */
+	uint32_t slot;
+};
+
+struct block_slot {			/* issue = subcore_* */
+	const struct gpu_block *block;	/* NULL: free */
+	uint32_t *idx;			/* its lines, warp after warp */
+	uint32_t idx_cap;
+	uint32_t warps_left;		/* warps with instructions left */
+	uint64_t dispatched;		/* its place in this SM's dispatch order */
+};
+
+struct hw_warp {
+	const uint32_t *idx;		/* its lines in the block; NULL: all, in order */
+	uint32_t n, next;
+};
+
+enum warps_kind { WARPS_UNDECIDED, WARPS_KNOWN, WARPS_UNKNOWN };
 
 struct warp_interleaver {
 	struct ss_component c;
-	struct ss_port *mem;
+	struct ss_port *mem, *done;
 	struct coalescer *coalescer;
-	GArray *resident;	/* struct resident, in dispatch order */
-	uint64_t *sectors;	/* coalescer output */
-	uint32_t sectors_cap;
+	/* parameters */
+	enum issue_policy issue;
+	uint32_t subcores;
+	bool classify_hw, map_local, drop_ldgsts_shared;
+	uint64_t shared_window, local_window;
+	uint16_t sm;
+	/* the kernel */
 	const struct gpu_kernel *kernel;
-	bool is_store, is_local;	/* the sticky flags */
+	uint32_t wpb, max_active, num_sms;
+	bool go, last, ended;
+	bool scheduled;			/* an issue event is queued */
+	bool issuing;			/* inside one */
+	uint64_t issued_at;		/* tick of the last issue event + 1; 0: none */
+	/* issue = block_rr */
+	GArray *resident;		/* struct resident, in dispatch order */
+	/* issue = subcore_*: per kernel */
+	enum warps_kind warps;
+	enum issue_policy policy;	/* LRR when warps are unknown */
+	uint32_t nsched, wpb_eff;	/* subcores and wpb, or 1 and 1 */
+	struct block_slot *slots;
+	uint32_t n_slots;
+	struct hw_warp *hw;		/* n_slots * wpb */
+	size_t hw_cap;
+	uint64_t *ready;		/* per scheduler: bit j = warp j*nsched+s has work */
+	uint32_t ready_words;		/* per scheduler */
+	uint32_t last_j[32], greedy[32];	/* per scheduler: LRR, GTO */
+	uint32_t n_ready;
+	uint64_t n_dispatched;
+	uint32_t *wcount;		/* wpb + 1 */
+	size_t wcount_cap;
+	/* classification */
+	bool is_store, is_local;	/* ref's sticky flags */
+	GHashTable *ops;		/* opcode pointer -> struct opinfo, per kernel */
+	const char *memo_op;
+	const struct opinfo *memo_info;
+	uint64_t *sectors;		/* coalescer output */
+	uint32_t *masks;
+	uint32_t sectors_cap;
+	uint64_t *mapped;		/* local words after the mapping */
+	uint32_t mapped_cap;
 };
 
 static int wi_create(struct ss_component *c, const struct ss_params *p,
@@ -100,15 +292,36 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 	uint64_t line = ss_param_uint(p, "line_bytes");
 	static const enum coalesce_order orders[] = {
 		COALESCE_PYSET, COALESCE_ASCENDING, COALESCE_FIRST_TOUCH,
+		COALESCE_DESCENDING,
 	};
 
+	w->issue = ss_param_enum(p, "issue");
+	w->subcores = ss_param_uint(p, "subcores");
+	w->classify_hw = ss_param_enum(p, "classify") == 1;
+	w->map_local = ss_param_enum(p, "local_map") == 1;
+	w->drop_ldgsts_shared = ss_param_enum(p, "ldgsts_shared") == 1;
+	w->shared_window = ss_param_uint(p, "shared_window");
+	w->local_window = ss_param_uint(p, "local_window");
+	w->sm = c->index < 0 ? 0 : c->index;
 	if (sector > line) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "sector_bytes %" G_GUINT64_FORMAT " is larger than line_bytes %" G_GUINT64_FORMAT,
 			    sector, line);
 		return -1;
 	}
+	if (w->classify_hw && sector != 32) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "classify = hw needs sector_bytes = 32B (byte masks are per 32-byte sector), not %" G_GUINT64_FORMAT,
+			    sector);
+		return -1;
+	}
+	if (!w->classify_hw && (w->map_local || w->drop_ldgsts_shared)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s needs classify = hw",
+			    w->map_local ? "local_map = gpgpusim" : "ldgsts_shared = drop");
+		return -1;
+	}
 	w->mem = ss_component_port(c, "mem", 0);
+	w->done = ss_component_port(c, "done", 0);
 	w->coalescer = coalescer_new(orders[ss_param_enum(p, "sector_order")],
 				     sector, line);
 	if (!w->coalescer) {
@@ -118,9 +331,27 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	w->resident = g_array_new(FALSE, FALSE, sizeof(struct resident));
+	if (w->classify_hw)
+		w->ops = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	w->sectors_cap = 64;
 	w->sectors = g_new(uint64_t, w->sectors_cap);
+	w->masks = g_new(uint32_t, w->sectors_cap);
 	return 0;
+}
+
+static void fail(struct warp_interleaver *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void fail(struct warp_interleaver *w, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	ss_engine_fail(w->c.engine, g_error_new(SS_ERROR, SS_ERROR_INTERNAL, "%s: %s",
+						 w->c.name, msg));
+	g_free(msg);
 }
 
 static void send_control(struct warp_interleaver *w, enum mem_ctl ctl,
@@ -131,23 +362,42 @@ static void send_control(struct warp_interleaver *w, enum mem_ctl ctl,
 	mem_req_init(&r, MEM_CONTROL, arg, 0);
 	r.ctl = ctl;
 	r.warp = kernel;
-	r.sm = w->c.index < 0 ? 0 : w->c.index;
+	r.sm = w->sm;
 	ss_port_send(w->mem, &r.hdr);
 }
 
-/* One trace line: classify, coalesce, send its sectors to the L1. */
-static void issue_line(struct warp_interleaver *w, const struct gpu_line *l)
+static void send_done(struct warp_interleaver *w, uint32_t slot,
+		      const struct gpu_block *b)
+{
+	struct gpu_dispatch_msg m = {
+		.hdr = { sizeof(m), GPU_DISPATCH_DONE },
+		.kernel = w->kernel, .block = b, .slot = slot, .sm = w->sm,
+	};
+
+	if (ss_port_is_bound(w->done))
+		ss_port_send(w->done, &m.hdr);
+}
+
+/* Room for n sectors, and their masks. */
+static void sectors_reserve(struct warp_interleaver *w, uint32_t n)
+{
+	if (n <= w->sectors_cap)
+		return;
+	w->sectors_cap = MAX(n, 2 * w->sectors_cap);
+	w->sectors = g_renew(uint64_t, w->sectors, w->sectors_cap);
+	w->masks = g_renew(uint32_t, w->masks, w->sectors_cap);
+}
+
+/* ---- classify = ref (model.md 6.1) ----------------------------------------- */
+
+static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 {
 	uint64_t *st = w->c.stats;
 	const char *op = l->opcode;
 	uint32_t lines, n;
 
-	if (l->n_addr > w->sectors_cap) {
-		w->sectors_cap = l->n_addr;
-		w->sectors = g_renew(uint64_t, w->sectors, w->sectors_cap);
-	}
+	sectors_reserve(w, l->n_addr);
 	n = coalesce(w->coalescer, l->addr, l->n_addr, w->sectors, &lines);
-	st[WI_LINES]++;
 	/* the reference's substring tests, in its order */
 	if (strstr(op, "RED")) {
 		st[WI_RED_REQS]++;
@@ -191,7 +441,7 @@ static void issue_line(struct warp_interleaver *w, const struct gpu_line *l)
 
 	mem_req_init(&r, w->is_store ? MEM_WRITE : MEM_READ, 0, MEM_ATOM);
 	r.space = w->is_local ? MEM_LOCAL : MEM_GLOBAL;
-	r.sm = w->c.index < 0 ? 0 : w->c.index;
+	r.sm = w->sm;
 	r.warp = l->warp;
 	for (uint32_t i = 0; i < n; i++) {
 		r.addr = r.part_addr = w->sectors[i];
@@ -199,30 +449,563 @@ static void issue_line(struct warp_interleaver *w, const struct gpu_line *l)
 	}
 }
 
-static void issue_round(struct ss_engine *e, void *data);
+/* ---- classify = hw (model.md 5.3, 6.2) ------------------------------------- */
 
-/* One line of each block that has one left, in dispatch order; then the
- * next round at the next tick, or the kernel's end. */
-static void issue_round(struct ss_engine *e, void *data)
+static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op)
 {
-	struct warp_interleaver *w = data;
-	bool more = false;
+	struct opinfo *o;
+
+	if (op == w->memo_op)
+		return w->memo_info;
+	o = g_hash_table_lookup(w->ops, op);
+	if (!o) {
+		o = g_new(struct opinfo, 1);
+		decode_opcode(op, o);
+		g_hash_table_insert(w->ops, (gpointer)op, o);
+		/* a wider access maps to more local words: room for them now,
+		 * not per instruction */
+		if (w->map_local && o->width / 4 * 32 > w->mapped_cap) {
+			w->mapped_cap = o->width / 4 * 32;
+			w->mapped = g_renew(uint64_t, w->mapped, w->mapped_cap);
+			sectors_reserve(w, w->mapped_cap);
+		}
+	}
+	w->memo_op = op;
+	w->memo_info = o;
+	return o;
+}
+
+/*
+ * GPGPU-Sim's local layout (model.md 5.3) of the n offsets off[] of line l
+ * (minus `sub`, the local window's base for a generic access) into
+ * w->mapped; returns how many words.  *width: the bytes of each.
+ */
+static uint32_t map_local(struct warp_interleaver *w, const struct gpu_line *l,
+			  const uint64_t *off, uint32_t n, uint64_t sub, uint32_t slot,
+			  uint32_t *width)
+{
+	const uint64_t ntpc = (uint64_t)w->wpb * 32;
+	const uint64_t stride = ntpc * w->max_active * w->num_sms * 4;
+	const uint32_t wb = *width, words = wb >= 4 ? wb / 4 : 1;
+	uint32_t lanes = l->lanes, m = 0;
+
+	for (uint32_t k = 0; k < n && lanes; k++, lanes &= lanes - 1) {
+		uint64_t lane = (uint64_t)__builtin_ctz(lanes);
+		uint64_t tid = slot * ntpc + (uint64_t)l->warp * 32 + lane;
+		uint64_t base = 4 * (ntpc * (w->sm + w->num_sms * (tid / ntpc)) + tid % ntpc);
+		uint64_t o = off[k] - sub;
+
+		if (wb < 4) {
+			w->mapped[m++] = o / 4 * stride + o % 4 + base + LOCAL_GENERIC_START;
+			continue;
+		}
+		for (uint32_t i = 0; i < words; i++)
+			w->mapped[m++] = (o / 4 + i) * stride + base + LOCAL_GENERIC_START;
+	}
+	*width = MIN(wb, 4);
+	return m;
+}
+
+/* The space a generic access at `a` resolves to; *sub: the local base. */
+static enum op_space resolve_generic(const struct warp_interleaver *w, uint64_t a,
+				     uint64_t *sub)
+{
+	const struct gpu_kernel *k = w->kernel;
+
+	if (k->shmem_base && a - k->shmem_base < w->shared_window && a >= k->shmem_base)
+		return SPACE_SHARED;
+	if (k->local_base && a - k->local_base < w->local_window && a >= k->local_base) {
+		*sub = k->local_base;
+		return SPACE_LOCAL;
+	}
+	return SPACE_GLOBAL;
+}
+
+static void issue_hw(struct warp_interleaver *w, const struct gpu_line *l,
+		     uint32_t slot)
+{
+	uint64_t *st = w->c.stats;
+	const uint64_t *a = l->addr;
+	uint32_t n = l->n_addr, width, lines, m;
+	const struct opinfo *op;
+	enum op_space space;
+	uint64_t sub = 0;
+	struct mem_req r;
+
+	if (!n)			/* no active lane: no request */
+		return;
+	op = opinfo_of(w, l->opcode);
+	switch (op->cls) {
+	case OP_IGNORED:
+		return;
+	case OP_UNKNOWN:
+		st[WI_DROPPED_INSTS]++;
+		return;
+	case OP_SHARED:
+		st[WI_SHARED_INSTS]++;
+		return;
+	}
+	/* reference format: the shared destination's addresses come first */
+	if (op->ldgsts && !l->lanes && w->drop_ldgsts_shared) {
+		if (n % 2 == 0) {
+			a += n / 2;
+			n /= 2;
+		} else {
+			st[WI_LDGSTS_UNSPLIT]++;
+		}
+	}
+	space = op->space;
+	if (space == SPACE_GENERIC) {
+		/* the first active lane decides */
+		space = resolve_generic(w, a[0], &sub);
+		if (space == SPACE_SHARED) {
+			st[WI_SHARED_INSTS]++;
+			return;
+		}
+	}
+	width = op->width;
+	if (space == SPACE_LOCAL && w->map_local && l->lanes && l->warp != GPU_WARP_UNKNOWN) {
+		n = map_local(w, l, a, n, sub, slot, &width);
+		a = w->mapped;
+	}
+	sectors_reserve(w, n);
+	m = coalesce_masked(w->coalescer, a, n, width, w->sectors, w->masks, &lines);
+
+	mem_req_init(&r, MEM_READ, 0, MEM_ATOM);
+	r.space = space == SPACE_LOCAL ? MEM_LOCAL : MEM_GLOBAL;
+	r.sm = w->sm;
+	r.warp = l->warp;
+	switch (op->cls) {
+	case OP_LOAD:
+		if (space == SPACE_LOCAL) {
+			st[WI_LMEM_LD_REQS]++;
+			st[WI_LMEM_LD_SECTORS] += m;
+			st[WI_LMEM_LD_TRANS] += lines;
+			st[WI_LMEM_USED] = 1;
+		} else {
+			st[WI_GMEM_LD_REQS]++;
+			st[WI_GMEM_LD_SECTORS] += m;
+			st[WI_GMEM_LD_TRANS] += lines;
+			if (op->bypass) {
+				r.flags = MEM_F_BYPASS;
+				st[WI_BYPASSED_LOADS]++;
+			}
+		}
+		st[WI_UMEM_LD_SECTORS] += m;
+		break;
+	case OP_STORE:
+		r.hdr.kind = MEM_WRITE;
+		if (space == SPACE_LOCAL) {
+			st[WI_LMEM_ST_REQS]++;
+			st[WI_LMEM_ST_SECTORS] += m;
+			st[WI_LMEM_ST_TRANS] += lines;
+			st[WI_LMEM_USED] = 1;
+		} else {
+			st[WI_GMEM_ST_REQS]++;
+			st[WI_GMEM_ST_SECTORS] += m;
+			st[WI_GMEM_ST_TRANS] += lines;
+		}
+		st[WI_UMEM_ST_SECTORS] += m;
+		break;
+	case OP_ATOMIC:
+		r.hdr.kind = MEM_ATOMIC;
+		r.flags = MEM_F_BYPASS;
+		st[WI_ATOM_REQS]++;
+		st[WI_ATOM_SECTORS] += m;
+		st[WI_ATOM_RED_TRANS] += m;
+		break;
+	case OP_REDUCTION:
+		r.hdr.kind = MEM_REDUCTION;
+		r.flags = MEM_F_BYPASS;
+		st[WI_RED_REQS]++;
+		st[WI_RED_SECTORS] += m;
+		st[WI_ATOM_RED_TRANS] += m;
+		break;
+	}
+	for (uint32_t i = 0; i < m; i++) {
+		r.addr = r.part_addr = w->sectors[i];
+		r.mask = w->masks[i];
+		ss_port_send(w->mem, &r.hdr);
+	}
+}
+
+/* One instruction of the block in `slot`: classify, coalesce, send. */
+static void issue_line(struct warp_interleaver *w, const struct gpu_line *l,
+		       uint32_t slot)
+{
+	w->c.stats[WI_LINES]++;
+	if (w->classify_hw)
+		issue_hw(w, l, slot);
+	else
+		issue_ref(w, l);
+}
+
+/* ---- issue = block_rr (model.md 4.1) --------------------------------------- */
+
+/*
+ * One line of each resident block, in dispatch order; blocks that issued
+ * their last go, the others keep their order.  Whether any is left.
+ */
+static bool issue_round(struct warp_interleaver *w)
+{
+	bool finished = false;
+	guint keep = 0;
 
 	for (guint i = 0; i < w->resident->len; i++) {
 		struct resident *b = &g_array_index(w->resident, struct resident, i);
+		const struct gpu_block *blk = b->block;
+		uint32_t slot = b->slot;
 
-		if (b->next >= b->block->n_lines)
-			continue;
-		issue_line(w, &b->block->lines[b->next++]);
-		more |= b->next < b->block->n_lines;
+		issue_line(w, &blk->lines[b->next++], slot);
+		/* last use of b: the scheduler may answer DONE with a block,
+		 * which moves the array */
+		if (b->next == blk->n_lines) {
+			finished = true;
+			send_done(w, slot, blk);
+		}
 	}
-	if (more) {
-		ss_schedule_in(e, 1, SS_PRIO_ISSUE + (w->c.index < 0 ? 0 : w->c.index),
-			       issue_round, w);
+	if (!finished)
+		return w->resident->len > 0;
+	for (guint i = 0; i < w->resident->len; i++) {
+		struct resident *b = &g_array_index(w->resident, struct resident, i);
+
+		if (b->next < b->block->n_lines)
+			g_array_index(w->resident, struct resident, keep++) = *b;
+	}
+	g_array_set_size(w->resident, keep);
+	return keep > 0;
+}
+
+/* ---- issue = subcore_* (model.md 4.2) -------------------------------------- */
+
+static inline uint64_t *ready_of(struct warp_interleaver *w, uint32_t s)
+{
+	return w->ready + (size_t)s * w->ready_words;
+}
+
+static inline void ready_set(struct warp_interleaver *w, uint32_t h)
+{
+	uint32_t j = h / w->nsched;
+
+	ready_of(w, h % w->nsched)[j / 64] |= UINT64_C(1) << (j % 64);
+}
+
+static inline void ready_clear(struct warp_interleaver *w, uint32_t h)
+{
+	uint32_t j = h / w->nsched;
+
+	ready_of(w, h % w->nsched)[j / 64] &= ~(UINT64_C(1) << (j % 64));
+}
+
+static inline bool ready_test(struct warp_interleaver *w, uint32_t h)
+{
+	uint32_t j = h / w->nsched;
+
+	return ready_of(w, h % w->nsched)[j / 64] >> (j % 64) & 1;
+}
+
+/* The first set bit at `from` or above, NONE if none. */
+static uint32_t first_set(const uint64_t *b, uint32_t words, uint32_t from)
+{
+	for (uint32_t i = from / 64; i < words; i++) {
+		uint64_t x = b[i];
+
+		if (i == from / 64)
+			x &= ~UINT64_C(0) << (from % 64);
+		if (x)
+			return i * 64 + (uint32_t)__builtin_ctzll(x);
+	}
+	return NONE;
+}
+
+/* Loose round-robin: the first warp after the last one issued, cyclic. */
+static uint32_t pick_lrr(struct warp_interleaver *w, uint32_t s)
+{
+	const uint64_t *b = ready_of(w, s);
+	uint32_t from = w->last_j[s] == NONE ? 0 : w->last_j[s] + 1;
+	uint32_t j = first_set(b, w->ready_words, from);
+
+	if (j == NONE && from)
+		j = first_set(b, w->ready_words, 0);
+	if (j == NONE)
+		return NONE;
+	w->last_j[s] = j;
+	return j * w->nsched + s;
+}
+
+/* Greedy then oldest: the same warp while it has work, then the warp of
+ * the earliest dispatched block, lowest warp id first. */
+static uint32_t pick_gto(struct warp_interleaver *w, uint32_t s)
+{
+	const uint64_t *b = ready_of(w, s);
+	uint32_t best = NONE;
+	uint64_t best_key = UINT64_MAX;
+
+	if (w->greedy[s] != NONE && ready_test(w, w->greedy[s]))
+		return w->greedy[s];
+	for (uint32_t j = first_set(b, w->ready_words, 0); j != NONE;
+	     j = first_set(b, w->ready_words, j + 1)) {
+		uint32_t h = j * w->nsched + s;
+		uint64_t key = w->slots[h / w->wpb_eff].dispatched << 32 | h % w->wpb_eff;
+
+		if (key < best_key) {
+			best_key = key;
+			best = h;
+		}
+	}
+	w->greedy[s] = best;
+	return best;
+}
+
+/* Each scheduler's pick issues one instruction. */
+static void issue_subcores(struct warp_interleaver *w)
+{
+	for (uint32_t s = 0; s < w->nsched && w->n_ready; s++) {
+		uint32_t h = w->policy == ISSUE_SUBCORE_GTO ? pick_gto(w, s) : pick_lrr(w, s);
+		struct hw_warp *hw;
+		struct block_slot *slot;
+		const struct gpu_block *b;
+		uint32_t r, li;
+		bool warp_done;
+
+		if (h == NONE)
+			continue;
+		hw = &w->hw[h];
+		r = h / w->wpb_eff;
+		slot = &w->slots[r];
+		b = slot->block;
+		li = hw->idx ? hw->idx[hw->next] : hw->next;
+		warp_done = ++hw->next == hw->n;
+		if (warp_done) {
+			ready_clear(w, h);
+			w->n_ready--;
+			/* the next warp in this place is another one */
+			if (w->greedy[s] == h)
+				w->greedy[s] = NONE;
+		}
+		issue_line(w, &b->lines[li], r);
+		if (warp_done && !--slot->warps_left) {
+			slot->block = NULL;
+			send_done(w, r, b);
+		}
+	}
+}
+
+/*
+ * Room for `need` block slots of this kernel's shape: the slot table, the
+ * hardware warps (n_slots * wpb) and the schedulers' bitmaps, whose
+ * contents stay (a warp's id does not depend on the number of slots).
+ */
+static void ensure_slots(struct warp_interleaver *w, uint32_t need)
+{
+	size_t hw_need;
+	uint32_t words;
+
+	if (need > w->n_slots) {
+		uint32_t n = MAX(need, 2 * w->n_slots);
+
+		w->slots = g_renew(struct block_slot, w->slots, n);
+		memset(w->slots + w->n_slots, 0, (n - w->n_slots) * sizeof(*w->slots));
+		w->n_slots = n;
+	}
+	hw_need = (size_t)w->n_slots * w->wpb;
+	if (hw_need > w->hw_cap) {
+		w->hw = g_renew(struct hw_warp, w->hw, hw_need);
+		memset(w->hw + w->hw_cap, 0, (hw_need - w->hw_cap) * sizeof(*w->hw));
+		w->hw_cap = hw_need;
+	}
+	words = (uint32_t)((hw_need + 63) / 64);
+	if (words > w->ready_words) {
+		uint64_t *ready = g_new0(uint64_t, (size_t)words * w->subcores);
+
+		for (uint32_t s = 0; s < w->subcores && w->ready_words; s++)
+			memcpy(ready + (size_t)s * words, ready_of(w, s),
+			       w->ready_words * sizeof(uint64_t));
+		g_free(w->ready);
+		w->ready = ready;
+		w->ready_words = words;
+	}
+}
+
+/* A new kernel: no slot taken, no warp with work, schedulers at rest. */
+static void reset_subcores(struct warp_interleaver *w, uint32_t slots)
+{
+	ensure_slots(w, slots);
+	for (uint32_t i = 0; i < w->n_slots; i++)
+		w->slots[i].block = NULL;
+	memset(w->hw, 0, w->hw_cap * sizeof(*w->hw));
+	memset(w->ready, 0, (size_t)w->ready_words * w->subcores * sizeof(uint64_t));
+	for (uint32_t s = 0; s < G_N_ELEMENTS(w->last_j); s++)
+		w->last_j[s] = w->greedy[s] = NONE;
+	w->n_ready = 0;
+	w->n_dispatched = 0;
+	w->warps = WARPS_UNDECIDED;
+	if (w->wpb + 1 > w->wcount_cap) {
+		w->wcount_cap = w->wpb + 1;
+		w->wcount = g_renew(uint32_t, w->wcount, w->wcount_cap);
+	}
+}
+
+/*
+ * The lines of block b in slot r grouped by warp (a counting sort into the
+ * slot's index, which keeps each warp's order) and its warps made ready;
+ * false, the run stopped, when a line's warp lies outside the block.
+ */
+static bool place_warps(struct warp_interleaver *w, uint32_t r, const struct gpu_block *b)
+{
+	struct block_slot *slot = &w->slots[r];
+	uint32_t *at = w->wcount, wpb = w->wpb, start = 0;
+
+	if (b->n_lines > slot->idx_cap) {
+		slot->idx_cap = MAX(b->n_lines, 2 * slot->idx_cap);
+		slot->idx = g_renew(uint32_t, slot->idx, slot->idx_cap);
+	}
+	memset(at, 0, wpb * sizeof(*at));
+	for (uint32_t i = 0; i < b->n_lines; i++) {
+		uint32_t v = b->lines[i].warp;
+
+		if (v >= wpb) {
+			fail(w, "kernel %u block %" G_GUINT64_FORMAT " line %u: warp %u of a block of %u warps",
+			     w->kernel->id, b->id, i, v, wpb);
+			return false;
+		}
+		at[v]++;
+	}
+	for (uint32_t v = 0; v < wpb; v++) {
+		uint32_t h = r * wpb + v, n = at[v];
+
+		w->hw[h] = (struct hw_warp){ .idx = slot->idx + start, .n = n };
+		at[v] = start;
+		start += n;
+		if (n) {
+			ready_set(w, h);
+			w->n_ready++;
+			slot->warps_left++;
+		}
+	}
+	for (uint32_t i = 0; i < b->n_lines; i++)
+		slot->idx[at[b->lines[i].warp]++] = i;
+	return true;
+}
+
+/* A block in slot r: its warps become the schedulers'. */
+static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu_block *b)
+{
+	bool known = b->lines[0].warp != GPU_WARP_UNKNOWN;
+	struct block_slot *slot;
+
+	if (w->warps == WARPS_UNDECIDED) {
+		w->warps = known ? WARPS_KNOWN : WARPS_UNKNOWN;
+		w->nsched = known ? w->subcores : 1;
+		w->wpb_eff = known ? w->wpb : 1;
+		w->policy = known ? w->issue : ISSUE_SUBCORE_LRR;
+	} else if (known != (w->warps == WARPS_KNOWN)) {
+		fail(w, "kernel %u block %" G_GUINT64_FORMAT ": %s warp ids, unlike the blocks before it",
+		     w->kernel->id, b->id, known ? "with" : "without");
 		return;
 	}
+	ensure_slots(w, r + 1);
+	slot = &w->slots[r];
+	if (slot->block) {
+		fail(w, "kernel %u block %" G_GUINT64_FORMAT " dispatched to slot %u, which block %" G_GUINT64_FORMAT " still holds",
+		     w->kernel->id, b->id, r, slot->block->id);
+		return;
+	}
+	slot->block = b;
+	slot->warps_left = 0;
+	slot->dispatched = w->n_dispatched++;
+	if (known) {
+		if (!place_warps(w, r, b))
+			slot->block = NULL;
+		return;
+	}
+	w->hw[r] = (struct hw_warp){ .n = b->n_lines };
+	ready_set(w, r);
+	w->n_ready++;
+	slot->warps_left = 1;
+}
+
+/* ---- ticks and the dispatch protocol ----------------------------------------- */
+
+/* Resident blocks all have instructions left: empty ones never stay. */
+static bool has_work(const struct warp_interleaver *w)
+{
+	return w->issue == ISSUE_BLOCK_RR ? w->resident->len > 0 : w->n_ready > 0;
+}
+
+static void end_kernel(struct warp_interleaver *w)
+{
+	if (w->ended)
+		return;
+	w->ended = true;
 	g_array_set_size(w->resident, 0);
 	send_control(w, MEM_CTL_KERNEL_END, 0, w->kernel ? w->kernel->id : 0);
+}
+
+static void issue_tick(struct ss_engine *e, void *data);
+
+static void schedule_tick(struct warp_interleaver *w, uint64_t delay)
+{
+	w->scheduled = true;
+	/* in SM order within a tick, so that the runs are reproducible */
+	ss_schedule_in(w->c.engine, delay, SS_PRIO_ISSUE + w->sm, issue_tick, w);
+}
+
+/* One tick of issue; then the next tick, or the kernel's end. */
+static void issue_tick(struct ss_engine *e, void *data)
+{
+	struct warp_interleaver *w = data;
+	bool more;
+
+	w->scheduled = false;
+	w->issuing = true;
+	w->issued_at = ss_engine_now(e) + 1;
+	if (w->issue == ISSUE_BLOCK_RR) {
+		more = issue_round(w);
+	} else {
+		issue_subcores(w);
+		more = w->n_ready > 0;
+	}
+	w->issuing = false;
+	if (more)
+		schedule_tick(w, 1);
+	else if (w->last)
+		end_kernel(w);
+}
+
+/* New work after GO: an SM with nothing queued issues in this very tick
+ * (the block came before the SMs' issue), unless it has issued in it. */
+static void wake(struct warp_interleaver *w)
+{
+	if (!w->go || w->scheduled || w->issuing || w->ended || !has_work(w))
+		return;
+	schedule_tick(w, w->issued_at == ss_engine_now(w->c.engine) + 1);
+}
+
+static void begin_kernel(struct warp_interleaver *w, const struct gpu_dispatch_msg *d)
+{
+	const struct gpu_occupancy *occ = d->occ;
+
+	w->kernel = d->kernel;
+	w->go = w->last = w->ended = false;
+	w->is_store = w->is_local = false;
+	g_array_set_size(w->resident, 0);
+	/* opcode texts of the previous kernel are gone: so are their pointers */
+	if (w->ops)
+		g_hash_table_remove_all(w->ops);
+	w->memo_op = NULL;
+	w->wpb = MAX((d->kernel->block_size + 31) / 32, 1);
+	w->max_active = occ ? occ->max_active : 0;
+	w->num_sms = occ && occ->num_sms ? occ->num_sms : w->c.array_size;
+	if (w->issue != ISSUE_BLOCK_RR)
+		reset_subcores(w, MAX(w->max_active, 1));
+	if (w->map_local && w->mapped_cap < 32 * 4) {
+		/* 32 lanes of up to 16 bytes; wider opcodes make room once */
+		w->mapped_cap = 32 * 4;
+		w->mapped = g_renew(uint64_t, w->mapped, w->mapped_cap);
+		sectors_reserve(w, w->mapped_cap);
+	}
+	send_control(w, MEM_CTL_KERNEL_BEGIN, occ ? occ->l1_bytes : 0, d->kernel->id);
 }
 
 static void wi_recv(struct ss_component *c, struct ss_port *in,
@@ -230,25 +1013,38 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 {
 	struct warp_interleaver *w = SS_COMPONENT(c, struct warp_interleaver, c);
 	const struct gpu_dispatch_msg *d = (const struct gpu_dispatch_msg *)m;
-	struct resident r = { 0 };
 
 	switch (m->kind) {
 	case GPU_DISPATCH_BEGIN:
-		w->kernel = d->kernel;
-		w->is_store = w->is_local = false;
-		g_array_set_size(w->resident, 0);
-		send_control(w, MEM_CTL_KERNEL_BEGIN, d->occ ? d->occ->l1_bytes : 0,
-			     d->kernel->id);
+		begin_kernel(w, d);
 		break;
 	case GPU_DISPATCH_BLOCK:
-		r.block = d->block;
-		g_array_append_val(w->resident, r);
 		c->stats[WI_BLOCKS]++;
+		if (w->classify_hw) {
+			c->stats[WI_SHARED_INSTS] += d->block->n_shared;
+			c->stats[WI_DROPPED_INSTS] += d->block->n_unknown;
+		}
+		/* a block without instructions is done as it comes */
+		if (!d->block->n_lines)
+			break;
+		if (w->issue == ISSUE_BLOCK_RR) {
+			struct resident r = { .block = d->block, .slot = d->slot };
+
+			g_array_append_val(w->resident, r);
+		} else {
+			place_block(w, d->slot, d->block);
+		}
+		wake(w);
 		break;
 	case GPU_DISPATCH_GO:
-		/* in SM order within a tick, so the runs are reproducible */
-		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE + (c->index < 0 ? 0 : c->index),
-			       issue_round, w);
+		w->go = true;
+		if (!w->scheduled && !w->issuing)
+			schedule_tick(w, 1);
+		break;
+	case GPU_DISPATCH_LAST:
+		w->last = true;
+		if (w->go && !w->scheduled && !w->issuing && !has_work(w))
+			end_kernel(w);
 		break;
 	}
 }
@@ -258,8 +1054,19 @@ static void wi_destroy(struct ss_component *c)
 	struct warp_interleaver *w = SS_COMPONENT(c, struct warp_interleaver, c);
 
 	coalescer_free(w->coalescer);
-	g_array_free(w->resident, TRUE);
+	if (w->resident)
+		g_array_free(w->resident, TRUE);
+	if (w->ops)
+		g_hash_table_destroy(w->ops);
+	for (uint32_t i = 0; i < w->n_slots; i++)
+		g_free(w->slots[i].idx);
+	g_free(w->slots);
+	g_free(w->hw);
+	g_free(w->ready);
+	g_free(w->wcount);
 	g_free(w->sectors);
+	g_free(w->masks);
+	g_free(w->mapped);
 }
 
 static const struct ss_component_ops ops = {
@@ -271,7 +1078,7 @@ static const struct ss_component_ops ops = {
 static const struct ss_component_type warp_interleaver_type = {
 	.abi_version = SS_ABI_VERSION,
 	.name = "warp_interleaver",
-	.summary = "One SM: interleaves its blocks' memory instructions, coalesces them into sector requests",
+	.summary = "One SM: issues its blocks' memory instructions, classifies and coalesces them into sector requests",
 	.params = params,
 	.ports = ports,
 	.stats = stats,

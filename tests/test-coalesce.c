@@ -2,8 +2,8 @@
 /*
  * The coalescer: model.md 5.2's vectors, then orders that CPython 3.11
  * gave for sets built by s = set(); for a in sectors: s.add(a); list(s).
- * ascending and first_touch, and the line counts, are checked against
- * plain quadratic oracles.
+ * ascending, descending and first_touch, the line counts and the byte
+ * masks are checked against plain quadratic oracles.
  */
 #include "config.h"
 
@@ -45,6 +45,28 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void reverse(uint64_t *v, uint32_t m)
+{
+	for (uint32_t i = 0; i + 1 < m - i; i++) {
+		uint64_t t = v[i];
+
+		v[i] = v[m - 1 - i];
+		v[m - 1 - i] = t;
+	}
+}
+
+/* The bytes of 32-byte sector s that accesses of `width` at a[0..n-1] cover. */
+static uint32_t ref_mask(uint64_t s, const uint64_t *a, uint32_t n, uint32_t width)
+{
+	uint32_t mask = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t b = 0; b < width; b++)
+			if ((a[i] & ~(uint64_t)31) == s && (a[i] & 31) + b < 32)
+				mask |= UINT32_C(1) << ((a[i] & 31) + b);
+	return mask;
+}
+
 static uint32_t ref_lines(uint32_t lb, const uint64_t *sec, uint32_t m)
 {
 	uint32_t lines = 0;
@@ -61,7 +83,9 @@ static uint32_t ref_lines(uint32_t lb, const uint64_t *sec, uint32_t m)
 
 /* ---- the coalescers under test, kept across cases so that scratch is reused */
 
-static struct coalescer *kept[3][8][8];
+#define N_ORDERS 4
+
+static struct coalescer *kept[N_ORDERS][8][8];
 
 static struct coalescer *get(enum coalesce_order o, uint32_t sb, uint32_t lb)
 {
@@ -74,7 +98,7 @@ static struct coalescer *get(enum coalesce_order o, uint32_t sb, uint32_t lb)
 
 static void put_all(void)
 {
-	for (int o = 0; o < 3; o++)
+	for (int o = 0; o < N_ORDERS; o++)
 		for (int s = 0; s < 8; s++)
 			for (int l = 0; l < 8; l++) {
 				coalescer_free(kept[o][s][l]);
@@ -86,7 +110,7 @@ static void check_order(const char *what, enum coalesce_order o, uint32_t sb, ui
 			const uint64_t *in, uint32_t n, const uint64_t *want, uint32_t m,
 			uint32_t lines)
 {
-	static const char *const names[] = { "pyset", "ascending", "first_touch" };
+	static const char *const names[] = { "pyset", "ascending", "first_touch", "descending" };
 	uint64_t *out = g_new(uint64_t, n);
 	uint32_t got_lines = UINT32_MAX;
 	uint32_t got = coalesce(get(o, sb, lb), in, n, out, &got_lines);
@@ -122,6 +146,8 @@ static void check_all(const char *what, uint32_t sb, uint32_t lb, const uint64_t
 	check_order(what, COALESCE_FIRST_TOUCH, sb, lb, in, n, ref, u, l);
 	qsort(ref, u, sizeof(*ref), cmp_u64);
 	check_order(what, COALESCE_ASCENDING, sb, lb, in, n, ref, u, l);
+	reverse(ref, u);
+	check_order(what, COALESCE_DESCENDING, sb, lb, in, n, ref, u, l);
 	g_free(ref);
 }
 
@@ -1792,7 +1818,7 @@ static void test_generated(void)
 
 static void test_empty(void)
 {
-	for (int o = 0; o < 3; o++) {
+	for (int o = 0; o < N_ORDERS; o++) {
 		uint32_t lines = 7;
 
 		g_assert_cmpuint(coalesce(get(o, 32, 128), NULL, 0, NULL, &lines), ==, 0);
@@ -1810,7 +1836,7 @@ static void test_scratch(void)
 	static const uint32_t sizes[] = { 1, 33, 2, 64, 65, 5, 1000, 3, 4000, 17, 4000, 1 };
 	struct splitmix r = { 42 };
 
-	for (int o = 0; o < 3; o++) {
+	for (int o = 0; o < N_ORDERS; o++) {
 		struct coalescer *c = coalescer_new(o, 32, 128);
 
 		for (size_t s = 0; s < G_N_ELEMENTS(sizes); s++) {
@@ -1823,8 +1849,10 @@ static void test_scratch(void)
 			m = coalesce(c, a, n, out, &lines);
 			g_assert_cmpuint(m, ==, ref_first_touch(32, a, n, ref));
 			g_assert_cmpuint(lines, ==, ref_lines(128, ref, m));
-			if (o == COALESCE_ASCENDING)
+			if (o == COALESCE_ASCENDING || o == COALESCE_DESCENDING)
 				qsort(ref, m, sizeof(*ref), cmp_u64);
+			if (o == COALESCE_DESCENDING)
+				reverse(ref, m);
 			if (o != COALESCE_PYSET)
 				g_assert_true(memcmp(out, ref, m * sizeof(*out)) == 0);
 			g_free(a);
@@ -1843,9 +1871,86 @@ static void test_const_input(void)
 	uint32_t lines;
 
 	memcpy(copy, in, sizeof(in));
-	for (int o = 0; o < 3; o++) {
+	for (int o = 0; o < N_ORDERS; o++) {
 		g_assert_cmpuint(coalesce(get(o, 32, 128), copy, 5, out, &lines), ==, 4);
 		g_assert_true(memcmp(copy, in, sizeof(in)) == 0);
+	}
+}
+
+/* ---- byte masks (model.md 5.3) ------------------------------------------------ */
+
+static void check_masks(const char *what, enum coalesce_order o, const uint64_t *a,
+			uint32_t n, uint32_t width)
+{
+	uint64_t *out = g_new(uint64_t, n), *plain = g_new(uint64_t, n);
+	uint32_t *mask = g_new(uint32_t, n), lines, plain_lines;
+	uint32_t m = coalesce_masked(get(o, 32, 128), a, n, width, out, mask, &lines);
+
+	/* the same sectors, order and lines as without masks */
+	g_assert_cmpuint(coalesce(get(o, 32, 128), a, n, plain, &plain_lines), ==, m);
+	g_assert_cmpuint(lines, ==, plain_lines);
+	g_assert_true(memcmp(out, plain, m * sizeof(*out)) == 0);
+	for (uint32_t i = 0; i < m; i++)
+		if (mask[i] != ref_mask(out[i], a, n, width))
+			g_error("%s: sector 0x%" G_GINT64_MODIFIER "x: mask %#x, want %#x", what,
+				out[i], mask[i], ref_mask(out[i], a, n, width));
+	g_free(out);
+	g_free(plain);
+	g_free(mask);
+}
+
+/* Widths of traces.md 5's examples, lanes as a warp gives them. */
+static void test_masks(void)
+{
+	static const uint64_t u8[] = { 0x7f0000000045 };
+	uint64_t a[32], out[32];
+	uint32_t mask[32], lines;
+	struct splitmix r = { 7 };
+
+	/* STG.E.U8, one lane: one byte */
+	g_assert_cmpuint(coalesce_masked(get(COALESCE_ASCENDING, 32, 128), u8, 1, 1, out, mask,
+					 &lines), ==, 1);
+	g_assert_cmphex(out[0], ==, 0x7f0000000040);
+	g_assert_cmphex(mask[0], ==, 0x20);
+	/* LDG.E.64 by 32 lanes: 8 full sectors */
+	for (int t = 0; t < 32; t++)
+		a[t] = 0x7f0000001000 + 8 * t;
+	g_assert_cmpuint(coalesce_masked(get(COALESCE_DESCENDING, 32, 128), a, 32, 8, out, mask,
+					 &lines), ==, 8);
+	g_assert_cmpuint(lines, ==, 2);
+	for (int i = 0; i < 8; i++) {
+		g_assert_cmphex(out[i], ==, 0x7f0000001000 + 32 * (7 - i));
+		g_assert_cmphex(mask[i], ==, UINT32_MAX);
+	}
+	/* LDG.E.128 by 32 lanes: 16 full sectors */
+	for (int t = 0; t < 32; t++)
+		a[t] = 0x7f0000002000 + 16 * t;
+	g_assert_cmpuint(coalesce_masked(get(COALESCE_ASCENDING, 32, 128), a, 32, 16, out, mask,
+					 &lines), ==, 16);
+	for (int i = 0; i < 16; i++)
+		g_assert_cmphex(mask[i], ==, UINT32_MAX);
+	/* 4-byte lanes from the middle of a sector, every other lane */
+	for (int t = 0; t < 8; t++)
+		a[t] = 0x7f0000003010 + 8 * t;
+	g_assert_cmpuint(coalesce_masked(get(COALESCE_ASCENDING, 32, 128), a, 8, 4, out, mask,
+					 &lines), ==, 3);
+	g_assert_cmphex(mask[0], ==, 0x0f0f0000);
+	g_assert_cmphex(mask[1], ==, 0x0f0f0f0f);
+	g_assert_cmphex(mask[2], ==, 0x00000f0f);
+	/* a 16-byte access 8 bytes before a sector's end is clipped there */
+	a[0] = 0x7f0000004018;
+	coalesce_masked(get(COALESCE_ASCENDING, 32, 128), a, 1, 16, out, mask, &lines);
+	g_assert_cmphex(mask[0], ==, 0xff000000);
+	/* random lanes, every order and width, against the oracle */
+	for (int k = 0; k < 400; k++) {
+		static const uint32_t widths[] = { 1, 2, 4, 8, 16, 32 };
+		uint32_t n = 1 + next(&r) % 32, width = widths[next(&r) % 6];
+		uint64_t span = 32 << (next(&r) % 8);
+
+		for (uint32_t t = 0; t < n; t++)
+			a[t] = 0x7f2a40000000 + next(&r) % span;
+		for (int o = 0; o < N_ORDERS; o++)
+			check_masks("random", o, a, n, width);
 	}
 }
 
@@ -1860,6 +1965,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/coalesce/empty", test_empty);
 	g_test_add_func("/coalesce/scratch", test_scratch);
 	g_test_add_func("/coalesce/const-input", test_const_input);
+	g_test_add_func("/coalesce/masks", test_masks);
 	ret = g_test_run();
 	put_all();
 	return ret;

@@ -330,6 +330,85 @@ static void test_accelsim_reload(void)
 	trace_close(t);
 }
 
+/*
+ * What the hardware-faithful model needs beyond the line stream: lanes,
+ * the generic windows, the instructions dropped (traces.md 3.5, 4).
+ */
+static void test_accelsim_lanes(void)
+{
+	struct trace_reader *t = open_fixture("accelsim", TRACE_AUTO);
+	const struct gpu_kernel *k;
+	const struct gpu_block *b;
+
+	k = next_ok(t);
+	g_assert_cmphex(k->shmem_base, ==, 0x7fb139000000);
+	g_assert_cmphex(k->local_base, ==, 0x7fb137000000);
+	b = block(t, 1);
+	g_assert_cmphex(b->lines[0].lanes, ==, 0xffffffff);
+	g_assert_cmphex(b->lines[1].lanes, ==, 0x101);	/* mode 2, lanes 0 and 8 */
+	g_assert_cmphex(b->lines[2].lanes, ==, 0xf);
+	g_assert_cmphex(b->lines[3].lanes, ==, 0xffffffff);
+	/* w1's STS; w1's STG.E with mask 0 is nothing */
+	g_assert_cmpuint(b->n_shared, ==, 1);
+	g_assert_cmpuint(b->n_unknown, ==, 0);
+	g_assert_cmpuint(block(t, 0)->n_shared, ==, 0);
+
+	k = next_ok(t);
+	/* no base in the header */
+	g_assert_cmphex(k->shmem_base, ==, 0);
+	g_assert_cmphex(k->local_base, ==, 0);
+	b = block(t, 5);
+	g_assert_cmphex(b->lines[0].lanes, ==, 0x80000001);	/* LDG.E.U8, mode 0 */
+	g_assert_cmphex(b->lines[1].lanes, ==, 0xf);
+	g_assert_cmphex(b->lines[2].lanes, ==, 0x3);		/* ST.E, n deltas */
+	g_assert_cmphex(b->lines[3].lanes, ==, 0x7);
+	g_assert_cmphex(b->lines[4].lanes, ==, 0x5);		/* LDL: lane 1's address is 0 */
+	g_assert_cmpuint(b->n_shared, ==, 0);
+	/* a block of one LDS: no line, one shared instruction */
+	b = block(t, 2);
+	g_assert_cmpuint(b->n_lines, ==, 0);
+	g_assert_cmpuint(b->n_shared, ==, 1);
+	trace_close(t);
+
+	/* the reference format knows no lanes */
+	t = open_fixture("ppt", TRACE_AUTO);
+	next_ok(t);
+	b = block(t, 0);
+	for (uint32_t i = 0; i < b->n_lines; i++)
+		g_assert_cmphex(b->lines[i].lanes, ==, 0);
+	g_assert_cmpuint(b->n_shared + b->n_unknown, ==, 0);
+	g_assert_cmphex(next_ok(t)->shmem_base, ==, 0);
+	trace_close(t);
+}
+
+/*
+ * tests/data/interleave's classification kernel: a shared store (STS,
+ * counted, with its addresses from shared address 0), a masked-off LDS
+ * (not counted), a surface store (a base of no known space with an
+ * address), LDC without addresses (not counted).
+ */
+static void test_accelsim_dropped(void)
+{
+	char *path = g_test_build_filename(G_TEST_DIST, "data", "interleave", "accelsim", NULL);
+	struct trace_reader *t = open_ok(path, TRACE_AUTO);
+	const struct gpu_kernel *k;
+	const struct gpu_block *b;
+
+	next_ok(t);
+	k = next_ok(t);
+	g_assert_cmphex(k->shmem_base, ==, 0x7f1000000000);
+	g_assert_cmphex(k->local_base, ==, 0x7f0e00000000);
+	b = block(t, 0);
+	g_assert_cmpuint(b->n_lines, ==, 14);
+	g_assert_cmpuint(b->n_shared, ==, 1);
+	g_assert_cmpuint(b->n_unknown, ==, 1);
+	/* LDG.E.U16, two lanes */
+	check_line(&b->lines[13], "LDG.E.U16", 0, A(0x7f200000801e, 0x7f2000008020));
+	g_assert_cmphex(b->lines[13].lanes, ==, 0x3);
+	trace_close(t);
+	g_free(path);
+}
+
 /* ---- opening ------------------------------------------------------------ */
 
 static void test_open(void)
@@ -684,6 +763,69 @@ static void test_golden_piecewise(void)
 	g_free(path);
 }
 
+/*
+ * accelsim_features, per kernel: shared and unknown instructions, kept
+ * lines and the sum of their lane masks, from an independent decoding of
+ * the trace (a Python script over traces.md 3.4).  Its ppt conversion
+ * knows none of them.
+ */
+static void test_golden_lanes(void)
+{
+	static const struct {
+		uint64_t shared, unknown, lines, lanesum;
+	} want[] = {
+		{ 40, 0, 260, 717873395735 }, { 20, 0, 135, 380732611942 },
+		{ 48, 0, 312, 861411586769 }, { 0, 0, 8, 34359738360 },
+		{ 340, 0, 2210, 6110806748256 }, { 0, 0, 12, 51539607540 },
+	};
+	const char *const fmt[] = { "accelsim_features/accelsim", "accelsim_features/ppt" };
+
+	for (int f = 0; f < 2; f++) {
+		struct trace_reader *t;
+		const struct gpu_kernel *k;
+		char *path;
+		size_t i = 0;
+
+		if (!have_golden(fmt[f]))
+			return;
+		path = golden(fmt[f]);
+		t = open_ok(path, TRACE_AUTO);
+		while ((k = trace_next_kernel(t, NULL))) {
+			const struct gpu_block **all = all_blocks(t, k);
+			uint64_t shared = 0, unknown = 0, lines = 0, lanesum = 0;
+
+			g_assert_cmpuint(i, <, G_N_ELEMENTS(want));
+			for (uint64_t b = 0; b < k->grid_size; b++) {
+				shared += all[b]->n_shared;
+				unknown += all[b]->n_unknown;
+				lines += all[b]->n_lines;
+				for (uint32_t l = 0; l < all[b]->n_lines; l++) {
+					const struct gpu_line *x = &all[b]->lines[l];
+
+					lanesum += x->lanes;
+					if (f == 0)
+						g_assert_cmpuint(__builtin_popcount(x->lanes), ==, x->n_addr);
+				}
+			}
+			g_assert_cmpuint(lines, ==, want[i].lines);
+			if (f == 0) {
+				g_assert_cmphex(k->shmem_base, ==, 0x7f2a58000000);
+				g_assert_cmphex(k->local_base, ==, 0x7f2a56000000);
+				g_assert_cmpuint(shared, ==, want[i].shared);
+				g_assert_cmpuint(unknown, ==, want[i].unknown);
+				g_assert_cmpuint(lanesum, ==, want[i].lanesum);
+			} else {
+				g_assert_cmpuint(shared + unknown + lanesum, ==, 0);
+			}
+			g_free(all);
+			i++;
+		}
+		g_assert_cmpuint(i, ==, G_N_ELEMENTS(want));
+		trace_close(t);
+		g_free(path);
+	}
+}
+
 struct golden_app {
 	const char *path;
 	unsigned kernels;
@@ -759,6 +901,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/accelsim/v6", test_accelsim_v6);
 	g_test_add_func("/trace/accelsim/v1.2", test_accelsim_v1);
 	g_test_add_func("/trace/accelsim/reload", test_accelsim_reload);
+	g_test_add_func("/trace/accelsim/lanes", test_accelsim_lanes);
+	g_test_add_func("/trace/accelsim/dropped", test_accelsim_dropped);
 	g_test_add_func("/trace/open", test_open);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
@@ -775,6 +919,7 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/trace/golden/same-app/conversion_example",
 			     "conversion_example", test_golden_same_app);
 	g_test_add_func("/trace/golden/piecewise", test_golden_piecewise);
+	g_test_add_func("/trace/golden/lanes", test_golden_lanes);
 	for (size_t i = 0; i < G_N_ELEMENTS(golden_apps); i++) {
 		char *name = g_strconcat("/trace/golden/load/",
 					 golden_apps[i].path, NULL);
