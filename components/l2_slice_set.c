@@ -63,8 +63,8 @@ G_STATIC_ASSERT(G_N_ELEMENTS(stats) == SC_N_STATS + 1);
 struct l2_slice_set;
 
 /* The totals each slice of several reports as slice[s].<name>: the rows
- * from SC_S_TOTAL to SC_S_DIRTY_AT_END of the table, then hit_rate. */
-#define L2_N_SLICE_STATS (SC_S_DIRTY_AT_END + 1 - SC_S_TOTAL)
+ * from SC_S_TOTAL to SC_S_PROTECT_OVERRIDES of the table, then hit_rate. */
+#define L2_N_SLICE_STATS (SC_S_PROTECT_OVERRIDES + 1 - SC_S_TOTAL)
 
 struct l2_slice {
 	struct l2_slice_set *l2;
@@ -203,7 +203,7 @@ static void fold_counts(struct l2_slice_set *l2, struct l2_slice *sl)
 	for (unsigned k = 0; k < SC_S_TOTAL; k++)
 		table[k] += st[k];
 	/* the totals are sums the table makes itself; the rest is counted */
-	for (unsigned k = SC_S_EVICTIONS; k <= SC_S_DIRTY_AT_END; k++)
+	for (unsigned k = SC_S_EVICTIONS; k <= SC_S_PROTECT_OVERRIDES; k++)
 		table[k] += st[k];
 	for (unsigned k = 0; k < L2_N_SLICE_STATS; k++)
 		*sl->total[k] += st[SC_S_TOTAL + k];
