@@ -14,6 +14,7 @@ SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
 case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
 top=$srcdir/..
 titanv=$top/configs/titanv.ini
+ref=$top/configs/validation/titanv-ref.ini
 sample=$top/traces/vectoradd-a100
 bad=$srcdir/data/trace
 
@@ -34,17 +35,23 @@ run()
 
 # ---- the main job and TRACE -------------------------------------------------
 
-run --quiet "$titanv"
-is "$st" 0 "titanv.ini on its bundled sample: exit 0"
+run --quiet "$ref"
+is "$st" 0 "titanv-ref.ini on the bundled sample: exit 0"
 has "$out" "kernel 1  _Z9vectorAddPKfS0_Pfi" "the table names the kernel"
 has "$out" "l2_hit_rate                 0.33333333333333337" "the table has the L2 hit rate"
 has "$out" "dram__sectors_read.sum" "the table has the Nsight names"
 is "$err" "" "--quiet: nothing on stderr"
 default=$out
 
-run --quiet "$titanv" "$sample"
+run --quiet "$titanv"
+is "$st" 0 "titanv.ini (hardware-faithful) on its bundled sample: exit 0"
+has "$out" "all 196 blocks dispatched over 80 SMs" "every block runs"
+has "$out" "l2_dirty_at_kernel_end                     6250" "the stores stay in the L2 as dirty data"
+has "$out" "dram__sectors_write.sum                              0" "and are not the kernel's DRAM writes"
+
+run --quiet "$ref" "$sample"
 is "$out" "$default" "TRACE = the sample folder: the same table"
-run --quiet "$titanv" "$sample/kernelslist.g"
+run --quiet "$ref" "$sample/kernelslist.g"
 is "$out" "$default" "TRACE = a kernelslist.g: the same table"
 run --quiet "$titanv" "$tmp/nothing-here"
 is "$st" 2 "a TRACE that does not exist: exit 2"
@@ -53,19 +60,19 @@ run --quiet "$titanv" "$sample" extra
 is "$st" 2 "a third argument: exit 2"
 has "$err" "unexpected argument 'extra'; expected CONFIG.ini [TRACE]" "the message says what is expected"
 
-run --quiet --json "$tmp/r.json" --csv "$tmp/r.csv" "$top/configs/a100.ini"
-is "$st" 0 "a100.ini with --json and --csv: exit 0"
+run --quiet --json "$tmp/r.json" --csv "$tmp/r.csv" "$top/configs/validation/a100-ref.ini"
+is "$st" 0 "a100-ref.ini with --json and --csv: exit 0"
 has "$(cat "$tmp/r.json")" '"l1_cache_size": 196608' "the JSON has the A100's L1"
 has "$(cat "$tmp/r.json")" '"lts__t_sector_hit_rate.pct": 33.333333333333336' "the JSON has the Nsight names"
 is "$(head -c 35 "$tmp/r.csv")" "kernel_id,kernel_name,l1_cache_size" "the CSV starts with its header"
 is "$(sed -n 2p "$tmp/r.csv" | cut -d, -f1-4)" "1,_Z9vectorAddPKfS0_Pfi,196608,1" "one CSV row per kernel"
 is "$(ls "$tmp" | grep -c part)" 0 "no partial files left"
 
-run --quiet --json "$tmp/no/such/dir/r.json" "$titanv"
+run --quiet --json "$tmp/no/such/dir/r.json" "$ref"
 is "$st" 2 "--json into a folder that does not exist: exit 2"
 has "$err" "r.json.part: cannot write the results" "the message names the file"
 
-run --quiet --stats json "$titanv"
+run --quiet --stats json "$ref"
 is "$st" 0 "--stats json: exit 0"
 has "$out" '"phase": "kernel 1"' "the raw statistics have a phase per kernel"
 has "$out" '"l2.wb_flush": 6250' "and the counters of the kernel in it"
@@ -78,7 +85,7 @@ has "$out" '"l2.wb_flush": 6250' "and the counters of the kernel in it"
 # 0x3000 miss then hit.  L2 (fix_l2): 3 read misses, 2 writes; the flush
 # writes 0x3000 back.
 
-run --quiet "$titanv" "$srcdir/data/pipeline/sticky"
+run --quiet "$ref" "$srcdir/data/pipeline/sticky"
 is "$st" 0 "hand-worked kernel: exit 0"
 while IFS='|' read -r metric value; do
 	[ -n "$metric" ] || continue
@@ -108,6 +115,51 @@ dram_ld_trans|3
 dram_st_trans|1
 write_evict|0
 write_flush|1
+atom_tot_reqs|1
+red_tot_reqs|1
+atom_red_tot_trans|2
+EOF
+
+# The same kernel under the hardware-faithful titanv.ini.  No warp ids and
+# no generic windows in this format: the block is one stream, generic LD/ST
+# are global.  L1 (write-through, write-validate, 4-byte masks): LDL 0x1000
+# misses; ST.E 0x2000 misses, 0x2020 sector-misses (same line), both written
+# through; STG 0x3000 misses; LD.E 0x3000 sector-misses (4 bytes written:
+# not readable) and fetches; ATOMG 0x4000 and RED 0x5000 bypass it (lookups
+# that miss); LDG 0x1000 hits.  L2 (write-back, write-validate): reads
+# 0x1000 (miss) and 0x3000 (sector miss: written, not readable), 3 writes
+# that allocate without a fetch, the atomic and the reduction miss and
+# fetch: 4 DRAM reads, no DRAM write, 5 dirty sectors left.
+
+run --quiet "$titanv" "$srcdir/data/pipeline/sticky"
+is "$st" 0 "hand-worked kernel, hw: exit 0"
+while IFS='|' read -r metric value; do
+	[ -n "$metric" ] || continue
+	has "$out" "$(printf '  %-26s %20s' "$metric" "$value")" "hand-worked kernel, hw: $metric = $value"
+done <<'EOF'
+l1_hit_rate|0.125
+l1_hit_rate_ld|0.33333333333333331
+l1_hit_rate_st|0
+l1_hit_rate_g|0.14285714285714285
+l1_hit_rate_ldg|0.5
+l2_hit_rate|0
+gmem_ld_reqs|2
+gmem_st_reqs|2
+gmem_ld_sectors|2
+gmem_st_sectors|3
+lmem_ld_reqs|1
+lmem_ld_sectors|1
+umem_ld_sectors|3
+umem_st_sectors|3
+l2_read_sectors|2
+l2_write_sectors|3
+l2_atom_sectors|1
+l2_red_sectors|1
+l2_ld_trans|4
+l2_st_trans|5
+dram_ld_trans|4
+dram_st_trans|0
+l2_dirty_at_kernel_end|5
 atom_tot_reqs|1
 red_tot_reqs|1
 atom_red_tot_trans|2
@@ -203,10 +255,10 @@ else
 fi
 
 # ---- a report wired to components that are not there ----------------------------
-run --quiet -p report.sm=smx "$titanv"
+run --quiet -p report.sm=smx "$ref"
 is "$st" 2 "kernel_report naming no SM array: exit 2"
 has "$err" "titanv-ref.ini:64: report (type kernel_report): init: sm = smx: no warp_interleaver array of that name" "the message names the section and the parameter"
-run --quiet -p report.l2_model=sdcm "$titanv"
+run --quiet -p report.l2_model=sdcm "$ref"
 is "$st" 2 "kernel_report told the L2 is an SDCM when it is not: exit 2"
 has "$err" "'l2' has no counter ldl_accesses or hit_tot; expected an sdcm_cache" "the message says what was expected"
 
