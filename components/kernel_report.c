@@ -177,15 +177,15 @@ static const char *const sm_counter_names[N_SM_COUNTERS] = {
 
 typedef const uint64_t *sm_slots[N_SM_COUNTERS];
 
-/* Of a cache: accesses, hits and misses per space and operation. */
+/* Of a cache: accesses and misses per space and operation. */
 enum { SP_GLOBAL, SP_LOCAL, N_SPACES };
 enum { DIR_LOAD, DIR_STORE, DIR_ATOMIC, DIR_REDUCTION, N_DIRS };
-enum { CC_ACCESSES, CC_HITS, CC_SECTOR_MISSES, CC_LINE_MISSES, N_CC };
+enum { CC_ACCESSES, CC_SECTOR_MISSES, CC_LINE_MISSES, N_CC };
 
 static const char *const space_names[N_SPACES] = { "global", "local" };
 static const char *const dir_names[N_DIRS] = { "load", "store", "atomic", "reduction" };
 static const char *const cc_names[N_CC] = {
-	"accesses", "hits", "sector_misses", "line_misses",
+	"accesses", "sector_misses", "line_misses",
 };
 
 struct cache_slots {
@@ -511,6 +511,21 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 	return true;
 }
 
+/*
+ * Lookups that did not miss over lookups (0 without any): the hits, and
+ * with count_write_misses = false (fix_l2) the store misses too, so that
+ * the parameter means in hw what it means in ref.
+ */
+static double hit_rate(const struct cache_slots *cs, unsigned n,
+		       unsigned spaces, unsigned dirs)
+{
+	uint64_t acc = cache_sum(cs, n, spaces, dirs, CC_ACCESSES);
+	uint64_t miss = cache_sum(cs, n, spaces, dirs, CC_SECTOR_MISSES) +
+			cache_sum(cs, n, spaces, dirs, CC_LINE_MISSES);
+
+	return div0((double)(acc - miss), acc);
+}
+
 /* model.md 12.3: integer counts, summed over the SMs, the L2's slices and
  * the DRAM channels; no scale. */
 static void compute_hw(struct kernel_report *r, struct kernel_row *row)
@@ -538,7 +553,7 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 		unsigned n = r->n_sms;
 
 		r->l1_accesses += cache_sum(l1, n, ALL, ALL, CC_ACCESSES);
-#define RATE(sp, ops) div0(cache_sum(l1, n, sp, ops, CC_HITS), cache_sum(l1, n, sp, ops, CC_ACCESSES))
+#define RATE(sp, ops) hit_rate(l1, n, sp, ops)
 		m[M_l1_hit_rate] = RATE(ALL, ALL);
 		m[M_l1_hit_rate_ld] = RATE(ALL, LD);
 		m[M_l1_hit_rate_st] = RATE(ALL, ST);
@@ -558,9 +573,9 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	uint64_t at = cache_sum(l2, n2, ALL, AT, CC_ACCESSES);
 	uint64_t re = cache_sum(l2, n2, ALL, RD, CC_ACCESSES);
 
-	m[M_l2_hit_rate] = div0(cache_sum(l2, n2, ALL, ALL, CC_HITS), rd + wr + at + re);
-	m[M_l2_hit_rate_ld] = div0(cache_sum(l2, n2, ALL, LD, CC_HITS), rd);
-	m[M_l2_hit_rate_st] = div0(cache_sum(l2, n2, ALL, ST, CC_HITS), wr);
+	m[M_l2_hit_rate] = hit_rate(l2, n2, ALL, ALL);
+	m[M_l2_hit_rate_ld] = hit_rate(l2, n2, ALL, LD);
+	m[M_l2_hit_rate_st] = hit_rate(l2, n2, ALL, ST);
 	m[M_l2_read_sectors] = rd;
 	m[M_l2_write_sectors] = wr;
 	m[M_l2_atom_sectors] = at;

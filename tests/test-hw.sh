@@ -50,7 +50,8 @@ fi
 
 configs="titanv.ini a100.ini titanv-slices.ini titanv-no-l1.ini
 ablations/titanv-l1-nonsectored.ini ablations/titanv-l2-nonsectored.ini
-ablations/titanv-l2-all.ini ablations/titanv-l1-fixed32k.ini"
+ablations/titanv-l2-all.ini ablations/titanv-l1-fixed32k.ini
+ablations/titanv-l2-unified.ini ablations/a100-l2-unified.ini"
 
 for app in "$@"; do
 	name=${app%%=*}
