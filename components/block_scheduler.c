@@ -102,6 +102,10 @@ struct block_scheduler {
 	uint64_t resident;		/* slots holding a block */
 	size_t *freed;			/* slots freed since the last refill */
 	size_t n_freed;
+	/* blocks finished since the last refill: released then, once their
+	 * SMs are past the tick in which they reported them */
+	const struct gpu_block **finished;
+	size_t n_finished;
 	bool refill_queued;
 	bool refilling;			/* inside refill() */
 	bool failed;			/* a load failed: the run is stopping */
@@ -228,6 +232,12 @@ static const struct gpu_block *next_block(struct block_scheduler *s)
 	return s->blocks[s->batch_pos++];
 }
 
+static void release_block(struct block_scheduler *s, const struct gpu_block *b)
+{
+	if (s->source->ops->release)
+		s->source->ops->release(s->source, b);
+}
+
 /*
  * Dispatch blocks into the free slot `key` until one has a line (it stays
  * there) or the grid runs out; each empty one finishes on the spot, so its
@@ -243,6 +253,7 @@ static bool fill_slot(struct block_scheduler *s, size_t key)
 		s->c.stats[BS_BLOCKS]++;
 		if (!b->n_lines) {
 			s->c.stats[BS_EMPTY]++;
+			release_block(s, b);
 			continue;
 		}
 		s->slots[key] = b;
@@ -278,6 +289,9 @@ static void refill(struct ss_engine *e, void *data)
 	uint64_t before = s->c.stats[BS_BLOCKS];
 
 	s->refill_queued = false;
+	for (size_t i = 0; i < s->n_finished; i++)
+		release_block(s, s->finished[i]);
+	s->n_finished = 0;
 	if (s->failed || !s->n_freed)
 		return;
 	qsort(s->freed, s->n_freed, sizeof(*s->freed), cmp_size);
@@ -296,6 +310,7 @@ static void refill(struct ss_engine *e, void *data)
 	if (s->failed)
 		return;
 	s->n_freed = 0;
+	s->n_finished = 0;
 	s->c.stats[BS_REFILL_BLOCKS] += s->c.stats[BS_BLOCKS] - before;
 	/* a refill is queued only while blocks remain, so this is the one
 	 * that used them up */
@@ -324,6 +339,7 @@ static void block_done(struct block_scheduler *s, const struct ss_port *in,
 		       const struct gpu_dispatch_msg *d)
 {
 	uint32_t ma = s->occ.max_active;
+	const struct gpu_block *b;
 	size_t key;
 
 	s->c.stats[BS_DONE]++;
@@ -350,10 +366,13 @@ static void block_done(struct block_scheduler *s, const struct ss_port *in,
 			      !s->slots[key] ? "holds no block" : "holds another block");
 		return;
 	}
+	b = s->slots[key];
 	s->slots[key] = NULL;
 	s->resident--;
+	/* the last blocks live until the trace source moves on */
 	if (s->next_id >= s->kernel->grid_size)
 		return;
+	s->finished[s->n_finished++] = b;
 	s->freed[s->n_freed++] = key;
 	/*
 	 * At the start of the next tick: below SS_PRIO_ISSUE, where SM i
@@ -384,9 +403,11 @@ static void first_fill(struct block_scheduler *s, const struct gpu_kernel_msg *k
 	s->next_id = 0;
 	s->batch_pos = s->batch_len = 0;
 	s->n_freed = 0;
+	s->n_finished = 0;
 	if (n_slots > s->slots_cap) {
 		s->slots = g_renew(const struct gpu_block *, s->slots, n_slots);
 		s->freed = g_renew(size_t, s->freed, n_slots);
+		s->finished = g_renew(const struct gpu_block *, s->finished, n_slots);
 		s->slots_cap = n_slots;
 	}
 	reserve_batch(s, n_slots);
@@ -499,6 +520,7 @@ static void sched_destroy(struct ss_component *c)
 	g_free(s->blocks);
 	g_free(s->slots);
 	g_free(s->freed);
+	g_free(s->finished);
 }
 
 static const struct ss_component_ops ops = {

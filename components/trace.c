@@ -498,8 +498,17 @@ static bool source_load(struct gpu_block_source *s, const uint64_t *ids,
 	return trace_load_blocks(t, ids, n, out, err);
 }
 
+static void source_release(struct gpu_block_source *s, const struct gpu_block *b)
+{
+	struct trace_reader *t = (struct trace_reader *)
+		((char *)s - offsetof(struct trace_reader, source));
+
+	g_hash_table_remove(t->loaded, &b->id);
+}
+
 static const struct gpu_block_source_ops source_ops = {
 	.load = source_load,
+	.release = source_release,
 };
 
 static struct trace_reader *reader_new(enum trace_format fmt, const char *dir)

@@ -14,11 +14,12 @@
 
 static char *bfs;		/* ../shared/golden/real/bfs-a100-v3, or NULL */
 
-/* Peak RSS in KiB of `sectorsim --quiet CONFIG trace`; -1 if it failed. */
-static long peak_kib(const char *trace)
+/* Peak RSS in KiB of `sectorsim --quiet CONFIG trace`, CONFIG under
+ * configs/; -1 if it failed. */
+static long peak_kib_with(const char *config, const char *trace)
 {
 	char *cfg = g_build_filename(g_getenv("G_TEST_SRCDIR"), "..", "configs",
-				     "validation", "a100-ref.ini", NULL);
+				     config, NULL);
 	const char *argv[] = { g_getenv("SECTORSIM"), "--quiet", cfg, trace, NULL };
 	GError *err = NULL;
 	GPid pid;
@@ -34,6 +35,84 @@ static long peak_kib(const char *trace)
 	    WEXITSTATUS(status) != 0)
 		return -1;
 	return ru.ru_maxrss;
+}
+
+static long peak_kib(const char *trace)
+{
+	return peak_kib_with("validation/a100-ref.ini", trace);
+}
+
+/*
+ * An Accel-Sim trace of one kernel: `blocks` thread blocks of one warp,
+ * each with 16 loads of its own 128 bytes (mode 1, stride 4), in `dir`.
+ */
+static void write_grid(const char *dir, unsigned blocks)
+{
+	char *path = g_build_filename(dir, "kernel-1.traceg", NULL);
+	FILE *f = fopen(path, "w");
+
+	g_assert_nonnull(f);
+	fprintf(f, "-kernel name = grid\n-kernel id = 1\n-grid dim = (%u,1,1)\n"
+		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n-cuda stream id = 0\n"
+		"-accelsim tracer version = 5\n\n"
+		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n",
+		blocks);
+	for (unsigned b = 0; b < blocks; b++) {
+		fprintf(f, "#BEGIN_TB\nthread block = %u,0,0\nwarp = 0\ninsts = 16\n", b);
+		for (unsigned i = 0; i < 16; i++)
+			fprintf(f, "%04x ffffffff 1 R2 LDG.E 1 R4 4 1 0x%llx 4 0\n", i * 16,
+				0x7f0000000000ULL + ((unsigned long long)b * 16 + i) * 128);
+		fprintf(f, "#END_TB\n");
+	}
+	g_assert_cmpint(fclose(f), ==, 0);
+	g_free(path);
+	path = g_build_filename(dir, "kernelslist.g", NULL);
+	g_assert_true(g_file_set_contents(path, "kernel-1.traceg\n", -1, NULL));
+	g_free(path);
+}
+
+static void remove_grid(char *dir)
+{
+	const char *names[] = { "kernel-1.traceg", "kernelslist.g" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		char *p = g_build_filename(dir, names[i], NULL);
+
+		g_unlink(p);
+		g_free(p);
+	}
+	g_rmdir(dir);
+	g_free(dir);
+}
+
+/*
+ * Dynamic dispatch (the hw titanv.ini) runs every block of a kernel; a
+ * finished block's lines are released, so a grid of 20 waves needs about
+ * the memory of a grid of 2, where keeping them would take ~200 MiB more.
+ */
+static void test_flat_grid(void)
+{
+	char *small = g_dir_make_tmp("sectorsim-grid-XXXXXX", NULL);
+	char *large = g_dir_make_tmp("sectorsim-grid-XXXXXX", NULL);
+	long one, many;
+
+#ifdef __SANITIZE_ADDRESS__
+	g_test_skip("AddressSanitizer build: resident memory says nothing here");
+	remove_grid(small);
+	remove_grid(large);
+	return;
+#endif
+	/* TITAN V: 80 SMs x 32 resident one-warp blocks = 2560 per wave */
+	write_grid(small, 5120);
+	write_grid(large, 51200);
+	one = peak_kib_with("titanv.ini", small);
+	many = peak_kib_with("titanv.ini", large);
+	g_test_message("peak resident memory: %ld KiB for 2 waves, %ld KiB for 20 waves", one, many);
+	g_assert_cmpint(one, >, 0);
+	g_assert_cmpint(many, >, 0);
+	g_assert_cmpint(many, <=, one + 16 * 1024);
+	remove_grid(small);
+	remove_grid(large);
 }
 
 static void test_flat(void)
@@ -115,5 +194,6 @@ int main(int argc, char **argv)
 	else
 		g_free(p);
 	g_test_add_func("/memory/flat-in-trace-length", test_flat);
+	g_test_add_func("/memory/flat-in-grid-size", test_flat_grid);
 	return g_test_run();
 }

@@ -78,6 +78,13 @@ struct gpu_block_source_ops {
 	 */
 	bool (*load)(struct gpu_block_source *s, const uint64_t *ids, size_t n,
 		     const struct gpu_block **out, GError **err);
+	/*
+	 * Optional (NULL: blocks live until the kernel is done).  Nobody
+	 * will look at block b again, nor load it again: its lines may be
+	 * freed, so that a kernel of many waves needs the memory of its
+	 * resident blocks only.
+	 */
+	void (*release)(struct gpu_block_source *s, const struct gpu_block *b);
 };
 
 struct gpu_block_source {
