@@ -11,13 +11,18 @@
  * other bases with a non-zero address (surface, TMA, ...); constant and
  * texture loads carry none and are not counted.
  *
- * Validation: the first load of a kernel reads its whole file, keeping only
- * the blocks asked for, so a malformed line anywhere in the file is
- * reported then, never skipped.  A later load that wants blocks the stream
- * has passed reads the file again from the start, or goes on from where it
- * stopped if they all lie ahead, and stops once it has them (the file is
- * known to be well-formed by then).  What is remembered between passes is
- * each listed block's id and position: 16 bytes a block.
+ * Validation: a first pass reads the kernel's file once, from the top to
+ * the end, checking every line.  It reads only as far as the blocks a load
+ * asks for, and the next load goes on from there while the blocks it wants
+ * lie ahead, so a scheduler that asks for the grid in order (dynamic
+ * dispatch) reads each line once; whatever the first pass has not reached
+ * when the kernel ends is read then (as_next_kernel), so a malformed line
+ * anywhere in the file is reported before the next kernel starts, never
+ * skipped.  A load that wants a block the stream has passed first finishes
+ * the pass, then reads the file again from the start, or goes on from
+ * where it stopped if they all lie ahead, and stops once it has them.
+ * What is remembered between passes is each listed block's id and
+ * position: 16 bytes a block.
  *
  * Decisions where traces.md leaves room:
  *  - No '#traces format' line: the trailing fields come from the version
@@ -455,11 +460,34 @@ uint64_t as_kernel_bytes(struct trace_reader *t, size_t i)
 	return g_stat(e->path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
+static bool scan(struct trace_reader *t, struct as_state *s, bool first,
+		 bool stop_early, GError **err);
+
+/* The rest of the first pass, keeping nothing: the current kernel's
+ * file is then known to be well-formed. */
+static bool finish_first_pass(struct trace_reader *t, struct as_state *s,
+			      GError **err)
+{
+	bool ok;
+
+	s->want = NULL;
+	s->n_want = 0;
+	s->left = 0;
+	ok = scan(t, s, true, false, err);
+	s->validated = ok;
+	return ok;
+}
+
 bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
 {
 	struct as_state *s = t->as;
 	bool begin;
 
+	if (s->cur && !s->validated && lr_is_open(&s->lr) &&
+	    !finish_first_pass(t, s, err)) {
+		lr_close(&s->lr);
+		return false;
+	}
 	lr_close(&s->lr);
 	g_array_set_size(s->seen, 0);
 	s->validated = false;
@@ -1249,38 +1277,56 @@ static bool rewind_body(struct as_state *s, GError **err)
 	return rc == 0;
 }
 
+/* Load blocks of a file the first pass has read to the end: from where
+ * the stream stopped if they all lie ahead, else from the top. */
+static bool load_known(struct trace_reader *t, struct as_state *s,
+		       const uint64_t *ids, size_t n, GError **err)
+{
+	uint64_t first_ord = UINT64_MAX;
+	size_t present = 0;
+
+	/* only blocks the file lists can be found again */
+	for (size_t i = 0; i < n; i++) {
+		const struct seen_block *b = find_seen(s, ids[i]);
+
+		if (b && !trace_find_block(t, ids[i])) {
+			present++;
+			first_ord = MIN(first_ord, b->ord);
+		}
+	}
+	if (!present)
+		return true;
+	s->left = present;
+	if (!lr_is_open(&s->lr) || first_ord < s->pos) {
+		if (!rewind_body(s, err))
+			return false;
+	}
+	return scan(t, s, false, true, err);
+}
+
 bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	     GError **err)
 {
 	struct as_state *s = t->as;
-	uint64_t first_ord = UINT64_MAX;
-	size_t present = 0;
-	bool ok;
+	bool behind = false, ok;
 
 	s->want = ids;
 	s->n_want = n;
-	if (!s->validated) {
-		s->left = n;
-		ok = scan(t, s, true, false, err);
-		s->validated = ok;
-	} else {
-		/* only blocks the file lists can be found again */
-		for (size_t i = 0; i < n; i++) {
-			const struct seen_block *b = find_seen(s, ids[i]);
-
-			if (b) {
-				present++;
-				first_ord = MIN(first_ord, b->ord);
-			}
-		}
-		if (!present)
-			return true;
-		s->left = present;
-		ok = true;
-		if (!lr_is_open(&s->lr) || first_ord < s->pos)
-			ok = rewind_body(s, err);
-		ok = ok && scan(t, s, false, true, err);
+	if (s->validated) {
+		ok = load_known(t, s, ids, n, err);
+		goto out;
 	}
+	for (size_t i = 0; i < n && !behind; i++)
+		behind = find_seen(s, ids[i]) != NULL;
+	s->left = n;
+	/* all ahead of the first pass: it goes on, and stops with them;
+	 * else it reads on to the end, then the file is searched again */
+	ok = scan(t, s, true, !behind, err);
+	if (ok && !lr_is_open(&s->lr))
+		s->validated = true;	/* it reached the end */
+	if (ok && behind)
+		ok = load_known(t, s, ids, n, err);
+out:
 	if (!ok)
 		lr_close(&s->lr);
 	s->want = NULL;

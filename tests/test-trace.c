@@ -474,8 +474,10 @@ static void expect_open_error(const char *name, enum trace_format fmt,
 }
 
 /*
- * msgs[i]: the error of the i-th kernel, from trace_next_kernel or from
- * loading all its blocks.  A message starting with '^' is a regex.
+ * msgs[i]: the error of the i-th kernel, from trace_next_kernel, from
+ * loading all its blocks, or, when it lies past the last block, from the
+ * trace_next_kernel after it (the first pass reads on to the end of the
+ * file when the kernel ends).  A message starting with '^' is a regex.
  */
 static void expect_kernel_errors(const char *name, const char *const *msgs)
 {
@@ -496,8 +498,15 @@ static void expect_kernel_errors(const char *name, const char *const *msgs)
 		out = g_new(const struct gpu_block *, k->grid_size);
 		for (uint64_t i = 0; i < k->grid_size; i++)
 			ids[i] = i;
-		g_assert_false(trace_load_blocks(t, ids, k->grid_size, out,
-						 &err));
+		if (trace_load_blocks(t, ids, k->grid_size, out, &err)) {
+			/* past the last block: found on the way to the next kernel */
+			g_assert_null(trace_next_kernel(t, &err));
+			assert_input_error(err, *msgs);
+			g_clear_error(&err);
+			g_free(ids);
+			g_free(out);
+			continue;
+		}
 		assert_input_error(err, *msgs);
 		g_clear_error(&err);
 		/* asked again: the same error, not a partial success */
@@ -587,6 +596,39 @@ static void test_bad_structure(void)
 	};
 
 	expect_kernel_errors("bad-structure", msgs);
+}
+
+/*
+ * The first pass reads only as far as the blocks asked for: blocks 0 then
+ * 1 load without a look at block 2, whose line is malformed, and each
+ * load goes on where the last stopped.  The rest of the file is read when
+ * the kernel ends, so the error comes from the next trace_next_kernel,
+ * and the kernel after it is read as usual.
+ */
+static void test_late_error(void)
+{
+	struct trace_reader *t = open_fixture("late-error", TRACE_AUTO);
+	const struct gpu_kernel *k;
+	const struct gpu_block *b;
+	GError *err = NULL;
+	uint64_t id;
+
+	k = trace_next_kernel(t, &err);
+	g_assert_nonnull(k);
+	g_assert_cmpuint(k->grid_size, ==, 3);
+	id = 0;
+	g_assert_true(trace_load_blocks(t, &id, 1, &b, &err));
+	g_assert_cmphex(b->lines[0].addr[0], ==, 0x1000);
+	id = 1;
+	g_assert_true(trace_load_blocks(t, &id, 1, &b, &err));
+	g_assert_cmphex(b->lines[0].addr[0], ==, 0x2000);
+	g_assert_null(trace_next_kernel(t, &err));
+	assert_input_error(err, "kernel-1.traceg:29: cannot decode addresses: unknown mode 7");
+	g_clear_error(&err);
+	k = trace_next_kernel(t, &err);
+	g_assert_nonnull(k);
+	g_assert_cmpstr(k->name, ==, "after");
+	trace_close(t);
 }
 
 static void test_bad_decode(void)
@@ -911,6 +953,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/bad/header-line", test_bad_header_line);
 	g_test_add_func("/trace/bad/structure", test_bad_structure);
 	g_test_add_func("/trace/bad/decode", test_bad_decode);
+	g_test_add_func("/trace/bad/late-error", test_late_error);
 	g_test_add_func("/trace/bad/deltas", test_bad_deltas);
 	g_test_add_func("/trace/bad/trailing", test_bad_trailing);
 	g_test_add_func("/trace/bad/compressed", test_bad_compressed);
