@@ -26,7 +26,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,22 +317,11 @@ static void refill(struct ss_engine *e, void *data)
 		send_last(s);
 }
 
-static void fail_internal(struct block_scheduler *s, const char *fmt, ...)
-	G_GNUC_PRINTF(2, 3);
-
-static void fail_internal(struct block_scheduler *s, const char *fmt, ...)
-{
-	va_list ap;
-	char *what;
-
-	va_start(ap, fmt);
-	what = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_INTERNAL, "%s: %s",
-						s->c.name, what));
-	g_free(what);
-	s->failed = true;
-}
+/* The SMs broke the dispatch protocol: stop the run. */
+#define fail_internal(s, ...) do { \
+	ss_component_fail(&(s)->c, SS_ERROR_INTERNAL, __VA_ARGS__); \
+	(s)->failed = true; \
+} while (0)
 
 static void block_done(struct block_scheduler *s, const struct ss_port *in,
 		       const struct gpu_dispatch_msg *d)

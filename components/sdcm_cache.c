@@ -302,10 +302,9 @@ static void new_kernel(struct sdcm_cache *s, const struct mem_req *r)
 {
 	if (s->size_from_kernel && r->addr) {
 		if (r->addr / s->sector_bytes < s->assoc) {
-			ss_engine_fail(s->c.engine,
-				       g_error_new(SS_ERROR, SS_ERROR_CONFIG,
-						   "%s: the kernel's L1 of %" G_GUINT64_FORMAT " bytes holds fewer sectors than assoc %u",
-						   s->c.name, r->addr, s->assoc));
+			ss_component_fail(&s->c, SS_ERROR_CONFIG,
+					  "the kernel's L1 of %" G_GUINT64_FORMAT " bytes holds fewer sectors than assoc %u",
+					  r->addr, s->assoc);
 			return;
 		}
 		s->size = r->addr;

@@ -1437,10 +1437,9 @@ static void refuse_unsized(struct sector_cache *sc, const char *what)
 {
 	if (ss_engine_failure(sc->c.engine))
 		return;
-	ss_engine_fail(sc->c.engine,
-		       g_error_new(SS_ERROR, SS_ERROR_CONFIG,
-				   "%s: %s before any kernel gave the cache its size (sets and no assoc); expected assoc, size, or kernels that carry their L1 size",
-				   sc->c.name, what));
+	ss_component_fail(&sc->c, SS_ERROR_CONFIG,
+			  "%s before any kernel gave the cache its size (sets and no assoc); expected assoc, size, or kernels that carry their L1 size",
+			  what);
 }
 
 static void sector_cache_control(struct sector_cache *sc, const struct mem_req *r)
@@ -1457,10 +1456,9 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 	case MEM_CTL_KERNEL_BEGIN:
 		if (sc->size_from_kernel && r->addr &&
 		    !sc_resize(sc->cache, r->addr, &why)) {
-			ss_engine_fail(sc->c.engine,
-				       g_error_new(SS_ERROR, SS_ERROR_CONFIG,
-						   "%s: the kernel's L1 of %" G_GUINT64_FORMAT " bytes: %s",
-						   sc->c.name, r->addr, why));
+			ss_component_fail(&sc->c, SS_ERROR_CONFIG,
+					  "the kernel's L1 of %" G_GUINT64_FORMAT " bytes: %s",
+					  r->addr, why);
 			g_free(why);
 		} else if (sc->unsized && !r->addr) {
 			refuse_unsized(sc, "a kernel without an L1 size begins");

@@ -36,7 +36,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <string.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/gpu.h>
@@ -339,20 +338,7 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 	return 0;
 }
 
-static void fail(struct warp_interleaver *w, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void fail(struct warp_interleaver *w, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	ss_engine_fail(w->c.engine, g_error_new(SS_ERROR, SS_ERROR_INTERNAL, "%s: %s",
-						 w->c.name, msg));
-	g_free(msg);
-}
+#define fail(w, ...) ss_component_fail(&(w)->c, SS_ERROR_INTERNAL, __VA_ARGS__)
 
 static void send_control(struct warp_interleaver *w, enum mem_ctl ctl,
 			 uint64_t arg, uint32_t kernel)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Typed ports: binding with a reason on failure, and the unbound-port stub. */
+/* Typed ports: binding with a reason on failure, the unbound-port stub, and
+ * the lookups and failure a component makes through its own handle. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include "internal.h"
 
@@ -108,4 +110,16 @@ unsigned ss_component_port_count(const struct ss_component *c,
 	struct ss_port_group *g = find_group(c, name);
 
 	return g ? g->n : 0;
+}
+
+void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+
+	va_start(ap, fmt);
+	what = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	ss_engine_fail(c->engine, g_error_new(SS_ERROR, code, "%s: %s", c->name, what));
+	g_free(what);
 }

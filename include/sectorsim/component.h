@@ -171,6 +171,14 @@ unsigned ss_component_port_count(const struct ss_component *c,
 				 const char *name);
 
 /*
+ * Stop the run (ss_engine_fail()) with an SS_ERROR of `code` whose message
+ * is the component's name, ": ", then the formatted text.  A later failure
+ * does not replace the first.
+ */
+void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+
+/*
  * Statistics beyond the static table, e.g. one per slice: `name` may hold
  * indices ("slice[17].wb_evict"), which aggregate like instance indices.
  * Storage lives until the engine is freed.  Call from xcreate or xinit.
