@@ -6,6 +6,9 @@
 #   skip REASON [COUNT]   COUNT (default 1) checks that cannot run here
 #   diag TEXT...          "# TEXT" lines for the reader of the log
 #   done_testing          print the plan "1..N"; exit 1 if any check failed
+#   tap_tmpdir NAME       a new folder in $tmp, removed when the test exits
+#   run ARGS...           $SECTORSIM ARGS: stdout in $out, stderr in $err,
+#                         exit status in $st (a test may define its own)
 #
 # Checks are counted as they run, so the plan comes last (TAP allows that).
 # POSIX sh only: the automake TAP driver runs the tests with /bin/sh.
@@ -67,3 +70,22 @@ done_testing()
 	[ "$tap_failed" -eq 0 ]
 	exit
 }
+
+tap_tmpdir()
+{
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || {
+		echo 'Bail out! cannot create a temporary folder'
+		exit 1
+	}
+	# shellcheck disable=SC2064 # $tmp is fixed from here on
+	trap "rm -rf '$tmp'" EXIT
+}
+
+run()
+{
+	"$SECTORSIM" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+

@@ -25,11 +25,7 @@ SECTORSIM_PLUGIN_PATH=${SECTORSIM_PLUGIN_PATH:-$srcdir/.libs}
 export SECTORSIM_PLUGIN_PATH
 data=$srcdir/data
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-cli.XXXXXX") || {
-	echo 'Bail out! cannot create a temporary folder'
-	exit 1
-}
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir test-cli
 trap 'exit 1' HUP INT TERM
 # Nothing may depend on the current folder: includes resolve relative to
 # the including file, plugins come from the plugin path.

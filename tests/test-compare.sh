@@ -35,11 +35,7 @@ SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
 case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
 data=$srcdir/data/compare
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-compare.XXXXXX") || {
-	echo 'Bail out! cannot create a temporary folder'
-	exit 1
-}
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir test-compare
 
 # run ARGS...: `sectorsim compare ARGS...` in the fixture folder (so that
 # messages name the files as short as the arguments); stdout in $out,

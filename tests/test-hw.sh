@@ -19,20 +19,7 @@ top=$srcdir/..
 cfg=$top/configs
 shared=${SECTORSIM_SHARED:-$top/../shared}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-hw.XXXXXX") || {
-	echo 'Bail out! cannot create a temporary folder'
-	exit 1
-}
-trap 'rm -rf "$tmp"' EXIT
-
-# run ARGS...: stdout in $out, stderr in $err, exit status in $st
-run()
-{
-	"$SECTORSIM" "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
+tap_tmpdir test-hw
 
 # The traces: the bundled sample always; the golden ones when ../shared is there.
 set -- "sample=$top/traces/vectoradd-a100"

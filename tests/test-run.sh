@@ -18,20 +18,7 @@ ref=$top/configs/validation/titanv-ref.ini
 sample=$top/traces/vectoradd-a100
 bad=$srcdir/data/trace
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-run.XXXXXX") || {
-	echo 'Bail out! cannot create a temporary folder'
-	exit 1
-}
-trap 'rm -rf "$tmp"' EXIT
-
-# run ARGS...: stdout in $out, stderr in $err, exit status in $st
-run()
-{
-	"$SECTORSIM" "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
+tap_tmpdir test-run
 
 # ---- the main job and TRACE -------------------------------------------------
 
