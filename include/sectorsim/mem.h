@@ -52,7 +52,6 @@ struct mem_req {
 	uint16_t sm;		/* originating SM, for statistics */
 	uint32_t warp;
 	uint8_t flags;		/* MEM_F_* */
-	uint16_t slice;		/* below an L2: the slice that sent it */
 };
 
 enum mem_flag {
