@@ -13,9 +13,11 @@
  * of every SM, then slot 1, and so on; after that, a slot an SM reports
  * free (`done`) during a tick takes the next block at the start of the
  * next tick, SMs ascending, each SM's slots ascending.  A block without a
- * line finishes as it is dispatched: it is counted, never sent, and its
- * slot takes the next block at once.  Blocks are loaded from the trace a
- * batch at a time, never the whole grid.
+ * line finishes as it is dispatched: its SM receives it only to count
+ * the instructions it dropped (it takes no slot and is never reported
+ * done), and the slot takes the next block at once.  Blocks are loaded
+ * from the trace a batch at a time, never the whole grid, and released
+ * once finished.
  *
  * The SMs are the elements of `dispatch`: an SM learns the kernel (with its
  * L1 size), then its blocks, each with its slot (first_wave: its place
@@ -71,11 +73,16 @@ static const struct ss_stat_desc stats[] = {
 	[BS_KERNELS] = { "kernels", SS_STAT_COUNTER, "kernels scheduled", NULL, NULL },
 	[BS_SKIPPED] = { "kernels_skipped", SS_STAT_COUNTER, "kernels that could not run (a block does not fit an SM)", NULL, NULL },
 	[BS_BLOCKS] = { "blocks", SS_STAT_COUNTER, "thread blocks dispatched, empty ones included (dynamic: the whole grid)", NULL, NULL },
-	[BS_EMPTY] = { "empty_blocks", SS_STAT_COUNTER, "dispatched blocks without a line (dynamic: finished on dispatch, never sent)", NULL, NULL },
+	[BS_EMPTY] = { "empty_blocks", SS_STAT_COUNTER, "dispatched blocks without a line (dynamic: finished on dispatch; their SM counts what they dropped, they take no slot)", NULL, NULL },
 	[BS_DONE] = { "blocks_done", SS_STAT_COUNTER, "blocks the SMs reported finished on done (dynamic: blocks - empty_blocks once a kernel ends)", NULL, NULL },
 	[BS_REFILLS] = { "refills", SS_STAT_COUNTER, "dynamic: ticks at whose start freed slots took new blocks", NULL, NULL },
 	[BS_REFILL_BLOCKS] = { "refill_blocks", SS_STAT_COUNTER, "dynamic: blocks dispatched by refills, empty ones included (the others came with the first fill)", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
+};
+
+struct dispatched {
+	size_t key;			/* sm * max_active + slot */
+	const struct gpu_block *block;
 };
 
 struct block_scheduler {
@@ -105,6 +112,10 @@ struct block_scheduler {
 	 * SMs are past the tick in which they reported them */
 	const struct gpu_block **finished;
 	size_t n_finished;
+	/* the first fill: what it dispatched, in order, sent once the SMs
+	 * have the kernel's begin (struct dispatched) */
+	GArray *first;
+	bool filling_first;
 	bool refill_queued;
 	bool refilling;			/* inside refill() */
 	bool failed;			/* a load failed: the run is stopping */
@@ -176,6 +187,7 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 	for (unsigned i = 0; i < n_sms; i++)
 		s->dispatch[i] = ss_component_port(c, "dispatch", i);
 	s->plan = ss_component_port(c, "plan", 0);
+	s->first = g_array_new(FALSE, FALSE, sizeof(struct dispatched));
 	return 0;
 }
 
@@ -237,6 +249,15 @@ static void release_block(struct block_scheduler *s, const struct gpu_block *b)
 		s->source->ops->release(s->source, b);
 }
 
+static void send_block(struct block_scheduler *s, size_t key,
+		       const struct gpu_block *b)
+{
+	uint32_t ma = s->occ.max_active;
+
+	send_dispatch(s->dispatch[key / ma], GPU_DISPATCH_BLOCK, s->kernel,
+		      &s->occ, b, key % ma);
+}
+
 /*
  * Dispatch blocks into the free slot `key` until one has a line (it stays
  * there) or the grid runs out; each empty one finishes on the spot, so its
@@ -250,9 +271,19 @@ static bool fill_slot(struct block_scheduler *s, size_t key)
 		if (!b)
 			return false;
 		s->c.stats[BS_BLOCKS]++;
+		if (s->filling_first) {
+			struct dispatched d = { key, b };
+
+			g_array_append_val(s->first, d);
+		}
 		if (!b->n_lines) {
+			/* its SM counts what it dropped (shared-memory
+			 * instructions, say), then it is done: no slot, no DONE */
 			s->c.stats[BS_EMPTY]++;
-			release_block(s, b);
+			if (!s->filling_first) {
+				send_block(s, key, b);
+				release_block(s, b);
+			}
 			continue;
 		}
 		s->slots[key] = b;
@@ -402,10 +433,15 @@ static void first_fill(struct block_scheduler *s, const struct gpu_kernel_msg *k
 	s->batch_cap = n_slots;
 	memset(s->slots, 0, n_slots * sizeof(*s->slots));
 
+	g_array_set_size(s->first, 0);
+	s->filling_first = true;
 	for (uint32_t r = 0; r < ma && s->next_id < k->grid_size; r++)
 		for (uint32_t sm = 0; sm < n_sms && s->next_id < k->grid_size; sm++)
-			if (!fill_slot(s, (size_t)sm * ma + r))
+			if (!fill_slot(s, (size_t)sm * ma + r)) {
+				s->filling_first = false;
 				return;
+			}
+	s->filling_first = false;
 	/*
 	 * Refills happen only when the first fill left no slot free, so the
 	 * SMs holding a block now are all that will ever run one.
@@ -417,11 +453,13 @@ static void first_fill(struct block_scheduler *s, const struct gpu_kernel_msg *k
 	send_plan(s, k, &s->occ);
 	for (uint32_t sm = 0; sm < n_sms; sm++)
 		send_dispatch(s->dispatch[sm], GPU_DISPATCH_BEGIN, k, &s->occ, NULL, 0);
-	for (uint32_t r = 0; r < ma; r++)
-		for (uint32_t sm = 0; sm < n_sms; sm++)
-			if (s->slots[(size_t)sm * ma + r])
-				send_dispatch(s->dispatch[sm], GPU_DISPATCH_BLOCK, k,
-					      &s->occ, s->slots[(size_t)sm * ma + r], r);
+	for (guint i = 0; i < s->first->len; i++) {
+		const struct dispatched *d = &g_array_index(s->first, struct dispatched, i);
+
+		send_block(s, d->key, d->block);
+		if (!d->block->n_lines)
+			release_block(s, d->block);
+	}
 	for (uint32_t sm = 0; sm < n_sms; sm++)
 		send_dispatch(s->dispatch[sm], GPU_DISPATCH_GO, k, &s->occ, NULL, 0);
 	if (s->next_id >= k->grid_size)
@@ -509,6 +547,8 @@ static void sched_destroy(struct ss_component *c)
 	g_free(s->slots);
 	g_free(s->freed);
 	g_free(s->finished);
+	if (s->first)
+		g_array_free(s->first, TRUE);
 }
 
 static const struct ss_component_ops ops = {

@@ -737,6 +737,21 @@ static bool shared_base(const char *op, size_t n)
 }
 
 /* Base opcodes of the spaces the reference's tracer records (traces.md 4). */
+/* Constant and texture loads (model.md 6.2): ignored, even with an
+ * address, so not counted as unknown either. */
+static bool ignored_base(const char *op, size_t n)
+{
+	static const char *const bases[] = {
+		"LDC", "ULDC", "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S",
+		"TMML", "TXD", "TXQ",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(bases); i++)
+		if (strlen(bases[i]) == n && !memcmp(bases[i], op, n))
+			return true;
+	return false;
+}
+
 static bool traced_base(const char *op, size_t n)
 {
 	switch (n) {
@@ -970,7 +985,7 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 		/* shared address 0 is a real address: the mask decides */
 		if (shared_base(op, baselen)) {
 			t->n_shared += mask != 0;
-		} else {
+		} else if (!ignored_base(op, baselen)) {
 			uint32_t k = 0;
 
 			while (k < n && !lanes[k])

@@ -210,8 +210,9 @@ static void decode_opcode(const char *op, struct opinfo *o)
 			width_found = true;
 		}
 	}
-	/* Accel-Sim's rule: LDG (and a generic load that resolves global) */
-	o->bypass = o->cls == OP_LOAD && o->space != SPACE_LOCAL && strong && gpu;
+	/* Accel-Sim's rule, for LDG and LDGSTS only: a generic load is
+	 * cached whatever its modifiers (model.md 6.2) */
+	o->bypass = o->cls == OP_LOAD && o->space == SPACE_GLOBAL && strong && gpu;
 }
 
 /* ---- the component ------------------------------------------------------- */
@@ -498,9 +499,12 @@ static enum op_space resolve_generic(const struct warp_interleaver *w, uint64_t 
 {
 	const struct gpu_kernel *k = w->kernel;
 
-	if (k->shmem_base && a - k->shmem_base < w->shared_window && a >= k->shmem_base)
+	/* both windows known, or generic means global (model.md 6.2) */
+	if (!k->shmem_base || !k->local_base)
+		return SPACE_GLOBAL;
+	if (a >= k->shmem_base && a - k->shmem_base < w->shared_window)
 		return SPACE_SHARED;
-	if (k->local_base && a - k->local_base < w->local_window && a >= k->local_base) {
+	if (a >= k->local_base && a - k->local_base < w->local_window) {
 		*sub = k->local_base;
 		return SPACE_LOCAL;
 	}

@@ -152,6 +152,25 @@ red_tot_reqs|1
 atom_red_tot_trans|2
 EOF
 
+# Blocks whose instructions are all dropped still count them, under dynamic
+# dispatch too: block 0 has only an STS and an LDS (an empty block: done as
+# it is dispatched), block 2 a generic LD.E inside the shared window.
+run --quiet --stats json "$titanv" "$srcdir/data/pipeline/empty-blocks"
+is "$st" 0 "dropped-only blocks, hw: exit 0"
+has "$out" '"sm.shared_insts": 3' "the shared-memory instructions of every block are counted"
+has "$out" '"sm.blocks": 3' "every block reached an SM"
+has "$out" '"sm.gmem_ld_reqs": 1' "and the one global load is issued"
+
+# Edges of the hw opcode table (model.md 6.2): with only the local window
+# known, a generic LD.E is global (both bases or none); .STRONG.GPU bypasses
+# the L1 on LDG only, not on a generic load; LDC is ignored, address or not.
+run --quiet --stats json "$titanv" "$srcdir/data/pipeline/classify-edges"
+is "$st" 0 "opcode-table edges, hw: exit 0"
+has "$out" '"sm.gmem_ld_reqs": 2' "a generic load with one window known is global"
+has "$out" '"sm.lmem_ld_reqs": 0' "not local"
+has "$out" '"sm.bypassed_loads": 1' "only LDG.E.STRONG.GPU bypasses the L1"
+has "$out" '"sm.dropped_insts": 0' "an LDC with an address is not an unknown instruction"
+
 # ---- the SDCM baseline's reuse-distance profile ---------------------------------
 # The same kernel through the SDCM: the L1 sees 0x1000 0x2000 0x2020 0x3000
 # 0x3000 0x1000 (distances -1 -1 -1 -1 0 3); the random filter keeps the

@@ -127,7 +127,9 @@ struct gpu_kernel_msg {
 
 enum gpu_dispatch_op {			/* carried in hdr.kind */
 	GPU_DISPATCH_BEGIN = 1,		/* kernel, occupancy: a new kernel */
-	GPU_DISPATCH_BLOCK,		/* one more block for this SM, in issue order */
+	GPU_DISPATCH_BLOCK,		/* one more block for this SM, in issue order;
+					   one without lines is done as it comes
+					   (no slot, no DONE) */
 	GPU_DISPATCH_GO,		/* the first blocks are all there: issue */
 	GPU_DISPATCH_LAST,		/* no block will follow: end the kernel
 					   once the resident ones are done */
