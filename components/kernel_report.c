@@ -91,6 +91,8 @@ static const struct ss_stat_desc stats[] = {
 	X(gmem_st_diverg, 0, BOTH, NULL, 0, 0) \
 	X(gmem_tot_diverg, 0, BOTH, NULL, 0, 0) \
 	X(gmem_tot_sectors_per_sm, 0, BOTH, NULL, 0, 0) \
+	X(gmem_ld_sectors_hit, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", 1, HW) \
+	X(gmem_st_sectors_hit, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum", 1, HW) \
 	X(lmem_ld_reqs, 0, BOTH, NULL, 0, 0) \
 	X(lmem_st_reqs, 0, BOTH, NULL, 0, 0) \
 	X(lmem_ld_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 1, HW) \
@@ -113,6 +115,10 @@ static const struct ss_stat_desc stats[] = {
 	X(l2_dirty_at_kernel_end, 1, HW, NULL, 0, 0) \
 	X(write_evict, 1, BOTH, NULL, 0, 0) \
 	X(write_flush, 1, BOTH, NULL, 0, 0) \
+	X(atom_reqs, 1, HW, NULL, 0, 0) \
+	X(red_reqs, 1, HW, NULL, 0, 0) \
+	X(atom_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", 1, HW) \
+	X(red_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", 1, HW) \
 	X(atom_tot_reqs, 0, BOTH, NULL, 0, 0) \
 	X(red_tot_reqs, 0, BOTH, NULL, 0, 0) \
 	X(atom_red_tot_trans, 0, BOTH, NULL, 0, 0)
@@ -148,13 +154,20 @@ static const char *ncu_name(unsigned mode, int k)
 	return d->ncu_modes & mode ? d->ncu : NULL;
 }
 
-/* Nsight metrics that stand for the same number under another name: every
- * modelled L2 sector comes from the L1s (srcunit tex). */
-static const struct { enum metric m; const char *ncu; } ncu_aliases[] = {
-	{ M_l2_ld_trans, "lts__t_sectors_srcunit_tex_op_read.sum" },
-	{ M_l2_st_trans, "lts__t_sectors_srcunit_tex_op_write.sum" },
-	{ M_l2_read_sectors, "lts__t_sectors_srcunit_tex_op_read.sum" },
-	{ M_l2_write_sectors, "lts__t_sectors_srcunit_tex_op_write.sum" },
+/* Nsight metrics that stand for a metric under another name, or another
+ * unit: every modelled L2 sector comes from the L1s (srcunit tex), and a
+ * DRAM sector is 32 bytes.  Shown where the metric's own name is. */
+static const struct {
+	enum metric m;
+	const char *ncu;
+	double factor;
+} ncu_aliases[] = {
+	{ M_l2_ld_trans, "lts__t_sectors_srcunit_tex_op_read.sum", 1 },
+	{ M_l2_st_trans, "lts__t_sectors_srcunit_tex_op_write.sum", 1 },
+	{ M_l2_read_sectors, "lts__t_sectors_srcunit_tex_op_read.sum", 1 },
+	{ M_l2_write_sectors, "lts__t_sectors_srcunit_tex_op_write.sum", 1 },
+	{ M_dram_ld_trans, "dram__bytes_read.sum", MEM_ATOM },
+	{ M_dram_st_trans, "dram__bytes_write.sum", MEM_ATOM },
 };
 
 /* The counters one SM contributes (warp_interleaver and its L1). */
@@ -164,7 +177,8 @@ enum sm_counter {
 	C_ATOM_RED_TRANS, C_UMEM_LD_SECTORS, C_UMEM_ST_SECTORS,
 	N_REF_SM_COUNTERS,
 	/* hw classification only (model.md 12.3) */
-	C_LMEM_LD_SECTORS = N_REF_SM_COUNTERS, C_LMEM_ST_SECTORS, C_LINES,
+	C_LMEM_LD_SECTORS = N_REF_SM_COUNTERS, C_LMEM_ST_SECTORS,
+	C_ATOM_SECTORS, C_RED_SECTORS, C_LINES,
 	N_SM_COUNTERS
 };
 
@@ -172,7 +186,7 @@ static const char *const sm_counter_names[N_SM_COUNTERS] = {
 	"gmem_ld_reqs", "gmem_st_reqs", "gmem_ld_sectors", "gmem_st_sectors",
 	"lmem_ld_reqs", "lmem_st_reqs", "atom_reqs", "red_reqs",
 	"atom_red_trans", "umem_ld_sectors", "umem_st_sectors",
-	"lmem_ld_sectors", "lmem_st_sectors", "lines",
+	"lmem_ld_sectors", "lmem_st_sectors", "atom_sectors", "red_sectors", "lines",
 };
 
 typedef const uint64_t *sm_slots[N_SM_COUNTERS];
@@ -561,9 +575,16 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 		m[M_l1_hit_rate_ldg] = RATE(G, LD);
 		m[M_l1_hit_rate_stg] = RATE(G, ST);
 #undef RATE
+		m[M_gmem_ld_sectors_hit] = cache_sum(l1, n, G, LD, CC_ACCESSES) -
+			cache_sum(l1, n, G, LD, CC_SECTOR_MISSES) -
+			cache_sum(l1, n, G, LD, CC_LINE_MISSES);
+		m[M_gmem_st_sectors_hit] = cache_sum(l1, n, G, ST, CC_ACCESSES) -
+			cache_sum(l1, n, G, ST, CC_SECTOR_MISSES) -
+			cache_sum(l1, n, G, ST, CC_LINE_MISSES);
 	} else {
 		for (int k = M_l1_hit_rate; k <= M_l1_hit_rate_stg; k++)
 			row->absent[k] = true;
+		row->absent[M_gmem_ld_sectors_hit] = row->absent[M_gmem_st_sectors_hit] = true;
 	}
 
 	const struct cache_slots *l2 = r->l2;
@@ -614,6 +635,10 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 		m[M_write_evict] += get(l2[i].wb_evict);
 		m[M_write_flush] += get(l2[i].wb_flush);
 	}
+	m[M_atom_reqs] = v[C_ATOM_REQS];
+	m[M_red_reqs] = v[C_RED_REQS];
+	m[M_atom_sectors] = v[C_ATOM_SECTORS];
+	m[M_red_sectors] = v[C_RED_SECTORS];
 	m[M_atom_tot_reqs] = div0(v[C_ATOM_REQS], n_act);
 	m[M_red_tot_reqs] = div0(v[C_RED_REQS], n_act);
 	m[M_atom_red_tot_trans] = div0(v[C_ATOM_RED_TRANS], n_act);
@@ -1178,7 +1203,8 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 	for (size_t a = 0; a < G_N_ELEMENTS(ncu_aliases); a++) {
 		if (!ncu_name(row->mode, ncu_aliases[a].m) || row->absent[ncu_aliases[a].m])
 			continue;
-		format_number(buf, sizeof(buf), row->m[ncu_aliases[a].m], false);
+		format_number(buf, sizeof(buf),
+			      row->m[ncu_aliases[a].m] * ncu_aliases[a].factor, false);
 		fprintf(f, ",\n        \"%s\": %s", ncu_aliases[a].ncu, buf);
 	}
 	fprintf(f, "\n      }\n    }");

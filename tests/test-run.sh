@@ -147,6 +147,12 @@ l2_st_trans|5
 dram_ld_trans|4
 dram_st_trans|0
 l2_dirty_at_kernel_end|5
+gmem_ld_sectors_hit|1
+gmem_st_sectors_hit|0
+atom_reqs|1
+red_reqs|1
+atom_sectors|1
+red_sectors|1
 atom_tot_reqs|1
 red_tot_reqs|1
 atom_red_tot_trans|2
