@@ -642,6 +642,10 @@ static noinline unsigned protected_victim(struct sc_cache *c, size_t set,
 		c->st[SC_S_PROTECT_OVERRIDES]++;
 		w = lru;
 	}
+	/* the only eligible line may be the most recent: already the head,
+	 * and move_to_front() moves only a way that is not */
+	if (w == c->sets[set].head)
+		return w;
 	if (c->wide_links)
 		move_to_front(c, set, w, true);
 	else

@@ -842,6 +842,26 @@ static void test_hw_protect_dirty(void)
 	g_assert_cmpuint(sc_stats(g.c)[SC_S_PROTECT_OVERRIDES], ==, 1);
 	rig_free(&g);
 
+	/* the only eligible victim is the most recent line: it goes, and
+	 * the set's recency order stays whole (1 set of 3 ways, 100 %) */
+	rig_init(&g, (struct sc_config){
+		.sets = 1, .assoc = 3, .line_bytes = 128, .sector_bytes = 32,
+		.index = SET_INDEX_LINEAR, .write_hit = SC_WRITE_BACK,
+		.write_miss = SC_LAZY_FETCH, .count_write_misses = true,
+		.protect_dirty_pct = 100,
+	});
+	expect(&g, MEM_WRITE, 0x000, "M");		/* A modified */
+	expect(&g, MEM_WRITE, 0x080, "M");		/* B modified */
+	expect(&g, MEM_READ, 0x100, "M r0x100");	/* C clean, the most recent */
+	expect(&g, MEM_READ, 0x180, "M r0x180");	/* C is the one victim */
+	expect(&g, MEM_READ, 0x000, "H");		/* LRU to MRU: B D A */
+	expect(&g, MEM_WRITE, 0x180, "H");		/* all 3 modified: no protection */
+	expect(&g, MEM_READ, 0x200, "M r0x200 w0x80");	/* B, the LRU line, goes */
+	expect(&g, MEM_READ, 0x000, "H");
+	expect(&g, MEM_READ, 0x180, "H");
+	g_assert_cmpuint(sc_stats(g.c)[SC_S_PROTECT_OVERRIDES], ==, 0);
+	rig_free(&g);
+
 	/* a write-through L1's modified (never written back) lines count
 	 * and are protected the same way: the partial line survives */
 	rig_init_protect(&g, 50, true);
