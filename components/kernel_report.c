@@ -146,6 +146,9 @@ static const struct metric_desc metric_descs[N_METRICS] = {
 #undef X
 };
 
+/* The column of Nsight names in the text table: the longest, ..._lookup_hit.sum */
+#define NCU_WIDTH 57
+
 /* The Nsight name of metric k in a mode (REF, HW), or NULL. */
 static const char *ncu_name(unsigned mode, int k)
 {
@@ -1146,7 +1149,7 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 		fprintf(out, "  %-26s %20s", d->key, buf);
 		if (ncu_name(row->mode, k)) {
 			format_number(buf, sizeof(buf), row->m[k] * d->ncu_factor, false);
-			fprintf(out, "   %-52s %s", d->ncu, buf);
+			fprintf(out, "   %-*s %s", NCU_WIDTH, d->ncu, buf);
 		}
 		fputc('\n', out);
 	}
@@ -1263,7 +1266,7 @@ static void write_summary(struct kernel_report *r, FILE *out)
 		if (ncu_name(r->mode, k)) {
 			format_number(buf, sizeof(buf),
 				      r->msum[k] / r->mcount[k] * d->ncu_factor, false);
-			fprintf(out, "   %-52s %s", d->ncu, buf);
+			fprintf(out, "   %-*s %s", NCU_WIDTH, d->ncu, buf);
 		}
 		fputc('\n', out);
 	}
