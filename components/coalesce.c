@@ -467,29 +467,35 @@ static void sort_u64(uint64_t *v, uint32_t m)
 /* ---- byte masks ------------------------------------------------------------ */
 
 /* Bytes [off, off + width) of a 32-byte sector, clipped at its end. */
-static always_inline uint32_t byte_bits(uint32_t off, uint32_t width)
+/* The bits of `width` bytes from byte 0, widened so that a shift by the
+ * lane's offset in its sector (< 32) cannot overflow; the bits past the
+ * sector end fall off when the result is cut to 32 bits. */
+static always_inline uint64_t width_bits(uint32_t width)
 {
-	return off + width >= 32 ? UINT32_MAX << off : ((UINT32_C(1) << width) - 1) << off;
+	return width >= 32 ? UINT32_MAX : (UINT64_C(1) << width) - 1;
 }
 
 /*
  * mask[i] for the m sectors out[] of addr[0..n-1]: the dedup set's slots,
  * free once coalesce() is done, map a sector to its place in out[].  Lanes
- * mostly share the sector of the lane before, which skips the lookup.
+ * mostly share the sector of the lane before: their bits gather in a
+ * register, and the lookup and the store happen when the sector changes.
  */
 static void sector_masks(struct coalescer *c, const uint64_t *addr, uint32_t n,
 			 uint32_t width, const uint64_t *out, uint32_t m, uint32_t *mask)
 {
 	const uint64_t smask = c->sector_mask, slots = seen_slots(n), hmask = slots - 1;
 	const unsigned hshift = 64 - __builtin_ctzll(slots), sshift = c->sector_shift;
+	const uint64_t wb = width_bits(width);
 	uint64_t *key = c->seen_key, *val = c->seen_val, *bm = c->seen_bm;
 	uint64_t prev = out[0];
-	uint32_t at = 0;
+	uint32_t at = 0, bits = 0;
 
 	memset(mask, 0, m * sizeof(*mask));
 	if (m == 1) {
 		for (uint32_t i = 0; i < n; i++)
-			mask[0] |= byte_bits(addr[i] & ~smask, width);
+			bits |= (uint32_t)(wb << (addr[i] & ~smask));
+		mask[0] = bits;
 		return;
 	}
 	memset(bm, 0, bm_words(slots) * sizeof(uint64_t));
@@ -508,13 +514,16 @@ static void sector_masks(struct coalescer *c, const uint64_t *addr, uint32_t n,
 		if (s != prev) {
 			uint64_t h = ((s >> sshift) * UINT64_C(0x9e3779b97f4a7c15)) >> hshift;
 
+			mask[at] |= bits;
+			bits = 0;
 			while (key[h] != s)
 				h = (h + 1) & hmask;
 			at = (uint32_t)val[h];
 			prev = s;
 		}
-		mask[at] |= byte_bits(addr[i] & ~smask, width);
+		bits |= (uint32_t)(wb << (addr[i] & ~smask));
 	}
+	mask[at] |= bits;
 }
 
 /* ---- the interface ------------------------------------------------------- */
