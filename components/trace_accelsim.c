@@ -42,6 +42,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include "opcode.h"
 #include "trace_internal.h"
 
 struct as_entry {
@@ -722,55 +723,6 @@ static size_t tokenize(struct as_state *s, char *p, size_t len)
 	return split(s, p, len);
 }
 
-/* Base opcodes of shared-memory instructions, dropped but counted. */
-static bool shared_base(const char *op, size_t n)
-{
-	switch (n) {
-	case 3:
-		return !memcmp(op, "LDS", 3) || !memcmp(op, "STS", 3);
-	case 4:
-		return !memcmp(op, "LDSM", 4);
-	case 5:
-		return !memcmp(op, "ATOMS", 5);
-	}
-	return false;
-}
-
-/* Base opcodes of the spaces the reference's tracer records (traces.md 4). */
-/* Constant and texture loads (model.md 6.2): ignored, even with an
- * address, so not counted as unknown either. */
-static bool ignored_base(const char *op, size_t n)
-{
-	static const char *const bases[] = {
-		"LDC", "ULDC", "TEX", "TEXS", "TLD", "TLDS", "TLD4", "TLD4S",
-		"TMML", "TXD", "TXQ",
-	};
-
-	for (size_t i = 0; i < G_N_ELEMENTS(bases); i++)
-		if (strlen(bases[i]) == n && !memcmp(bases[i], op, n))
-			return true;
-	return false;
-}
-
-static bool traced_base(const char *op, size_t n)
-{
-	switch (n) {
-	case 2:
-		return !memcmp(op, "LD", 2) || !memcmp(op, "ST", 2);
-	case 3:
-		return !memcmp(op, "LDG", 3) || !memcmp(op, "STG", 3) ||
-			!memcmp(op, "LDL", 3) || !memcmp(op, "STL", 3) ||
-			!memcmp(op, "RED", 3);
-	case 4:
-		return !memcmp(op, "ATOM", 4) || !memcmp(op, "REDG", 4);
-	case 5:
-		return !memcmp(op, "ATOMG", 5);
-	case 6:
-		return !memcmp(op, "LDGSTS", 6);
-	}
-	return false;
-}
-
 static bool contains(const char *s, size_t n, const char *what)
 {
 	size_t m = strlen(what);
@@ -909,6 +861,7 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	uint64_t lanes[32], *dst;
 	const char *op, *dot;
 	uint32_t n, m = 0, listed = 0;
+	struct op_base base;
 
 	if (s->version < 3) {
 		for (int k = 0; k < 4; k++, i++) {
@@ -981,11 +934,12 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 		return false;
 	if (!s->keep)
 		return true;
-	if (!traced_base(op, baselen)) {
+	base = op_base_of(op, baselen);
+	if (base.cls < OP_LOAD) {
 		/* shared address 0 is a real address: the mask decides */
-		if (shared_base(op, baselen)) {
+		if (base.cls == OP_SHARED) {
 			t->n_shared += mask != 0;
-		} else if (!ignored_base(op, baselen)) {
+		} else if (base.cls == OP_UNKNOWN) {
 			uint32_t k = 0;
 
 			while (k < n && !lanes[k])

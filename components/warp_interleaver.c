@@ -41,6 +41,7 @@
 #include <sectorsim/gpu.h>
 #include <sectorsim/mem.h>
 #include "coalesce.h"
+#include "opcode.h"
 
 enum issue_policy { ISSUE_BLOCK_RR, ISSUE_SUBCORE_LRR, ISSUE_SUBCORE_GTO };
 
@@ -124,39 +125,12 @@ static const struct ss_stat_desc stats[] = {
 
 /* ---- opcodes (model.md 6.2, traces.md 5) ----------------------------------- */
 
-enum op_class {
-	OP_UNKNOWN,		/* carries addresses of no known space: dropped, counted */
-	OP_IGNORED,		/* constant, texture: no addresses in traces */
-	OP_SHARED,		/* dropped, counted */
-	OP_LOAD, OP_STORE, OP_ATOMIC, OP_REDUCTION,
-};
-
-enum op_space { SPACE_GLOBAL, SPACE_LOCAL, SPACE_GENERIC, SPACE_SHARED };
-
 struct opinfo {
 	uint8_t cls;		/* enum op_class */
 	uint8_t space;		/* enum op_space */
 	bool bypass;		/* a .STRONG.GPU load: past the L1 when global */
 	bool ldgsts;
 	uint32_t width;		/* bytes a lane accesses */
-};
-
-static const struct {
-	const char *base;
-	uint8_t cls, space;
-} op_table[] = {
-	{ "LDG", OP_LOAD, SPACE_GLOBAL }, { "LDGSTS", OP_LOAD, SPACE_GLOBAL },
-	{ "STG", OP_STORE, SPACE_GLOBAL },
-	{ "LDL", OP_LOAD, SPACE_LOCAL }, { "STL", OP_STORE, SPACE_LOCAL },
-	{ "LD", OP_LOAD, SPACE_GENERIC }, { "ST", OP_STORE, SPACE_GENERIC },
-	{ "ATOM", OP_ATOMIC, SPACE_GLOBAL }, { "ATOMG", OP_ATOMIC, SPACE_GLOBAL },
-	{ "RED", OP_REDUCTION, SPACE_GLOBAL }, { "REDG", OP_REDUCTION, SPACE_GLOBAL },
-	{ "LDS", OP_SHARED, SPACE_SHARED }, { "STS", OP_SHARED, SPACE_SHARED },
-	{ "ATOMS", OP_SHARED, SPACE_SHARED }, { "LDSM", OP_SHARED, SPACE_SHARED },
-	{ "LDC", OP_IGNORED, 0 }, { "ULDC", OP_IGNORED, 0 },
-	{ "TEX", OP_IGNORED, 0 }, { "TEXS", OP_IGNORED, 0 }, { "TLD", OP_IGNORED, 0 },
-	{ "TLDS", OP_IGNORED, 0 }, { "TLD4", OP_IGNORED, 0 }, { "TLD4S", OP_IGNORED, 0 },
-	{ "TMML", OP_IGNORED, 0 }, { "TXD", OP_IGNORED, 0 }, { "TXQ", OP_IGNORED, 0 },
 };
 
 static bool all_digits(const char *s, size_t n)
@@ -181,17 +155,10 @@ static void decode_opcode(const char *op, struct opinfo *o)
 {
 	const char *dot = strchr(op, '.');
 	size_t baselen = dot ? (size_t)(dot - op) : strlen(op);
+	struct op_base base = op_base_of(op, baselen);
 	bool strong = false, gpu = false, width_found = false;
 
-	*o = (struct opinfo){ .cls = OP_UNKNOWN, .width = 4 };
-	for (size_t i = 0; i < G_N_ELEMENTS(op_table); i++) {
-		if (strlen(op_table[i].base) == baselen &&
-		    !memcmp(op_table[i].base, op, baselen)) {
-			o->cls = op_table[i].cls;
-			o->space = op_table[i].space;
-			break;
-		}
-	}
+	*o = (struct opinfo){ .cls = base.cls, .space = base.space, .width = 4 };
 	o->ldgsts = baselen == 6 && !memcmp(op, "LDGSTS", 6);
 	/* the modifiers: the first width token counts (traces.md 5) */
 	for (const char *p = dot; p; p = strchr(p, '.')) {

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The base opcodes the memory model knows (model.md 6.2, traces.md 4):
+ * one table for the trace reader, which keeps the memory instructions and
+ * counts the dropped ones, and the warp interleaver, which classifies what
+ * was kept.
+ */
+#ifndef SS_OPCODE_H
+#define SS_OPCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum op_class {
+	OP_UNKNOWN,		/* carries addresses of no known space: dropped, counted */
+	OP_IGNORED,		/* constant, texture: no addresses in traces */
+	OP_SHARED,		/* dropped, counted */
+	OP_LOAD, OP_STORE, OP_ATOMIC, OP_REDUCTION,	/* the traced ones */
+};
+
+enum op_space { SPACE_GLOBAL, SPACE_LOCAL, SPACE_GENERIC, SPACE_SHARED };
+
+struct op_base {
+	uint8_t cls;		/* enum op_class */
+	uint8_t space;		/* enum op_space */
+};
+
+/* Of the base opcode op[0..n), the text before the first '.';
+ * OP_UNKNOWN for one the table lacks. */
+struct op_base op_base_of(const char *op, size_t n);
+
+#endif
