@@ -177,6 +177,14 @@ has "$out" '"sm.lmem_ld_reqs": 0' "not local"
 has "$out" '"sm.bypassed_loads": 1' "only LDG.E.STRONG.GPU bypasses the L1"
 has "$out" '"sm.dropped_insts": 0' "an LDC with an address is not an unknown instruction"
 
+# A malformed line past the last block a kernel needs: the reader reaches
+# it on the way to the next kernel, and the run still fails with it (no
+# results file is kept).
+run --quiet --json "$tmp/late.json" "$titanv" "$bad/late-stray"
+is "$st" 2 "a malformed line past the blocks: exit 2"
+is "$err" "kernel-1.traceg:25: line outside a thread block; expected #BEGIN_TB" "the message names the file and the line"
+is "$(ls "$tmp" | grep -c late.json)" 0 "no results file"
+
 # ---- the SDCM baseline's reuse-distance profile ---------------------------------
 # The same kernel through the SDCM: the L1 sees 0x1000 0x2000 0x2020 0x3000
 # 0x3000 0x1000 (distances -1 -1 -1 -1 0 3); the random filter keeps the
