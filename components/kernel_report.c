@@ -529,18 +529,24 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 }
 
 /*
- * Lookups that did not miss over lookups (0 without any): the hits, and
- * with count_write_misses = false (fix_l2) the store misses too, so that
- * the parameter means in hw what it means in ref.
+ * Lookups that did not miss: the hits, and with count_write_misses =
+ * false (fix_l2) the store misses too, so that the parameter means in hw
+ * what it means in ref.
  */
+static uint64_t not_missed(const struct cache_slots *cs, unsigned n,
+			   unsigned spaces, unsigned dirs)
+{
+	return cache_sum(cs, n, spaces, dirs, CC_ACCESSES) -
+	       cache_sum(cs, n, spaces, dirs, CC_SECTOR_MISSES) -
+	       cache_sum(cs, n, spaces, dirs, CC_LINE_MISSES);
+}
+
+/* ... over the lookups (0 without any). */
 static double hit_rate(const struct cache_slots *cs, unsigned n,
 		       unsigned spaces, unsigned dirs)
 {
-	uint64_t acc = cache_sum(cs, n, spaces, dirs, CC_ACCESSES);
-	uint64_t miss = cache_sum(cs, n, spaces, dirs, CC_SECTOR_MISSES) +
-			cache_sum(cs, n, spaces, dirs, CC_LINE_MISSES);
-
-	return div0((double)(acc - miss), acc);
+	return div0((double)not_missed(cs, n, spaces, dirs),
+		    cache_sum(cs, n, spaces, dirs, CC_ACCESSES));
 }
 
 /* model.md 12.3: integer counts, summed over the SMs, the L2's slices and
@@ -578,12 +584,8 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 		m[M_l1_hit_rate_ldg] = RATE(G, LD);
 		m[M_l1_hit_rate_stg] = RATE(G, ST);
 #undef RATE
-		m[M_gmem_ld_sectors_hit] = cache_sum(l1, n, G, LD, CC_ACCESSES) -
-			cache_sum(l1, n, G, LD, CC_SECTOR_MISSES) -
-			cache_sum(l1, n, G, LD, CC_LINE_MISSES);
-		m[M_gmem_st_sectors_hit] = cache_sum(l1, n, G, ST, CC_ACCESSES) -
-			cache_sum(l1, n, G, ST, CC_SECTOR_MISSES) -
-			cache_sum(l1, n, G, ST, CC_LINE_MISSES);
+		m[M_gmem_ld_sectors_hit] = not_missed(l1, n, G, LD);
+		m[M_gmem_st_sectors_hit] = not_missed(l1, n, G, ST);
 	} else {
 		for (int k = M_l1_hit_rate; k <= M_l1_hit_rate_stg; k++)
 			row->absent[k] = true;
