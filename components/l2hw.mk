@@ -6,5 +6,6 @@ check_PROGRAMS += tests/test-addrdec
 tests_test_addrdec_CPPFLAGS = $(COMPONENT_CPPFLAGS)
 tests_test_addrdec_LDADD = $(COMPONENT_LDADD)
 check_PROGRAMS += tests/test-l2hw
+tests_test_l2hw_SOURCES = tests/test-l2hw.c tests/simrun.c tests/simrun.h
 tests_test_l2hw_CPPFLAGS = $(COMPONENT_CPPFLAGS)
 tests_test_l2hw_LDADD = $(COMPONENT_LDADD)

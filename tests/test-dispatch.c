@@ -16,8 +16,7 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/gpu.h>
 #include "internal.h"
-#include "registry.h"
-#include "sim.h"
+#include "simrun.h"
 
 /* What the fakes saw, one line per event; one run at a time. */
 static GString *journal;
@@ -307,10 +306,8 @@ static const struct ss_component_type fake_join_type = {
 
 static char *tmpdir;
 
-struct run {
-	struct ss_registry *reg;
-	struct ss_sim *sim;
-	GError *err;		/* of the build or the run */
+static const struct ss_component_type *const test_types[] = {
+	&fake_sm_type, &fake_join_type, NULL,
 };
 
 /*
@@ -318,13 +315,12 @@ struct run {
  * trace of tests/data/dispatch limited to `kernels`; `links` are extra
  * [link] sections (done, usually).
  */
-static struct run run_config(const char *kernels, const char *sched,
-			     const char *sm, const char *links,
-			     const char *const *overrides)
+static struct sim_run run_config(const char *kernels, const char *sched,
+				 const char *sm, const char *links,
+				 const char *const *overrides)
 {
-	struct run rn = { ss_registry_new(), NULL, NULL };
 	char *data = g_test_build_filename(G_TEST_DIST, "data", "dispatch", NULL);
-	char *path = g_build_filename(tmpdir, "dispatch.ini", NULL);
+	struct sim_run rn;
 	char *ini = g_strdup_printf(
 		"[component trace]\ntype = trace_source\npath = %s\nkernels = %s\n"
 		"[component sched]\ntype = block_scheduler\nunified_bytes = 128KiB\n"
@@ -337,21 +333,11 @@ static struct run run_config(const char *kernels, const char *sched,
 		"[link sm_join]\nfrom = sm[*].end\nto = join.ends[*]\n"
 		"[link join_trace]\nfrom = join.done\nto = trace.done\n%s",
 		data, kernels, sched, sm, links);
-	GPtrArray *errors = NULL;
-	GError *err = NULL;
-
-	g_assert_true(ss_registry_add_builtins(rn.reg, &err));
-	g_assert_true(ss_registry_add(rn.reg, &fake_sm_type, &err));
-	g_assert_true(ss_registry_add(rn.reg, &fake_join_type, &err));
-	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
-	rn.sim = ss_sim_load(rn.reg, path, overrides, NULL, &errors);
-	if (!rn.sim)
-		g_error("%s", (char *)errors->pdata[0]);
 	g_string_truncate(journal, 0);
-	if (ss_sim_build(rn.sim, &rn.err))
-		ss_sim_run(rn.sim, &rn.err);
+	rn = sim_run(tmpdir, ini, test_types, overrides, true);
+	if (rn.load_error)
+		g_error("%s", rn.load_error);
 	g_free(ini);
-	g_free(path);
 	g_free(data);
 	return rn;
 }
@@ -359,20 +345,13 @@ static struct run run_config(const char *kernels, const char *sched,
 #define DYNAMIC "policy = dynamic\ncarveout_rule = eq7\n"
 #define DONE_LINK "[link sm_sched]\nfrom = sm[*].done\nto = sched.done[*]\n"
 
-static struct run run_dynamic(const char *kernels)
+static struct sim_run run_dynamic(const char *kernels)
 {
-	struct run rn = run_config(kernels, DYNAMIC, "", DONE_LINK, NULL);
+	struct sim_run rn = run_config(kernels, DYNAMIC, "", DONE_LINK, NULL);
 
 	if (rn.err)
 		g_error("%s", rn.err->message);
 	return rn;
-}
-
-static void run_free(struct run *rn)
-{
-	g_clear_error(&rn->err);
-	ss_sim_free(rn->sim);
-	ss_registry_free(rn->reg);
 }
 
 /* The journal against `want`, naming the first line that differs. */
@@ -394,7 +373,7 @@ static void check_journal(const char *want)
 }
 
 /* Statistic `name` of the scheduler in phase (kernel) `phase`. */
-static uint64_t sched_stat(struct run *rn, unsigned phase, const char *name)
+static uint64_t sched_stat(struct sim_run *rn, unsigned phase, const char *name)
 {
 	char *full = g_strconcat("sched.", name, NULL);
 	double v;
@@ -409,7 +388,7 @@ struct sched_counts {
 	uint64_t kernels, skipped, blocks, empty, done, refills, refill_blocks;
 };
 
-static void check_counts(struct run *rn, unsigned phase, struct sched_counts want)
+static void check_counts(struct sim_run *rn, unsigned phase, struct sched_counts want)
 {
 	g_assert_cmpuint(sched_stat(rn, phase, "kernels"), ==, want.kernels);
 	g_assert_cmpuint(sched_stat(rn, phase, "kernels_skipped"), ==, want.skipped);
@@ -567,20 +546,20 @@ static const struct sched_counts k4_counts = { 1, 1, 0, 0, 0, 0, 0 };
 
 static void test_dynamic_waves(void)
 {
-	struct run rn = run_dynamic("1");
+	struct sim_run rn = run_dynamic("1");
 
 	check_journal(k1_dynamic);
 	check_counts(&rn, 0, k1_counts);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 static void test_dynamic_tie(void)
 {
-	struct run rn = run_dynamic("2");
+	struct sim_run rn = run_dynamic("2");
 
 	check_journal(k2_dynamic);
 	check_counts(&rn, 0, k2_counts);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 /*
@@ -589,7 +568,7 @@ static void test_dynamic_tie(void)
  */
 static void test_dynamic_tie_reversed(void)
 {
-	struct run rn = run_config("2", DYNAMIC, "reverse = true\n", DONE_LINK, NULL);
+	struct sim_run rn = run_config("2", DYNAMIC, "reverse = true\n", DONE_LINK, NULL);
 	char **lines = g_strsplit(k2_dynamic, "\n", -1);
 	char *tmp;
 
@@ -605,31 +584,31 @@ static void test_dynamic_tie_reversed(void)
 	check_counts(&rn, 0, k2_counts);
 	g_free(tmp);
 	g_strfreev(lines);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 static void test_dynamic_first_fill(void)
 {
-	struct run rn = run_dynamic("3");
+	struct sim_run rn = run_dynamic("3");
 
 	check_journal(k3_dynamic);
 	check_counts(&rn, 0, k3_counts);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 static void test_dynamic_skipped(void)
 {
-	struct run rn = run_dynamic("4");
+	struct sim_run rn = run_dynamic("4");
 
 	check_journal(k4_skipped);
 	check_counts(&rn, 0, k4_counts);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 /* Nothing of one kernel's dispatch leaks into the next. */
 static void test_dynamic_kernels_in_a_row(void)
 {
-	struct run rn = run_dynamic("1,2,3,4");
+	struct sim_run rn = run_dynamic("1,2,3,4");
 	char *want = g_strconcat(k1_dynamic, k2_dynamic, k3_dynamic, k4_skipped, NULL);
 
 	check_journal(want);
@@ -639,7 +618,7 @@ static void test_dynamic_kernels_in_a_row(void)
 	check_counts(&rn, 2, k3_counts);
 	check_counts(&rn, 3, k4_counts);
 	g_free(want);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 /*
@@ -649,7 +628,7 @@ static void test_dynamic_kernels_in_a_row(void)
  */
 static void test_dynamic_lazy_load(void)
 {
-	struct run rn = run_config("5", DYNAMIC, "", DONE_LINK, NULL);
+	struct sim_run rn = run_config("5", DYNAMIC, "", DONE_LINK, NULL);
 	char **parts = g_strsplit(k1_dynamic, " k1", -1);
 	char *k5 = g_strjoinv(" k5", parts);
 	char **lines = g_strsplit(k5, "\n", -1);
@@ -665,30 +644,30 @@ static void test_dynamic_lazy_load(void)
 	g_strfreev(lines);
 	g_free(k5);
 	g_strfreev(parts);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 /* An SM that reports the wrong slot stops the run: its counts would be wrong. */
 static void test_dynamic_bad_done(void)
 {
-	struct run rn = run_config("1", DYNAMIC, "done_slot_offset = 1\n", DONE_LINK, NULL);
+	struct sim_run rn = run_config("1", DYNAMIC, "done_slot_offset = 1\n", DONE_LINK, NULL);
 
 	g_assert_error(rn.err, SS_ERROR, SS_ERROR_INTERNAL);
 	g_assert_cmpstr(rn.err->message, ==,
 			"sched: done[1] reported SM 1, slot 1 done (block 1), which holds another block");
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 static void expect_config_error(const char *sched, const char *links,
 				const char *override, const char *message)
 {
 	const char *overrides[] = { override, NULL };
-	struct run rn = run_config("1", sched, "", links, overrides);
+	struct sim_run rn = run_config("1", sched, "", links, overrides);
 
 	g_assert_error(rn.err, SS_ERROR, SS_ERROR_CONFIG);
 	if (!strstr(rn.err->message, message))
 		g_error("'%s' lacks '%s'", rn.err->message, message);
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 static void test_dynamic_config_errors(void)
@@ -742,14 +721,14 @@ static void test_first_wave(void)
 
 	/* with done linked or not: done is only counted */
 	for (size_t i = 0; i < G_N_ELEMENTS(links); i++) {
-		struct run rn = run_config("1", "policy = first_wave\ngranularity = max_active\ncarveout_rule = ref\n",
+		struct sim_run rn = run_config("1", "policy = first_wave\ngranularity = max_active\ncarveout_rule = ref\n",
 					   "", links[i], NULL);
 
 		if (rn.err)
 			g_error("%s", rn.err->message);
 		check_journal(k1_first_wave);
 		check_counts(&rn, 0, (struct sched_counts){ 1, 0, 4, 0, i == 0 ? 4 : 0, 0, 0 });
-		run_free(&rn);
+		sim_run_free(&rn);
 	}
 }
 
@@ -776,13 +755,13 @@ static const char k3_first_wave[] =
 
 static void test_first_wave_empty(void)
 {
-	struct run rn = run_config("3", "", "", "", NULL);
+	struct sim_run rn = run_config("3", "", "", "", NULL);
 
 	if (rn.err)
 		g_error("%s", rn.err->message);
 	check_journal(k3_first_wave);
 	check_counts(&rn, 0, (struct sched_counts){ 1, 0, 3, 2, 0, 0, 0 });
-	run_free(&rn);
+	sim_run_free(&rn);
 }
 
 int main(int argc, char **argv)
@@ -805,12 +784,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/dispatch/first-wave", test_first_wave);
 	g_test_add_func("/dispatch/first-wave/empty-blocks", test_first_wave_empty);
 	status = g_test_run();
-	{
-		char *p = g_build_filename(tmpdir, "dispatch.ini", NULL);
-
-		g_remove(p);
-		g_free(p);
-	}
 	g_rmdir(tmpdir);
 	g_free(tmpdir);
 	g_string_free(journal, TRUE);

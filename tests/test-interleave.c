@@ -14,8 +14,7 @@
 #include <sectorsim/gpu.h>
 #include <sectorsim/mem.h>
 #include "internal.h"
-#include "registry.h"
-#include "sim.h"
+#include "simrun.h"
 #include "trace.h"
 
 static char *tmpdir;
@@ -194,19 +193,16 @@ static void last(uint64_t t, unsigned n_sms)
 		add(t, SS_PRIO_ISSUE - 1, GPU_DISPATCH_LAST, sm, 0, 0);
 }
 
-struct run {
-	struct ss_registry *reg;
-	struct ss_sim *sim;
+static const struct ss_component_type *const test_types[] = {
+	&driver_type, &log_type, NULL,
 };
 
 /*
  * n_sms warp interleavers with `params` between the driver and the log;
  * *err set when the configuration or the run fails.
  */
-static struct run run_sms(unsigned n_sms, const char *params, GError **err)
+static struct sim_run run_sms(unsigned n_sms, const char *params, GError **err)
 {
-	struct run rn = { ss_registry_new(), NULL };
-	char *path = g_build_filename(tmpdir, "t.ini", NULL);
 	char *ini = g_strdup_printf(
 		"[component drv]\ntype = tb_driver\n"
 		"[component sm]\ntype = warp_interleaver\ncount = %u\n%s\n"
@@ -214,32 +210,26 @@ static struct run run_sms(unsigned n_sms, const char *params, GError **err)
 		"[link d]\nfrom = drv.dispatch[*]\nto = sm[*].tb_in\n"
 		"[link m]\nfrom = sm[*].mem\nto = log.in[*]\n"
 		"[link done]\nfrom = sm[*].done\nto = drv.done[*]\n", n_sms, params);
-	GPtrArray *errors = NULL;
+	struct sim_run rn = sim_run(tmpdir, ini, test_types, NULL, true);
 
-	g_assert_true(ss_registry_add_builtins(rn.reg, err));
-	g_assert_true(ss_registry_add(rn.reg, &driver_type, err));
-	g_assert_true(ss_registry_add(rn.reg, &log_type, err));
-	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
-	rn.sim = ss_sim_load(rn.reg, path, NULL, NULL, &errors);
-	if (!rn.sim)
-		g_error("%s", (char *)errors->pdata[0]);
-	if (ss_sim_build(rn.sim, err))
-		ss_sim_run(rn.sim, err);
+	if (rn.load_error)
+		g_error("%s", rn.load_error);
+	if (rn.err)
+		g_propagate_error(err, g_steal_pointer(&rn.err));
 	g_free(ini);
-	g_free(path);
 	return rn;
 }
 
-static struct run run_ok(unsigned n_sms, const char *params)
+static struct sim_run run_ok(unsigned n_sms, const char *params)
 {
 	GError *err = NULL;
-	struct run rn = run_sms(n_sms, params, &err);
+	struct sim_run rn = run_sms(n_sms, params, &err);
 
 	g_assert_no_error(err);
 	return rn;
 }
 
-static uint64_t counter(struct run *rn, const char *name)
+static uint64_t counter(struct sim_run *rn, const char *name)
 {
 	double v;
 
@@ -248,10 +238,9 @@ static uint64_t counter(struct run *rn, const char *name)
 	return (uint64_t)v;
 }
 
-static void finish(struct run *rn)
+static void finish(struct sim_run *rn)
 {
-	ss_sim_free(rn->sim);
-	ss_registry_free(rn->reg);
+	sim_run_free(rn);
 	trace_close(script.trace);
 	g_array_free(script.actions, TRUE);
 	g_array_free(script.log, TRUE);
@@ -340,7 +329,7 @@ static char *requests(void)
  */
 static void test_lrr(void)
 {
-	struct run rn;
+	struct sim_run rn;
 
 	use_kernel("accelsim", 1, 1, 1);
 	start(1, (const uint64_t[]){ 0 }, (const uint32_t[]){ 0 }, 1);
@@ -361,7 +350,7 @@ static void test_lrr(void)
  * first. */
 static void test_gto(void)
 {
-	struct run rn;
+	struct sim_run rn;
 
 	use_kernel("accelsim", 1, 1, 1);
 	start(1, (const uint64_t[]){ 0 }, (const uint32_t[]){ 0 }, 1);
@@ -386,7 +375,7 @@ static void test_gto(void)
 static void dispatch_case(const char *issue, const char *want_issued, const char *want_events)
 {
 	char *params = g_strconcat(SUBCORE, issue, NULL);
-	struct run rn;
+	struct sim_run rn;
 
 	use_kernel("accelsim", 1, 1, 2);
 	start(1, (const uint64_t[]){ 1, 2 }, (const uint32_t[]){ 1, 0 }, 2);
@@ -436,7 +425,7 @@ static void test_dispatch(void)
 static void test_unknown_warps(void)
 {
 	static const char *const issue[] = { "subcore_lrr", "subcore_gto" };
-	struct run rn;
+	struct sim_run rn;
 
 	for (int i = 0; i < 2; i++) {
 		char *params = g_strconcat(SUBCORE, issue[i], NULL);
@@ -481,7 +470,7 @@ static uint64_t first_request(void)
  */
 static void test_last(void)
 {
-	struct run rn;
+	struct sim_run rn;
 
 	use_kernel("accelsim", 3, 2, 1);
 	start(2, (const uint64_t[]){ 1 }, (const uint32_t[]){ 0 }, 1);
@@ -542,7 +531,7 @@ static const char classify_want[] =
 
 static void test_classify(void)
 {
-	struct run rn;
+	struct sim_run rn;
 	char *want_desc;
 
 	use_kernel("accelsim", 2, 1, 1);
@@ -611,7 +600,7 @@ static void test_ppt_hw(void)
 	};
 
 	for (int i = 0; i < 2; i++) {
-		struct run rn;
+		struct sim_run rn;
 
 		use_kernel("ppt", 2, 1, 1);
 		start(1, (const uint64_t[]){ 0 }, (const uint32_t[]){ 0 }, 1);
@@ -644,7 +633,7 @@ static void test_ppt_hw(void)
  */
 static void test_local_map(void)
 {
-	struct run rn;
+	struct sim_run rn;
 	GString *want = g_string_new("W L 1f8da700 f00000\nW L 1f8ee700 f00000\n"
 				     "R L 1f8da700 800000\n"
 				     "W L 1f92a700 f00000\n");
@@ -685,7 +674,7 @@ static void test_local_map(void)
 static void expect_config_error(const char *params, const char *msg)
 {
 	GError *err = NULL;
-	struct run rn;
+	struct sim_run rn;
 
 	use_kernel("accelsim", 1, 1, 1);
 	rn = run_sms(1, params, &err);
@@ -698,7 +687,7 @@ static void expect_config_error(const char *params, const char *msg)
 static void test_errors(void)
 {
 	GError *err = NULL;
-	struct run rn;
+	struct sim_run rn;
 
 	expect_config_error("local_map = gpgpusim", "local_map = gpgpusim needs classify = hw");
 	expect_config_error("ldgsts_shared = drop", "ldgsts_shared = drop needs classify = hw");
@@ -738,7 +727,7 @@ static void test_bad_blocks(void)
 
 	for (int i = 0; i < 2; i++) {
 		GError *err = NULL;
-		struct run rn;
+		struct sim_run rn;
 
 		use_kernel("accelsim", 1, 1, 2);
 		start(1, (const uint64_t[]){ 1, 2 }, (const uint32_t[]){ 0, 1 }, 2);
@@ -770,12 +759,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/interleave/errors", test_errors);
 	g_test_add_func("/interleave/bad-blocks", test_bad_blocks);
 	status = g_test_run();
-	{
-		char *ini = g_build_filename(tmpdir, "t.ini", NULL);
-
-		g_remove(ini);
-		g_free(ini);
-	}
 	g_rmdir(tmpdir);
 	g_free(tmpdir);
 	return status;

@@ -14,8 +14,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "internal.h"
-#include "registry.h"
-#include "sim.h"
+#include "simrun.h"
 #include "sector_cache.h"
 
 static char *tmpdir;
@@ -78,77 +77,47 @@ static const struct ss_component_type tap_type = {
 
 /* ---- running an INI ---------------------------------------------------------- */
 
-struct run {
-	struct ss_registry *reg;
-	struct ss_sim *sim;
-	char *error;		/* the first message when it did not build */
-};
+static const struct ss_component_type *const test_types[] = { &tap_type, NULL };
 
-static struct run load(const char *ini)
+/* `ini` built, run when `run`; the tap's log starts empty. */
+static struct sim_run load(const char *ini, bool run)
 {
-	struct ss_registry *r = ss_registry_new();
-	char *path = g_build_filename(tmpdir, "t.ini", NULL);
-	GPtrArray *errors = NULL;
-	GError *err = NULL;
-	struct run out = { r, NULL, NULL };
-
-	g_assert_true(ss_registry_add_builtins(r, &err));
-	g_assert_true(ss_registry_add(r, &tap_type, &err));
-	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
 	g_string_truncate(tap_log, 0);
-	out.sim = ss_sim_load(r, path, NULL, NULL, &errors);
-	if (!out.sim) {
-		out.error = g_strdup(errors->pdata[0]);
-		g_ptr_array_unref(errors);
-	} else if (!ss_sim_build(out.sim, &err)) {
-		out.error = g_strdup(err->message);
-		g_error_free(err);
-	}
-	g_free(path);
-	return out;
+	return sim_run(tmpdir, ini, test_types, NULL, run);
 }
 
-static void done(struct run *rn)
+static struct sim_run run_ini(const char *ini)
 {
-	ss_sim_free(rn->sim);
-	ss_registry_free(rn->reg);
-	g_free(rn->error);
-}
+	struct sim_run rn = load(ini, true);
 
-static struct run run_ini(const char *ini)
-{
-	struct run rn = load(ini);
-	GError *err = NULL;
-
-	if (rn.error)
-		g_error("%s", rn.error);
-	if (!ss_sim_run(rn.sim, &err))
-		g_error("%s", err->message);
+	if (sim_run_error(&rn))
+		g_error("%s", sim_run_error(&rn));
 	return rn;
 }
 
 static void expect_refused(const char *ini, const char *needle)
 {
-	struct run rn = load(ini);
+	struct sim_run rn = load(ini, false);
+	const char *error = sim_run_error(&rn);
 
-	if (!rn.error)
+	if (!error)
 		g_error("accepted; expected an error about '%s'", needle);
-	if (!strstr(rn.error, needle))
-		g_error("'%s' does not mention '%s'", rn.error, needle);
-	g_assert_null(strchr(rn.error, '\n'));
-	done(&rn);
+	if (!strstr(error, needle))
+		g_error("'%s' does not mention '%s'", error, needle);
+	g_assert_null(strchr(error, '\n'));
+	sim_run_free(&rn);
 }
 
-static bool has_stat(struct run *rn, const char *name)
+static bool has_stat(struct sim_run *rn, const char *name)
 {
 	double v;
 
 	return ss_stats_lookup(ss_sim_engine(rn->sim), name, &v);
 }
 
-static double stat_of(struct run *rn, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static double stat_of(struct sim_run *rn, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
-static double stat_of(struct run *rn, const char *fmt, ...)
+static double stat_of(struct sim_run *rn, const char *fmt, ...)
 {
 	va_list ap;
 	char *name;
@@ -236,10 +205,10 @@ static void test_router_routes(void)
 			"[link la]\nfrom = a.out\nto = xbar.cpu_side[0]\n"
 			"[link lt]\nfrom = xbar.mem_side[0..%u]\nto = tap.in[*]\n",
 			reqs, gpus[g].map, gpus[g].slices - 1);
-		struct run rn = run_ini(ini);
+		struct sim_run rn = run_ini(ini);
 
 		g_assert_cmpstr(tap_log->str, ==, want);
-		done(&rn);
+		sim_run_free(&rn);
 		g_free(ini);
 		g_free(reqs);
 		g_free(want);
@@ -257,7 +226,7 @@ static void test_l2_routes(void)
 		"[component tap]\ntype = l2hw_tap\n"
 		"[link la]\nfrom = a.out\nto = l2.cpu_side[0]\n"
 		"[link lt]\nfrom = l2.mem_side[0..47]\nto = tap.in[*]\n", reqs);
-	struct run rn = run_ini(ini);
+	struct sim_run rn = run_ini(ini);
 
 	g_assert_cmpstr(tap_log->str, ==, want);
 	for (size_t i = 0; i < G_N_ELEMENTS(routes); i++) {
@@ -270,7 +239,7 @@ static void test_l2_routes(void)
 	g_assert_cmpfloat(stat_of(&rn, "l2.slice.accesses"), ==, G_N_ELEMENTS(routes));
 	g_assert_cmpfloat(stat_of(&rn, "l2.global_load_line_misses"), ==, G_N_ELEMENTS(routes));
 	g_assert_cmpfloat(stat_of(&rn, "l2.slice.hit_rate"), ==, 0);
-	done(&rn);
+	sim_run_free(&rn);
 	g_free(ini);
 	g_free(reqs);
 	g_free(want);
@@ -282,7 +251,7 @@ static void test_l2_routes(void)
 #define CHANNEL_REQS \
 	"requests = R0x100 R0x1000 R0x12345680 R0x7fd165500000 R0x7fd165500080 W0x7fb0fc430e00 F E\n"
 
-static void check_channels(struct run *rn)
+static void check_channels(struct sim_run *rn)
 {
 	for (unsigned k = 0; k < 24; k++) {
 		double reads = k == 0 ? 2 : k == 1 || k == 9 || k == 16 ? 1 : 0;
@@ -309,11 +278,11 @@ static void test_dram_channels(void)
 			TITANV_L2 "final_writeback = report\n"
 			"[component dram]\ntype = dram_counter\nchannels = 24\n"
 			"[link la]\nfrom = a.out\nto = l2.cpu_side[0]\n", wirings[w], NULL);
-		struct run rn = run_ini(ini);
+		struct sim_run rn = run_ini(ini);
 
 		g_test_message("wiring %zu", w);
 		check_channels(&rn);
-		done(&rn);
+		sim_run_free(&rn);
 		g_free(ini);
 	}
 }
@@ -322,7 +291,7 @@ static void test_dram_channels(void)
  * spreading on its own: 4 inputs over 2 channels, or one per input. */
 static void test_dram_channels_router(void)
 {
-	struct run rn = run_ini(PLUGIN
+	struct sim_run rn = run_ini(PLUGIN
 		"[component a]\ntype = mem_script\n" CHANNEL_REQS
 		"[component xbar]\ntype = slice_router\nmapping = gpgpusim\n" TITANV_MAP
 		"[component l2]\ntype = sector_cache\ncount = 48\n" TITANV_SLICE
@@ -332,7 +301,7 @@ static void test_dram_channels_router(void)
 		"[link ld]\nfrom = l2[*].mem_side\nto = dram.req[*]\n");
 
 	check_channels(&rn);
-	done(&rn);
+	sim_run_free(&rn);
 
 	rn = run_ini(PLUGIN
 		"[component a]\ntype = mem_script\nrequests = R0x0 W0x20 E\n"
@@ -349,7 +318,7 @@ static void test_dram_channels_router(void)
 	g_assert_cmpfloat(stat_of(&rn, "dram.channel[1].reads"), ==, 2);
 	g_assert_cmpfloat(stat_of(&rn, "dram.channel[1].writes"), ==, 1);
 	g_assert_false(has_stat(&rn, "dram.channel[2].reads"));
-	done(&rn);
+	sim_run_free(&rn);
 
 	/* one channel: no per-channel statistics, as in the ref configurations */
 	rn = run_ini(PLUGIN
@@ -360,14 +329,14 @@ static void test_dram_channels_router(void)
 		"[link lb]\nfrom = b.out\nto = dram.req[1]\n");
 	g_assert_cmpfloat(stat_of(&rn, "dram.reads"), ==, 2);
 	g_assert_false(has_stat(&rn, "dram.channel[0].reads"));
-	done(&rn);
+	sim_run_free(&rn);
 }
 
 /* The router's control messages: one begin per kernel, the end once every
  * input has ended it, a flush at once; each to every slice in order. */
 static void test_router_control(void)
 {
-	struct run rn = run_ini(PLUGIN
+	struct sim_run rn = run_ini(PLUGIN
 		"[component a]\ntype = mem_script\nrequests = B0 R0x0 E\n"
 		"[component b]\ntype = mem_script\nrequests = B0 F R0x80 E\n"
 		"[component xbar]\ntype = slice_router\nmapping = line\n"
@@ -379,7 +348,7 @@ static void test_router_control(void)
 	g_assert_cmpstr(tap_log->str, ==,
 			"0:begin 1:begin 0:R0@0/32/ffffffff 0:flush 1:flush "
 			"1:R0x80@0x80/32/ffffffff 0:end 1:end ");
-	done(&rn);
+	sim_run_free(&rn);
 }
 
 #define SCRIPT "[component a]\ntype = mem_script\nrequests = R0x0 E\n"
@@ -572,7 +541,7 @@ struct outcome {
 static struct outcome run_topology(bool router, unsigned inputs, const char *policy)
 {
 	char *ini = topology(router, inputs, policy);
-	struct run rn = run_ini(ini);
+	struct sim_run rn = run_ini(ini);
 	GPtrArray *names = compared_names(router);
 	struct outcome o = { g_strdup(tap_log->str), g_array_new(FALSE, FALSE, sizeof(double)) };
 
@@ -590,7 +559,7 @@ static struct outcome run_topology(bool router, unsigned inputs, const char *pol
 		g_assert_cmpfloat(stat_of(&rn, "dram.channel[%u].reads", c), ==, fills);
 	}
 	g_ptr_array_unref(names);
-	done(&rn);
+	sim_run_free(&rn);
 	g_free(ini);
 	return o;
 }

@@ -11,56 +11,39 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "internal.h"
-#include "registry.h"
-#include "sim.h"
+#include "simrun.h"
 
 static char *tmpdir;
 
-struct run {
-	struct ss_registry *reg;
-	struct ss_sim *sim;
-};
-
-/* Build and run `ini` (the log file is LOG in it); the log's text. */
-static struct run run_ini(const char *ini)
+/* Build and run `ini` (the log file is LOG in it). */
+static struct sim_run run_ini(const char *ini)
 {
-	struct ss_registry *r = ss_registry_new();
 	char *logpath = g_build_filename(tmpdir, "log.txt", NULL);
-	char *path = g_build_filename(tmpdir, "t.ini", NULL);
 	char **parts = g_strsplit(ini, "LOG", -1);
 	char *text = g_strjoinv(logpath, parts);
-	GPtrArray *errors = NULL;
-	GError *err = NULL;
-	struct run out = { r, NULL };
+	struct sim_run out = sim_run(tmpdir, text, NULL, NULL, true);
 
-	g_assert_true(ss_registry_add_builtins(r, &err));
-	g_assert_true(g_file_set_contents(path, text, -1, NULL));
-	out.sim = ss_sim_load(r, path, NULL, NULL, &errors);
-	if (!out.sim)
-		g_error("%s", (char *)errors->pdata[0]);
-	if (!ss_sim_build(out.sim, &err) || !ss_sim_run(out.sim, &err))
-		g_error("%s", err->message);
-	/* the log is complete once mem_log is destroyed; stats first */
+	if (sim_run_error(&out))
+		g_error("%s", sim_run_error(&out));
 	g_strfreev(parts);
 	g_free(text);
-	g_free(path);
 	g_free(logpath);
 	return out;
 }
 
-static char *finish(struct run *rn)
+/* The log's text: complete once mem_log is destroyed (statistics first). */
+static char *finish(struct sim_run *rn)
 {
 	char *logpath = g_build_filename(tmpdir, "log.txt", NULL);
 	char *text = NULL;
 
-	ss_sim_free(rn->sim);
-	ss_registry_free(rn->reg);
+	sim_run_free(rn);
 	g_assert_true(g_file_get_contents(logpath, &text, NULL, NULL));
 	g_free(logpath);
 	return g_strstrip(text);
 }
 
-static double stat_of(struct run *rn, const char *name)
+static double stat_of(struct sim_run *rn, const char *name)
 {
 	double v;
 
@@ -79,7 +62,7 @@ static double stat_of(struct run *rn, const char *name)
  * one request at a time, and the kernel ends once, after both. */
 static void test_l2_round_robin(void)
 {
-	struct run rn = run_ini(PLUGIN
+	struct sim_run rn = run_ini(PLUGIN
 		"[component a]\ntype = mem_script\nrequests = B0 R0x0 R0x1000 R0x2000 E\n"
 		"[component b]\ntype = mem_script\nrequests = B0 R0x3000 E\n"
 		L2("")
@@ -97,7 +80,7 @@ static void test_l2_round_robin(void)
 /* merge = arrival serves requests as they come. */
 static void test_l2_arrival(void)
 {
-	struct run rn = run_ini(PLUGIN
+	struct sim_run rn = run_ini(PLUGIN
 		"[component a]\ntype = mem_script\nrequests = R0x0 R0x1000 E\n"
 		"[component b]\ntype = mem_script\nrequests = R0x3000 E\n"
 		L2("merge = arrival\n")
@@ -138,7 +121,7 @@ static void test_final_writeback(void)
 			"[component log]\ntype = mem_log\nfile = LOG\n"
 			"[link la]\nfrom = a.out\nto = l2.cpu_side[0]\n"
 			"[link ld]\nfrom = l2.mem_side[0]\nto = log.in[0]\n", NULL);
-		struct run rn = run_ini(ini);
+		struct sim_run rn = run_ini(ini);
 		double wb = stat_of(&rn, "l2.wb_flush"), dirty = stat_of(&rn, "l2.dirty_at_kernel_end");
 		double hits = stat_of(&rn, "l2.hits");
 		char *log = finish(&rn);
@@ -179,14 +162,13 @@ static void test_size_from_kernel(void)
 		"[component n]\ntype = mem_counter\n"
 		"[link la]\nfrom = a.out\nto = l1.cpu_side\n"
 		"[link ld]\nfrom = l1.mem_side\nto = n.in[0]\n", reqfile);
-	struct run rn = run_ini(ini);
+	struct sim_run rn = run_ini(ini);
 
 	/* kernel 1: 4 KiB holds 32 lines, so every second-pass read misses
 	 * (LRU over a cyclic pass); kernel 2 (cold, 128 KiB): 40 hits */
 	g_assert_cmpfloat(stat_of(&rn, "l1.hits"), ==, 40);
 	g_assert_cmpfloat(stat_of(&rn, "l1.evictions"), ==, 8 + 40);
-	ss_sim_free(rn.sim);
-	ss_registry_free(rn.reg);
+	sim_run_free(&rn);
 	g_unlink(reqfile);
 	g_free(reqfile);
 	g_free(ini);
@@ -196,7 +178,7 @@ static void test_size_from_kernel(void)
 /* forward = all: the next level sees every request, not the misses. */
 static void test_forward_all(void)
 {
-	struct run rn = run_ini(PLUGIN
+	struct sim_run rn = run_ini(PLUGIN
 		"[component a]\ntype = mem_script\nrequests = R0x0 R0x0 W0x40 E\n"
 		"[component l1]\ntype = sector_cache\nsize = 4KiB\nassoc = 4\n"
 		"forward = all\nwrite_hit = write_through\n"
@@ -214,7 +196,7 @@ static void test_forward_all(void)
 /* dram_counter: transactions per channel, and the end passed on once. */
 static void test_dram_counter(void)
 {
-	struct run rn = run_ini(PLUGIN
+	struct sim_run rn = run_ini(PLUGIN
 		"[component a]\ntype = mem_script\nrequests = B0 R0x0 W0x20 E\n"
 		"[component b]\ntype = mem_script\nrequests = B0 R0x40 R0x60 E\n"
 		"[component dram]\ntype = dram_counter\n"

@@ -14,8 +14,7 @@
 #include <glib/gstdio.h>
 #include "sector_cache.h"
 #include "internal.h"
-#include "registry.h"
-#include "sim.h"
+#include "simrun.h"
 
 struct log {
 	GString *s;
@@ -1135,29 +1134,12 @@ static char *tmpdir;
  * ran, else its first error.  *value: the statistic `stat` afterwards. */
 static char *run_ini(const char *ini, const char *stat, double *value)
 {
-	struct ss_registry *r = ss_registry_new();
-	char *path = g_build_filename(tmpdir, "t.ini", NULL);
-	GPtrArray *errors = NULL;
-	GError *err = NULL;
-	struct ss_sim *sim;
-	char *fail = NULL;
+	struct sim_run r = sim_run(tmpdir, ini, NULL, NULL, true);
+	char *fail = g_strdup(sim_run_error(&r));
 
-	g_assert_true(ss_registry_add_builtins(r, &err));
-	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
-	sim = ss_sim_load(r, path, NULL, NULL, &errors);
-	if (!sim) {
-		fail = g_strdup(errors->pdata[0]);
-		g_ptr_array_unref(errors);
-	} else if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err)) {
-		fail = g_strdup(err->message);
-		g_error_free(err);
-	} else if (stat && !ss_stats_lookup(ss_sim_engine(sim), stat, value)) {
+	if (!fail && stat && !ss_stats_lookup(ss_sim_engine(r.sim), stat, value))
 		g_error("no statistic %s", stat);
-	}
-	ss_sim_free(sim);
-	ss_registry_free(r);
-	g_unlink(path);
-	g_free(path);
+	sim_run_free(&r);
 	return fail;
 }
 
