@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/gpu.h>
+#include <sectorsim/protocols/gpu.h>
 #include "occupancy.h"
 
 static const char *const policy_names[] = { "first_wave", "dynamic", NULL };

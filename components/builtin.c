@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The component types compiled into sectorsim.  Each component file defines
- * SS_PLUGIN_ENTRY(id), which with SS_BUILTIN becomes ss_builtin_register_<id>;
- * list it here and it registers exactly as a plugin would.
+ * The component types compiled into sectorsim: the one list of them.  Each
+ * component file defines SS_PLUGIN_ENTRY(id), which with SS_BUILTIN becomes
+ * ss_builtin_register_<id>; list it here and it registers exactly as a
+ * plugin would.
  */
 #include "config.h"
 
-#include "registry.h"
-#include "compare.h"
+#include "builtin.h"
 
 #define BUILTIN(id) gboolean ss_builtin_register_##id(struct ss_registry *r, GError **error);
 BUILTIN(sector_cache)
@@ -34,17 +34,10 @@ static const ss_plugin_register_fn builtins[] = {
 	NULL
 };
 
-static const struct ss_command commands[] = {
-	{ "compare", "score results against Nsight Compute measurements: MAPE, Pearson r, NRMSE, charts", sectorsim_compare_main },
-};
-
-gboolean ss_registry_add_builtins(struct ss_registry *r, GError **error)
+gboolean ss_components_register(struct ss_registry *r, GError **error)
 {
 	for (size_t i = 0; builtins[i]; i++)
 		if (!builtins[i](r, error))
-			return FALSE;
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (!ss_registry_add_command(r, &commands[i], error))
 			return FALSE;
 	return TRUE;
 }

@@ -12,7 +12,7 @@
 #include "config.h"
 
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/mem.h>
 
 enum { DC_READS, DC_WRITES, DC_ATOMICS, DC_N_STATS };
 

@@ -26,8 +26,8 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/gpu.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/gpu.h>
+#include <sectorsim/protocols/mem.h>
 
 static const char *const mode_names[] = { "ref", "hw", NULL };
 static const char *const model_names[] = { "simulator", "sdcm", NULL };

@@ -30,10 +30,9 @@
 
 #include <string.h>
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/mem.h>
-#include "addrdec.h"
+#include <sectorsim/protocols/mem.h>
+#include "cache_params.h"
 #include "rr_merge.h"
-#include "sector_cache.h"
 
 enum l2_merge { MERGE_RR, MERGE_ARRIVAL };
 

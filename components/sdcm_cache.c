@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/mem.h>
 #include "rr_merge.h"
 #include "sdcm.h"
 

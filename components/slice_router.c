@@ -17,8 +17,8 @@
 #include "config.h"
 
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/mem.h>
-#include "addrdec.h"
+#include <sectorsim/protocols/mem.h>
+#include "cache_params.h"
 
 static const struct ss_param_desc params[] = {
 	SLICE_MAP_PARAM_ROWS,

@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/gpu.h>
+#include <sectorsim/protocols/gpu.h>
 #include "trace.h"
 
 static const char *const format_names[] = { "auto", "ppt", "accelsim", NULL };

@@ -38,8 +38,8 @@
 
 #include <string.h>
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/gpu.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/gpu.h>
+#include <sectorsim/protocols/mem.h>
 #include "coalesce.h"
 #include "opcode.h"
 

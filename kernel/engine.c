@@ -15,6 +15,22 @@
 
 G_DEFINE_QUARK(ss-error-quark, ss_error)
 
+bool ss_set_error(GError **err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		char *msg;
+
+		va_start(ap, fmt);
+		msg = g_strdup_vprintf(fmt, ap);
+		va_end(ap);
+		g_set_error_literal(err, SS_ERROR, code, msg);
+		g_free(msg);
+	}
+	return false;
+}
+
 #define SEQ_BITS 48
 #define SEQ_MASK ((UINT64_C(1) << SEQ_BITS) - 1)
 

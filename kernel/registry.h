@@ -16,8 +16,6 @@ const char **ss_registry_names(struct ss_registry *r, size_t *n);
 /* Where a type came from: "built-in" or the plugin's file. */
 const char *ss_registry_origin(struct ss_registry *r, const char *name);
 
-/* Register the component types compiled into this binary. */
-gboolean ss_registry_add_builtins(struct ss_registry *r, GError **error);
 /* The command registered under `name`, or NULL. */
 const struct ss_command *ss_registry_command(struct ss_registry *r,
 					     const char *name);

@@ -14,7 +14,7 @@ struct sim_run sim_run(const char *dir, const char *ini,
 	GPtrArray *errors = NULL;
 	GError *err = NULL;
 
-	g_assert_true(ss_registry_add_builtins(r.reg, &err));
+	g_assert_true(ss_components_register(r.reg, &err));
 	for (; extra && *extra; extra++)
 		g_assert_true(ss_registry_add(r.reg, *extra, &err));
 	g_assert_true(g_file_set_contents(path, ini, -1, NULL));

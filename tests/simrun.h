@@ -11,6 +11,7 @@
 #include <sectorsim/sectorsim.h>
 #include "registry.h"
 #include "sim.h"
+#include "builtin.h"
 
 struct sim_run {
 	struct ss_registry *reg;

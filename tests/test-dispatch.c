@@ -14,7 +14,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include <sectorsim/sectorsim.h>
-#include <sectorsim/gpu.h>
+#include <sectorsim/protocols/gpu.h>
 #include "internal.h"
 #include "simrun.h"
 

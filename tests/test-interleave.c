@@ -11,8 +11,8 @@
 
 #include <string.h>
 #include <glib/gstdio.h>
-#include <sectorsim/gpu.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/gpu.h>
+#include <sectorsim/protocols/mem.h>
 #include "internal.h"
 #include "simrun.h"
 #include "trace.h"

@@ -15,7 +15,7 @@
 #include <glib/gstdio.h>
 #include "internal.h"
 #include "simrun.h"
-#include "sector_cache.h"
+#include "cache_params.h"
 
 static char *tmpdir;
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <sectorsim/sectorsim.h>
 #include <string.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/mem.h>
 
 enum { TOKEN_DATA = 1, TOKEN_ACK = 2, CTL_DONE = 3 };
 

@@ -101,6 +101,14 @@ enum ss_error_code {
 	SS_ERROR_INPUT,		/* malformed input (a trace): exit status 2 */
 };
 
+/*
+ * Set *err, when err is not NULL, to an SS_ERROR of `code` whose message is
+ * the formatted text.  Returns false, so that a check ends in one line:
+ * `return ss_set_error(err, SS_ERROR_CONFIG, "size: expected ...");`.
+ */
+bool ss_set_error(GError **err, int code, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+
 G_END_DECLS
 
 #endif

@@ -16,7 +16,7 @@
 #ifndef SECTORSIM_GPU_H
 #define SECTORSIM_GPU_H
 
-#include <sectorsim/sectorsim.h>
+#include <sectorsim/port.h>
 
 #define GPU_KERNEL_PROTOCOL "gpu.kernel"
 #define GPU_DISPATCH_PROTOCOL "gpu.dispatch"

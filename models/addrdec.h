@@ -16,16 +16,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <glib.h>
-#include <sectorsim/component.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/mem.h>
 #include "setindex.h"
 
 enum addrdec_indexing {
 	ADDRDEC_CONSECUTIVE,	/* channel * n_sub + bank bits (-gpgpu_memory_partition_indexing 0) */
 	ADDRDEC_IPOLY,		/* that, hashed with IPOLY (2) */
 };
-
-extern const char *const addrdec_indexing_names[];
 
 struct addrdec_config {
 	uint32_t n_channels;	/* -gpgpu_n_mem */
@@ -76,10 +73,10 @@ struct addrdec_result {
 	uint64_t part_addr;	/* the address inside the slice, for its set index */
 };
 
-/* false with *err (SS_ERROR_CONFIG, naming the parameter) when the
- * configuration does not describe a decoder. */
+/* false with *why (one line naming the parameter; free with g_free) when
+ * the configuration does not describe a decoder. */
 bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
-		  GError **err);
+		  char **why);
 
 /* The plan of a gather; pext(x, 0) is 0. */
 void addrdec_pext_plan(struct addrdec_pext *p, uint64_t mask);
@@ -140,27 +137,6 @@ static inline void addrdec_map(const struct addrdec *d, uint64_t addr,
 	out->part_addr = addrdec_pext(&d->part_bits, rest);
 }
 
-/*
- * The parameter rows of the decoder, for every component that maps
- * addresses to slices this way (l2_slice_set, slice_router); they matter
- * with mapping = gpgpusim only.  addrdec_config_from_params() reads them.
- */
-#define ADDRDEC_PARAM_ROWS \
-	{ "n_channels", SS_P_UINT, "1", "mapping = gpgpusim (required there): DRAM channels, GPGPU-Sim's -gpgpu_n_mem", NULL, 1, 4096, 0 }, \
-	{ "n_sub", SS_P_UINT, "1", "mapping = gpgpusim: slices (sub-partitions) per channel, a power of two; slices = n_channels x n_sub", NULL, 1, 64, SS_PF_POW2 }, \
-	{ "chip_shift", SS_P_UINT, "8", "mapping = gpgpusim: the lowest address bit of the channel (dramid@S of -gpgpu_mem_addr_mapping)", NULL, 0, 56, 0 }, \
-	{ "bank_mask", SS_P_UINT, "0", "mapping = gpgpusim: the bank bits (B) of the address map as written; its lowest log2(n_sub) set bits pick the slice within the channel", NULL, 0, 0, 0 }, \
-	{ "subpart_indexing", SS_P_ENUM, "consecutive", "mapping = gpgpusim: slice = channel x n_sub + bank bits (consecutive), or that hashed with IPOLY (ipoly: 16, 32 or 64 hashed sub-partitions)", addrdec_indexing_names, 0, 0, 0 }
-
-/*
- * The decoder of a component's parameters.  `used` says whether the
- * component maps with it (mapping = gpgpusim): then n_channels must be
- * given; otherwise none of the rows may be, since they would do nothing.
- * With used false, *d is left alone and true is returned.
- */
-bool addrdec_from_params(const struct ss_params *p, bool used,
-			 struct addrdec *d, GError **err);
-
 /* ---- which slice a request goes to: shared by l2_slice_set and slice_router */
 
 enum slice_mapping {
@@ -168,8 +144,6 @@ enum slice_mapping {
 	SLICE_MAP_LINE,		/* line number modulo slices */
 	SLICE_MAP_GPGPUSIM,	/* addrdec, with the partition address */
 };
-
-extern const char *const slice_mapping_names[];
 
 struct slice_map {
 	enum slice_mapping mapping;
@@ -203,19 +177,5 @@ static inline uint32_t slice_map_route(const struct slice_map *m,
 		return 0;
 	}
 }
-
-/* The `mapping` row and the decoder's, for the components that route. */
-#define SLICE_MAP_PARAM_ROWS \
-	{ "mapping", SS_P_ENUM, "single", "slice of an address: single (one slice), line (line number modulo slices), gpgpusim (GPGPU-Sim's address decoding, which also gives the partition address)", slice_mapping_names, 0, 0, 0 }, \
-	ADDRDEC_PARAM_ROWS
-
-/*
- * The map of a component with `n_slices` slices, which `slices_given`
- * describes for messages ("slices = 48", "48 mem_side outputs"); lines
- * of `line_bytes` for mapping = line.
- */
-bool slice_map_from_params(const struct ss_params *p, uint32_t n_slices,
-			   const char *slices_given, uint32_t line_bytes,
-			   struct slice_map *m, GError **err);
 
 #endif

@@ -9,6 +9,8 @@
 #include "internal.h"
 #include "registry.h"
 #include "sim.h"
+#include "builtin.h"
+#include "commands.h"
 
 #define EXIT_CONFIG 2
 #define EXIT_INTERNAL 1
@@ -32,6 +34,13 @@ static int fail(int status, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return status;
+}
+
+/* The built-in component types and commands, each list registered the way
+ * a plugin registers its own. */
+static gboolean register_builtins(struct ss_registry *reg, GError **err)
+{
+	return ss_components_register(reg, err) && ss_tools_register(reg, err);
 }
 
 static int write_stats(struct ss_engine *e, const struct options *o)
@@ -84,7 +93,7 @@ static int run(struct options *o, int argc, char **argv)
 		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
 		goto out;
 	}
-	if (!ss_registry_add_builtins(reg, &err)) {
+	if (!register_builtins(reg, &err)) {
 		status = fail(EXIT_INTERNAL, "%s", err->message);
 		goto out;
 	}
@@ -204,7 +213,7 @@ static int run_command(int argc, char **argv)
 	    g_file_test(argv[1], G_FILE_TEST_EXISTS))
 		return -1;
 	reg = ss_registry_new();
-	if (!ss_registry_add_builtins(reg, &err)) {
+	if (!register_builtins(reg, &err)) {
 		status = fail(EXIT_INTERNAL, "%s", err->message);
 		g_error_free(err);
 	} else if ((cmd = ss_registry_command(reg, argv[1]))) {

@@ -13,7 +13,7 @@
 #ifndef SECTORSIM_MEM_H
 #define SECTORSIM_MEM_H
 
-#include <sectorsim/sectorsim.h>
+#include <sectorsim/port.h>
 
 #define MEM_PROTOCOL "mem.sector"
 #define MEM_ATOM 32u		/* bytes: the unit of every sector count */

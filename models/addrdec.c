@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* GPGPU-Sim's address → slice decoding (addrdec.h, gpus.md 3): the set-up. */
+/* GPGPU-Sim's address → slice decoding (addrdec.h): the set-up. */
 #include "config.h"
 
-#include <sectorsim/sectorsim.h>
+#include <stdarg.h>
 #include "addrdec.h"
-
-const char *const addrdec_indexing_names[] = {
-	[ADDRDEC_CONSECUTIVE] = "consecutive", [ADDRDEC_IPOLY] = "ipoly", NULL,
-};
 
 void addrdec_pext_plan(struct addrdec_pext *p, uint64_t mask)
 {
@@ -48,23 +44,21 @@ static unsigned log2_ceil(uint32_t n)
 	return n <= 1 ? 0 : 32 - __builtin_clz(n - 1);
 }
 
-static bool fail(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool fail(char **why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
-static bool fail(GError **err, const char *fmt, ...)
+static bool fail(char **why, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
+	if (why)
+		*why = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_set_error_literal(err, SS_ERROR, SS_ERROR_CONFIG, msg);
-	g_free(msg);
 	return false;
 }
 
 bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
-		  GError **err)
+		  char **why)
 {
 	uint32_t n = cfg->n_channels;
 	unsigned chip_bits = log2_ceil(n), sub_bits;
@@ -72,14 +66,14 @@ bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
 
 	*d = (struct addrdec){ .cfg = *cfg };
 	if (n == 0 || n > 4096)
-		return fail(err, "n_channels = %u: expected 1 to 4096", n);
+		return fail(why, "n_channels = %u: expected 1 to 4096", n);
 	if (cfg->n_sub == 0 || cfg->n_sub > 64 || (cfg->n_sub & (cfg->n_sub - 1)))
-		return fail(err, "n_sub = %u: expected a power of two from 1 to 64",
+		return fail(why, "n_sub = %u: expected a power of two from 1 to 64",
 			    cfg->n_sub);
 	sub_bits = __builtin_ctz(cfg->n_sub);
 	d->sub_shift = sub_bits;
 	if (cfg->chip_shift + chip_bits + sub_bits >= 64)
-		return fail(err, "chip_shift = %u: expected at most %u, so that the channel and slice bits of %u x %u slices fit in an address",
+		return fail(why, "chip_shift = %u: expected at most %u, so that the channel and slice bits of %u x %u slices fit in an address",
 			    cfg->chip_shift, 63 - chip_bits - sub_bits, n, cfg->n_sub);
 	d->n_slices = n * cfg->n_sub;
 	d->pow2 = !(n & (n - 1));
@@ -91,12 +85,12 @@ bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
 
 		bank = (bank & d->low_mask) | (above << chip_bits);
 		if (__builtin_popcountll(above << chip_bits) != __builtin_popcountll(above))
-			return fail(err, "bank_mask = %#" G_GINT64_MODIFIER "x: its top bits leave the address once %u channel bits are inserted at bit %u",
+			return fail(why, "bank_mask = %#" G_GINT64_MODIFIER "x: its top bits leave the address once %u channel bits are inserted at bit %u",
 				    cfg->bank_mask, chip_bits, cfg->chip_shift);
 		d->chip_mask = (uint64_t)(n - 1) << cfg->chip_shift;
 	}
 	if ((unsigned)__builtin_popcountll(bank) < sub_bits)
-		return fail(err, "bank_mask = %#" G_GINT64_MODIFIER "x: has %d bits set; n_sub = %u takes its lowest %u as the slice bits",
+		return fail(why, "bank_mask = %#" G_GINT64_MODIFIER "x: has %d bits set; n_sub = %u takes its lowest %u as the slice bits",
 			    cfg->bank_mask, __builtin_popcountll(bank), cfg->n_sub, sub_bits);
 	d->spm = lowest_bits(bank, sub_bits);
 	d->hi_shift = cfg->chip_shift + chip_bits + sub_bits;
@@ -105,7 +99,7 @@ bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
 		 * non-power-of-two path then folds it back with a modulo */
 		d->hash_sets = (UINT32_C(1) << chip_bits) * cfg->n_sub;
 		if (set_index_check(SET_INDEX_IPOLY, d->hash_sets, 128))
-			return fail(err, "subpart_indexing = ipoly: hashes next_pow2(n_channels) x n_sub = %u x %u = %u sub-partitions; expected 16, 32 or 64",
+			return fail(why, "subpart_indexing = ipoly: hashes next_pow2(n_channels) x n_sub = %u x %u = %u sub-partitions; expected 16, 32 or 64",
 				    1u << chip_bits, cfg->n_sub, d->hash_sets);
 		for (unsigned k = 0; k < 3; k++)
 			for (uint64_t v = 0; v < 128; v++)
@@ -122,67 +116,5 @@ bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
 	}
 	addrdec_pext_plan(&d->sub_bits, d->spm);
 	addrdec_pext_plan(&d->part_bits, ~(d->spm | d->chip_mask));
-	return true;
-}
-
-static const char *const addrdec_keys[] = {
-	"n_channels", "n_sub", "chip_shift", "bank_mask", "subpart_indexing",
-};
-
-bool addrdec_from_params(const struct ss_params *p, bool used,
-			 struct addrdec *d, GError **err)
-{
-	if (!used) {
-		for (size_t i = 0; i < G_N_ELEMENTS(addrdec_keys); i++)
-			if (ss_param_is_set(p, addrdec_keys[i]))
-				return fail(err, "%s: used only with mapping = gpgpusim",
-					    addrdec_keys[i]);
-		return true;
-	}
-	if (!ss_param_is_set(p, "n_channels"))
-		return fail(err, "n_channels: required with mapping = gpgpusim (the DRAM channel count)");
-
-	struct addrdec_config cfg = {
-		.n_channels = ss_param_uint(p, "n_channels"),
-		.n_sub = ss_param_uint(p, "n_sub"),
-		.chip_shift = ss_param_uint(p, "chip_shift"),
-		.bank_mask = ss_param_uint(p, "bank_mask"),
-		.indexing = ss_param_enum(p, "subpart_indexing"),
-	};
-
-	return addrdec_init(d, &cfg, err);
-}
-
-const char *const slice_mapping_names[] = {
-	[SLICE_MAP_SINGLE] = "single", [SLICE_MAP_LINE] = "line",
-	[SLICE_MAP_GPGPUSIM] = "gpgpusim", NULL,
-};
-
-bool slice_map_from_params(const struct ss_params *p, uint32_t n_slices,
-			   const char *slices_given, uint32_t line_bytes,
-			   struct slice_map *m, GError **err)
-{
-	*m = (struct slice_map){
-		.mapping = ss_param_enum(p, "mapping"),
-		.n_slices = n_slices,
-		.line_shift = __builtin_ctz(line_bytes),
-	};
-	if (!addrdec_from_params(p, m->mapping == SLICE_MAP_GPGPUSIM, &m->dec, err))
-		return false;
-	switch (m->mapping) {
-	case SLICE_MAP_SINGLE:
-		if (n_slices != 1)
-			return fail(err, "mapping = single takes one slice, not %s; expected mapping = line or gpgpusim for several",
-				    slices_given);
-		break;
-	case SLICE_MAP_LINE:
-		break;
-	case SLICE_MAP_GPGPUSIM:
-		if (m->dec.n_slices != n_slices)
-			return fail(err, "mapping = gpgpusim: n_channels x n_sub = %u x %u = %u slices, but %s",
-				    m->dec.cfg.n_channels, m->dec.cfg.n_sub,
-				    m->dec.n_slices, slices_given);
-		break;
-	}
 	return true;
 }

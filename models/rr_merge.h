@@ -13,7 +13,7 @@
 #define SS_RR_MERGE_H
 
 #include <stdbool.h>
-#include <sectorsim/mem.h>
+#include <sectorsim/protocols/mem.h>
 
 typedef void (*rr_serve_fn)(void *ctx, const struct mem_req *r);
 

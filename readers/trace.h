@@ -22,7 +22,8 @@
 #ifndef SS_TRACE_H
 #define SS_TRACE_H
 
-#include <sectorsim/gpu.h>
+#include <sectorsim/engine.h>
+#include <sectorsim/protocols/gpu.h>
 
 enum trace_format {
 	TRACE_AUTO,		/* app_config.py -> ppt; kernelslist.g -> accelsim */

@@ -9,7 +9,7 @@
 #define SS_OCCUPANCY_H
 
 #include <stdbool.h>
-#include <sectorsim/gpu.h>
+#include <sectorsim/protocols/gpu.h>
 
 enum carveout_rule {
 	CARVEOUT_REF,		/* the reference's loop: the last carveout is never tried */

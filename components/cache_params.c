@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Parameters to model configurations: see cache_params.h. */
+#include "config.h"
+
+#include "cache_params.h"
+
+/* ---- sector caches -------------------------------------------------------- */
+
+const char *const sc_index_names[] = {
+	[SET_INDEX_FIB_DOUBLE] = "fib_double", [SET_INDEX_LINEAR] = "linear",
+	[SET_INDEX_XOR] = "xor", [SET_INDEX_IPOLY] = "ipoly",
+	[SET_INDEX_FERMI] = "fermi", NULL,
+};
+const char *const sc_index_on_names[] = { "address", "partition", NULL };
+const char *const sc_replacement_names[] = { "lru", "fifo", NULL };
+const char *const sc_write_hit_names[] = { "write_back", "write_through", NULL };
+const char *const sc_write_miss_names[] = {
+	"allocate", "no_allocate", "lazy_fetch", "fetch", NULL,
+};
+const char *const sc_final_writeback_names[] = { "count", "report", "none", NULL };
+const char *const sc_at_kernel_end_names[] = { "invalidate", "keep", NULL };
+
+bool sc_config_from_params(const struct ss_params *p, struct sc_config *cfg,
+			   struct sc_kernel_end *end, GError **err)
+{
+	*cfg = (struct sc_config){
+		.size = ss_param_uint(p, "size"),
+		.sets = ss_param_uint(p, "sets"),
+		.assoc = ss_param_uint(p, "assoc"),
+		.line_bytes = ss_param_uint(p, "line_bytes"),
+		.sector_bytes = ss_param_uint(p, "sector_bytes"),
+		.index = ss_param_enum(p, "index"),
+		.index_on_partition = ss_param_enum(p, "index_on") == 1,
+		.replacement = ss_param_enum(p, "replacement"),
+		.write_hit = ss_param_enum(p, "write_hit"),
+		.write_miss = ss_param_enum(p, "write_miss"),
+		.count_write_misses = ss_param_bool(p, "count_write_misses"),
+		.protect_dirty_pct = ss_param_uint(p, "protect_dirty_pct"),
+	};
+	end->final = ss_param_enum(p, "final_writeback");
+	end->invalidate = ss_param_enum(p, "at_kernel_end") == 0;
+	if (ss_param_uint(p, "sets") > UINT32_MAX)
+		return ss_set_error(err, SS_ERROR_CONFIG, "sets: at most %u", UINT32_MAX);
+	return true;
+}
+
+/* ---- address decoding and slice maps --------------------------------------- */
+
+const char *const addrdec_indexing_names[] = {
+	[ADDRDEC_CONSECUTIVE] = "consecutive", [ADDRDEC_IPOLY] = "ipoly", NULL,
+};
+
+static const char *const addrdec_keys[] = {
+	"n_channels", "n_sub", "chip_shift", "bank_mask", "subpart_indexing",
+};
+
+bool addrdec_from_params(const struct ss_params *p, bool used,
+			 struct addrdec *d, GError **err)
+{
+	if (!used) {
+		for (size_t i = 0; i < G_N_ELEMENTS(addrdec_keys); i++)
+			if (ss_param_is_set(p, addrdec_keys[i]))
+				return ss_set_error(err, SS_ERROR_CONFIG, "%s: used only with mapping = gpgpusim",
+					    addrdec_keys[i]);
+		return true;
+	}
+	if (!ss_param_is_set(p, "n_channels"))
+		return ss_set_error(err, SS_ERROR_CONFIG, "n_channels: required with mapping = gpgpusim (the DRAM channel count)");
+
+	struct addrdec_config cfg = {
+		.n_channels = ss_param_uint(p, "n_channels"),
+		.n_sub = ss_param_uint(p, "n_sub"),
+		.chip_shift = ss_param_uint(p, "chip_shift"),
+		.bank_mask = ss_param_uint(p, "bank_mask"),
+		.indexing = ss_param_enum(p, "subpart_indexing"),
+	};
+
+	char *why = NULL;
+
+	if (!addrdec_init(d, &cfg, &why)) {
+		g_set_error_literal(err, SS_ERROR, SS_ERROR_CONFIG, why);
+		g_free(why);
+		return false;
+	}
+	return true;
+}
+
+const char *const slice_mapping_names[] = {
+	[SLICE_MAP_SINGLE] = "single", [SLICE_MAP_LINE] = "line",
+	[SLICE_MAP_GPGPUSIM] = "gpgpusim", NULL,
+};
+
+bool slice_map_from_params(const struct ss_params *p, uint32_t n_slices,
+			   const char *slices_given, uint32_t line_bytes,
+			   struct slice_map *m, GError **err)
+{
+	*m = (struct slice_map){
+		.mapping = ss_param_enum(p, "mapping"),
+		.n_slices = n_slices,
+		.line_shift = __builtin_ctz(line_bytes),
+	};
+	if (!addrdec_from_params(p, m->mapping == SLICE_MAP_GPGPUSIM, &m->dec, err))
+		return false;
+	switch (m->mapping) {
+	case SLICE_MAP_SINGLE:
+		if (n_slices != 1)
+			return ss_set_error(err, SS_ERROR_CONFIG, "mapping = single takes one slice, not %s; expected mapping = line or gpgpusim for several",
+				    slices_given);
+		break;
+	case SLICE_MAP_LINE:
+		break;
+	case SLICE_MAP_GPGPUSIM:
+		if (m->dec.n_slices != n_slices)
+			return ss_set_error(err, SS_ERROR_CONFIG, "mapping = gpgpusim: n_channels x n_sub = %u x %u = %u slices, but %s",
+				    m->dec.cfg.n_channels, m->dec.cfg.n_sub,
+				    m->dec.n_slices, slices_given);
+		break;
+	}
+	return true;
+}

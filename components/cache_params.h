@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The parameter and statistic rows of the components built on the models
+ * of models/sector_cache.h and models/addrdec.h (sector_cache,
+ * l2_slice_set, slice_router, sdcm_cache), and the functions that turn a
+ * component's parameters into the models' configurations.  The models
+ * know nothing of parameters; this is where the two meet.
+ */
+#ifndef SS_CACHE_PARAMS_H
+#define SS_CACHE_PARAMS_H
+
+#include <sectorsim/sectorsim.h>
+#include "sector_cache.h"
+#include "addrdec.h"
+
+/* ---- sector caches -------------------------------------------------------- */
+
+extern const char *const sc_index_names[], *const sc_index_on_names[],
+	*const sc_replacement_names[], *const sc_write_hit_names[],
+	*const sc_write_miss_names[], *const sc_final_writeback_names[],
+	*const sc_at_kernel_end_names[];
+
+/* The parameter rows of one cache, for the table of any component built on
+ * sector caches (sector_cache, l2_slice_set); sc_config_from_params() reads
+ * them. */
+#define SC_PARAM_ROWS \
+	{ "size", SS_P_SIZE, "0", "capacity; give two of size, sets and assoc: sets = size / assoc / line_bytes or assoc = size / sets / line_bytes, rounded down", NULL, 0, 0, 0 }, \
+	{ "sets", SS_P_UINT, "0", "number of sets (give two of size, sets and assoc); a new size from a kernel then changes the ways, not the sets", NULL, 0, 0, 0 }, \
+	{ "assoc", SS_P_UINT, "0", "ways per set; 0: derived from size and sets, or from each kernel's size (sets with size_from_kernel = true)", NULL, 0, SC_MAX_ASSOC, 0 }, \
+	{ "line_bytes", SS_P_SIZE, "128B", "line size: the unit of tags, allocation and replacement", NULL, 32, 65536, SS_PF_POW2 }, \
+	{ "sector_bytes", SS_P_SIZE, "32B", "sector size: the unit of valid and dirty bits; = line_bytes for a non-sectored cache", NULL, 32, 65536, SS_PF_POW2 }, \
+	{ "index", SS_P_ENUM, "linear", "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi", sc_index_names, 0, 0, 0 }, \
+	{ "index_on", SS_P_ENUM, "address", "hash the request's address, or the partition address an L2 router attaches", sc_index_on_names, 0, 0, 0 }, \
+	{ "replacement", SS_P_ENUM, "lru", "victim: least recently touched line, or oldest allocation", sc_replacement_names, 0, 0, 0 }, \
+	{ "write_hit", SS_P_ENUM, "write_back", "write_back keeps dirty sectors until eviction or flush; write_through forwards every write", sc_write_hit_names, 0, 0, 0 }, \
+	{ "write_miss", SS_P_ENUM, "allocate", "allocate (valid without fetch), no_allocate (forward), lazy_fetch (write-validate with byte masks), fetch (read then merge)", sc_write_miss_names, 0, 0, 0 }, \
+	{ "count_write_misses", SS_P_BOOL, "true", "false: store misses are not counted as misses (the reference's fix_l2)", NULL, 0, 0, 0 }, \
+	{ "final_writeback", SS_P_ENUM, "count", "at a kernel's end, dirty sectors are written back (count: traffic to the next level), only counted as dirty_at_kernel_end (report), or neither (none)", sc_final_writeback_names, 0, 0, 0 }, \
+	{ "at_kernel_end", SS_P_ENUM, "invalidate", "after a kernel's end the cache is invalidated (the next kernel starts cold) or keeps its lines", sc_at_kernel_end_names, 0, 0, 0 }, \
+	{ "protect_dirty_pct", SS_P_UINT, "0", "lines holding a modified sector are not evicted while they are fewer than this percentage of all lines (GPGPU-Sim's write ratio; a set holding only such lines evicts its LRU line and counts protect_overrides); 0: off", NULL, 0, 100, 0 }
+
+/* The statistic rows, in the layout of enum sc_stat. */
+#define SC_KIND_STATS(k, what) \
+	{ k "_accesses", SS_STAT_COUNTER, "sector accesses by " what, NULL, NULL }, \
+	{ k "_hits", SS_STAT_COUNTER, "hits by " what, NULL, NULL }, \
+	{ k "_sector_misses", SS_STAT_COUNTER, "sector misses (line present) by " what, NULL, NULL }, \
+	{ k "_line_misses", SS_STAT_COUNTER, "line misses by " what, NULL, NULL }, \
+	{ k "_reads_down", SS_STAT_COUNTER, "sector reads sent to the next level for " what " (fetches, and bypassing requests other than writes)", NULL, NULL }, \
+	{ k "_writes_down", SS_STAT_COUNTER, "sector writes sent to the next level for " what " (write-through, no-allocate, bypassing writes)", NULL, NULL }
+#define SC_STAT_ROWS \
+	SC_KIND_STATS("global_load", "global loads"), \
+	SC_KIND_STATS("global_store", "global stores"), \
+	SC_KIND_STATS("global_atomic", "global atomics"), \
+	SC_KIND_STATS("global_reduction", "global reductions"), \
+	SC_KIND_STATS("local_load", "local loads"), \
+	SC_KIND_STATS("local_store", "local stores"), \
+	SC_KIND_STATS("local_atomic", "local atomics"), \
+	SC_KIND_STATS("local_reduction", "local reductions"), \
+	{ "accesses", SS_STAT_SUM, "sector accesses", "*_accesses", NULL }, \
+	{ "hits", SS_STAT_SUM, "hits", "*_hits", NULL }, \
+	{ "sector_misses", SS_STAT_SUM, "sector misses (line present, sector not readable)", "*_sector_misses", NULL }, \
+	{ "line_misses", SS_STAT_SUM, "line misses", "*_line_misses", NULL }, \
+	{ "reads_down", SS_STAT_SUM, "sector reads sent to the next level", "*_reads_down", NULL }, \
+	{ "writes_down", SS_STAT_SUM, "sector writes sent to the next level, write-backs included", "*_writes_down wb_evict wb_flush", NULL }, \
+	{ "evictions", SS_STAT_COUNTER, "lines evicted to make room", NULL, NULL }, \
+	{ "wb_evict", SS_STAT_COUNTER, "dirty sectors written back on eviction", NULL, NULL }, \
+	{ "wb_flush", SS_STAT_COUNTER, "dirty sectors written back by a flush or a kernel's end", NULL, NULL }, \
+	{ "dirty_at_kernel_end", SS_STAT_COUNTER, "dirty sectors left at a kernel's end (final_writeback = report; none in a write-through cache)", NULL, NULL }, \
+	{ "protect_overrides", SS_STAT_COUNTER, "line misses whose set held only lines protected by protect_dirty_pct: the LRU line went all the same", NULL, NULL }, \
+	{ "hit_rate", SS_STAT_RATIO, "hits / accesses", "hits", "accesses" }
+
+struct ss_params;
+bool sc_config_from_params(const struct ss_params *p, struct sc_config *cfg,
+			   struct sc_kernel_end *end, GError **err);
+
+/* ---- address decoding and slice maps --------------------------------------- */
+
+extern const char *const addrdec_indexing_names[], *const slice_mapping_names[];
+
+/*
+ * The parameter rows of the decoder, for every component that maps
+ * addresses to slices this way (l2_slice_set, slice_router); they matter
+ * with mapping = gpgpusim only.  addrdec_config_from_params() reads them.
+ */
+#define ADDRDEC_PARAM_ROWS \
+	{ "n_channels", SS_P_UINT, "1", "mapping = gpgpusim (required there): DRAM channels, GPGPU-Sim's -gpgpu_n_mem", NULL, 1, 4096, 0 }, \
+	{ "n_sub", SS_P_UINT, "1", "mapping = gpgpusim: slices (sub-partitions) per channel, a power of two; slices = n_channels x n_sub", NULL, 1, 64, SS_PF_POW2 }, \
+	{ "chip_shift", SS_P_UINT, "8", "mapping = gpgpusim: the lowest address bit of the channel (dramid@S of -gpgpu_mem_addr_mapping)", NULL, 0, 56, 0 }, \
+	{ "bank_mask", SS_P_UINT, "0", "mapping = gpgpusim: the bank bits (B) of the address map as written; its lowest log2(n_sub) set bits pick the slice within the channel", NULL, 0, 0, 0 }, \
+	{ "subpart_indexing", SS_P_ENUM, "consecutive", "mapping = gpgpusim: slice = channel x n_sub + bank bits (consecutive), or that hashed with IPOLY (ipoly: 16, 32 or 64 hashed sub-partitions)", addrdec_indexing_names, 0, 0, 0 }
+
+/*
+ * The decoder of a component's parameters.  `used` says whether the
+ * component maps with it (mapping = gpgpusim): then n_channels must be
+ * given; otherwise none of the rows may be, since they would do nothing.
+ * With used false, *d is left alone and true is returned.
+ */
+bool addrdec_from_params(const struct ss_params *p, bool used,
+			 struct addrdec *d, GError **err);
+
+/* The `mapping` row and the decoder's, for the components that route. */
+#define SLICE_MAP_PARAM_ROWS \
+	{ "mapping", SS_P_ENUM, "single", "slice of an address: single (one slice), line (line number modulo slices), gpgpusim (GPGPU-Sim's address decoding, which also gives the partition address)", slice_mapping_names, 0, 0, 0 }, \
+	ADDRDEC_PARAM_ROWS
+
+/*
+ * The map of a component with `n_slices` slices, which `slices_given`
+ * describes for messages ("slices = 48", "48 mem_side outputs"); lines
+ * of `line_bytes` for mapping = line.
+ */
+bool slice_map_from_params(const struct ss_params *p, uint32_t n_slices,
+			   const char *slices_given, uint32_t line_bytes,
+			   struct slice_map *m, GError **err);
+
+#endif

@@ -1,0 +1,1321 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sector_cache: a functional (hit/miss exact, no timing) set-associative
+ * cache whose lines are split into sectors with their own valid, dirty and
+ * readable bits.  One type serves as the L1 of an SM and as an L2 slice;
+ * only parameters and wiring differ.  The state machine is model.md 7.4
+ * (write_miss = allocate / no_allocate: the reference's LRUCache) and 7.5
+ * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional,
+ * with its dirty-line protection, read-modify-writes for atomics and
+ * reductions, and the L1's bypass of flagged requests).
+ *
+ * Layout, chosen by the benchmark: ways are numbered set * assoc + way.
+ * Each set has one block of its own: 16-bit fingerprints of the line
+ * numbers of its ways, then its recency list.  A lookup compares the
+ * fingerprints 16 ways per pair of SSE2 compares (a 32-way set's
+ * fingerprints are one 64-byte CPU line, its list the next one) and reads
+ * a way's record (tag, valid and dirty bits) only on a fingerprint match.
+ * The recency list is circular and doubly linked (the paper's O(1) LRU):
+ * the victim is the one before the head, and making it the newest line is
+ * a move of the head.  FIFO keeps the list in allocation order instead.
+ * Its links are bytes up to 256 ways and 16-bit words beyond (an adaptive
+ * L1 of 4 sets has up to 384 ways), chosen when the geometry is set, so
+ * that the common caches keep a 32-way set's links in one CPU line.
+ * An empty set is a full list of empty ways (no valid sector,
+ * fingerprint 0, which no line has), so an allocation always takes the
+ * way before the head with no test of whether the set is full: empty ways
+ * stay behind every line until they are taken.  Invalidation starts a new
+ * epoch, and a set of an old epoch is emptied when next looked up, so a
+ * kernel boundary costs nothing for the sets nobody touches.  The last line looked up
+ * is remembered, so the 4 sectors of a line cost one lookup.  Nothing is
+ * allocated per access.
+ *
+ * The access path of a 32-byte request is compiled once per combination
+ * of write_hit and write_miss, per direction and per extension (line_hit()
+ * and line_miss() with constant policies, see SC_ACCESS_FN), and sc_new()
+ * picks one, so the policies cost no branch per access.  The extended
+ * paths count the lines holding a modified sector (protect_dirty_pct) and
+ * take links of either width; the plain ones, which every reference
+ * cache uses, do neither.  The state changes
+ * of an access come before its requests down, so that little is live
+ * across the calls; what is emitted, and in which order, is the reference's.
+ * Requests of other sizes take the same functions with the policies read
+ * at run time.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include "sector_cache.h"
+
+#define CPU_LINE 64
+
+#define noinline __attribute__((noinline))
+#define always_inline inline __attribute__((always_inline))
+
+/*
+ * What a hit or an eviction reads of one way: 16 bytes, so a record never
+ * straddles CPU lines.  The readable bits are only kept apart from the
+ * valid ones by lazy_fetch (c->readable); every other policy makes a valid
+ * sector readable at once.
+ */
+struct sc_way {
+	uint64_t tag;			/* the line number */
+	uint32_t valid, dirty;		/* sector bit masks */
+};
+
+struct sc_set {
+	uint32_t epoch;			/* the set is valid in this epoch only */
+	uint16_t head;			/* most recent (LRU) or newest (FIFO) */
+};
+
+typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
+
+struct sc_cache {
+	/* what every access reads, together */
+	struct sc_cache_head head;	/* first: sc_access() reads it */
+	uint64_t *st;
+	uint64_t memo_line;		/* the last line found, UINT64_MAX: none */
+	size_t memo_way;
+	unsigned line_shift, sector_shift;
+	uint32_t sector_idx_mask;	/* sectors per line - 1 */
+	uint32_t nsets, assoc;
+	uint64_t sector_addr_mask;	/* clears the offset within a sector */
+	bool fib_on_addr;		/* index fib_double of the address */
+	bool atom_sectors;		/* sector_bytes = MEM_ATOM */
+	uint8_t *blocks;		/* per set: fingerprints, next, prev */
+	size_t block_bytes;
+	uint32_t fp_lanes;		/* fingerprints per block: 8 or 16k */
+	bool wide_links;		/* next and prev are uint16_t, else uint8_t */
+	/* the access path counts modified lines (protect_dirty_pct) and
+	 * reads links of either width; without these (every reference
+	 * cache) it is as short as before they existed */
+	bool extended;
+	struct sc_set *sets;
+	struct sc_way *ways;
+	uint32_t epoch;			/* sets of older epochs are empty */
+	sc_emit_fn emit;
+	void *ctx;
+	struct sc_config cfg;
+
+	uint32_t *readable;		/* lazy_fetch: readable sectors per way */
+	uint64_t *bytes;		/* lazy_fetch: written bytes, line_bytes bits per way */
+	unsigned mask_words;		/* 64-bit words of `bytes` per way */
+	uint32_t sectors;		/* per line */
+	unsigned set_shift;
+	/* lines holding a modified sector, for protect_dirty_pct */
+	uint64_t modified_lines;
+	/* protect_dirty_pct x lines: a modified line is no victim while
+	 * 100 x modified_lines is below it (0: never) */
+	uint64_t protect_limit;
+	/* the access path of the policies, behind a bypass or a missing size */
+	sc_access_fn policy_access;
+	uint64_t own_stats[SC_N_STATS];
+	/* what goes down when the request being served cannot: here rather
+	 * than on the stack, so that sending it can end an access (a tail
+	 * call); the next level is done with it when emit returns */
+	struct mem_req down;
+};
+
+G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
+
+static inline uint16_t fingerprint(uint64_t line)
+{
+	/*
+	 * Not the golden ratio: fib_double puts lines whose products with
+	 * it have the same leading bits in the same set, so those bits would
+	 * tell nothing apart in a set and every lookup would read tags.
+	 * Never 0, so a fingerprint compare cannot match an unused way.
+	 */
+	return (uint16_t)((line * UINT64_C(0xff51afd7ed558ccd)) >> 48) | 1;
+}
+
+/* The block of a set: fp_lanes fingerprints, then assoc `next` and assoc
+ * `prev` in-set indices (links, of 1 or 2 bytes). */
+static inline uint16_t *set_fp(const struct sc_cache *c, size_t set)
+{
+	return (uint16_t *)(c->blocks + set * c->block_bytes);
+}
+
+static inline uint8_t *set_next(const struct sc_cache *c, size_t set)
+{
+	return c->blocks + set * c->block_bytes + 2 * c->fp_lanes;
+}
+
+static inline uint8_t *set_prev(const struct sc_cache *c, size_t set, bool wide)
+{
+	return set_next(c, set) + ((size_t)c->assoc << wide);
+}
+
+/* Link i of a next or prev array; `wide` is a constant where it matters. */
+static always_inline unsigned link_get(const uint8_t *links, unsigned i,
+				       bool wide)
+{
+	return wide ? ((const uint16_t *)links)[i] : links[i];
+}
+
+static always_inline void link_set(uint8_t *links, unsigned i, unsigned to,
+				   bool wide)
+{
+	if (wide)
+		((uint16_t *)links)[i] = to;
+	else
+		links[i] = to;
+}
+
+static unsigned log2u(uint64_t v)
+{
+	return 63 - __builtin_clzll(v);
+}
+
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static size_t round_up(size_t v, size_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
+static void free_arrays(struct sc_cache *c)
+{
+	free(c->blocks);
+	g_free(c->sets);
+	g_free(c->ways);
+	g_free(c->readable);
+	g_free(c->bytes);
+}
+
+/*
+ * Invalidation is a new epoch: a set is emptied when it is next looked up
+ * (empty_set()), so that a kernel boundary costs nothing for the sets no
+ * kernel touches, which with 80 L1s and a 40 MiB L2 is most of them.
+ */
+void sc_invalidate(struct sc_cache *c)
+{
+	if (++c->epoch == 0) {
+		/* after 2^32 invalidations, make every set's epoch old again */
+		for (size_t set = 0; set < c->nsets; set++)
+			c->sets[set].epoch = 0;
+		c->epoch = 1;
+	}
+	c->memo_line = UINT64_MAX;
+	c->modified_lines = 0;
+}
+
+/* An empty set of this epoch: every way empty (no valid sector, fingerprint
+ * 0), in a circle, head 0. */
+static noinline void empty_set(struct sc_cache *c, size_t set)
+{
+	uint32_t a = c->assoc;
+	bool wide = c->wide_links;
+	uint8_t *next = set_next(c, set), *prev = set_prev(c, set, wide);
+
+	memset(set_fp(c, set), 0, 2 * c->fp_lanes);
+	memset(&c->ways[set * a], 0, a * sizeof(*c->ways));
+	for (uint32_t w = 0; w < a; w++) {
+		link_set(next, w, w + 1 == a ? 0 : w + 1, wide);
+		link_set(prev, w, w == 0 ? a - 1 : w - 1, wide);
+	}
+	c->sets[set].head = 0;
+	c->sets[set].epoch = c->epoch;
+}
+
+static inline bool set_live(const struct sc_cache *c, size_t set)
+{
+	return c->sets[set].epoch == c->epoch;
+}
+
+static sc_access_fn pick_access(const struct sc_config *cfg, bool extended);
+static void access_flagged(struct sc_cache *c, const struct mem_req *r);
+static void access_unsized(struct sc_cache *c, const struct mem_req *r);
+
+/*
+ * Sets and ways for a capacity of `size` bytes (0: sets x assoc as the
+ * configuration gave them): the sets stay when the configuration gave
+ * them, else the ways.  Rounded down, as the reference: 4.5 MiB / 32 /
+ * 128 = 1152 sets.
+ */
+static bool derive_geometry(const struct sc_config *cfg, uint64_t size,
+			    uint32_t *nsets, uint32_t *assoc, char **why)
+{
+	uint64_t lines = size / cfg->line_bytes, n;
+
+	if (!size) {
+		*nsets = cfg->sets;
+		*assoc = cfg->assoc;
+		return true;
+	}
+	if (cfg->sets) {
+		n = lines / cfg->sets;
+		if (!n || n > SC_MAX_ASSOC) {
+			*why = g_strdup_printf("%" G_GUINT64_FORMAT " bytes in %u sets of %u-byte lines make %" G_GUINT64_FORMAT " ways; expected 1 to %u",
+					       size, cfg->sets, cfg->line_bytes, n, SC_MAX_ASSOC);
+			return false;
+		}
+		*nsets = cfg->sets;
+		*assoc = n;
+		return true;
+	}
+	if (cfg->assoc > lines) {
+		*why = g_strdup_printf("assoc %u is larger than the %" G_GUINT64_FORMAT " lines of %" G_GUINT64_FORMAT " bytes",
+				       cfg->assoc, lines, size);
+		return false;
+	}
+	n = lines / cfg->assoc;
+	if (n > UINT32_MAX) {
+		*why = g_strdup_printf("%" G_GUINT64_FORMAT " sets; at most %u", n, UINT32_MAX);
+		return false;
+	}
+	*nsets = n;
+	*assoc = cfg->assoc;
+	return true;
+}
+
+/* Which of size, sets and assoc the configuration gave: two of them, or
+ * sets alone when each kernel brings the size. */
+static bool check_dimensions(const struct sc_config *cfg, char **why)
+{
+	if (cfg->size && cfg->sets && cfg->assoc)
+		*why = g_strdup("size, sets and assoc: give two of them, not all three (the third follows)");
+	else if (cfg->assoc && !cfg->size && !cfg->sets)
+		*why = g_strdup_printf("give either size or sets as well as assoc %u", cfg->assoc);
+	else if (!cfg->assoc && !cfg->sets)
+		*why = g_strdup("assoc is not given and cannot be derived: expected two of size, sets and assoc");
+	else if (!cfg->assoc && !cfg->size && !cfg->size_from_kernel)
+		*why = g_strdup_printf("assoc is not given and cannot be derived from sets %u alone: expected assoc, size (assoc = size / sets / line_bytes) or size_from_kernel = true",
+				       cfg->sets);
+	return !*why;
+}
+
+/* Whether the lines, sectors and percentages of cfg make sense. */
+static bool check_lines(const struct sc_config *cfg, char **why)
+{
+	if (!cfg->line_bytes || !cfg->sector_bytes) {
+		*why = g_strdup("line_bytes and sector_bytes must not be zero");
+		return false;
+	}
+	if (!pow2(cfg->line_bytes) || !pow2(cfg->sector_bytes) ||
+	    cfg->sector_bytes < MEM_ATOM || cfg->line_bytes % cfg->sector_bytes) {
+		*why = g_strdup_printf("sector_bytes %u must be a power of two of at least %u bytes that divides line_bytes %u (a power of two)",
+				       cfg->sector_bytes, MEM_ATOM, cfg->line_bytes);
+		return false;
+	}
+	if (cfg->line_bytes / cfg->sector_bytes > 32) {
+		*why = g_strdup_printf("%u sectors per line; at most 32",
+				       cfg->line_bytes / cfg->sector_bytes);
+		return false;
+	}
+	if (cfg->protect_dirty_pct > 100) {
+		*why = g_strdup_printf("protect_dirty_pct %u: expected a percentage from 0 to 100",
+				       cfg->protect_dirty_pct);
+		return false;
+	}
+	return true;
+}
+
+/* Whether nsets x assoc make a cache of cfg's lines and index. */
+static bool check_geometry(const struct sc_config *cfg, uint32_t nsets,
+			   uint32_t assoc, char **why)
+{
+	const char *bad;
+
+	if (!assoc || !nsets) {
+		*why = g_strdup_printf("%u sets of %u ways: neither must be zero", nsets, assoc);
+		return false;
+	}
+	if (assoc > SC_MAX_ASSOC) {
+		*why = g_strdup_printf("assoc %u: at most %u ways", assoc, SC_MAX_ASSOC);
+		return false;
+	}
+	if ((uint64_t)nsets * assoc > (UINT64_C(1) << 32)) {
+		*why = g_strdup("more than 2^32 lines");
+		return false;
+	}
+	bad = set_index_check(cfg->index, nsets, cfg->line_bytes);
+	if (bad) {
+		*why = g_strdup_printf("%u sets: this index function %s", nsets, bad);
+		return false;
+	}
+	return true;
+}
+
+/* Check the geometry of cfg at `size` bytes (see derive_geometry()) and
+ * size the arrays. */
+static bool configure(struct sc_cache *c, const struct sc_config *cfg,
+		      uint64_t size, char **why)
+{
+	uint32_t nsets, assoc;
+
+	*why = NULL;
+	if (!derive_geometry(cfg, size, &nsets, &assoc, why) ||
+	    !check_geometry(cfg, nsets, assoc, why))
+		return false;
+	c->cfg = *cfg;
+	c->nsets = nsets;
+	c->assoc = assoc;
+	c->wide_links = assoc > 256;
+	c->protect_limit = (uint64_t)cfg->protect_dirty_pct * nsets * assoc;
+	c->extended = c->wide_links || c->protect_limit;
+	c->policy_access = pick_access(cfg, c->extended);
+	c->head.access = cfg->bypass == SC_BYPASS_FLAGGED ? access_flagged
+							   : c->policy_access;
+	c->sectors = cfg->line_bytes / cfg->sector_bytes;
+	c->line_shift = log2u(cfg->line_bytes);
+	c->sector_shift = log2u(cfg->sector_bytes);
+	c->sector_addr_mask = ~(uint64_t)(cfg->sector_bytes - 1);
+	c->sector_idx_mask = c->sectors - 1;
+	c->set_shift = pow2(c->nsets) ? log2u(c->nsets) : 0;
+	c->fib_on_addr = cfg->index == SET_INDEX_FIB_DOUBLE && !cfg->index_on_partition;
+	c->atom_sectors = cfg->sector_bytes == MEM_ATOM;
+	c->mask_words = (cfg->line_bytes + 63) / 64;
+	/* the compares take 16 fingerprints, or 8 for a small set */
+	c->fp_lanes = c->assoc <= 8 ? 8 : round_up(c->assoc, 16);
+	c->block_bytes = round_up(2 * c->fp_lanes + ((2 * c->assoc) << c->wide_links), 16);
+
+	size_t n = (size_t)c->nsets * c->assoc;
+	void *blocks;
+
+	free_arrays(c);
+	/* a 32-way set's fingerprints fill one CPU line, not two */
+	if (posix_memalign(&blocks, CPU_LINE, c->nsets * c->block_bytes))
+		g_error("sector_cache: out of memory");
+	c->blocks = blocks;
+	/* epoch 0 everywhere: every set is emptied on first use */
+	c->sets = g_new0(struct sc_set, c->nsets);
+	c->ways = g_new(struct sc_way, n);
+	c->readable = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint32_t, n) : NULL;
+	c->bytes = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint64_t, n * c->mask_words) : NULL;
+	c->epoch = 0;
+	sc_invalidate(c);
+	return true;
+}
+
+struct sc_cache *sc_new(const struct sc_config *cfg, uint64_t *stats,
+			sc_emit_fn emit, void *ctx, char **why)
+{
+	struct sc_cache *c = g_new0(struct sc_cache, 1);
+
+	*why = NULL;
+	c->st = stats ? stats : c->own_stats;
+	c->emit = emit;
+	c->ctx = ctx;
+	if (!check_dimensions(cfg, why) || !check_lines(cfg, why)) {
+		sc_free(c);
+		return NULL;
+	}
+	if (!cfg->assoc && !cfg->size) {
+		/* sets, and a size from each kernel: no lines until the
+		 * first; what can be checked is, with one way per set */
+		if (!check_geometry(cfg, cfg->sets, 1, why)) {
+			sc_free(c);
+			return NULL;
+		}
+		c->cfg = *cfg;
+		c->head.access = access_unsized;
+		return c;
+	}
+	if (!configure(c, cfg, cfg->size, why)) {
+		sc_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void sc_free(struct sc_cache *c)
+{
+	if (!c)
+		return;
+	free_arrays(c);
+	g_free(c);
+}
+
+bool sc_resize(struct sc_cache *c, uint64_t size, char **why)
+{
+	uint32_t nsets, assoc;
+
+	*why = NULL;
+	if (!derive_geometry(&c->cfg, size, &nsets, &assoc, why))
+		return false;
+	/* the same geometry (most kernels of an app): an invalidation */
+	if (c->blocks && nsets == c->nsets && assoc == c->assoc) {
+		sc_invalidate(c);
+		return true;
+	}
+	return configure(c, &c->cfg, size, why);
+}
+
+uint32_t sc_sets(const struct sc_cache *c)
+{
+	return c->nsets;
+}
+
+uint32_t sc_ways(const struct sc_cache *c)
+{
+	return c->assoc;
+}
+
+const uint64_t *sc_stats(struct sc_cache *c)
+{
+	uint64_t *st = c->st;
+
+	for (unsigned m = 0; m < SC_N_METRICS; m++) {
+		st[SC_S_TOTAL + m] = 0;
+		for (unsigned k = 0; k < SC_N_KINDS; k++)
+			st[SC_S_TOTAL + m] += st[k * SC_N_METRICS + m];
+	}
+	/* write-backs have no kind */
+	st[SC_S_TOTAL + SC_M_WRITES_DOWN] += st[SC_S_WB_EVICT] + st[SC_S_WB_FLUSH];
+	return st;
+}
+
+uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr)
+{
+	return set_index(c->cfg.index, c->cfg.index_on_partition ? part_addr : addr,
+			 c->line_shift, c->nsets, c->set_shift);
+}
+
+/* ---- traffic to the next level ------------------------------------------- */
+
+/*
+ * A request to the next level, made from the one being served (so it keeps
+ * its space, SM and warp) or, for a write-back, from nothing.  Made in
+ * pieces, which takes fewer instructions than a copy and patches.
+ */
+static always_inline void make_req(struct mem_req *o, enum mem_op op,
+				   uint64_t addr, uint32_t size, uint32_t mask,
+				   const struct mem_req *from)
+{
+	if (from) {
+		/* not the whole header: a load wider than the store that just
+		 * set the kind would wait for it to reach the cache */
+		o->hdr.size = sizeof(*o);
+		o->part_addr = from->part_addr + (addr - from->addr);
+		/* space, ctl, sm, warp: the rest of the request */
+		memcpy(&o->space, &from->space,
+		       sizeof(*o) - offsetof(struct mem_req, space));
+	} else {
+		*o = (struct mem_req){ .hdr = { sizeof(*o), 0 } };
+		o->part_addr = addr;
+	}
+	o->hdr.kind = op;
+	o->addr = addr;
+	o->size = size;
+	o->mask = mask;
+	o->ctl = 0;
+}
+
+/*
+ * The request down, or the one being served when it would be the same: a
+ * read of a 32-byte sector and a write-through go down unchanged, and
+ * passing them on saves building a copy, which the benchmark shows to be
+ * the dearest part of a miss.  The mask of a read means nothing (mem.h).
+ */
+static always_inline const struct mem_req *
+down_req(struct mem_req *o, enum mem_op op, uint64_t addr, uint32_t size,
+	 uint32_t mask, const struct mem_req *from)
+{
+	if (from && from->hdr.kind == (uint32_t)op && from->addr == addr &&
+	    from->size == size && (op == MEM_READ || from->mask == mask))
+		return from;
+	make_req(o, op, addr, size, mask, from);
+	return o;
+}
+
+/*
+ * The same for the two requests an access sends, when `atom` (a constant
+ * of the 32-byte access path) says r is a 32-byte request at addr: its
+ * write goes down as it is, and so does a read when sectors are 32 bytes.
+ */
+static always_inline const struct mem_req *
+write_down(struct mem_req *o, uint64_t addr, uint32_t len, uint32_t mask,
+	   const struct mem_req *r, bool atom)
+{
+	return atom ? r : down_req(o, MEM_WRITE, addr, len, mask, r);
+}
+
+static always_inline const struct mem_req *
+fetch_down(const struct sc_cache *c, struct mem_req *o, uint64_t addr,
+	   const struct mem_req *r, bool atom)
+{
+	if (atom && c->atom_sectors && r->hdr.kind == MEM_READ)
+		return r;
+	return down_req(o, MEM_READ, addr & c->sector_addr_mask,
+			c->cfg.sector_bytes, UINT32_MAX, r);
+}
+
+static always_inline void send(struct sc_cache *c, enum mem_op op,
+			       uint64_t addr, uint32_t size, uint32_t mask,
+			       const struct mem_req *from)
+{
+	c->emit(c->ctx, down_req(&c->down, op, addr, size, mask, from));
+}
+
+/* Write back the `dirty` sectors of line `tag` (write-back caches). */
+static noinline void write_back(struct sc_cache *c, uint64_t tag,
+				uint32_t dirty, enum sc_stat counter)
+{
+	uint64_t base = tag << c->line_shift;
+
+	if (c->cfg.write_hit != SC_WRITE_BACK)
+		return;		/* a write-through cache has nothing to write back */
+	while (dirty) {
+		unsigned s = __builtin_ctz(dirty);
+
+		dirty &= dirty - 1;
+		c->st[counter]++;
+		send(c, MEM_WRITE, base + ((uint64_t)s << c->sector_shift),
+		     c->cfg.sector_bytes, UINT32_MAX, NULL);
+	}
+}
+
+/* ---- the state machine ---------------------------------------------------- */
+
+/*
+ * Make in-set way w the most recent of its set (LRU only) when it is not
+ * already.  In the circular list the least recent way is the one before
+ * the head: when w is that one, moving the head is enough.
+ */
+static always_inline void move_to_front(struct sc_cache *c, size_t set,
+					unsigned w, bool wide)
+{
+	unsigned h = c->sets[set].head;
+	uint8_t *next = set_next(c, set), *prev = set_prev(c, set, wide);
+	unsigned t = link_get(prev, h, wide);
+
+	if (t != w) {
+		unsigned p = link_get(prev, w, wide), n = link_get(next, w, wide);
+
+		link_set(next, p, n, wide);
+		link_set(prev, n, p, wide);
+		link_set(prev, w, t, wide);
+		link_set(next, w, h, wide);
+		link_set(next, t, w, wide);
+		link_set(prev, h, w, wide);
+	}
+	c->sets[set].head = w;
+}
+
+static noinline void move_to_front_wide(struct sc_cache *c, size_t set,
+					unsigned w)
+{
+	move_to_front(c, set, w, true);
+}
+
+static always_inline void touch(struct sc_cache *c, size_t set, unsigned w,
+				bool ext)
+{
+	/* the common case: the line touched before, or a new line */
+	if (c->sets[set].head == w)
+		return;
+	if (ext && c->wide_links)
+		move_to_front_wide(c, set, w);
+	else
+		move_to_front(c, set, w, false);
+}
+
+/*
+ * The victim when the least recent line `lru` holds a modified sector and
+ * protect_dirty_pct protects such lines: the least recent line without
+ * one (the set has no empty way, or lru would be one), or, when every line
+ * has one, lru all the same, counted (GPGPU-Sim would retry the access
+ * later, which a functional model cannot).  The victim becomes the head
+ * (allocate() expects the way it takes to be linked there).
+ */
+static noinline unsigned protected_victim(struct sc_cache *c, size_t set,
+					  unsigned lru)
+{
+	size_t base = set * c->assoc;
+	const uint8_t *prev = set_prev(c, set, c->wide_links);
+	unsigned w = lru;
+
+	for (uint32_t i = 1; i < c->assoc; i++) {
+		w = link_get(prev, w, c->wide_links);
+		if (!c->ways[base + w].dirty)
+			break;
+	}
+	if (c->ways[base + w].dirty) {
+		c->st[SC_S_PROTECT_OVERRIDES]++;
+		w = lru;
+	}
+	/* the only eligible line may be the most recent: already the head,
+	 * and move_to_front() moves only a way that is not */
+	if (w == c->sets[set].head)
+		return w;
+	if (c->wide_links)
+		move_to_front(c, set, w, true);
+	else
+		move_to_front(c, set, w, false);
+	return w;
+}
+
+/* The modified sectors of a way become `dirty`, keeping the count of
+ * lines with one where it is used (ext). */
+static always_inline void set_dirty(struct sc_cache *c, struct sc_way *rec,
+				    uint32_t dirty, bool ext)
+{
+	if (ext)
+		c->modified_lines += (uint64_t)(dirty != 0) - (rec->dirty != 0);
+	rec->dirty = dirty;
+}
+
+/* A sector of a way becomes modified (the common case of set_dirty()). */
+static always_inline void mark_dirty(struct sc_cache *c, struct sc_way *rec,
+				     uint32_t sbit, bool ext)
+{
+	if (ext)
+		c->modified_lines += rec->dirty == 0;
+	rec->dirty |= sbit;
+}
+
+/* What an eviction leaves to write back. */
+struct victim {
+	uint64_t tag;
+	uint32_t dirty;		/* valid and dirty sectors */
+};
+
+/*
+ * A way for `line` in `set`: a free one, else the victim (least recent, or
+ * oldest for FIFO), whose dirty sectors are left in *v for the caller to
+ * write back once the requests of the access itself are out.  The new
+ * line is the most recent of its set; its index in the set is returned.
+ */
+static always_inline unsigned allocate(struct sc_cache *c, size_t set,
+				       uint64_t line, struct victim *v,
+				       bool lazy, bool ext)
+{
+	size_t base = set * c->assoc;
+	struct sc_set *s = &c->sets[set];
+	uint8_t *blk = c->blocks + set * c->block_bytes;
+	const uint8_t *prev = blk + 2 * c->fp_lanes + c->assoc;
+	struct sc_way *rec;
+	unsigned w;
+
+	/* the least recent (or oldest) way; an empty one while there is one */
+	if (ext && c->wide_links)
+		w = ((const uint16_t *)(prev + c->assoc))[s->head];
+	else
+		w = prev[s->head];
+	rec = &c->ways[base + w];
+	/* protect_limit is 0 unless protect_dirty_pct protects lines */
+	if (ext && rec->dirty && c->modified_lines * 100 < c->protect_limit) {
+		w = protected_victim(c, set, w);
+		rec = &c->ways[base + w];
+	}
+	/* a line always has a valid sector: an empty way is no eviction */
+	c->st[SC_S_EVICTIONS] += rec->valid != 0;
+	v->dirty = rec->dirty & rec->valid;
+	v->tag = rec->tag;
+	/* an empty way's tag may equal it: forgetting it then costs a lookup */
+	if (c->memo_line == rec->tag)
+		c->memo_line = UINT64_MAX;
+	if (ext)
+		c->modified_lines -= rec->dirty != 0;
+	/* the new line is the most recent (LRU) or newest (FIFO) */
+	s->head = w;
+	rec->tag = line;
+	rec->valid = rec->dirty = 0;
+	((uint16_t *)blk)[w] = fingerprint(line);
+	if (lazy) {
+		c->readable[base + w] = 0;
+		memset(c->bytes + (base + w) * c->mask_words, 0,
+		       c->mask_words * sizeof(*c->bytes));
+	}
+	return w;
+}
+
+#ifdef __SSE2__
+/* Bit i set when fingerprint i of the 16 at f is fp. */
+static inline uint32_t match16(const uint16_t *f, __m128i fp)
+{
+	__m128i a = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)f), fp);
+	__m128i b = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(f + 8)), fp);
+
+	return _mm_movemask_epi8(_mm_packs_epi16(a, b));
+}
+
+static inline uint32_t match8(const uint16_t *f, __m128i fp)
+{
+	__m128i a = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)f), fp);
+
+	return _mm_movemask_epi8(_mm_packs_epi16(a, a)) & 0xff;
+}
+#endif
+
+/* The way among those whose fingerprints matched (bits of m, ways from
+ * `first`) that holds `line`, or SIZE_MAX. */
+static inline size_t pick_match(const struct sc_cache *c, size_t first,
+				uint32_t m, uint64_t line)
+{
+	while (m) {
+		size_t way = first + __builtin_ctz(m);
+
+		if (c->ways[way].tag == line)
+			return way;
+		m &= m - 1;
+	}
+	return SIZE_MAX;
+}
+
+/* The way holding `line` in `set`, or SIZE_MAX. */
+static inline size_t lookup(struct sc_cache *c, size_t set, uint64_t line)
+{
+	if (G_UNLIKELY(!set_live(c, set)))
+		empty_set(c, set);
+
+	size_t base = set * c->assoc;
+	uint16_t fp = fingerprint(line);
+	const uint16_t *f = set_fp(c, set);
+
+#ifdef __SSE2__
+	const __m128i needle = _mm_set1_epi16((short)fp);
+
+	/* unused ways and the padding have fingerprint 0: no bound needed */
+	if (c->fp_lanes == 8)
+		return pick_match(c, base, match8(f, needle), line);
+	for (uint32_t i = 0; i < c->fp_lanes; i += 16) {
+		size_t way = pick_match(c, base + i, match16(f + i, needle), line);
+
+		if (way != SIZE_MAX)
+			return way;
+	}
+#else
+	for (uint32_t w = 0; w < c->assoc; w++)
+		if (f[w] == fp && c->ways[base + w].tag == line)
+			return base + w;
+#endif
+	return SIZE_MAX;
+}
+
+static inline size_t set_of(const struct sc_cache *c, const struct mem_req *r,
+			    uint64_t addr)
+{
+	/* the reference's index of the address, inline */
+	if (G_LIKELY(c->fib_on_addr)) {
+		uint64_t line = addr >> c->line_shift;
+
+		/* lines are 32 bytes or more, which set_index_fib() can use */
+		if (line >> 59)
+			__builtin_unreachable();
+		return set_index_fib(line, c->nsets);
+	}
+
+	uint64_t index_addr = c->cfg.index_on_partition
+		? r->part_addr + (addr - r->addr) : addr;
+
+	return set_index(c->cfg.index, index_addr, c->line_shift, c->nsets,
+			 c->set_shift);
+}
+
+/* Mark `len` written bytes from `addr` (`mask` selects them when len is one
+ * 32 B atom); true when the sector holding them is then fully written. */
+static noinline bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
+				 uint32_t len, uint32_t mask)
+{
+	uint64_t *m = c->bytes + way * c->mask_words;
+	unsigned off = addr & (c->cfg.line_bytes - 1);
+	unsigned first = off & ~(c->cfg.sector_bytes - 1);
+
+	for (unsigned b = off; b < off + len; b += MEM_ATOM)
+		m[b / 64] |= (uint64_t)(len == MEM_ATOM ? mask : UINT32_MAX) << (b % 64);
+	for (unsigned b = first; b < first + c->cfg.sector_bytes; b += MEM_ATOM)
+		if (((m[b / 64] >> (b % 64)) & 0xffffffffu) != 0xffffffffu)
+			return false;
+	return true;
+}
+
+static always_inline uint32_t sector_bit(const struct sc_cache *c,
+					 uint64_t addr)
+{
+	return 1u << ((addr >> c->sector_shift) & c->sector_idx_mask);
+}
+
+/* The six counters of the kind (space x op) of r. */
+static always_inline uint64_t *kind_stats(uint64_t *st, const struct mem_req *r)
+{
+	return st + sc_stat_index(r->space, r->hdr.kind, 0);
+}
+
+/* Count what a sector access found, in the counters of its kind (sk):
+ * the metrics follow the probes (hits, sector misses, line misses).  The
+ * totals are sums of the kinds, made when read (sc_stats(), SS_STAT_SUM). */
+static always_inline void count_probe(struct sc_cache *c, uint64_t *sk,
+				      enum sc_probe p, bool is_write)
+{
+	sk[SC_M_ACCESSES]++;
+	if (p == SC_HIT || !is_write || c->cfg.count_write_misses)
+		sk[SC_M_HITS + p]++;
+}
+
+static always_inline void count(uint64_t *sk, enum sc_metric m)
+{
+	sk[m]++;
+}
+
+/*
+ * Remember the line an access found or allocated, once it is the most
+ * recent of its set: the next access to it needs no lookup and no touch.
+ * Only an allocation in the same set changes that, and it remembers the
+ * new line (or forgets an evicted one).
+ */
+static always_inline void remember(struct sc_cache *c, uint64_t line,
+				   size_t way)
+{
+	c->memo_line = line;
+	c->memo_way = way;
+}
+
+/* The request down that ends an access, then the victim's write-backs. */
+static noinline void emit_then_write_back(struct sc_cache *c,
+					  const struct mem_req *down,
+					  uint64_t tag, uint32_t dirty)
+{
+	if (down)
+		c->emit(c->ctx, down);
+	write_back(c, tag, dirty, SC_S_WB_EVICT);
+}
+
+/*
+ * The sector access of `len` bytes from `addr` of request r, whose line is
+ * not in the cache: it goes to `set`.  is_write, wh and wm are constants
+ * in the specialized copies of the access path.
+ *
+ * The state changes come first and the requests down last, so that little
+ * is live across the calls.  Their order is that of model.md 7.4: the
+ * write (write-through, or no_allocate's), the read of the sector, then the
+ * write-backs of a victim.
+ */
+static always_inline void
+line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
+	  uint32_t len, uint32_t mask, size_t set, bool atom, bool is_write,
+	  enum sc_write_hit wh, enum sc_write_miss wm, bool ext)
+{
+	enum mem_op op = r->hdr.kind;
+	bool lazy = wm == SC_LAZY_FETCH;
+	uint64_t *sk = kind_stats(c->st, r);
+	uint64_t line = addr >> c->line_shift;
+	uint32_t sbit = sector_bit(c, addr);
+	bool write = is_write && (wh == SC_WRITE_THROUGH || wm == SC_NO_ALLOCATE);
+	bool fetch = !is_write || wm == SC_FETCH;
+	const struct mem_req *d = NULL;	/* what goes down, if anything */
+	struct victim v;
+	struct sc_way *rec;
+	size_t way;
+
+	c->head.probe = SC_MISS;
+	count_probe(c, sk, SC_MISS, is_write);
+	if (is_write && wm == SC_NO_ALLOCATE) {
+		/* the write goes down (write-through or not), nothing else */
+		count(sk, SC_M_WRITES_DOWN);
+		c->emit(c->ctx, write_down(&c->down, addr, len, mask, r, atom));
+		return;
+	}
+
+	unsigned w = allocate(c, set, line, &v, lazy, ext);
+
+	way = set * c->assoc + w;
+	rec = &c->ways[way];
+	if (!is_write) {
+		/* read, atomic, reduction: the sector is fetched */
+		rec->valid = sbit;
+		if (lazy)
+			c->readable[way] = sbit;
+		if (op != MEM_READ && wh == SC_WRITE_BACK) {
+			/* a read-modify-write leaves the sector modified */
+			mark_dirty(c, rec, sbit, ext);
+			if (lazy)
+				write_bytes(c, way, addr, len, mask);
+		}
+	} else if (wm == SC_LAZY_FETCH) {
+		bool full = write_bytes(c, way, addr, len, mask);
+
+		rec->valid = sbit;
+		/* modified, even in a write-through cache, which never
+		 * writes it back: the state serves readability and
+		 * protect_dirty_pct */
+		mark_dirty(c, rec, sbit, ext);
+		if (full)
+			c->readable[way] = sbit;
+	} else {
+		/* allocate: valid without a fetch; fetch: read, then merge.
+		 * A write-through write leaves the sector clean. */
+		rec->valid = sbit;
+		if (wh == SC_WRITE_BACK)
+			mark_dirty(c, rec, sbit, ext);
+	}
+	/* a new line is the most recent of its set: no touch */
+	remember(c, line, way);
+
+	if (write) {
+		count(sk, SC_M_WRITES_DOWN);
+		d = write_down(&c->down, addr, len, mask, r, atom);
+		if (fetch)	/* write-through fetch: two requests */
+			c->emit(c->ctx, d);
+	}
+	if (fetch) {
+		count(sk, SC_M_READS_DOWN);
+		d = fetch_down(c, &c->down, addr, r, atom);
+	}
+	if (wh == SC_WRITE_BACK && v.dirty)
+		emit_then_write_back(c, d, v.tag, v.dirty);
+	else if (d)
+		c->emit(c->ctx, d);
+}
+
+/*
+ * The same for a line that is there, in way `w` of `set` (`way` overall;
+ * set and w are read only when fresh).
+ * `fresh`: it was just looked up.  Else it is the line of the access
+ * before, which is the most recent of its set already (see remember()).
+ */
+static always_inline void
+line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
+	 uint32_t len, uint32_t mask, size_t set, size_t way, unsigned w,
+	 bool fresh, bool atom, bool is_write, enum sc_write_hit wh,
+	 enum sc_write_miss wm, enum sc_replacement rp, bool ext)
+{
+	enum mem_op op = r->hdr.kind;
+	bool lazy = wm == SC_LAZY_FETCH;
+	uint64_t *sk = kind_stats(c->st, r);
+	uint32_t sbit = sector_bit(c, addr);
+	struct sc_way *rec = &c->ways[way];
+	enum sc_probe p;
+
+	/* readable sectors are valid ones; without lazy_fetch, all of them */
+	if ((lazy && !is_write ? c->readable[way] : rec->valid) & sbit)
+		p = SC_HIT;
+	else
+		p = SC_SECTOR_MISS;
+
+	if (!is_write) {
+		/* read, atomic, reduction: fetch what is not readable */
+		if (p != SC_HIT) {
+			rec->valid |= sbit;
+			if (lazy)
+				c->readable[way] |= sbit;
+		}
+		if (op != MEM_READ && wh == SC_WRITE_BACK) {
+			/* a read-modify-write leaves the sector modified */
+			mark_dirty(c, rec, sbit, ext);
+			if (lazy)
+				write_bytes(c, way, addr, len, mask);
+		}
+	} else {
+		switch (wm) {
+		case SC_ALLOCATE:
+			rec->valid |= sbit;
+			/* the reference overwrites the dirty bit: a
+			 * write-through write leaves the sector clean */
+			if (wh == SC_WRITE_BACK)
+				mark_dirty(c, rec, sbit, ext);
+			else
+				set_dirty(c, rec, rec->dirty & ~sbit, ext);
+			break;
+		case SC_NO_ALLOCATE:
+		default:
+			/* a sector miss writes down, not into the line */
+			if (p == SC_HIT && wh == SC_WRITE_BACK)
+				mark_dirty(c, rec, sbit, ext);
+			break;
+		case SC_LAZY_FETCH: {
+			bool full = write_bytes(c, way, addr, len, mask);
+
+			rec->valid |= sbit;
+			mark_dirty(c, rec, sbit, ext);
+			if (full)
+				c->readable[way] |= sbit;
+			break;
+		}
+		case SC_FETCH:
+			if (p != SC_HIT)
+				rec->valid |= sbit;
+			if (wh == SC_WRITE_BACK)
+				mark_dirty(c, rec, sbit, ext);
+			break;
+		}
+	}
+	/* no_allocate leaves a sector miss where it is in the list, so
+	 * that line is not remembered: it may not be the most recent */
+	if (fresh && (!is_write || wm != SC_NO_ALLOCATE || p == SC_HIT)) {
+		if (rp == SC_LRU)
+			touch(c, set, w, ext);
+		remember(c, addr >> c->line_shift, way);
+	}
+	c->head.probe = p;
+	count_probe(c, sk, p, is_write);
+
+	bool write = is_write && (wh == SC_WRITE_THROUGH ||
+				  (wm == SC_NO_ALLOCATE && p != SC_HIT));
+	bool fetch = p != SC_HIT && (!is_write || wm == SC_FETCH);
+
+	if (write) {
+		count(sk, SC_M_WRITES_DOWN);
+		c->emit(c->ctx, write_down(&c->down, addr, len, mask, r, atom));
+	}
+	if (fetch) {
+		count(sk, SC_M_READS_DOWN);
+		c->emit(c->ctx, fetch_down(c, &c->down, addr, r, atom));
+	}
+}
+
+/* One sector access, the policies read from the configuration: requests of
+ * any size. */
+static noinline void access_sector(struct sc_cache *c,
+					    const struct mem_req *r,
+					    uint64_t addr, uint32_t len,
+					    uint32_t mask)
+{
+	bool is_write = r->hdr.kind == MEM_WRITE;
+	enum sc_write_hit wh = c->cfg.write_hit;
+	enum sc_write_miss wm = c->cfg.write_miss;
+	enum sc_replacement rp = c->cfg.replacement;
+	uint64_t line = addr >> c->line_shift;
+	size_t set, way;
+
+	if (line == c->memo_line) {
+		/* set and w matter only to a touch, which it needs not */
+		line_hit(c, r, addr, len, mask, 0, c->memo_way, 0, false,
+			 false, is_write, wh, wm, rp, c->extended);
+		return;
+	}
+	set = set_of(c, r, addr);
+	way = lookup(c, set, line);
+	if (way == SIZE_MAX)
+		line_miss(c, r, addr, len, mask, set, false, is_write, wh, wm,
+			  c->extended);
+	else
+		line_hit(c, r, addr, len, mask, set, way, way - set * c->assoc,
+			 true, false, is_write, wh, wm, rp, c->extended);
+}
+
+/* A request of any size: one sector access per sector of this cache it
+ * touches. */
+static noinline void access_sectors(struct sc_cache *c,
+				    const struct mem_req *r)
+{
+	/* what a coalescer sends: one 32 B atom, within one sector */
+	if (r->size == MEM_ATOM) {
+		access_sector(c, r, r->addr, MEM_ATOM, r->mask);
+		return;
+	}
+
+	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
+	uint32_t mask = r->size <= MEM_ATOM ? r->mask : UINT32_MAX;
+	uint64_t next = (r->addr | (c->cfg.sector_bytes - 1)) + 1;
+
+	access_sector(c, r, r->addr, MIN(next, end) - r->addr, mask);
+
+	enum sc_probe first = c->head.probe;
+
+	for (uint64_t a = next; a < end; a += c->cfg.sector_bytes)
+		access_sector(c, r, a, MIN(a + c->cfg.sector_bytes, end) - a,
+			      mask);
+	c->head.probe = first;
+}
+
+/*
+ * The access path of 32 B requests (what a coalescer sends, within one
+ * sector), one copy per write policy combination, direction and
+ * extension (`plain`, or `ext`: modified lines counted for
+ * protect_dirty_pct, links of either width), each split in functions of
+ * their own so that each has only the registers it needs:
+ *
+ *   access_*   the line of the access before, or a lookup
+ *   again_*    the line of the access before: a sequential stream
+ *   look_up_*  the set index, the lookup and a line miss
+ *   found_*    a line found by the lookup
+ *
+ * The replacement policy is a branch.
+ */
+#define SC_SECTOR_FNS(dir, wh, wm, x, is_write, ext)				\
+static noinline void								\
+found_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r,	\
+				size_t set, size_t way)				\
+{										\
+	line_hit(c, r, r->addr, MEM_ATOM, r->mask, set, way,			\
+			way - set * c->assoc, true, true, is_write, SC_##wh,	\
+			SC_##wm, c->cfg.replacement, ext);			\
+}										\
+										\
+static noinline void								\
+look_up_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r)	\
+{										\
+	size_t set = set_of(c, r, r->addr);					\
+	size_t way = lookup(c, set, r->addr >> c->line_shift);			\
+										\
+	if (way != SIZE_MAX)							\
+		found_##dir##_##wh##_##wm##_##x(c, r, set, way);		\
+	else									\
+		line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,\
+			  SC_##wh, SC_##wm, ext);				\
+}										\
+										\
+static noinline void								\
+again_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r)	\
+{										\
+	line_hit(c, r, r->addr, MEM_ATOM, r->mask, 0, c->memo_way, 0,	\
+			false, true, is_write, SC_##wh,				\
+			SC_##wm, c->cfg.replacement, ext);			\
+}
+
+#define SC_ACCESS_FN_X(wh, wm, x, ext)						\
+SC_SECTOR_FNS(read, wh, wm, x, false, ext)					\
+SC_SECTOR_FNS(write, wh, wm, x, true, ext)					\
+										\
+static void access_##wh##_##wm##_##x(struct sc_cache *c,			\
+				     const struct mem_req *r)			\
+{										\
+	bool again = r->addr >> c->line_shift == c->memo_line;			\
+										\
+	if (G_UNLIKELY(r->size != MEM_ATOM))					\
+		access_sectors(c, r);						\
+	else if (r->hdr.kind == MEM_WRITE && again)				\
+		again_write_##wh##_##wm##_##x(c, r);				\
+	else if (r->hdr.kind == MEM_WRITE)					\
+		look_up_write_##wh##_##wm##_##x(c, r);				\
+	else if (again)								\
+		again_read_##wh##_##wm##_##x(c, r);				\
+	else									\
+		look_up_read_##wh##_##wm##_##x(c, r);				\
+}
+
+#define SC_ACCESS_FN(wh, wm)							\
+SC_ACCESS_FN_X(wh, wm, plain, false)						\
+SC_ACCESS_FN_X(wh, wm, ext, true)
+
+SC_ACCESS_FN(WRITE_BACK, ALLOCATE)
+SC_ACCESS_FN(WRITE_BACK, NO_ALLOCATE)
+SC_ACCESS_FN(WRITE_BACK, LAZY_FETCH)
+SC_ACCESS_FN(WRITE_BACK, FETCH)
+SC_ACCESS_FN(WRITE_THROUGH, ALLOCATE)
+SC_ACCESS_FN(WRITE_THROUGH, NO_ALLOCATE)
+SC_ACCESS_FN(WRITE_THROUGH, LAZY_FETCH)
+SC_ACCESS_FN(WRITE_THROUGH, FETCH)
+
+static sc_access_fn pick_access(const struct sc_config *cfg, bool extended)
+{
+	/* [extended][write_hit][write_miss] */
+	static const sc_access_fn fns[2][2][4] = {
+		{
+			{
+				access_WRITE_BACK_ALLOCATE_plain,
+				access_WRITE_BACK_NO_ALLOCATE_plain,
+				access_WRITE_BACK_LAZY_FETCH_plain,
+				access_WRITE_BACK_FETCH_plain,
+			}, {
+				access_WRITE_THROUGH_ALLOCATE_plain,
+				access_WRITE_THROUGH_NO_ALLOCATE_plain,
+				access_WRITE_THROUGH_LAZY_FETCH_plain,
+				access_WRITE_THROUGH_FETCH_plain,
+			},
+		}, {
+			{
+				access_WRITE_BACK_ALLOCATE_ext,
+				access_WRITE_BACK_NO_ALLOCATE_ext,
+				access_WRITE_BACK_LAZY_FETCH_ext,
+				access_WRITE_BACK_FETCH_ext,
+			}, {
+				access_WRITE_THROUGH_ALLOCATE_ext,
+				access_WRITE_THROUGH_NO_ALLOCATE_ext,
+				access_WRITE_THROUGH_LAZY_FETCH_ext,
+				access_WRITE_THROUGH_FETCH_ext,
+			},
+		},
+	};
+
+	if ((unsigned)cfg->write_hit > SC_WRITE_THROUGH ||
+	    (unsigned)cfg->write_miss > SC_FETCH ||
+	    (unsigned)cfg->replacement > SC_FIFO)
+		return access_sectors;	/* what no parameter can give */
+	return fns[extended][cfg->write_hit][cfg->write_miss];
+}
+
+/*
+ * A request that passes by (bypass = flagged, MEM_F_BYPASS: an SM's
+ * atomics, reductions and .STRONG.GPU loads): a lookup of its kind that
+ * misses the line for every sector of this cache it covers, sent down as
+ * it came.  Nothing in the cache changes, not even the recency order.
+ */
+static noinline void bypass(struct sc_cache *c, const struct mem_req *r)
+{
+	uint64_t *sk = kind_stats(c->st, r);
+	bool is_write = r->hdr.kind == MEM_WRITE;
+	uint64_t first = r->addr & c->sector_addr_mask;
+	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
+	uint64_t n = (end - first + c->cfg.sector_bytes - 1) >> c->sector_shift;
+
+	sk[SC_M_ACCESSES] += n;
+	if (!is_write || c->cfg.count_write_misses)
+		sk[SC_M_LINE_MISSES] += n;
+	sk[is_write ? SC_M_WRITES_DOWN : SC_M_READS_DOWN] += n;
+	c->head.probe = SC_MISS;
+	c->emit(c->ctx, r);
+}
+
+/* bypass = flagged: the flag, then the access path of the policies. */
+static void access_flagged(struct sc_cache *c, const struct mem_req *r)
+{
+	if (G_UNLIKELY(r->flags & MEM_F_BYPASS))
+		bypass(c, r);
+	else
+		c->policy_access(c, r);
+}
+
+/* A cache sized by each kernel, before the first: whoever drives it must
+ * size it first (the component refuses a kernel without a size). */
+static void access_unsized(struct sc_cache *c, const struct mem_req *r)
+{
+	g_error("sector_cache: an access to 0x%" G_GINT64_MODIFIER "x before any kernel gave the cache its size (sets %u, no assoc)",
+		r->addr, c->cfg.sets);
+}
+
+void sc_write_back_dirty(struct sc_cache *c)
+{
+	for (size_t set = 0; set < c->nsets; set++) {
+		if (!set_live(c, set))
+			continue;
+		for (size_t w = set * c->assoc; w < (set + 1) * c->assoc; w++) {
+			struct sc_way *rec = &c->ways[w];
+
+			if (rec->valid & rec->dirty) {
+				write_back(c, rec->tag, rec->valid & rec->dirty,
+					   SC_S_WB_FLUSH);
+				rec->dirty = 0;
+			}
+		}
+	}
+	/* the sets of older epochs hold no lines: none is modified now */
+	c->modified_lines = 0;
+}
+
+uint64_t sc_dirty_sectors(const struct sc_cache *c)
+{
+	uint64_t n = 0;
+
+	for (size_t set = 0; set < c->nsets; set++)
+		for (size_t w = set * c->assoc; set_live(c, set) &&
+		     w < (set + 1) * c->assoc; w++)
+			n += __builtin_popcount(c->ways[w].valid & c->ways[w].dirty);
+	return n;
+}
+
+void sc_flush(struct sc_cache *c)
+{
+	sc_write_back_dirty(c);
+	sc_invalidate(c);
+}
+
+void sc_end_kernel(struct sc_cache *c, const struct sc_kernel_end *end)
+{
+	if (end->final == SC_FINAL_COUNT)
+		sc_write_back_dirty(c);
+	else if (end->final == SC_FINAL_REPORT && c->cfg.write_hit == SC_WRITE_BACK)
+		/* a write-through cache's modified sectors are below already */
+		c->st[SC_S_DIRTY_AT_END] += sc_dirty_sectors(c);
+	if (end->invalidate)
+		sc_invalidate(c);
+}

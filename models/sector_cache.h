@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sector cache model without the framework around it, so that unit
+ * tests, golden streams and benchmarks drive it directly.  The
+ * `sector_cache` component (sector_cache.c) wraps it behind two ports.
+ */
+#ifndef SS_SECTOR_CACHE_H
+#define SS_SECTOR_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sectorsim/protocols/mem.h>
+#include "setindex.h"
+
+enum sc_write_hit { SC_WRITE_BACK, SC_WRITE_THROUGH };
+enum sc_write_miss {
+	SC_ALLOCATE,		/* the sector becomes valid without a fetch (ref) */
+	SC_NO_ALLOCATE,		/* the write goes down, nothing is allocated */
+	SC_LAZY_FETCH,		/* write-validate: byte masks, fetch on a partial read */
+	SC_FETCH,		/* read the sector, then merge the write */
+};
+enum sc_replacement { SC_LRU, SC_FIFO };
+enum sc_bypass {
+	SC_BYPASS_NONE,		/* every request goes through the cache */
+	SC_BYPASS_FLAGGED,	/* requests with MEM_F_BYPASS pass by (an SM's L1) */
+};
+
+/* Associativity beyond the largest adaptive L1 (A100: 384 ways of 4 sets). */
+#define SC_MAX_ASSOC 1024
+
+enum sc_probe {
+	SC_HIT = 0,
+	SC_SECTOR_MISS,		/* the line is there, the sector is not readable */
+	SC_MISS,		/* the line is not there */
+};
+
+/*
+ * Geometry: two of size, sets and assoc (0: not given), the third follows:
+ * sets = size / assoc / line_bytes or assoc = size / sets / line_bytes,
+ * rounded down.  A new size (sc_resize) keeps sets when they were given,
+ * else assoc.  With size_from_kernel, sets alone will do: the cache has no
+ * lines until the first sc_resize.
+ */
+struct sc_config {
+	uint64_t size;		/* bytes */
+	uint32_t sets;
+	uint32_t assoc;		/* ways per set, at most SC_MAX_ASSOC */
+	bool size_from_kernel;	/* each kernel's capacity comes by sc_resize */
+	uint32_t line_bytes, sector_bytes;
+	enum set_index_fn index;
+	bool index_on_partition;
+	enum sc_replacement replacement;
+	enum sc_write_hit write_hit;
+	enum sc_write_miss write_miss;
+	bool count_write_misses;	/* false: the reference's fix_l2 */
+	/* GPGPU-Sim's write ratio: while fewer than this percentage of the
+	 * lines hold a modified sector, those lines are not victims */
+	uint32_t protect_dirty_pct;
+	enum sc_bypass bypass;
+};
+
+/* Statistics: per kind (space x op) six counters, then the totals. */
+enum sc_metric {
+	SC_M_ACCESSES, SC_M_HITS, SC_M_SECTOR_MISSES, SC_M_LINE_MISSES,
+	SC_M_READS_DOWN, SC_M_WRITES_DOWN, SC_N_METRICS,
+};
+#define SC_N_OPS 4		/* load, store, atomic, reduction */
+#define SC_N_KINDS (2 * SC_N_OPS)
+enum sc_stat {
+	SC_S_TOTAL = SC_N_KINDS * SC_N_METRICS,	/* six totals follow, sums of the kinds */
+	SC_S_EVICTIONS = SC_S_TOTAL + SC_N_METRICS,
+	SC_S_WB_EVICT,
+	SC_S_WB_FLUSH,
+	SC_S_DIRTY_AT_END,	/* dirty sectors a kernel left (final_writeback = report) */
+	SC_S_PROTECT_OVERRIDES,	/* misses whose set held only protected lines */
+	SC_S_HIT_RATE,		/* a ratio slot of the component's table */
+	SC_N_STATS,
+};
+
+static inline unsigned sc_stat_index(enum mem_space space, enum mem_op op,
+				     enum sc_metric m)
+{
+	return ((space * SC_N_OPS) + (op - MEM_READ)) * SC_N_METRICS + m;
+}
+
+struct sc_cache;
+
+/* Where the cache sends what goes to the next level. */
+typedef void (*sc_emit_fn)(void *ctx, const struct mem_req *r);
+
+/* NULL with *why when the geometry or the policies do not fit together. */
+struct sc_cache *sc_new(const struct sc_config *cfg, uint64_t *stats,
+			sc_emit_fn emit, void *ctx, char **why);
+void sc_free(struct sc_cache *c);
+
+/* A new capacity, keeping every other parameter and the sets when the
+ * configuration gave them (else the ways); the cache is invalidated. */
+bool sc_resize(struct sc_cache *c, uint64_t size, char **why);
+
+/* The start of every cache: enough for sc_access() to be inline, so that an
+ * access is one indirect call to the path compiled for the policies. */
+struct sc_cache_head {
+	void (*access)(struct sc_cache *c, const struct mem_req *r);
+	enum sc_probe probe;	/* of the first sector of the last access */
+};
+
+/*
+ * One request from above.  Returns the probe of its first sector, before
+ * the access changed anything.
+ */
+static inline enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *r)
+{
+	struct sc_cache_head *h = (struct sc_cache_head *)c;
+
+	h->access(c, r);
+	return h->probe;
+}
+
+/* Write back every dirty sector (write-back caches), then drop everything. */
+void sc_flush(struct sc_cache *c);
+void sc_invalidate(struct sc_cache *c);
+/* Write back every dirty sector and keep it, clean (counted as wb_flush). */
+void sc_write_back_dirty(struct sc_cache *c);
+/* Valid dirty sectors in the cache. */
+uint64_t sc_dirty_sectors(const struct sc_cache *c);
+
+/* The geometry of the moment; 0 before a sized-by-kernel cache's first size. */
+uint32_t sc_sets(const struct sc_cache *c);
+uint32_t sc_ways(const struct sc_cache *c);
+uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr);
+/* The counters, with the totals (SC_S_TOTAL...) summed from the kinds. */
+const uint64_t *sc_stats(struct sc_cache *c);
+
+/* ---- what every component built on a sector cache shares ------------------ */
+
+enum sc_final_writeback {
+	SC_FINAL_COUNT,		/* write back the dirty sectors: traffic down */
+	SC_FINAL_REPORT,	/* only count them (dirty_at_kernel_end) */
+	SC_FINAL_NONE,
+};
+
+/* What a kernel's end does to a cache. */
+struct sc_kernel_end {
+	enum sc_final_writeback final;
+	bool invalidate;	/* at_kernel_end = invalidate: the next kernel starts cold */
+};
+
+void sc_end_kernel(struct sc_cache *c, const struct sc_kernel_end *end);
+
+#endif

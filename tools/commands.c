@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The one list of the program's commands. */
+#include "config.h"
+
+#include "commands.h"
+#include "compare.h"
+
+static const struct ss_command commands[] = {
+	{ "compare", "score results against Nsight Compute measurements: MAPE, Pearson r, NRMSE, charts", sectorsim_compare_main },
+};
+
+gboolean ss_tools_register(struct ss_registry *r, GError **error)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (!ss_registry_add_command(r, &commands[i], error))
+			return FALSE;
+	return TRUE;
+}
