@@ -108,7 +108,7 @@ static gboolean check_params(const struct ss_component_type *t,
 			return bad(error, who, t, "parameter name '%s' is not [a-z][a-z0-9_]*", d->name);
 		if (g_strv_contains(reserved, d->name))
 			return bad(error, who, t, "parameter name '%s' is reserved", d->name);
-		if (d->type <= SS_P_INVALID || d->type > SS_P_LIST)
+		if (!ss_param_type_known(d->type))
 			return bad(error, who, t, "parameter '%s' has no valid type", d->name);
 		if (d->type == SS_P_ENUM && (!d->choices || !d->choices[0]))
 			return bad(error, who, t, "enum parameter '%s' has no choices", d->name);
