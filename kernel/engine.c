@@ -1,35 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The engine: the event queue and the list of component instances.  The
- * queue is a timing wheel for events less than WHEEL_SLOTS ticks ahead (one
- * FIFO run per priority in each slot) and a 4-ary heap for the rest; see
- * internal.h for why.  Records are pooled, so scheduling allocates nothing
- * once the simulation has reached its working size.
+ * The engine: the event queue and its run loop.  The queue is a timing wheel
+ * for events less than WHEEL_SLOTS ticks ahead (one FIFO run per priority in
+ * each slot) and a 4-ary heap for the rest; see internal.h for why.  Records
+ * are pooled, so scheduling allocates nothing once the simulation has
+ * reached its working size.  The engine's other parts have files of their
+ * own: held.c (messages delayed by links), instance.c (components),
+ * interrupt.c, suggest.c, error.c.
  */
 #include "config.h"
 
-#include <signal.h>
-
 #include <string.h>
 #include "internal.h"
-
-G_DEFINE_QUARK(ss-error-quark, ss_error)
-
-bool ss_set_error(GError **err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		char *msg;
-
-		va_start(ap, fmt);
-		msg = g_strdup_vprintf(fmt, ap);
-		va_end(ap);
-		g_set_error_literal(err, SS_ERROR, code, msg);
-		g_free(msg);
-	}
-	return false;
-}
 
 #define SEQ_BITS 48
 #define SEQ_MASK ((UINT64_C(1) << SEQ_BITS) - 1)
@@ -48,33 +30,11 @@ struct ss_engine *ss_engine_new(void)
 	return e;
 }
 
-static void component_free(struct ss_component *c)
-{
-	for (unsigned g = 0; g < c->n_port_groups; g++)
-		g_free(c->port_groups[g].ports);
-	g_free(c->port_groups);
-	g_free(c->stats);
-	g_free((char *)c->name);
-	g_free((char *)c->base);
-	g_free(c);
-}
-
 void ss_engine_free(struct ss_engine *e)
 {
 	if (!e)
 		return;
-	/* Destroy in reverse creation order: later components may refer to
-	 * resources of earlier ones only through ports, but unwinding in
-	 * reverse is what every user of a lifecycle expects. */
-	for (guint i = e->components->len; i-- > 0;) {
-		struct ss_component *c = e->components->pdata[i];
-
-		/* only what was created is destroyed: a failed build
-		 * leaves later components untouched */
-		if (c->created && c->type->ops->xdestroy)
-			c->type->ops->xdestroy(c);
-		component_free(c);
-	}
+	ss_instances_destroy(e);
 	g_ptr_array_free(e->components, TRUE);
 	g_hash_table_destroy(e->by_name);
 	if (e->options)
@@ -326,27 +286,6 @@ void ss_engine_stop(struct ss_engine *e)
 	e->stop = true;
 }
 
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-void ss_catch_interrupt(void)
-{
-	struct sigaction sa = { .sa_handler = on_interrupt };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-}
-
-bool ss_interrupted(void)
-{
-	return interrupted;
-}
-
 void ss_engine_fail(struct ss_engine *e, GError *err)
 {
 	if (!e->failure)
@@ -390,142 +329,4 @@ size_t ss_engine_event_capacity(const struct ss_engine *e)
 	size_t n = e->cap_events + e->held_total;
 
 	return n + e->n_nodes;
-}
-
-/* ---- messages held back by links with latency ---------------------------- */
-
-#define HELD_SLAB 256
-
-static struct ss_held_msg *held_get(struct ss_engine *e)
-{
-	if (G_UNLIKELY(!e->held_free)) {
-		struct ss_held_msg *slab = g_new(struct ss_held_msg, HELD_SLAB);
-
-		for (unsigned i = 0; i < HELD_SLAB; i++) {
-			slab[i].next_free = e->held_free;
-			e->held_free = &slab[i];
-		}
-		g_ptr_array_add(e->held_slabs, slab);
-		e->held_total += HELD_SLAB;
-	}
-	struct ss_held_msg *h = e->held_free;
-
-	e->held_free = h->next_free;
-	return h;
-}
-
-static void held_deliver(struct ss_engine *e, void *data)
-{
-	struct ss_held_msg *h = data;
-	struct ss_port *dst = h->dst;
-
-	dst->owner->type->ops->xrecv(dst->owner, dst, &h->u.hdr);
-	h->next_free = e->held_free;
-	e->held_free = h;
-}
-
-void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
-			  uint64_t latency)
-{
-	struct ss_engine *e = p->owner->engine;
-
-	if (G_UNLIKELY(!p->bound)) {
-		p->peer_recv(p->peer_comp, p->peer, m);	/* reports and stops */
-		return;
-	}
-	if (G_UNLIKELY(m->size < sizeof(*m) || m->size > SS_MSG_MAX))
-		g_error("%s.%s: message of %u bytes cannot cross a link with "
-			"latency (at most %d)", p->owner->name, p->desc->name,
-			m->size, SS_MSG_MAX);
-
-	struct ss_held_msg *h = held_get(e);
-
-	h->dst = p->peer;
-	memcpy(h->u.bytes, m, m->size);
-	ss_schedule(e, e->now + latency, p->peer_comp->prio, held_deliver, h);
-}
-
-/* ---- instances ------------------------------------------------------------ */
-
-struct ss_component *ss_engine_add_component(struct ss_engine *e,
-	const struct ss_component_type *t, const char *base, int index,
-	unsigned array_size)
-{
-	size_t size = MAX(t->instance_size, sizeof(struct ss_component));
-	struct ss_component *c = g_malloc0(size);
-	unsigned n_groups = 0;
-
-	c->type = t;
-	c->engine = e;
-	c->base = g_strdup(base);
-	c->name = index < 0 ? g_strdup(base)
-			    : g_strdup_printf("%s[%d]", base, index);
-	c->index = index;
-	c->array_size = index < 0 ? 1 : array_size;
-	c->prio = SS_PRIO_DELIVER;
-	for (const struct ss_port_desc *d = t->ports; d && d->name; d++)
-		n_groups++;
-	c->n_port_groups = n_groups;
-	c->port_groups = g_new0(struct ss_port_group, n_groups ? n_groups : 1);
-	for (unsigned g = 0; g < n_groups; g++)
-		c->port_groups[g].desc = &t->ports[g];
-	g_ptr_array_add(e->components, c);
-	g_hash_table_insert(e->by_name, (char *)c->name, c);
-	ss_stats_register_table(c);
-	return c;
-}
-
-struct ss_component *ss_engine_component(struct ss_engine *e, const char *name)
-{
-	return g_hash_table_lookup(e->by_name, name);
-}
-
-/* ---- did you mean --------------------------------------------------------- */
-
-/* Optimal string alignment distance: Levenshtein plus adjacent swaps, the
- * commonest typo ("scr" for "src"). */
-unsigned ss_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), w = lb + 1;
-	unsigned *d = g_new(unsigned, (la + 1) * w);
-	unsigned result;
-
-	for (size_t i = 0; i <= la; i++)
-		d[i * w] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned best = d[(i - 1) * w + j - 1] + (a[i - 1] != b[j - 1]);
-
-			best = MIN(best, d[(i - 1) * w + j] + 1);
-			best = MIN(best, d[i * w + j - 1] + 1);
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-				best = MIN(best, d[(i - 2) * w + j - 2] + 1);
-			d[i * w + j] = best;
-		}
-	}
-	result = d[la * w + lb];
-	g_free(d);
-	return result;
-}
-
-const char *ss_did_you_mean(const char *word, const char *const *cands,
-			    size_t n)
-{
-	const char *best = NULL;
-	unsigned best_d = UINT_MAX;
-	/* A third of the word, at least 1 and at most 3 edits, keeps the
-	 * suggestions to plausible typos. */
-	unsigned limit = CLAMP(strlen(word) / 3, 1, 3);
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned d = ss_edit_distance(word, cands[i]);
-
-		if (d < best_d) {
-			best_d = d;
-			best = cands[i];
-		}
-	}
-	return best_d <= limit ? best : NULL;
 }

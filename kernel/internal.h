@@ -98,18 +98,22 @@ unsigned ss_stats_n_phases(struct ss_engine *e);
 char *ss_stats_group_name(const char *name);
 gboolean ss_stat_sum_matches(const char *globs, const char *name);
 
-/* engine.c: instances */
+/* instance.c */
 struct ss_component *ss_engine_add_component(struct ss_engine *e,
 	const struct ss_component_type *t, const char *base, int index,
 	unsigned array_size);
 struct ss_component *ss_engine_component(struct ss_engine *e, const char *name);
+/* Destroy every component, last created first; the containers stay. */
+void ss_instances_destroy(struct ss_engine *e);
+
+/* port.c */
 /* Allocate the ports of one group; call once per port row before linking. */
 void ss_component_alloc_ports(struct ss_component *c, unsigned group,
 			      unsigned n);
 void ss_port_init_unbound(struct ss_port *p, struct ss_component *owner,
 			  const struct ss_port_desc *d, unsigned index);
 
-/* Levenshtein distance, for "did you mean". */
+/* suggest.c: Levenshtein distance, for "did you mean". */
 unsigned ss_edit_distance(const char *a, const char *b);
 /* The candidate closest to `word`, or NULL when none is close enough. */
 const char *ss_did_you_mean(const char *word, const char *const *cands,

@@ -11,25 +11,6 @@
 #include "param.h"
 #include "internal.h"
 
-const char *ss_param_type_name(enum ss_param_type t)
-{
-	switch (t) {
-	case SS_P_INT:		return "int";
-	case SS_P_UINT:		return "uint";
-	case SS_P_SIZE:		return "size";
-	case SS_P_DOUBLE:	return "double";
-	case SS_P_BOOL:		return "bool";
-	case SS_P_ENUM:		return "enum";
-	case SS_P_STRING:	return "string";
-	case SS_P_PATH:		return "path";
-	case SS_P_TIME:		return "time";
-	case SS_P_FREQ:		return "freq";
-	case SS_P_LIST:		return "list";
-	case SS_P_INVALID:	break;
-	}
-	return "invalid";
-}
-
 size_t ss_param_table_len(const struct ss_param_desc *t)
 {
 	size_t n = 0;
@@ -156,18 +137,222 @@ static bool check_range(const struct ss_param_desc *d, uint64_t v, char **why)
 	return true;
 }
 
-static char *choices_text(const char *const *choices)
+/*
+ * One parser per type.  Each fills v from text and returns false on a bad
+ * value; it sets *why only when the message depends on the declaration
+ * (range, choices, list item), otherwise the type's `expected` phrase is
+ * the message.  A payload left in v on failure is freed by the caller.
+ */
+typedef bool parse_fn(const struct ss_param_desc *d, const char *text,
+		      const char *base_dir, struct ss_pvalue *v, char **why);
+
+static bool parse_int_value(const struct ss_param_desc *d, const char *text,
+			    const char *base_dir, struct ss_pvalue *v, char **why)
 {
-	return g_strjoinv(", ", (char **)choices);
+	gint64 i;
+
+	(void)d, (void)base_dir, (void)why;
+	if (!g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, &i, NULL))
+		return false;
+	v->v.i = i;
+	return true;
+}
+
+static bool parse_uint_value(const struct ss_param_desc *d, const char *text,
+			     const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	(void)base_dir;
+	return parse_uint(text, &v->v.u) && check_range(d, v->v.u, why);
+}
+
+static bool parse_size(const struct ss_param_desc *d, const char *text,
+		       const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	(void)base_dir;
+	return parse_with_unit(text, size_units, 1, &v->v.u) &&
+	       check_range(d, v->v.u, why);
+}
+
+static bool parse_time(const struct ss_param_desc *d, const char *text,
+		       const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	(void)base_dir;
+	return parse_with_unit(text, time_units, 0, &v->v.u) &&
+	       check_range(d, v->v.u, why);
+}
+
+static bool parse_freq(const struct ss_param_desc *d, const char *text,
+		       const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	(void)base_dir;
+	return parse_with_unit(text, freq_units, 0, &v->v.u) &&
+	       check_range(d, v->v.u, why);
+}
+
+static bool parse_double(const struct ss_param_desc *d, const char *text,
+			 const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	char *end = NULL;
+
+	(void)d, (void)base_dir, (void)why;
+	v->v.d = g_ascii_strtod(text, &end);
+	return *text && !*end && isfinite(v->v.d);
+}
+
+static bool parse_bool(const struct ss_param_desc *d, const char *text,
+		       const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+
+	(void)d, (void)base_dir, (void)why;
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(text, yes[i]) == 0 || strcmp(text, no[i]) == 0) {
+			v->v.b = strcmp(text, yes[i]) == 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool parse_enum(const struct ss_param_desc *d, const char *text,
+		       const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	size_t n = 0;
+	bool found = false;
+
+	(void)base_dir;
+	for (; d->choices && d->choices[n]; n++)
+		if (strcmp(d->choices[n], text) == 0) {
+			v->v.e = n;
+			found = true;
+		}
+	if (found)
+		return true;
+
+	char *all = g_strjoinv(", ", (char **)d->choices);
+	const char *near = ss_did_you_mean(text, d->choices, n);
+
+	*why = near ? g_strdup_printf("expected one of %s; did you mean '%s'?", all, near)
+		    : g_strdup_printf("expected one of %s", all);
+	g_free(all);
+	return false;
+}
+
+static bool parse_string(const struct ss_param_desc *d, const char *text,
+			 const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	(void)d, (void)base_dir, (void)why;
+	v->v.s = g_strdup(text);
+	return true;
+}
+
+/* A path keeps the resolved name as its text, so that a dump of the
+ * configuration reads the same file from anywhere. */
+static bool parse_path(const struct ss_param_desc *d, const char *text,
+		       const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	(void)d, (void)why;
+	if (!*text)
+		return false;
+	v->v.s = (base_dir && !g_path_is_absolute(text))
+			 ? g_build_filename(base_dir, text, NULL)
+			 : g_strdup(text);
+	v->text = g_strdup(v->v.s);
+	return true;
+}
+
+static bool parse_list(const struct ss_param_desc *d, const char *text,
+		       const char *base_dir, struct ss_pvalue *v, char **why)
+{
+	char **parts = g_strsplit(text, ",", -1);
+	size_t n = g_strv_length(parts);
+	bool empty = n == 1 && !*g_strstrip(parts[0]);
+
+	(void)base_dir;
+	v->v.list.items = g_new0(uint64_t, n ? n : 1);
+	for (size_t i = 0; i < n && !empty; i++) {
+		char *item = g_strstrip(parts[i]);
+		uint64_t *x = &v->v.list.items[v->v.list.n];
+
+		if (!parse_uint(item, x) || !check_range(d, *x, why)) {
+			char *inner = *why;
+
+			*why = g_strdup_printf("item %zu '%s': %s", i + 1, item,
+					       inner ? inner : "expected an unsigned whole number");
+			g_free(inner);
+			g_strfreev(parts);
+			return false;
+		}
+		v->v.list.n++;
+	}
+	g_strfreev(parts);
+	return true;
+}
+
+/* What a value owns besides its text. */
+enum payload { PAYLOAD_NONE, PAYLOAD_STRING, PAYLOAD_LIST };
+
+/* The types: adding one is adding its row. */
+static const struct param_type {
+	const char *name;	/* as --describe and --dump-config show it */
+	parse_fn *parse;	/* NULL: no value is valid */
+	const char *expected;	/* the message when parse gives none */
+	enum payload payload;
+} param_types[] = {
+	[SS_P_INVALID] = { "invalid", NULL, "parameter has no type", PAYLOAD_NONE },
+	[SS_P_INT] = { "int", parse_int_value, "expected a whole number", PAYLOAD_NONE },
+	[SS_P_UINT] = { "uint", parse_uint_value,
+		"expected an unsigned whole number (decimal or 0x hex)", PAYLOAD_NONE },
+	[SS_P_SIZE] = { "size", parse_size,
+		"expected a whole number of bytes such as 32B, 128KiB or 4.5MiB (units B, KiB, MiB, GiB)",
+		PAYLOAD_NONE },
+	[SS_P_DOUBLE] = { "double", parse_double, "expected a number such as 0.25", PAYLOAD_NONE },
+	[SS_P_BOOL] = { "bool", parse_bool,
+		"expected true or false (also yes/no, on/off, 1/0)", PAYLOAD_NONE },
+	[SS_P_ENUM] = { "enum", parse_enum, NULL /* from the choices */, PAYLOAD_NONE },
+	[SS_P_STRING] = { "string", parse_string, NULL /* never fails */, PAYLOAD_STRING },
+	[SS_P_PATH] = { "path", parse_path, "expected a file or folder name", PAYLOAD_STRING },
+	[SS_P_TIME] = { "time", parse_time,
+		"expected a time with a unit such as 2ns or 1.5us (units ps, ns, us, ms, s)",
+		PAYLOAD_NONE },
+	[SS_P_FREQ] = { "freq", parse_freq,
+		"expected a frequency with a unit such as 1200MHz (units Hz, kHz, MHz, GHz)",
+		PAYLOAD_NONE },
+	[SS_P_LIST] = { "list", parse_list, NULL /* names the item */, PAYLOAD_LIST },
+};
+
+/* The row of `t`; a type without one is the invalid type. */
+static const struct param_type *type_row(enum ss_param_type t)
+{
+	if ((unsigned)t < G_N_ELEMENTS(param_types) && param_types[t].name)
+		return &param_types[t];
+	return &param_types[SS_P_INVALID];
+}
+
+const char *ss_param_type_name(enum ss_param_type t)
+{
+	return type_row(t)->name;
+}
+
+bool ss_param_type_known(enum ss_param_type t)
+{
+	return type_row(t)->parse != NULL;
 }
 
 static void pvalue_free_payload(const struct ss_param_desc *d,
 				struct ss_pvalue *v)
 {
-	if (d->type == SS_P_STRING || d->type == SS_P_PATH)
+	switch (type_row(d->type)->payload) {
+	case PAYLOAD_STRING:
 		g_free(v->v.s);
-	else if (d->type == SS_P_LIST)
+		break;
+	case PAYLOAD_LIST:
 		g_free(v->v.list.items);
+		break;
+	case PAYLOAD_NONE:
+		break;
+	}
 	g_free(v->text);
 	memset(v, 0, sizeof(*v));
 }
@@ -175,144 +360,19 @@ static void pvalue_free_payload(const struct ss_param_desc *d,
 bool ss_param_parse(const struct ss_param_desc *d, const char *text,
 		    const char *base_dir, struct ss_pvalue *out, char **why)
 {
+	const struct param_type *pt = type_row(d->type);
 	struct ss_pvalue v = { 0 };
 
 	*why = NULL;
-	switch (d->type) {
-	case SS_P_INT: {
-		gint64 i;
-
-		if (!g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64,
-					      &i, NULL)) {
-			*why = g_strdup("expected a whole number");
-			return false;
-		}
-		v.v.i = i;
-		break;
-	}
-	case SS_P_UINT:
-	case SS_P_SIZE:
-	case SS_P_TIME:
-	case SS_P_FREQ: {
-		bool ok;
-		const char *expected;
-
-		switch (d->type) {
-		case SS_P_SIZE:
-			ok = parse_with_unit(text, size_units, 1, &v.v.u);
-			expected = "expected a whole number of bytes such as 32B, 128KiB or 4.5MiB (units B, KiB, MiB, GiB)";
-			break;
-		case SS_P_TIME:
-			ok = parse_with_unit(text, time_units, 0, &v.v.u);
-			expected = "expected a time with a unit such as 2ns or 1.5us (units ps, ns, us, ms, s)";
-			break;
-		case SS_P_FREQ:
-			ok = parse_with_unit(text, freq_units, 0, &v.v.u);
-			expected = "expected a frequency with a unit such as 1200MHz (units Hz, kHz, MHz, GHz)";
-			break;
-		default:
-			ok = parse_uint(text, &v.v.u);
-			expected = "expected an unsigned whole number (decimal or 0x hex)";
-			break;
-		}
-		if (!ok) {
-			*why = g_strdup(expected);
-			return false;
-		}
-		if (!check_range(d, v.v.u, why))
-			return false;
-		break;
-	}
-	case SS_P_DOUBLE: {
-		char *end = NULL;
-
-		v.v.d = g_ascii_strtod(text, &end);
-		if (!*text || *end || !isfinite(v.v.d)) {
-			*why = g_strdup("expected a number such as 0.25");
-			return false;
-		}
-		break;
-	}
-	case SS_P_BOOL: {
-		static const char *const yes[] = { "true", "yes", "on", "1" };
-		static const char *const no[] = { "false", "no", "off", "0" };
-		bool found = false;
-
-		for (int i = 0; i < 4 && !found; i++) {
-			if (strcmp(text, yes[i]) == 0)
-				v.v.b = found = true;
-			else if (strcmp(text, no[i]) == 0)
-				found = true;
-		}
-		if (!found) {
-			*why = g_strdup("expected true or false (also yes/no, on/off, 1/0)");
-			return false;
-		}
-		break;
-	}
-	case SS_P_ENUM: {
-		size_t n = 0;
-		bool found = false;
-
-		for (; d->choices && d->choices[n]; n++)
-			if (strcmp(d->choices[n], text) == 0) {
-				v.v.e = n;
-				found = true;
-			}
-		if (!found) {
-			char *all = choices_text(d->choices);
-			const char *near = ss_did_you_mean(text, d->choices, n);
-
-			*why = near ? g_strdup_printf("expected one of %s; did you mean '%s'?", all, near)
-				    : g_strdup_printf("expected one of %s", all);
-			g_free(all);
-			return false;
-		}
-		break;
-	}
-	case SS_P_STRING:
-		v.v.s = g_strdup(text);
-		break;
-	case SS_P_PATH:
-		if (!*text) {
-			*why = g_strdup("expected a file or folder name");
-			return false;
-		}
-		v.v.s = (base_dir && !g_path_is_absolute(text))
-				? g_build_filename(base_dir, text, NULL)
-				: g_strdup(text);
-		break;
-	case SS_P_LIST: {
-		char **parts = g_strsplit(text, ",", -1);
-		size_t n = g_strv_length(parts);
-		bool empty = n == 1 && !*g_strstrip(parts[0]);
-
-		v.v.list.items = g_new0(uint64_t, n ? n : 1);
-		for (size_t i = 0; i < n && !empty; i++) {
-			char *item = g_strstrip(parts[i]);
-
-			if (!parse_uint(item, &v.v.list.items[v.v.list.n]) ||
-			    !check_range(d, v.v.list.items[v.v.list.n], why)) {
-				char *inner = *why;
-
-				*why = g_strdup_printf("item %zu '%s': %s", i + 1, item,
-						       inner ? inner : "expected an unsigned whole number");
-				g_free(inner);
-				g_strfreev(parts);
-				g_free(v.v.list.items);
-				return false;
-			}
-			v.v.list.n++;
-		}
-		g_strfreev(parts);
-		break;
-	}
-	case SS_P_INVALID:
-		*why = g_strdup("parameter has no type");
+	if (!pt->parse || !pt->parse(d, text, base_dir, &v, why)) {
+		if (!*why)
+			*why = g_strdup(pt->expected);
+		pvalue_free_payload(d, &v);
 		return false;
 	}
 	v.set = true;
-	v.text = g_strdup(d->type == SS_P_PATH ? v.v.s : text);
+	if (!v.text)
+		v.text = g_strdup(text);
 	pvalue_free_payload(d, out);
 	*out = v;
 	return true;
@@ -360,11 +420,17 @@ struct ss_params *ss_params_copy(const struct ss_params *src)
 
 		*d = *s;
 		d->text = g_strdup(s->text);
-		if (p->desc[i].type == SS_P_STRING || p->desc[i].type == SS_P_PATH)
+		switch (type_row(p->desc[i].type)->payload) {
+		case PAYLOAD_STRING:
 			d->v.s = g_strdup(s->v.s);
-		else if (p->desc[i].type == SS_P_LIST)
+			break;
+		case PAYLOAD_LIST:
 			d->v.list.items = g_memdup2(s->v.list.items,
 				sizeof(uint64_t) * (s->v.list.n ? s->v.list.n : 1));
+			break;
+		case PAYLOAD_NONE:
+			break;
+		}
 	}
 	return p;
 }

@@ -31,7 +31,7 @@ struct ss_params {
 /*
  * Parse `text` as parameter `d`.  `base_dir` resolves relative paths (NULL:
  * leave them as they are).  On failure returns false and sets *why to what
- * was expected, e.g. "expected a size such as 32B, 128KiB or 4.5MiB".
+ * was expected, e.g. "expected a number such as 0.25".
  */
 bool ss_param_parse(const struct ss_param_desc *d, const char *text,
 		    const char *base_dir, struct ss_pvalue *out, char **why);
@@ -39,6 +39,8 @@ bool ss_param_parse(const struct ss_param_desc *d, const char *text,
 size_t ss_param_table_len(const struct ss_param_desc *t);
 int ss_param_table_find(const struct ss_param_desc *t, const char *name);
 const char *ss_param_type_name(enum ss_param_type t);
+/* Whether values of `t` can be parsed (false for SS_P_INVALID and unknowns). */
+bool ss_param_type_known(enum ss_param_type t);
 
 /* A container with every default parsed; NULL and *why when a default is bad. */
 struct ss_params *ss_params_new_defaults(const struct ss_param_desc *t,

@@ -38,16 +38,13 @@ gboolean ss_registry_add_command(struct ss_registry *r,
 	for (const char *p = good ? cmd->name : ""; *p; p++)
 		good &= g_ascii_islower(*p) || g_ascii_isdigit(*p) || *p == '-';
 	if (!good) {
-		g_set_error(error, SS_ERROR, SS_ERROR_PLUGIN,
-			    "%s: command '%s': expected a name of [a-z][a-z0-9-]* and a function",
-			    who, cmd && cmd->name ? cmd->name : "(null)");
-		return FALSE;
+		return ss_set_error(error, SS_ERROR_PLUGIN,
+			"%s: command '%s': expected a name of [a-z][a-z0-9-]* and a function",
+			who, cmd && cmd->name ? cmd->name : "(null)");
 	}
-	if (g_hash_table_contains(r->commands, cmd->name)) {
-		g_set_error(error, SS_ERROR, SS_ERROR_PLUGIN,
-			    "%s: command '%s' is registered twice", who, cmd->name);
-		return FALSE;
-	}
+	if (g_hash_table_contains(r->commands, cmd->name))
+		return ss_set_error(error, SS_ERROR_PLUGIN,
+				    "%s: command '%s' is registered twice", who, cmd->name);
 	g_hash_table_insert(r->commands, (gpointer)cmd->name, (gpointer)cmd);
 	return TRUE;
 }
@@ -79,12 +76,17 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-static gboolean bad(GError **error, const char *who,
-		    const struct ss_component_type *t, const char *fmt, ...)
+/*
+ * Refuse type `t`.  Kept beside ss_set_error() because every message about a
+ * type table starts with the same prefix, "WHO: component type 'NAME': ",
+ * naming the plugin (or built-in) and the type a developer has to fix.
+ */
+static bool bad(GError **error, const char *who,
+		const struct ss_component_type *t, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
 
-static gboolean bad(GError **error, const char *who,
-		    const struct ss_component_type *t, const char *fmt, ...)
+static bool bad(GError **error, const char *who,
+		const struct ss_component_type *t, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
@@ -92,10 +94,10 @@ static gboolean bad(GError **error, const char *who,
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_set_error(error, SS_ERROR, SS_ERROR_PLUGIN, "%s: component type '%s': %s",
-		    who, t && t->name ? t->name : "(unnamed)", msg);
+	ss_set_error(error, SS_ERROR_PLUGIN, "%s: component type '%s': %s",
+		     who, t && t->name ? t->name : "(unnamed)", msg);
 	g_free(msg);
-	return FALSE;
+	return false;
 }
 
 static gboolean check_params(const struct ss_component_type *t,
@@ -108,7 +110,7 @@ static gboolean check_params(const struct ss_component_type *t,
 			return bad(error, who, t, "parameter name '%s' is not [a-z][a-z0-9_]*", d->name);
 		if (g_strv_contains(reserved, d->name))
 			return bad(error, who, t, "parameter name '%s' is reserved", d->name);
-		if (d->type <= SS_P_INVALID || d->type > SS_P_LIST)
+		if (!ss_param_type_known(d->type))
 			return bad(error, who, t, "parameter '%s' has no valid type", d->name);
 		if (d->type == SS_P_ENUM && (!d->choices || !d->choices[0]))
 			return bad(error, who, t, "enum parameter '%s' has no choices", d->name);
@@ -215,10 +217,9 @@ gboolean ss_registry_add(struct ss_registry *r,
 		return bad(error, who, NULL, "NULL type");
 	/* Read nothing but the first field before the version is known good. */
 	if (t->abi_version != SS_ABI_VERSION) {
-		g_set_error(error, SS_ERROR, SS_ERROR_PLUGIN,
-			    "plugin %s was built for ABI %u, this sectorsim has ABI %u; rebuild the plugin",
-			    who, t->abi_version, SS_ABI_VERSION);
-		return FALSE;
+		return ss_set_error(error, SS_ERROR_PLUGIN,
+			"plugin %s was built for ABI %u, this sectorsim has ABI %u; rebuild the plugin",
+			who, t->abi_version, SS_ABI_VERSION);
 	}
 	if (!valid_name(t->name))
 		return bad(error, who, t, "type name is not [a-z][a-z0-9_]*");

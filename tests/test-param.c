@@ -205,6 +205,72 @@ static void test_defaults_container(void)
 	g_free(why);
 }
 
+/* The whole message of every type, as the command line prints it after
+ * "FILE:LINE: key = value: ". */
+static void expect_message(const struct ss_param_desc *d, const char *text,
+			   const char *message)
+{
+	struct ss_pvalue v = { 0 };
+	char *why = NULL;
+
+	g_assert_false(ss_param_parse(d, text, NULL, &v, &why));
+	g_assert_cmpstr(why, ==, message);
+	g_free(why);
+	g_assert_null(v.text);
+}
+
+static void test_messages(void)
+{
+	static const struct {
+		enum ss_param_type type;
+		const char *text, *message;
+	} cases[] = {
+		{ SS_P_INVALID, "1", "parameter has no type" },
+		{ SS_P_INT, "4.2", "expected a whole number" },
+		{ SS_P_UINT, "ten", "expected an unsigned whole number (decimal or 0x hex)" },
+		{ SS_P_SIZE, "32KB", "expected a whole number of bytes such as 32B, 128KiB or 4.5MiB (units B, KiB, MiB, GiB)" },
+		{ SS_P_DOUBLE, "x", "expected a number such as 0.25" },
+		{ SS_P_BOOL, "typo", "expected true or false (also yes/no, on/off, 1/0)" },
+		{ SS_P_ENUM, "gren", "expected one of red, green, blue; did you mean 'green'?" },
+		{ SS_P_ENUM, "purple", "expected one of red, green, blue" },
+		{ SS_P_PATH, "", "expected a file or folder name" },
+		{ SS_P_TIME, "5", "expected a time with a unit such as 2ns or 1.5us (units ps, ns, us, ms, s)" },
+		{ SS_P_FREQ, "1200", "expected a frequency with a unit such as 1200MHz (units Hz, kHz, MHz, GHz)" },
+		{ SS_P_LIST, "1,x", "item 2 'x': expected an unsigned whole number" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct ss_param_desc d = { "x", cases[i].type, NULL, "", colours, 0, 0, 0 };
+
+		expect_message(&d, cases[i].text, cases[i].message);
+	}
+
+	struct ss_param_desc r = { "x", SS_P_SIZE, NULL, "", NULL, 32, 256, SS_PF_POW2 };
+
+	expect_message(&r, "16B", "expected a value from 32 to 256");
+	expect_message(&r, "96B", "expected a power of two");
+	r.type = SS_P_LIST;
+	expect_message(&r, "32, 512", "item 2 '512': expected a value from 32 to 256");
+	expect_message(&r, "32,48", "item 2 '48': expected a power of two");
+}
+
+static void test_type_names(void)
+{
+	static const char *const names[] = {
+		[SS_P_INVALID] = "invalid", [SS_P_INT] = "int", [SS_P_UINT] = "uint",
+		[SS_P_SIZE] = "size", [SS_P_DOUBLE] = "double", [SS_P_BOOL] = "bool",
+		[SS_P_ENUM] = "enum", [SS_P_STRING] = "string", [SS_P_PATH] = "path",
+		[SS_P_TIME] = "time", [SS_P_FREQ] = "freq", [SS_P_LIST] = "list",
+	};
+
+	for (unsigned t = 0; t < G_N_ELEMENTS(names); t++) {
+		g_assert_cmpstr(ss_param_type_name(t), ==, names[t]);
+		g_assert_true(ss_param_type_known(t) == (t != SS_P_INVALID));
+	}
+	g_assert_cmpstr(ss_param_type_name(SS_P_LIST + 1), ==, "invalid");
+	g_assert_false(ss_param_type_known(SS_P_LIST + 1));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -216,5 +282,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/param/ranges", test_ranges);
 	g_test_add_func("/param/paths", test_paths);
 	g_test_add_func("/param/defaults", test_defaults_container);
+	g_test_add_func("/param/messages", test_messages);
+	g_test_add_func("/param/type-names", test_type_names);
 	return g_test_run();
 }

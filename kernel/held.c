@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Messages held back by links with latency.  A send on such a link copies the
+ * message into a pooled record and schedules its delivery; the record goes
+ * back to the pool once the receiver has seen it, so a steady simulation
+ * allocates nothing here either.
+ */
+#include "config.h"
+
+#include <string.h>
+#include "internal.h"
+
+#define HELD_SLAB 256
+
+static struct ss_held_msg *held_get(struct ss_engine *e)
+{
+	if (G_UNLIKELY(!e->held_free)) {
+		struct ss_held_msg *slab = g_new(struct ss_held_msg, HELD_SLAB);
+
+		for (unsigned i = 0; i < HELD_SLAB; i++) {
+			slab[i].next_free = e->held_free;
+			e->held_free = &slab[i];
+		}
+		g_ptr_array_add(e->held_slabs, slab);
+		e->held_total += HELD_SLAB;
+	}
+	struct ss_held_msg *h = e->held_free;
+
+	e->held_free = h->next_free;
+	return h;
+}
+
+static void held_deliver(struct ss_engine *e, void *data)
+{
+	struct ss_held_msg *h = data;
+	struct ss_port *dst = h->dst;
+
+	dst->owner->type->ops->xrecv(dst->owner, dst, &h->u.hdr);
+	h->next_free = e->held_free;
+	e->held_free = h;
+}
+
+void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
+			  uint64_t latency)
+{
+	struct ss_engine *e = p->owner->engine;
+
+	if (G_UNLIKELY(!p->bound)) {
+		p->peer_recv(p->peer_comp, p->peer, m);	/* reports and stops */
+		return;
+	}
+	if (G_UNLIKELY(m->size < sizeof(*m) || m->size > SS_MSG_MAX))
+		g_error("%s.%s: message of %u bytes cannot cross a link with "
+			"latency (at most %d)", p->owner->name, p->desc->name,
+			m->size, SS_MSG_MAX);
+
+	struct ss_held_msg *h = held_get(e);
+
+	h->dst = p->peer;
+	memcpy(h->u.bytes, m, m->size);
+	ss_schedule(e, e->now + latency, p->peer_comp->prio, held_deliver, h);
+}
