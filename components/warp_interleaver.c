@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * warp_interleaver: one SM's issue of memory instructions.  It takes the
- * blocks the scheduler gives it, orders their instructions (issue, model.md
- * 4), classifies each one (classify, model.md 6), coalesces its lane
- * addresses into unique sectors (model.md 5) and sends them to its L1 as
- * 32-byte requests.
+ * blocks the scheduler gives it, orders their instructions (`issue`),
+ * sorts each one into a class and a memory space (`classify`), coalesces
+ * its lane addresses into unique sectors (coalesce.h) and sends them to its
+ * L1 as 32-byte requests.
  *
- * Issue.  block_rr (the reference's, 4.1): one line of each resident block
- * in turn, a round per tick.  subcore_lrr and subcore_gto (4.2): when the
+ * Issue.  block_rr (the reference's): one line of each resident block in
+ * turn, blocks in dispatch order, exhausted ones skipped, a round per tick.
+ * subcore_lrr and subcore_gto (the hardware's): when the
  * trace knows warps, warp w of the block in slot r is hardware warp
  * hw = r * wpb + w, it belongs to sub-core hw % subcores, and each sub-core
  * issues at most one instruction per tick, sub-cores in ascending order.
@@ -24,15 +25,16 @@
  * dispatched, so it takes no slot and gets no DONE.  The kernel's end goes
  * down once LAST has come and no resident block has work left.
  *
- * Classification.  ref: the reference's substring tests with sticky flags
- * (6.1, quirk P11): a line that is neither a global nor a local load or
- * store (generic LD/ST, say) takes the store and local flags of the line
- * before it in this SM's stream; atomics and reductions are counted and go
- * no further.  hw: the opcode table of 6.2, decoded once per distinct
- * opcode text (readers intern them, so the pointer is the key, for the
- * kernel), generic addresses resolved by the kernel's windows, local
- * addresses of Accel-Sim traces mapped to GPGPU-Sim's layout (5.3), and a
- * byte mask on every sector request.
+ * Classification.  ref: the reference's substring tests with sticky flags:
+ * a line that is neither a global nor a local load or store (generic
+ * LD/ST, say) counts no request and takes the store and local flags of the
+ * line before it in this SM's stream; atomics and reductions are counted
+ * and go no further.  hw: the base opcode's class and space from the
+ * opcode table (opcode.h), decoded once per distinct opcode text (readers
+ * intern them, so the pointer is the key, for the kernel), generic
+ * addresses resolved by the kernel's shared and local windows, local
+ * addresses of Accel-Sim traces mapped to GPGPU-Sim's per-thread
+ * interleaved layout (map_local), and a byte mask on every sector request.
  */
 #include "config.h"
 
@@ -74,7 +76,8 @@ static const struct ss_port_desc ports[] = {
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
-/* model.md 6.1, 12.1 and 12.3: the per-SM counters. */
+/* The per-SM counters the report sums: requests (instructions), sectors
+ * and lines per class and space, as the stats table below describes. */
 enum {
 	WI_GMEM_LD_REQS, WI_GMEM_ST_REQS, WI_GMEM_LD_TRANS, WI_GMEM_ST_TRANS,
 	WI_GMEM_LD_SECTORS, WI_GMEM_ST_SECTORS,
@@ -118,12 +121,14 @@ static const struct ss_stat_desc stats[] = {
 
 #define NONE UINT32_MAX
 
-/* gpgpusim's local layout (gpus.md 7) */
+/* where GPGPU-Sim puts local memory: 0xC0000000 (its global heap start)
+ * less 80 SMs' 96 KiB of shared memory and 80 * 2048 threads' 16 KiB of
+ * local memory; the same for every GPU */
 #define LOCAL_GENERIC_START UINT64_C(0x1F880000)
 /* the widest access an opcode may name: 128 B, so 32 local words a lane */
 #define WIDTH_MAX 128u
 
-/* ---- opcodes (model.md 6.2, traces.md 5) ----------------------------------- */
+/* ---- opcodes: class, space, bypass and access width ----------------------- */
 
 /*
  * What an access of each class counts and sends, by the space it resolved
@@ -207,7 +212,8 @@ static void decode_opcode(const char *op, struct opinfo *o)
 
 	*o = (struct opinfo){ .cls = base.cls, .space = base.space, .width = 4 };
 	o->ldgsts = baselen == 6 && !memcmp(op, "LDGSTS", 6);
-	/* the modifiers: the first width token counts (traces.md 5) */
+	/* the modifiers: the first all-digit token, or U and digits, is the
+	 * width in bits (LDG.E.64: 8 bytes, LDG.E.U8: 1); none: 4 bytes */
 	for (const char *p = dot; p; p = strchr(p, '.')) {
 		const char *tok = ++p, *end = strchr(tok, '.');
 		size_t n = end ? (size_t)(end - tok) : strlen(tok);
@@ -224,8 +230,9 @@ static void decode_opcode(const char *op, struct opinfo *o)
 			width_found = true;
 		}
 	}
-	/* Accel-Sim's rule, for LDG and LDGSTS only: a generic load is
-	 * cached whatever its modifiers (model.md 6.2) */
+	/* Accel-Sim's rule, for LDG and LDGSTS only: .STRONG and .GPU
+	 * together bypass the L1 (.CG, .SYS, .BYPASS do not), and a generic
+	 * load is cached whatever its modifiers */
 	o->bypass = o->cls == OP_LOAD && o->space == SPACE_GLOBAL && strong && gpu;
 	o->flags = o->bypass || o->cls == OP_ATOMIC || o->cls == OP_REDUCTION ? MEM_F_BYPASS : 0;
 	if (o->cls >= OP_LOAD)
@@ -392,7 +399,7 @@ static void sectors_reserve(struct warp_interleaver *w, uint32_t n)
 	w->masks = g_renew(uint32_t, w->masks, w->sectors_cap);
 }
 
-/* ---- classify = ref (model.md 6.1) ----------------------------------------- */
+/* ---- classify = ref: substring tests, sticky flags ------------------------- */
 
 static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 {
@@ -402,7 +409,8 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 
 	sectors_reserve(w, l->n_addr);
 	n = coalesce(w->coalescer, l->addr, l->n_addr, w->sectors, &lines);
-	/* the reference's substring tests, in its order */
+	/* the reference's substring tests, in its order: the first that
+	 * matches decides (LDGSTS contains LDG: a global load) */
 	if (strstr(op, "RED")) {
 		st[WI_RED_REQS]++;
 		st[WI_ATOM_RED_TRANS] += n;
@@ -453,7 +461,7 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 	}
 }
 
-/* ---- classify = hw (model.md 5.3, 6.2) ------------------------------------- */
+/* ---- classify = hw: opcode table, generic windows, local layout ------------ */
 
 static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op)
 {
@@ -480,9 +488,15 @@ static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op
 }
 
 /*
- * GPGPU-Sim's local layout (model.md 5.3) of the n offsets off[] of line l
- * (minus `sub`, the local window's base for a generic access) into
- * w->mapped; returns how many words.  *width: the bytes of each.
+ * GPGPU-Sim's local layout of the n offsets off[] of line l (minus `sub`,
+ * the local window's base for a generic access) into w->mapped; returns
+ * how many words.  *width: the bytes of each.  Accel-Sim traces give each
+ * lane the same per-thread offset; GPGPU-Sim interleaves the threads' 4-byte
+ * words: word i of every thread that can be resident on the GPU at once
+ * (wpb * 32 a block, max_active blocks, every SM) sits together, thread
+ * tid of SM sm at 4 * (ntpc * (sm + SMs * (tid / ntpc)) + tid % ntpc) in
+ * each.  An access of 4 bytes or more becomes one word per 4 bytes; a
+ * narrower one stays one access, at its byte in its word.
  */
 static uint32_t map_local(struct warp_interleaver *w, const struct gpu_line *l,
 			  const uint64_t *off, uint32_t n, uint64_t sub, uint32_t slot,
@@ -516,7 +530,11 @@ static enum op_space resolve_generic(const struct warp_interleaver *w, uint64_t 
 {
 	const struct gpu_kernel *k = w->kernel;
 
-	/* both windows known, or generic means global (model.md 6.2) */
+	/* Without both bases (reference-format traces, a base of 0), generic
+	 * means global.  Otherwise the shared window [shmem_base, +
+	 * shared_window) is shared, the local one [local_base, +
+	 * local_window) is local, the rest global.  (Accel-Sim itself tests
+	 * [shmem_base, local_base), wrong when shmem_base > local_base.) */
 	if (!k->shmem_base || !k->local_base)
 		return SPACE_GLOBAL;
 	if (a >= k->shmem_base && a - k->shmem_base < w->shared_window)
@@ -660,7 +678,7 @@ static void issue_line(struct warp_interleaver *w, const struct gpu_line *l,
 		issue_ref(w, l);
 }
 
-/* ---- issue = block_rr (model.md 4.1) --------------------------------------- */
+/* ---- issue = block_rr: the reference's block round-robin ------------------- */
 
 /*
  * One line of each resident block, in dispatch order; blocks that issued
@@ -696,7 +714,7 @@ static bool issue_round(struct warp_interleaver *w)
 	return keep > 0;
 }
 
-/* ---- issue = subcore_* (model.md 4.2) -------------------------------------- */
+/* ---- issue = subcore_*: per sub-core warp scheduling ---------------------- */
 
 static inline uint64_t *ready_of(struct warp_interleaver *w, uint32_t s)
 {
