@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * block_scheduler: for each kernel, the occupancy and the L1 the shared
- * memory carveout leaves (model.md 2), then which thread blocks each SM
- * runs (model.md 3).
+ * block_scheduler: for each kernel, the occupancy (blocks resident per
+ * SM, limited by warps, blocks, registers and shared memory) and the L1
+ * the shared-memory carveout leaves of the unified storage (occupancy.h),
+ * then which thread blocks each SM runs.
  *
- * policy = first_wave is the reference's (3.1): SM s runs the first blocks
- * b with b % SMs == s, as many as the granularity says, and counts are
- * scaled up to the whole grid by the report.
+ * policy = first_wave is the reference's: SM s runs the first blocks
+ * b with b % SMs == s, as many as the granularity says (1, max_active or
+ * ceil(grid / SMs)), and the report scales counts up to the whole grid.
  *
- * policy = dynamic is the hardware's (3.2): every block runs.  Each SM has
+ * policy = dynamic is the hardware's: every block runs.  Each SM has
  * max_active block slots.  The first fill gives blocks 0, 1, ... to slot 0
  * of every SM, then slot 1, and so on; after that, a slot an SM reports
  * free (`done`) during a tick takes the next block at the start of the
@@ -215,7 +216,7 @@ static void send_plan(struct block_scheduler *s, const struct gpu_kernel *k,
 		ss_port_send(s->plan, &out.hdr);
 }
 
-/* ---- dynamic dispatch (model.md 3.2) ------------------------------------- */
+/* ---- dynamic dispatch: freed slots refilled at the next tick ------------- */
 
 /*
  * The next block of the grid (the caller knows there is one), loading the

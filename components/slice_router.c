@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * slice_router: the L2's address routing on its own, so that the slices
- * can be separate sector_cache components (framework.md 4.6).  Requests
+ * can be separate sector_cache components (configs/titanv-slices.ini
+ * wires 48 of them; doc/INTERNALS.md, section 11).  Requests
  * from the L1s arrive on cpu_side[i] and leave at once, in arrival order,
  * on mem_side[s], s being the slice the address maps to: the same
  * mapping parameters as l2_slice_set, and with mapping = gpgpusim the

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * warp_interleaver: one SM's issue of memory instructions.  It takes the
- * blocks the scheduler gives it, orders their instructions (issue, model.md
- * 4), classifies each one (classify, model.md 6), coalesces its lane
- * addresses into unique sectors (model.md 5) and sends them to its L1 as
- * 32-byte requests.
+ * blocks the scheduler gives it, orders their instructions (`issue`),
+ * sorts each one into a class and a memory space (`classify`), coalesces
+ * its lane addresses into unique sectors (coalesce.h) and sends them to its
+ * L1 as 32-byte requests.
  *
- * Issue.  block_rr (the reference's, 4.1): one line of each resident block
- * in turn, a round per tick.  subcore_lrr and subcore_gto (4.2): when the
+ * Issue.  block_rr (the reference's): one line of each resident block in
+ * turn, blocks in dispatch order, exhausted ones skipped, a round per tick.
+ * subcore_lrr and subcore_gto (the hardware's): when the
  * trace knows warps, warp w of the block in slot r is hardware warp
  * hw = r * wpb + w, it belongs to sub-core hw % subcores, and each sub-core
  * issues at most one instruction per tick, sub-cores in ascending order.
@@ -24,15 +25,16 @@
  * dispatched, so it takes no slot and gets no DONE.  The kernel's end goes
  * down once LAST has come and no resident block has work left.
  *
- * Classification.  ref: the reference's substring tests with sticky flags
- * (6.1, quirk P11): a line that is neither a global nor a local load or
- * store (generic LD/ST, say) takes the store and local flags of the line
- * before it in this SM's stream; atomics and reductions are counted and go
- * no further.  hw: the opcode table of 6.2, decoded once per distinct
- * opcode text (readers intern them, so the pointer is the key, for the
- * kernel), generic addresses resolved by the kernel's windows, local
- * addresses of Accel-Sim traces mapped to GPGPU-Sim's layout (5.3), and a
- * byte mask on every sector request.
+ * Classification.  ref: the reference's substring tests with sticky flags:
+ * a line that is neither a global nor a local load or store (generic
+ * LD/ST, say) counts no request and takes the store and local flags of the
+ * line before it in this SM's stream; atomics and reductions are counted
+ * and go no further.  hw: the base opcode's class and space from the
+ * opcode table (opcode.h), decoded once per distinct opcode text (readers
+ * intern them, so the pointer is the key, for the kernel), generic
+ * addresses resolved by the kernel's shared and local windows, local
+ * addresses of Accel-Sim traces mapped to GPGPU-Sim's per-thread
+ * interleaved layout (map_local), and a byte mask on every sector request.
  */
 #include "config.h"
 
@@ -74,7 +76,8 @@ static const struct ss_port_desc ports[] = {
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
-/* model.md 6.1, 12.1 and 12.3: the per-SM counters. */
+/* The per-SM counters the report sums: requests (instructions), sectors
+ * and lines per class and space, as the stats table below describes. */
 enum {
 	WI_GMEM_LD_REQS, WI_GMEM_ST_REQS, WI_GMEM_LD_TRANS, WI_GMEM_ST_TRANS,
 	WI_GMEM_LD_SECTORS, WI_GMEM_ST_SECTORS,
@@ -118,19 +121,68 @@ static const struct ss_stat_desc stats[] = {
 
 #define NONE UINT32_MAX
 
-/* gpgpusim's local layout (gpus.md 7) */
+/* where GPGPU-Sim puts local memory: 0xC0000000 (its global heap start)
+ * less 80 SMs' 96 KiB of shared memory and 80 * 2048 threads' 16 KiB of
+ * local memory; the same for every GPU */
 #define LOCAL_GENERIC_START UINT64_C(0x1F880000)
 /* the widest access an opcode may name: 128 B, so 32 local words a lane */
 #define WIDTH_MAX 128u
 
-/* ---- opcodes (model.md 6.2, traces.md 5) ----------------------------------- */
+/* ---- opcodes: class, space, bypass and access width ----------------------- */
+
+/*
+ * What an access of each class counts and sends, by the space it resolved
+ * to (global or local): 1 to `reqs`, its sectors to `sectors` and to
+ * `total`, the lines it touched to `lines` (NO_STAT: none), and local
+ * loads and stores mark the SM as having used local memory.  Atomics and
+ * reductions are always global in the opcode table; their local entries
+ * only repeat the global ones.  Each opcode keeps its row (opinfo.counts),
+ * so an instruction only indexes it by the space it resolved to.
+ */
+#define NO_STAT UINT8_MAX
+
+struct hw_count {
+	uint8_t reqs, sectors, lines, total;	/* WI_* */
+	uint8_t kind;		/* enum mem_op */
+	bool local_used;	/* sets WI_LMEM_USED */
+};
+
+static const struct hw_count hw_counts[][2] = {	/* [cls - OP_LOAD][space] */
+	[OP_LOAD - OP_LOAD] = {
+		[SPACE_GLOBAL] = { WI_GMEM_LD_REQS, WI_GMEM_LD_SECTORS, WI_GMEM_LD_TRANS,
+				   WI_UMEM_LD_SECTORS, MEM_READ, false },
+		[SPACE_LOCAL] = { WI_LMEM_LD_REQS, WI_LMEM_LD_SECTORS, WI_LMEM_LD_TRANS,
+				  WI_UMEM_LD_SECTORS, MEM_READ, true },
+	},
+	[OP_STORE - OP_LOAD] = {
+		[SPACE_GLOBAL] = { WI_GMEM_ST_REQS, WI_GMEM_ST_SECTORS, WI_GMEM_ST_TRANS,
+				   WI_UMEM_ST_SECTORS, MEM_WRITE, false },
+		[SPACE_LOCAL] = { WI_LMEM_ST_REQS, WI_LMEM_ST_SECTORS, WI_LMEM_ST_TRANS,
+				  WI_UMEM_ST_SECTORS, MEM_WRITE, true },
+	},
+	[OP_ATOMIC - OP_LOAD] = {
+		[SPACE_GLOBAL] = { WI_ATOM_REQS, WI_ATOM_SECTORS, NO_STAT,
+				   WI_ATOM_RED_TRANS, MEM_ATOMIC, false },
+		[SPACE_LOCAL] = { WI_ATOM_REQS, WI_ATOM_SECTORS, NO_STAT,
+				  WI_ATOM_RED_TRANS, MEM_ATOMIC, false },
+	},
+	[OP_REDUCTION - OP_LOAD] = {
+		[SPACE_GLOBAL] = { WI_RED_REQS, WI_RED_SECTORS, NO_STAT,
+				   WI_ATOM_RED_TRANS, MEM_REDUCTION, false },
+		[SPACE_LOCAL] = { WI_RED_REQS, WI_RED_SECTORS, NO_STAT,
+				  WI_ATOM_RED_TRANS, MEM_REDUCTION, false },
+	},
+};
 
 struct opinfo {
 	uint8_t cls;		/* enum op_class */
 	uint8_t space;		/* enum op_space */
 	bool bypass;		/* a .STRONG.GPU load: past the L1 when global */
 	bool ldgsts;
+	uint8_t flags;		/* MEM_F_* of its requests */
 	uint32_t width;		/* bytes a lane accesses */
+	const struct hw_count *counts;	/* its class's row of hw_counts;
+					   NULL: a class that is not sent */
 };
 
 static bool all_digits(const char *s, size_t n)
@@ -160,7 +212,8 @@ static void decode_opcode(const char *op, struct opinfo *o)
 
 	*o = (struct opinfo){ .cls = base.cls, .space = base.space, .width = 4 };
 	o->ldgsts = baselen == 6 && !memcmp(op, "LDGSTS", 6);
-	/* the modifiers: the first width token counts (traces.md 5) */
+	/* the modifiers: the first all-digit token, or U and digits, is the
+	 * width in bits (LDG.E.64: 8 bytes, LDG.E.U8: 1); none: 4 bytes */
 	for (const char *p = dot; p; p = strchr(p, '.')) {
 		const char *tok = ++p, *end = strchr(tok, '.');
 		size_t n = end ? (size_t)(end - tok) : strlen(tok);
@@ -177,9 +230,13 @@ static void decode_opcode(const char *op, struct opinfo *o)
 			width_found = true;
 		}
 	}
-	/* Accel-Sim's rule, for LDG and LDGSTS only: a generic load is
-	 * cached whatever its modifiers (model.md 6.2) */
+	/* Accel-Sim's rule, for LDG and LDGSTS only: .STRONG and .GPU
+	 * together bypass the L1 (.CG, .SYS, .BYPASS do not), and a generic
+	 * load is cached whatever its modifiers */
 	o->bypass = o->cls == OP_LOAD && o->space == SPACE_GLOBAL && strong && gpu;
+	o->flags = o->bypass || o->cls == OP_ATOMIC || o->cls == OP_REDUCTION ? MEM_F_BYPASS : 0;
+	if (o->cls >= OP_LOAD)
+		o->counts = hw_counts[o->cls - OP_LOAD];
 }
 
 /* ---- the component ------------------------------------------------------- */
@@ -342,7 +399,7 @@ static void sectors_reserve(struct warp_interleaver *w, uint32_t n)
 	w->masks = g_renew(uint32_t, w->masks, w->sectors_cap);
 }
 
-/* ---- classify = ref (model.md 6.1) ----------------------------------------- */
+/* ---- classify = ref: substring tests, sticky flags ------------------------- */
 
 static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 {
@@ -352,7 +409,8 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 
 	sectors_reserve(w, l->n_addr);
 	n = coalesce(w->coalescer, l->addr, l->n_addr, w->sectors, &lines);
-	/* the reference's substring tests, in its order */
+	/* the reference's substring tests, in its order: the first that
+	 * matches decides (LDGSTS contains LDG: a global load) */
 	if (strstr(op, "RED")) {
 		st[WI_RED_REQS]++;
 		st[WI_ATOM_RED_TRANS] += n;
@@ -403,7 +461,7 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 	}
 }
 
-/* ---- classify = hw (model.md 5.3, 6.2) ------------------------------------- */
+/* ---- classify = hw: opcode table, generic windows, local layout ------------ */
 
 static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op)
 {
@@ -430,9 +488,15 @@ static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op
 }
 
 /*
- * GPGPU-Sim's local layout (model.md 5.3) of the n offsets off[] of line l
- * (minus `sub`, the local window's base for a generic access) into
- * w->mapped; returns how many words.  *width: the bytes of each.
+ * GPGPU-Sim's local layout of the n offsets off[] of line l (minus `sub`,
+ * the local window's base for a generic access) into w->mapped; returns
+ * how many words.  *width: the bytes of each.  Accel-Sim traces give each
+ * lane the same per-thread offset; GPGPU-Sim interleaves the threads' 4-byte
+ * words: word i of every thread that can be resident on the GPU at once
+ * (wpb * 32 a block, max_active blocks, every SM) sits together, thread
+ * tid of SM sm at 4 * (ntpc * (sm + SMs * (tid / ntpc)) + tid % ntpc) in
+ * each.  An access of 4 bytes or more becomes one word per 4 bytes; a
+ * narrower one stays one access, at its byte in its word.
  */
 static uint32_t map_local(struct warp_interleaver *w, const struct gpu_line *l,
 			  const uint64_t *off, uint32_t n, uint64_t sub, uint32_t slot,
@@ -466,7 +530,11 @@ static enum op_space resolve_generic(const struct warp_interleaver *w, uint64_t 
 {
 	const struct gpu_kernel *k = w->kernel;
 
-	/* both windows known, or generic means global (model.md 6.2) */
+	/* Without both bases (reference-format traces, a base of 0), generic
+	 * means global.  Otherwise the shared window [shmem_base, +
+	 * shared_window) is shared, the local one [local_base, +
+	 * local_window) is local, the rest global.  (Accel-Sim itself tests
+	 * [shmem_base, local_base), wrong when shmem_base > local_base.) */
 	if (!k->shmem_base || !k->local_base)
 		return SPACE_GLOBAL;
 	if (a >= k->shmem_base && a - k->shmem_base < w->shared_window)
@@ -478,112 +546,125 @@ static enum op_space resolve_generic(const struct warp_interleaver *w, uint64_t 
 	return SPACE_GLOBAL;
 }
 
-static void issue_hw(struct warp_interleaver *w, const struct gpu_line *l,
-		     uint32_t slot)
+/* Counts the classes that send nothing; whether op is one of them. */
+static bool hw_unsent(struct warp_interleaver *w, const struct opinfo *op)
 {
-	uint64_t *st = w->c.stats;
-	const uint64_t *a = l->addr;
-	uint32_t n = l->n_addr, width, lines, m;
-	const struct opinfo *op;
-	enum op_space space;
-	uint64_t sub = 0;
-	struct mem_req r;
-
-	if (!n)			/* no active lane: no request */
-		return;
-	op = opinfo_of(w, l->opcode);
 	switch (op->cls) {
 	case OP_IGNORED:
-		return;
+		return true;
 	case OP_UNKNOWN:
-		st[WI_DROPPED_INSTS]++;
-		return;
+		w->c.stats[WI_DROPPED_INSTS]++;
+		return true;
 	case OP_SHARED:
-		st[WI_SHARED_INSTS]++;
+		w->c.stats[WI_SHARED_INSTS]++;
+		return true;
+	}
+	return false;
+}
+
+/* A reference-format LDGSTS lists the shared destination's addresses
+ * first, then the global source's: with ldgsts_shared = drop, keep the
+ * second half of *a, *n when the count is even, else all of it. */
+static void ldgsts_drop_shared(struct warp_interleaver *w, const struct opinfo *op,
+			       const struct gpu_line *l, const uint64_t **a, uint32_t *n)
+{
+	if (!op->ldgsts || l->lanes || !w->drop_ldgsts_shared)
 		return;
+	if (*n % 2 == 0) {
+		*a += *n / 2;
+		*n /= 2;
+	} else {
+		w->c.stats[WI_LDGSTS_UNSPLIT]++;
 	}
-	/* reference format: the shared destination's addresses come first */
-	if (op->ldgsts && !l->lanes && w->drop_ldgsts_shared) {
-		if (n % 2 == 0) {
-			a += n / 2;
-			n /= 2;
-		} else {
-			st[WI_LDGSTS_UNSPLIT]++;
-		}
-	}
-	space = op->space;
-	if (space == SPACE_GENERIC) {
-		/* the first active lane decides */
-		space = resolve_generic(w, a[0], &sub);
-		if (space == SPACE_SHARED) {
-			st[WI_SHARED_INSTS]++;
-			return;
-		}
-	}
-	width = op->width;
+}
+
+/* The space the access goes to: its opcode's, or for a generic one, that of
+ * the first active lane's address a0 (*sub: the local base to take off). */
+static enum op_space hw_space(const struct warp_interleaver *w,
+			      const struct opinfo *op, uint64_t a0, uint64_t *sub)
+{
+	return op->space == SPACE_GENERIC ? resolve_generic(w, a0, sub) : op->space;
+}
+
+/* The n addresses a (local ones mapped first, when they can be) into
+ * unique sectors and their masks in w->sectors, w->masks: how many;
+ * *lines: the lines they touch. */
+static uint32_t hw_coalesce(struct warp_interleaver *w, const struct gpu_line *l,
+			    const struct opinfo *op, enum op_space space,
+			    const uint64_t *a, uint32_t n, uint64_t sub,
+			    uint32_t slot, uint32_t *lines)
+{
+	uint32_t width = op->width;
+
 	if (space == SPACE_LOCAL && w->map_local && l->lanes && l->warp != GPU_WARP_UNKNOWN) {
 		n = map_local(w, l, a, n, sub, slot, &width);
 		a = w->mapped;
 	}
 	sectors_reserve(w, n);
-	m = coalesce_masked(w->coalescer, a, n, width, w->sectors, w->masks, &lines);
+	return coalesce_masked(w->coalescer, a, n, width, w->sectors, w->masks, lines);
+}
 
-	mem_req_init(&r, MEM_READ, 0, MEM_ATOM);
+/* The statistics of one access of m sectors over `lines` lines. */
+static void hw_count(struct warp_interleaver *w, const struct hw_count *t,
+		     uint32_t m, uint32_t lines)
+{
+	uint64_t *st = w->c.stats;
+
+	st[t->reqs]++;
+	st[t->sectors] += m;
+	st[t->total] += m;
+	if (t->lines != NO_STAT)
+		st[t->lines] += lines;
+	if (t->local_used)
+		st[WI_LMEM_USED] = 1;
+}
+
+/* The m sectors of w->sectors, as requests of `kind` (enum mem_op). */
+static void hw_send(struct warp_interleaver *w, const struct gpu_line *l,
+		    uint8_t kind, enum op_space space, uint8_t flags, uint32_t m)
+{
+	struct mem_req r;
+
+	mem_req_init(&r, kind, 0, MEM_ATOM);
 	r.space = space == SPACE_LOCAL ? MEM_LOCAL : MEM_GLOBAL;
+	r.flags = flags;
 	r.sm = w->sm;
 	r.warp = l->warp;
-	switch (op->cls) {
-	case OP_LOAD:
-		if (space == SPACE_LOCAL) {
-			st[WI_LMEM_LD_REQS]++;
-			st[WI_LMEM_LD_SECTORS] += m;
-			st[WI_LMEM_LD_TRANS] += lines;
-			st[WI_LMEM_USED] = 1;
-		} else {
-			st[WI_GMEM_LD_REQS]++;
-			st[WI_GMEM_LD_SECTORS] += m;
-			st[WI_GMEM_LD_TRANS] += lines;
-			if (op->bypass) {
-				r.flags = MEM_F_BYPASS;
-				st[WI_BYPASSED_LOADS]++;
-			}
-		}
-		st[WI_UMEM_LD_SECTORS] += m;
-		break;
-	case OP_STORE:
-		r.hdr.kind = MEM_WRITE;
-		if (space == SPACE_LOCAL) {
-			st[WI_LMEM_ST_REQS]++;
-			st[WI_LMEM_ST_SECTORS] += m;
-			st[WI_LMEM_ST_TRANS] += lines;
-			st[WI_LMEM_USED] = 1;
-		} else {
-			st[WI_GMEM_ST_REQS]++;
-			st[WI_GMEM_ST_SECTORS] += m;
-			st[WI_GMEM_ST_TRANS] += lines;
-		}
-		st[WI_UMEM_ST_SECTORS] += m;
-		break;
-	case OP_ATOMIC:
-		r.hdr.kind = MEM_ATOMIC;
-		r.flags = MEM_F_BYPASS;
-		st[WI_ATOM_REQS]++;
-		st[WI_ATOM_SECTORS] += m;
-		st[WI_ATOM_RED_TRANS] += m;
-		break;
-	case OP_REDUCTION:
-		r.hdr.kind = MEM_REDUCTION;
-		r.flags = MEM_F_BYPASS;
-		st[WI_RED_REQS]++;
-		st[WI_RED_SECTORS] += m;
-		st[WI_ATOM_RED_TRANS] += m;
-		break;
-	}
 	for (uint32_t i = 0; i < m; i++) {
 		r.addr = r.part_addr = w->sectors[i];
 		r.mask = w->masks[i];
 		ss_port_send(w->mem, &r.hdr);
 	}
+}
+
+/* classify = hw: one instruction, from its opcode to its requests. */
+static void issue_hw(struct warp_interleaver *w, const struct gpu_line *l,
+		     uint32_t slot)
+{
+	const uint64_t *a = l->addr;
+	uint32_t n = l->n_addr, lines, m;
+	const struct opinfo *op;
+	const struct hw_count *t;
+	enum op_space space;
+	uint64_t sub = 0;
+
+	if (!n)			/* no active lane: no request */
+		return;
+	op = opinfo_of(w, l->opcode);
+	if (hw_unsent(w, op))
+		return;
+	ldgsts_drop_shared(w, op, l, &a, &n);
+	space = hw_space(w, op, a[0], &sub);
+	if (space == SPACE_SHARED) {
+		w->c.stats[WI_SHARED_INSTS]++;
+		return;
+	}
+	m = hw_coalesce(w, l, op, space, a, n, sub, slot, &lines);
+	t = &op->counts[space];
+	hw_count(w, t, m, lines);
+	if (op->bypass)		/* only global loads are */
+		w->c.stats[WI_BYPASSED_LOADS]++;
+	hw_send(w, l, t->kind, space, op->flags, m);
 }
 
 /* One instruction of the block in `slot`: classify, coalesce, send. */
@@ -597,7 +678,7 @@ static void issue_line(struct warp_interleaver *w, const struct gpu_line *l,
 		issue_ref(w, l);
 }
 
-/* ---- issue = block_rr (model.md 4.1) --------------------------------------- */
+/* ---- issue = block_rr: the reference's block round-robin ------------------- */
 
 /*
  * One line of each resident block, in dispatch order; blocks that issued
@@ -633,7 +714,7 @@ static bool issue_round(struct warp_interleaver *w)
 	return keep > 0;
 }
 
-/* ---- issue = subcore_* (model.md 4.2) -------------------------------------- */
+/* ---- issue = subcore_*: per sub-core warp scheduling ---------------------- */
 
 static inline uint64_t *ready_of(struct warp_interleaver *w, uint32_t s)
 {

@@ -2,11 +2,12 @@
 /*
  * GPGPU-Sim's address decoding (addrdec.cc) as far as the L2 needs it:
  * which slice (sub-partition) an address belongs to, that slice's DRAM
- * channel, and the partition address the slice's set index hashes
- * (gpus.md 3).  Both paths of the original: a channel count that is not a
- * power of two (TITAN V 24, A100 40: the bits above chip_shift are divided
- * by the channel count) and a power-of-two one (the channel bits are
- * inserted at chip_shift).  Everything that depends only on the
+ * channel, and the partition address the slice's set index hashes: the
+ * address within its channel with the sub-partition bit(s) squeezed out,
+ * while the tag stays the original line number.  Both paths of the
+ * original: a channel count that is not a power of two (TITAN V 24,
+ * A100 40: the bits above chip_shift are divided by the channel count)
+ * and a power-of-two one (the channel bits are inserted at chip_shift).  Everything that depends only on the
  * configuration is worked out once, so a lookup, which every L2 access
  * makes, is a few shifts, masks and multiplies.
  */

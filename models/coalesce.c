@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The coalescer (model.md 5).
+ * The coalescer: a lane's address contributes its 32-byte sector, and a
+ * warp instruction becomes one request per distinct sector.
  *
  * Every order starts from the lanes' distinct sectors in first-touch
  * order.  Most lanes touch the sector of the lane before, so runs of them
@@ -20,7 +21,8 @@
  * are read only at a resize (in old slot order) and at the end (the
  * iteration order).  Up to 76 keys the bitmap is a register.
  *
- * descending is ascending reversed.  Byte masks (model.md 5.3) come after
+ * descending is ascending reversed.  Byte masks (bit i: byte i of the
+ * sector, set by a lane whose access covers it) come after
  * the order: the dedup set's slots, free by then, map each sector to its
  * place in the output, and each lane ORs its bytes in.
  *

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The coalescer (model.md 5): the lane addresses of one warp instruction
- * become unique sector requests, in one of these orders:
+ * The coalescer: the lane addresses of one warp instruction become unique
+ * sector requests (a lane counts for the sector of its start address;
+ * aligned accesses of up to 16 bytes never cross one), in one of these
+ * orders:
  *
  *   pyset        the reference's: iteration order of a CPython set built by
- *                adding the sector byte addresses in lane order (model.md 5.2)
+ *                adding the sector byte addresses in lane order (it decides
+ *                the LRU order and the L2 merge, so results depend on it)
  *   ascending    by address
  *   first_touch  in the order lanes first touch them
  *   descending   by address, highest first (GPGPU-Sim's L1 takes its
  *                ascending list from the back)
  *
- * and, for the hardware-faithful model (model.md 5.3), the byte mask of
- * each sector: the bytes the lanes' accesses cover in it.
+ * and, for the hardware-faithful model, the byte mask of each sector: the
+ * bytes the lanes' accesses cover in it (a write-validate cache needs them
+ * to know when a written sector may be read).
  */
 #ifndef SS_COALESCE_H
 #define SS_COALESCE_H

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Occupancy, the adaptive L1 size (the reference's loop, model.md 2.3, or
- * formula (7), 2.4) and the first-wave mapping (model.md 2.1-2.4 and 3.1).
+ * Occupancy, the adaptive L1 size and the first-wave mapping.  Resident
+ * blocks are the least of the limits by warps (64 a SM), blocks (32),
+ * registers (65536, allocated 256 a warp) and shared memory (allocated
+ * 256 B at a time) of the carveout; the L1 is the unified storage less the
+ * carveout.  The reference's loop takes the first carveout that holds
+ * the register/warp limit's blocks but never tries the last one; formula
+ * (7) takes the smallest that holds as many as the largest.
  * The arithmetic is 64-bit throughout so that
  * no launch, however odd, wraps; the results are small and fit the 32-bit
  * fields, except ceil(grid / SMs), which is checked.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Occupancy, the adaptive L1 size and the block-to-SM mapping of a kernel
- * (model.md 2, 3.1 and the plan of 3.2): pure functions of the GPU's
+ * (the reference's first wave, or the first fill of dynamic dispatch:
+ * slot r of every SM before slot r + 1): pure functions of the GPU's
  * limits and the kernel's launch data, so that the block scheduler and the
  * tests share them.
  */
@@ -14,17 +15,20 @@
 enum carveout_rule {
 	CARVEOUT_REF,		/* the reference's loop: the last carveout is never tried */
 	CARVEOUT_OFF,		/* no adaptation: all shared memory, fixed_l1_bytes of L1 */
-	CARVEOUT_EQ7,		/* paper (7) done right (model.md 2.4): the smallest
-				   carveout that keeps the most resident blocks */
+	CARVEOUT_EQ7,		/* the paper's formula (7) done right: the smallest
+				   carveout that keeps as many resident blocks as
+				   the largest one, over the whole list */
 };
 
-/* Which blocks run (model.md 3). */
+/* Which blocks run, on which SM. */
 enum block_policy {
 	POLICY_FIRST_WAVE,	/* the first sim_blocks of b % SMs == s on SM s, scaled */
 	POLICY_DYNAMIC,		/* every block, into slots as they free up */
 };
 
-/* How many blocks an SM simulates (model.md 3.1 granularity 1, 2, 3). */
+/* How many blocks an SM simulates under first_wave: 1, max_active or
+ * ceil(grid / SMs) (the reference's granularity 1, 2, 3); counts are then
+ * scaled by ceil(grid / SMs) / that. */
 enum sim_granularity { GRAN_ONE = 1, GRAN_MAX_ACTIVE = 2, GRAN_AVG = 3 };
 
 struct occ_gpu {

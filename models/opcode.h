@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The base opcodes the memory model knows (model.md 6.2, traces.md 4):
- * one table for the trace reader, which keeps the memory instructions and
- * counts the dropped ones, and the warp interleaver, which classifies what
- * was kept.
+ * The base opcodes (the opcode text before its first '.') the memory
+ * model knows, with their class and memory space: one table for the trace
+ * reader, which keeps the memory instructions and counts the dropped ones,
+ * and the warp interleaver, which classifies what was kept.
  */
 #ifndef SS_OPCODE_H
 #define SS_OPCODE_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The reference's merge of several request streams (model.md 9): round-
+ * The reference's merge of several request streams (the L1s' into its
+ * one L2, SMs ascending): round-
  * robin over the inputs in ascending order, one request at a time, an input
  * whose stream ended being skipped.  Inputs deliver in any interleaving, so
  * each has a FIFO and input k's turn is taken only once k has a request or

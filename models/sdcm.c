@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The stack-distance cache model's building blocks (model.md 13): reuse
+ * The stack-distance cache model's building blocks (sdcm.h): reuse
  * distances, their histograms, the hit probability of a distance and
  * CPython's Mersenne Twister.
  */

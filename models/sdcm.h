@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The stack-distance cache model (SDCM, model.md 13), the paper's baseline:
+ * The stack-distance cache model (SDCM, Brehob and Enbody), the paper's
+ * baseline, which predicts hit rates from reuse distances instead of
+ * simulating a cache:
  * reuse distances of a stream of sector addresses, their histograms per
  * access category, the hit probability of a distance, and CPython's random
  * number generator, which the reference's L1-to-L2 filter draws from.
@@ -14,7 +16,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* ---- reuse distance (model.md 13.1) --------------------------------------- */
+/* ---- reuse distance: distinct addresses since the last use ----------------- */
 
 struct rd_tracker;
 
@@ -30,9 +32,10 @@ void rd_reset(struct rd_tracker *t);
  */
 int64_t rd_access(struct rd_tracker *t, uint64_t addr);
 
-/* ---- histograms (model.md 13.2) ------------------------------------------- */
+/* ---- histograms: one per access category (ldl, ldg, stl, stg) ------------- */
 
-/* Counts per distance, in the order each distance first occurred. */
+/* Counts per distance, in the order each distance first occurred (the
+ * reference sums the hit rate in that order, so the last bit depends on it). */
 struct sd_hist;
 
 struct sd_hist *sd_hist_new(void);
@@ -44,7 +47,7 @@ size_t sd_hist_len(const struct sd_hist *h);	/* distinct distances */
 /* Entry i (0 <= i < len) in first-occurrence order. */
 void sd_hist_entry(const struct sd_hist *h, size_t i, int64_t *sd, uint64_t *count);
 
-/* ---- hit probability (model.md 13.3) -------------------------------------- */
+/* ---- hit probability of a distance --------------------------------------- */
 
 /*
  * Of a reuse at distance d in a cache of `assoc` ways and `blocks` sectors
@@ -58,9 +61,12 @@ enum sdcm_p_hit { SDCM_EXACT, SDCM_APPROX_REF, SDCM_APPROX_FIXED };
 
 double sdcm_p_hit(enum sdcm_p_hit form, int64_t d, uint32_t assoc, uint64_t blocks);
 
-/* ---- CPython's random (model.md 13.5) -------------------------------------- */
+/* ---- CPython's random: the reference's L1-to-L2 filter --------------------- */
 
-/* MT19937 seeded exactly as CPython's random.seed(n) for an int n >= 0. */
+/* MT19937 seeded exactly as CPython's random.seed(n) for an int n >= 0
+ * (init_by_array with the key {n}).  The filter re-seeds with 0 per SM,
+ * forwards every store and forwards a load when a draw exceeds its hit
+ * probability. */
 struct py_random {
 	uint32_t mt[624];
 	int index;

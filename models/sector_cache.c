@@ -3,11 +3,16 @@
  * sector_cache: a functional (hit/miss exact, no timing) set-associative
  * cache whose lines are split into sectors with their own valid, dirty and
  * readable bits.  One type serves as the L1 of an SM and as an L2 slice;
- * only parameters and wiring differ.  The state machine is model.md 7.4
- * (write_miss = allocate / no_allocate: the reference's LRUCache) and 7.5
- * (write_miss = lazy_fetch: GPGPU-Sim's sector cache made functional,
- * with its dirty-line protection, read-modify-writes for atomics and
- * reductions, and the L1's bypass of flagged requests).
+ * only parameters and wiring differ.  Two state machines: write_miss =
+ * allocate / no_allocate is the reference's LRUCache (a probe does not
+ * touch the LRU order on a sector miss; an allocation overwrites the
+ * sector's dirty bit, so a write-through write leaves it clean; a write
+ * miss under allocate fetches nothing); write_miss = lazy_fetch is
+ * GPGPU-Sim's sector cache made functional (a write miss fetches nothing
+ * and the sector is readable only once written bytes cover it, a later
+ * read of it fetching the sector), with its dirty-line protection,
+ * read-modify-writes for atomics and reductions, and the L1's bypass of
+ * flagged requests.  doc/INTERNALS.md, section 9, walks through the code.
  *
  * Layout, chosen by the benchmark: ways are numbered set * assoc + way.
  * Each set has one block of its own: 16-bit fingerprints of the line
@@ -885,9 +890,10 @@ static noinline void emit_then_write_back(struct sc_cache *c,
  * in the specialized copies of the access path.
  *
  * The state changes come first and the requests down last, so that little
- * is live across the calls.  Their order is that of model.md 7.4: the
- * write (write-through, or no_allocate's), the read of the sector, then the
- * write-backs of a victim.
+ * is live across the calls.  Their order is the reference's: the write
+ * (write-through, or no_allocate's), the read of the sector, then the
+ * write-backs of a victim (a read goes down before the eviction its
+ * allocation causes).
  */
 static always_inline void
 line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * GPGPU-Sim's address decoding (components/addrdec.h) against every row of
- * gpus.md 3.2 for both GPUs, the slice's set on the partition address, the
- * power-of-two channel path, the gather and the division it is built on,
- * and the configurations it refuses.
+ * GPGPU-Sim's address decoding (models/addrdec.h) against test vectors
+ * taken from GPGPU-Sim's own code for both GPUs, the slice's set on the
+ * partition address, the power-of-two channel path, the gather and the
+ * division it is built on, and the configurations it refuses.
  */
 #include "config.h"
 
@@ -57,7 +57,7 @@ static void check_rows(const struct addrdec_config *cfg,
 	}
 }
 
-/* gpus.md 3.2, TITAN V: IPOLY64 over 48 slices, IPOLY32 sets. */
+/* TITAN V (GPGPU-Sim's vectors): IPOLY64 over 48 slices, IPOLY32 sets. */
 static void test_titanv_vectors(void)
 {
 	static const struct vector rows[] = {
@@ -78,7 +78,7 @@ static void test_titanv_vectors(void)
 	check_rows(&titanv, rows, G_N_ELEMENTS(rows), SET_INDEX_IPOLY, 32);
 }
 
-/* gpus.md 3.2, A100: consecutive over 160 slices, XOR 128 sets. */
+/* A100 (GPGPU-Sim's vectors): consecutive over 160 slices, XOR 128 sets. */
 static void test_a100_vectors(void)
 {
 	static const struct vector rows[] = {
@@ -99,7 +99,10 @@ static void test_a100_vectors(void)
 	check_rows(&a100, rows, G_N_ELEMENTS(rows), SET_INDEX_XOR, 128);
 }
 
-/* The algorithm of gpus.md 3.1 written out the slow way, bit by bit. */
+/* GPGPU-Sim's decoding for a channel count that is not a power of two,
+ * written out the slow way, bit by bit: the bits above bit 8 divided by the
+ * channel count, the bank bits gathered into the slice, the sub-partition
+ * bit(s) squeezed out of the partition address. */
 static uint64_t pext_slow(uint64_t x, uint64_t m)
 {
 	uint64_t v = 0;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The coalescer: model.md 5.2's vectors, then orders that CPython 3.11
+ * The coalescer: a worked example of the reference's set order (sectors
+ * added in lane order to a CPython set, then listed) and a few more
+ * vectors, then orders that CPython 3.11
  * gave for sets built by s = set(); for a in sectors: s.add(a); list(s).
  * ascending, descending and first_touch, the line counts and the byte
  * masks are checked against plain quadratic oracles.
@@ -151,7 +153,7 @@ static void check_all(const char *what, uint32_t sb, uint32_t lb, const uint64_t
 	g_free(ref);
 }
 
-/* ---- model.md 5.2 ----------------------------------------------------------- */
+/* ---- CPython set order: worked example and vectors ------------------------- */
 
 static void test_spec_vectors(void)
 {
@@ -1877,7 +1879,7 @@ static void test_const_input(void)
 	}
 }
 
-/* ---- byte masks (model.md 5.3) ------------------------------------------------ */
+/* ---- byte masks: bit i of a sector's mask = byte i written by some lane ------ */
 
 static void check_masks(const char *what, enum coalesce_order o, const uint64_t *a,
 			uint32_t n, uint32_t width)
@@ -1899,7 +1901,9 @@ static void check_masks(const char *what, enum coalesce_order o, const uint64_t 
 	g_free(mask);
 }
 
-/* Widths of traces.md 5's examples, lanes as a warp gives them. */
+/* Widths the opcode names (the first all-digit or U-and-digits modifier, in
+ * bits: LDG.E.128 16 bytes, .64 8, .U8 1, .U16 2, none 4), lanes as a warp
+ * gives them. */
 static void test_masks(void)
 {
 	static const uint64_t u8[] = { 0x7f0000000045 };

@@ -3,10 +3,13 @@
  * The real block_scheduler, fed by the real trace_source from
  * tests/data/dispatch (its README lists the kernels), drives SMs that this
  * test registers itself: a fake SM issues one line a tick, loose
- * round-robin over its block slots (model.md 4.2, warps unknown), reports
- * a block done in the tick its last line issues, and writes everything it
- * receives and issues to a journal.  The journals below are derived by
- * hand from model.md 3.2; ticks count from the kernel's begin.
+ * round-robin over its block slots (as the real one does when the trace
+ * has no warp ids), reports a block done in the tick its last line issues,
+ * and writes everything it receives and issues to a journal.  The journals
+ * below are derived by hand from the dynamic dispatch rules (first fill
+ * slot by slot across the SMs; a slot freed in a tick refilled at the
+ * start of the next, SMs ascending, then slots ascending; an empty block
+ * finished at dispatch); ticks count from the kernel's begin.
  */
 #include "config.h"
 

@@ -5,7 +5,9 @@
  * back logged) in front, a log of every request and control message with
  * its tick behind.  The blocks come from tests/data/interleave through the
  * trace readers.  Expected orders, addresses and masks are worked out by
- * hand from model.md 4.2, 5.3 and 6.2 in the comments.
+ * hand in the comments, from the rules of warp_interleaver.c (sub-core
+ * issue, the opcode table, generic windows, the local layout) that each
+ * states.
  */
 #include "config.h"
 
@@ -315,7 +317,7 @@ static char *requests(void)
 		g_free(got_); \
 	} while (0)
 
-/* ---- issue order (model.md 4.2) ------------------------------------------- */
+/* ---- issue order: warp hw on sub-core hw % 4, one instruction each a tick -- */
 
 #define SUBCORE "classify = hw\nsector_order = ascending\nissue = "
 
@@ -494,7 +496,7 @@ static void test_last(void)
 	finish(&rn);
 }
 
-/* ---- classification (model.md 5.3, 6.2) ---------------------------------------- */
+/* ---- classification: opcode table, generic windows, byte masks ----------------- */
 
 /*
  * Kernel 2: shared base 0x7f1000000000, local base 0x7f0e00000000, one
@@ -616,7 +618,9 @@ static void test_ppt_hw(void)
 }
 
 /*
- * Local addresses (model.md 5.3), kernel 3: blocks of 128 threads
+ * Local addresses, GPGPU-Sim's interleaved layout: word i of a thread's
+ * local memory at (off / 4 + i) * N * 4 + thread_base + 0x1f880000, N
+ * the threads resident on the GPU at once.  Kernel 3: blocks of 128 threads
  * (nTpC = 128), block 1 in slot r = 1 of SM 3 of 80 with max_active 2,
  * warp 2, lane 5:
  *   tid = 1*128 + 2*32 + 5 = 197

@@ -137,7 +137,7 @@ static double stat_of(struct sim_run *rn, const char *fmt, ...)
 #define TITANV_MAP "n_channels = 24\nn_sub = 2\nchip_shift = 8\nbank_mask = 0x7100\nsubpart_indexing = ipoly\n"
 #define A100_MAP "n_channels = 40\nn_sub = 4\nchip_shift = 8\nbank_mask = 0x7080\nsubpart_indexing = consecutive\n"
 
-/* A TITAN V slice (gpus.md 2.1): 32 sets x 24 ways, IPOLY on the partition address. */
+/* A TITAN V slice (GPGPU-Sim's SM7_TITANV): 32 sets x 24 ways, IPOLY on the partition address. */
 #define TITANV_SLICE \
 	"sets = 32\nassoc = 24\nline_bytes = 128B\nsector_bytes = 32B\n" \
 	"index = ipoly\nindex_on = partition\nwrite_hit = write_back\n" \
@@ -149,7 +149,8 @@ static double stat_of(struct sim_run *rn, const char *fmt, ...)
 
 /* ---- routing ---------------------------------------------------------------- */
 
-/* gpus.md 3.2 (the unaligned 0x7f1269c00108 as its sector, 0x...100). */
+/* Addresses from GPGPU-Sim's own decoding tests (the unaligned
+ * 0x7f1269c00108 as its sector, 0x...100). */
 static const struct {
 	uint64_t addr;
 	unsigned titanv_slice;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Occupancy, adaptive L1 size and first-wave mapping (model.md 2-3.1)
+ * Occupancy, adaptive L1 size and first-wave mapping (the reference's)
  * against every kernel of the golden *_simulator.json files; the hw
- * carveout rule (paper (7), model.md 2.4) and the plan of dynamic
- * dispatch (3.2) against hand-computed cases.
+ * carveout rule (the paper's formula (7): the smallest carveout that keeps
+ * as many blocks as the largest) and the plan of dynamic dispatch against
+ * hand-computed cases.
  */
 #include "config.h"
 
@@ -17,7 +18,11 @@ static const uint32_t titanv_carveouts[] = { 0, 8, 16, 32, 64, 96 };
 static const uint32_t a100_carveouts[] = { 0, 8, 16, 32, 64, 100, 132, 164 };
 
 /*
- * gpus.md 1; the small-cache run (synth/expected/titanv_smallcache_simulator.json)
+ * The reference's GPU parameters: 2048 threads, 32 blocks and 65536
+ * registers an SM (registers by 256 a warp, shared memory by 256 B), 128 or
+ * 192 KiB of unified L1 and shared storage, its carveout lists, and a
+ * fixed L1 of 32 or 96 KiB without adaptivity.  The small-cache run
+ * (synth/expected/titanv_smallcache_simulator.json)
  * is TITAN V with "adaptive_cache": false and "overwrite": "l1:4096:::".
  */
 static struct occ_gpu gpu(enum gpu_id id)
@@ -183,7 +188,7 @@ static void test_golden(void)
 	}
 }
 
-/* ---- model.md 2.5 beyond the golden files -------------------------------------- */
+/* ---- worked examples beyond the golden files ------------------------------------ */
 
 static void test_spec_examples(void)
 {
@@ -342,7 +347,7 @@ static void test_errors(void)
 	expect_error(&tv, &k, "blocks per SM", &o);
 }
 
-/* ---- hw: paper (7), model.md 2.4 ------------------------------------------------ */
+/* ---- hw: the paper's formula (7), over the whole carveout list ----------------- */
 
 struct eq7_case {
 	const char *what;
@@ -361,7 +366,7 @@ struct eq7_case {
  *  - A100 carveouts 0, 8, 16, 32, 64, 100, 132, 164 KiB of 192 KiB.
  */
 static const struct eq7_case eq7_cases[] = {
-	/* model.md 2.5 kernel 2: 16 KiB a block; 96 KiB holds 6 < base 8,
+	/* synthetic kernel 2: 16 KiB a block; 96 KiB holds 6 < base 8,
 	 * and only 96 KiB holds 6 (64 KiB: 4) */
 	{ "synth k2", GPU_TITANV, 400, 128, 64, 16384, 8, 6, 96, 32, 6 },
 	/* 164 KiB holds 10, so 8 is the target; 132 KiB is the first with 8
@@ -473,7 +478,7 @@ static void test_eq7_cannot_fit(void)
 	expect_error(&none, &k, "no shared-memory carveout", &o);
 }
 
-/* ---- hw: the plan of dynamic dispatch (model.md 3.2) ----------------------------- */
+/* ---- hw: the plan of dynamic dispatch (every block, max_active slots) ----------- */
 
 static void test_dynamic_plan(void)
 {

@@ -35,8 +35,8 @@ check "src.sent sums the array" test "$(value src.sent)" = 15
 "$SECTORSIM" "$ini" >/dev/null 2>"$out/err"
 check "the summary line ends at tick 8" grep -q ' events to tick 8 in ' "$out/err"
 
-# The built-in sector_cache between two test components, on model.md 7.4's
-# unit vector (tests/data/cli-cache.ini).
+# The built-in sector_cache between two test components, on the reference
+# cache's 12-access unit vector (tests/data/cli-cache.ini).
 cache="$G_TEST_SRCDIR/data/cli-cache.ini"
 check "sector_cache run succeeds" "$SECTORSIM" --quiet --stats csv -o "$out/cache.csv" "$cache"
 cvalue() { grep "^run,$1," "$out/cache.csv" | cut -d, -f3; }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The SDCM building blocks (model.md 13): reuse distances against a plain
+ * The SDCM building blocks (sdcm.h): reuse distances against a plain
  * LRU stack walk, histogram order, hit probabilities and CPython's random
  * against values computed by CPython 3.11 (math.comb, ** and math.erf, on
- * the same glibc libm) with the formulas of model.md 13.3, compared to the
+ * the same glibc libm) with the formulas written out below, compared to the
  * last bit.
  */
 #include "config.h"
@@ -270,7 +270,8 @@ static unsigned check_p(enum sdcm_p_hit form, int64_t d, uint32_t assoc, uint64_
 	return 1;
 }
 
-/* model.md 13.3, the reference's own values. */
+/* Values the reference itself gives (A = 4, B = 4096, and one L2 row),
+ * exact and with the approximation's |...| quirk. */
 static void test_p_hit_table(void)
 {
 	static const struct { uint32_t a; uint64_t b; int64_t d; double exact, approx; } rows[] = {
@@ -294,7 +295,7 @@ static void test_p_hit_table(void)
 }
 
 /*
- * Made with CPython 3.11.7 on glibc 2.36, formulas of model.md 13.3:
+ * Made with CPython 3.11.7 on glibc 2.36, with the formulas:
  *   exact:  p += (math.comb(D, a) * (A/B)**a) * ((B-A)/B)**(D-a), a < A
  *   approx: mean = D*(A/B); var = mean*((B-A)/B); y = (A-1) - mean
  *           x = abs(y) / math.sqrt(var)   (fixed: y / math.sqrt(var))
@@ -657,7 +658,7 @@ static void test_p_hit_huge(void)
 
 static void test_random_spec(void)
 {
-	/* model.md 13.5 */
+	/* the first five random.random() values after random.seed(0) */
 	static const double want[] = {
 		0.8444218515250481, 0.7579544029403025, 0.420571580830845,
 		0.25891675029296335, 0.5112747213686085,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The sector cache state machine, one case per transition: model.md 7.4's
- * unit vector for the four reference policies, 7.5's write-validate example
+ * The sector cache state machine, one case per transition: the reference's
+ * 12-access unit vector (a 512 B 2-way cache) for its four write policies,
+ * a worked example of GPGPU-Sim's write-validate (lazy fetch) policy
  * (on a TITAN V L2 slice), atomics and reductions at the L2, bypass at a
  * write-through L1, dirty-line protection, kernel ends, FIFO against LRU,
  * flush and invalidate, larger sectors, requests spanning sectors, the
@@ -98,7 +99,7 @@ static void expect_masked(struct rig *g, enum mem_op op, uint64_t addr,
 }
 
 /* want: "H", "S", "M" and traffic; "m" matches either kind of miss (the
- * spec's unit vector writes M for both) */
+ * reference's unit vector writes M for both) */
 static void expect(struct rig *g, enum mem_op op, uint64_t addr, const char *want)
 {
 	char *got = step(g, op, addr, MEM_ATOM, UINT32_MAX);
@@ -171,7 +172,7 @@ static void check_counters(const struct rig *g, const char *want)
 				i, sc_stats(g->c)[i], expect[i]);
 }
 
-/* ---- model.md 7.4: 512 B, 2-way, fib_double (lines 0,2,4,5 -> set 0) ---- */
+/* ---- reference policies: 512 B, 2-way, fib_double (lines 0,2,4,5 -> set 0) */
 
 static const struct { enum mem_op op; uint64_t a; } unit_stream[12] = {
 	{ MEM_READ, 0x0 }, { MEM_READ, 0x20 }, { MEM_READ, 0x0 }, { MEM_WRITE, 0x40 },
@@ -220,8 +221,9 @@ static void test_unit_wb_allocate(void)
 		"M r0x0", "M r0x20", "H", "M", "H", "M r0x100", "M",
 		"M r0x220 w0x0 w0x40", "M w0x160", "M r0x40", "M w0x2e0", "M r0x2e0",
 	};
-	/* worked out by hand from the stream; model.md gives the load totals,
-	 * the 4 store misses, the 4 write-backs and the flush */
+	/* worked out by hand from the stream, and agreeing with the totals the
+	 * reference's cache gives: 7 reads with 6 misses, 4 store misses, 4
+	 * write-backs and 1 flushed sector */
 	run_unit(SC_WRITE_BACK, SC_ALLOCATE, want, "w0x220",
 		 "load.accesses=7 load.hits=1 load.sector_misses=1 load.line_misses=5 "
 		 "load.reads_down=6 store.accesses=5 store.hits=1 store.sector_misses=2 "
@@ -279,7 +281,7 @@ static void test_unit_wt_no_allocate(void)
 		 "total.writes_down=5 evictions=3");
 }
 
-/* The counters model.md lists for each policy, on the same stream. */
+/* The reference cache's counters for each policy, on the same stream. */
 static void test_unit_counters(void)
 {
 	static const struct {
@@ -337,7 +339,7 @@ static void test_count_write_misses_off(void)
 	rig_free(&g);
 }
 
-/* ---- model.md 7.5: write-validate (lazy fetch on read), write-back L2 ---- */
+/* ---- write-validate (lazy fetch on read), write-back L2 ------------------ */
 
 static struct sc_config lazy_cfg(enum sc_write_hit wh)
 {
@@ -440,9 +442,9 @@ static void test_atomics(void)
 	rig_free(&g);
 }
 
-/* ---- model.md 7.5 at the hardware-faithful geometries --------------------- */
+/* ---- write-validate at the hardware-faithful geometries ------------------- */
 
-/* A TITAN V L2 slice (gpus.md 2.1): 32 sets x 24 ways, ipoly on the
+/* A TITAN V L2 slice (GPGPU-Sim's SM7_TITANV): 32 sets x 24 ways, ipoly on the
  * partition address (= the address here), write-back, lazy fetch. */
 static struct sc_config titanv_l2_slice(void)
 {
@@ -454,7 +456,7 @@ static struct sc_config titanv_l2_slice(void)
 	};
 }
 
-/* A TITAN V L1 (gpus.md 2.1, model.md 8): 4 sets whose ways each kernel's
+/* A TITAN V L1 (GPGPU-Sim's SM7_TITANV): 4 sets whose ways each kernel's
  * size gives, linear index, write-through, lazy fetch. */
 static struct sc_config titanv_l1(void)
 {
@@ -507,7 +509,7 @@ static void G_GNUC_PRINTF(4, 5) expectf(struct rig *g, enum mem_op op,
 }
 
 /*
- * model.md 7.5's worked example, step by step: W 4 bytes (MISS, nothing
+ * The write-validate worked example, step by step: W 4 bytes (MISS, nothing
  * to DRAM), R (SECTOR_MISS, 1 DRAM read), W 32 bytes (SECTOR_MISS, readable
  * at once), R (HIT); evicting the line then writes its 2 sectors to DRAM.
  */
@@ -873,7 +875,8 @@ static void test_hw_protect_dirty(void)
 }
 
 /*
- * The adaptive L1 (model.md 2.4): with sets = 4 and size_from_kernel, each
+ * The adaptive L1 (unified storage less the carveout): with sets = 4 and
+ * size_from_kernel, each
  * kernel's size gives the ways: 192 KiB (A100, no shared memory) is 384
  * ways, beyond the 256 a byte can link.  True LRU over all of them, then
  * other sizes, each starting cold.
@@ -1155,7 +1158,7 @@ static char *run_ini(const char *ini, const char *stat, double *value)
 	"write_hit = write_through\nwrite_miss = lazy_fetch\n"		\
 	"protect_dirty_pct = 25\nbypass = flagged\n"
 
-/* The hardware-faithful L1 of framework.md 4.4 needs no assoc: each
+/* The hardware-faithful L1 (configs/parts/titanv-l1.ini) needs no assoc: each
  * kernel's size gives it; whatever cannot be sized is refused clearly. */
 static void test_component_ways_from_kernel(void)
 {

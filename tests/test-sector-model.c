@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The sector cache's hardware-faithful state machine (write_miss =
- * lazy_fetch: model.md 7.5, with the kernel ends of 7.6) against a plain
- * model of the same text, on random configurations and random streams.
+ * lazy_fetch: GPGPU-Sim's sector cache made functional, with its kernel
+ * ends) against a plain model of the same rules, on random configurations
+ * and random streams.
  *
  * sector_cache.c is built for speed: fingerprints, a circular recency
  * list with links of one or two bytes, the last line remembered, epochs
@@ -10,15 +11,15 @@
  * compiled per policy.  None of that is in the spec.  The model below
  * keeps none of it: a timestamp per line, a state per sector, a scan of
  * the set for every lookup and victim, a scan of the whole cache for the
- * count that protect_dirty_pct needs.  It is meant to be read beside
- * 7.5, rule by rule, and to be slow and obviously right.
+ * count that protect_dirty_pct needs.  It states each rule where it
+ * applies, and is meant to be slow and obviously right.
  *
  * Both get the same requests.  After every access the test compares the
  * probe sc_access() returns and the requests sent down, in order: op,
  * address, size, and the mask of every write and of every request that
  * passes by (a fetch's mask is not compared: the mask of a read means
  * nothing, mem.h).  At every kernel end it compares the write-backs (as a
- * set: the spec gives a flush no order) and every counter of sc_stats().
+ * set: nothing fixes the order of a flush) and every counter of sc_stats().
  *
  * A trial is one seed: it draws 1, 2 or 4 sets of 1 to 300 ways (links of
  * one byte and of two), write-back or write-through, protect_dirty_pct
@@ -143,7 +144,7 @@ static char *log_text(const GArray *log)
 	return g_string_free(s, FALSE);
 }
 
-/* ---- the plain model of model.md 7.5 -------------------------------------- */
+/* ---- the plain model: a state per sector, a stamp per line ---------------- */
 
 enum sector_state { INVALID, VALID, MODIFIED };
 
@@ -353,7 +354,7 @@ static void write_through(struct model *m, const struct mem_req *r)
  * Atomics and reductions are read-modify-writes: probed and fetched as
  * reads, and in a write-back cache (the L2) the sector is then MODIFIED,
  * readable (it was, or was just fetched), with their bytes in the mask.
- * 7.5 describes them at the L2 only; in a write-through cache they leave
+ * The rules describe them at the L2 only; in a write-through cache they leave
  * the sector as a read does (what sector_cache does: the hw L1 lets them
  * pass by).
  */
@@ -483,9 +484,9 @@ static unsigned modified_sectors(const struct mline *l)
 }
 
 /*
- * 7.6: count writes the dirty sectors back, report only counts them
- * (write-back caches: a write-through one has nothing left to write),
- * none does neither; then the cache is invalidated, or keeps its lines
+ * At a kernel's end, final_writeback = count writes the dirty sectors
+ * back, report only counts them (write-back caches: a write-through one
+ * has nothing left to write), none does neither; then the cache is invalidated, or keeps its lines
  * as they are (never drawn with count: see random_trial()).
  */
 static void model_end_kernel(struct model *m)
@@ -561,9 +562,9 @@ static struct trial random_trial(guint32 seed, GRand *rng)
 	t.ways_from_kernel = g_rand_boolean(rng);
 	t.final = g_rand_int_range(rng, SC_FINAL_COUNT, SC_FINAL_NONE + 1);
 	/*
-	 * Not count with keep: 7.5 does not say what a sector written back
-	 * and kept is.  sector_cache keeps it valid, clean and, if its bytes
-	 * were not all written, unreadable, a state 7.5 does not have; and a
+	 * Not count with keep: the rules do not say what a sector written
+	 * back and kept is.  sector_cache keeps it valid, clean and, if its
+	 * bytes were not all written, unreadable, a state they do not have; and a
 	 * write-through cache, which writes nothing back, forgets which of
 	 * its lines were modified, which changes protect_dirty_pct's victims.
 	 */

@@ -59,7 +59,7 @@ static void test_sums_and_ratios(void)
 	/* the aggregate ratio is the ratio of the sums, not a mean of ratios */
 	g_assert_cmpfloat(get(e, "l1.hit_rate"), ==, 0.5);
 	g_assert_cmpfloat(get(e, "l2.hits"), ==, 10);
-	/* a ratio over zero is 0, as div0 in the spec */
+	/* a ratio over zero is 0, as the reference's div0 gives it */
 	g_assert_cmpfloat(get(e, "l2.hit_rate"), ==, 0);
 	g_assert_false(ss_stats_lookup(e, "l1.nothing", &v));
 	g_assert_false(ss_stats_lookup(e, "l3.hits", &v));

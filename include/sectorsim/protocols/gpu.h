@@ -33,8 +33,11 @@ struct gpu_line {
 				   popcount = n_addr); 0: the format has no lanes */
 };
 
-/* A thread block: its memory instructions in the order they are issued
- * (traces.md 1; for an Accel-Sim trace the reference's order, traces.md 4). */
+/* A thread block: its memory instructions, in file order for a
+ * reference-format trace; for an Accel-Sim trace in the reference's
+ * conversion order: round-robin over the warps by ascending id, one trace
+ * instruction (kept or not) of each a round.  Each line names its warp, so
+ * the hardware-faithful issue can take the warps apart again. */
 struct gpu_block {
 	uint64_t id;		/* z * gx * gy + y * gx + x */
 	uint32_t n_lines;
@@ -91,7 +94,8 @@ struct gpu_block_source {
 	const struct gpu_block_source_ops *ops;
 };
 
-/* What the scheduler decided for a kernel (model.md 2-3). */
+/* What the scheduler decided for a kernel: its occupancy, its L1 size
+ * and how many blocks each SM runs. */
 struct gpu_occupancy {
 	uint32_t lim_warps, lim_blocks, lim_regs, lim_smem;
 	uint32_t th_max_active;		/* blocks per SM the resources allow */
