@@ -26,11 +26,9 @@ static gboolean component_failed(GError **error, const char *loc,
 	return FALSE;
 }
 
-gboolean ss_sim_build(struct ss_sim *s, GError **error)
+/* Every instance, in plan order, with its ports sized and unbound. */
+static void add_instances(struct ss_sim *s)
 {
-	g_return_val_if_fail(!s->built, FALSE);
-	s->built = true;
-	s->engine = ss_engine_new();
 	for (guint c = 0; c < s->comps->len; c++) {
 		struct plan_comp *pc = s->comps->pdata[c];
 
@@ -45,6 +43,12 @@ gboolean ss_sim_build(struct ss_sim *s, GError **error)
 			pc->inst[i] = x;
 		}
 	}
+}
+
+/* Bind every planned pair; the planner ran the same check, so a refusal
+ * here is a bug. */
+static gboolean bind_pairs(struct ss_sim *s, GError **error)
+{
 	for (guint i = 0; i < s->links->len; i++) {
 		struct plan_link *l = s->links->pdata[i];
 
@@ -63,6 +67,12 @@ gboolean ss_sim_build(struct ss_sim *s, GError **error)
 			}
 		}
 	}
+	return TRUE;
+}
+
+/* Each type's create, with the instance's parameters, then each init. */
+static gboolean create_and_init(struct ss_sim *s, GError **error)
+{
 	for (guint c = 0; c < s->comps->len; c++) {
 		struct plan_comp *pc = s->comps->pdata[c];
 
@@ -96,6 +106,15 @@ gboolean ss_sim_build(struct ss_sim *s, GError **error)
 		}
 	}
 	return TRUE;
+}
+
+gboolean ss_sim_build(struct ss_sim *s, GError **error)
+{
+	g_return_val_if_fail(!s->built, FALSE);
+	s->built = true;
+	s->engine = ss_engine_new();
+	add_instances(s);
+	return bind_pairs(s, error) && create_and_init(s, error);
 }
 
 gboolean ss_sim_run(struct ss_sim *s, GError **error)
