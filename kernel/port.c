@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Typed ports: binding with a reason on failure, the unbound-port stub, and
+/* Typed ports: the check every link passes (the same for the INI planner and
+ * for binding), binding with a reason on failure, the unbound-port stub, and
  * the lookups and failure a component makes through its own handle. */
 #include "config.h"
 
@@ -7,20 +8,40 @@
 #include <string.h>
 #include "internal.h"
 
+/* The text of each reason, indexed by -code (the codes are 0, -1, -2, ...). */
+static const char *const link_result_text[] = {
+	[-SS_LINK_OK]		= "ok",
+	[-SS_LINK_NO_COMPONENT]	= "no such component",
+	[-SS_LINK_NO_PORT]	= "no such port",
+	[-SS_LINK_WRONG_DIR]	= "wrong direction (links go from an out port to an in port)",
+	[-SS_LINK_PROTOCOL]	= "protocol mismatch",
+	[-SS_LINK_WAS_LINKED]	= "endpoint already linked",
+	[-SS_LINK_INDEX]	= "port index out of range",
+	[-SS_LINK_CARDINALITY]	= "endpoint lists differ in length",
+	[-SS_LINK_UNBOUND]	= "required port left unbound",
+};
+
 const char *ss_link_result_str(enum ss_link_result r)
 {
-	switch (r) {
-	case SS_LINK_OK:		return "ok";
-	case SS_LINK_NO_COMPONENT:	return "no such component";
-	case SS_LINK_NO_PORT:		return "no such port";
-	case SS_LINK_WRONG_DIR:		return "wrong direction (links go from an out port to an in port)";
-	case SS_LINK_PROTOCOL:		return "protocol mismatch";
-	case SS_LINK_WAS_LINKED:	return "endpoint already linked";
-	case SS_LINK_INDEX:		return "port index out of range";
-	case SS_LINK_CARDINALITY:	return "endpoint lists differ in length";
-	case SS_LINK_UNBOUND:		return "required port left unbound";
-	}
-	return "unknown link result";
+	int i = -(int)r;
+
+	if (i < 0 || i >= (int)G_N_ELEMENTS(link_result_text))
+		return "unknown link result";
+	return link_result_text[i];
+}
+
+enum ss_link_result ss_port_check_link(const struct ss_port_desc *out,
+				       bool out_linked,
+				       const struct ss_port_desc *in,
+				       bool in_linked)
+{
+	if (out->dir != SS_PORT_OUT || in->dir != SS_PORT_IN)
+		return SS_LINK_WRONG_DIR;
+	if (strcmp(out->protocol, in->protocol) != 0)
+		return SS_LINK_PROTOCOL;
+	if (out_linked || in_linked)
+		return SS_LINK_WAS_LINKED;
+	return SS_LINK_OK;
 }
 
 /*
@@ -64,12 +85,11 @@ void ss_component_alloc_ports(struct ss_component *c, unsigned group,
 enum ss_link_result ss_port_link(struct ss_port *out, struct ss_port *in,
 				 uint64_t latency)
 {
-	if (out->desc->dir != SS_PORT_OUT || in->desc->dir != SS_PORT_IN)
-		return SS_LINK_WRONG_DIR;
-	if (strcmp(out->desc->protocol, in->desc->protocol) != 0)
-		return SS_LINK_PROTOCOL;
-	if (out->bound || in->bound)
-		return SS_LINK_WAS_LINKED;
+	enum ss_link_result r = ss_port_check_link(out->desc, out->bound,
+						   in->desc, in->bound);
+
+	if (r != SS_LINK_OK)
+		return r;
 
 	out->peer_recv = in->owner->type->ops->xrecv;
 	out->peer_comp = in->owner;

@@ -343,6 +343,15 @@ static const struct bad_case bad_cases[] = {
 	  "src[0].out (out, test.token) is required but not linked" },
 	{ "unbound-element", "[link a]\nfrom = src[*].out\nto = sink.in[1..2]\n", 6,
 	  "sink.in[0] is not linked, but the vector port has 3 elements" },
+	{ "index-not-array", "[link a]\nfrom = src[*].out\nto = sink[0].in[*]\n", 10,
+	  "[link a] to = sink[0].in[*]: 'sink' is not an array (no count =); expected sink.PORT" },
+	{ "index-vector-unindexed", "[link a]\nfrom = src[*].out\nto = sink.in\n", 10,
+	  "[link a] to = sink.in: port 'in' of 'sink' is a vector; expected in[N], in[A..B] or in[*]" },
+	{ "cardinality-spread", "[component many]\ntype = token_sink\ncount = 2\n"
+	  "[link a]\nfrom = src[0].out\nto = many[*].in[*]\n", 13,
+	  "[link a] to: cannot spread 1 endpoints over 2 instances; expected a multiple of 2" },
+	{ "bad-endpoint", "[link a]\nfrom = src[*]out\nto = sink.in[*]\n", 9,
+	  "[link a] from = src[*]out: bad endpoint; expected COMPONENT[SEL].PORT[SEL] with SEL one of N, A..B, *" },
 };
 
 static void test_bad_wiring(gconstpointer data)

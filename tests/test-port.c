@@ -109,6 +109,41 @@ static void test_reasons(struct fixture *f, gconstpointer data)
 		g_assert_cmpstr(ss_link_result_str(r), !=, "unknown link result");
 }
 
+/* The check alone, on descriptions: what the INI planner asks before any
+ * port exists.  Direction is refused before protocol, protocol before an
+ * end already linked. */
+static void test_check(void)
+{
+	const struct ss_port_desc *o = &req_ports[0];
+	const struct ss_port_desc *i = &resp_ports[0], *j = &resp_ports[1];
+
+	g_assert_cmpint(ss_port_check_link(o, false, i, false), ==, SS_LINK_OK);
+	g_assert_cmpint(ss_port_check_link(i, false, o, false), ==, SS_LINK_WRONG_DIR);
+	g_assert_cmpint(ss_port_check_link(o, false, o, false), ==, SS_LINK_WRONG_DIR);
+	g_assert_cmpint(ss_port_check_link(i, true, j, true), ==, SS_LINK_WRONG_DIR);
+	g_assert_cmpint(ss_port_check_link(o, false, j, false), ==, SS_LINK_PROTOCOL);
+	g_assert_cmpint(ss_port_check_link(o, true, j, false), ==, SS_LINK_PROTOCOL);
+	g_assert_cmpint(ss_port_check_link(o, true, i, false), ==, SS_LINK_WAS_LINKED);
+	g_assert_cmpint(ss_port_check_link(o, false, i, true), ==, SS_LINK_WAS_LINKED);
+}
+
+/* Every reason has its own text; a value outside the enum says so. */
+static void test_reason_text(void)
+{
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (int r = SS_LINK_OK; r >= SS_LINK_UNBOUND; r--) {
+		const char *t = ss_link_result_str(r);
+
+		g_assert_false(g_hash_table_contains(seen, t));
+		g_hash_table_add(seen, (gpointer)t);
+	}
+	g_assert_cmpstr(ss_link_result_str(SS_LINK_PROTOCOL), ==, "protocol mismatch");
+	g_assert_cmpstr(ss_link_result_str(SS_LINK_UNBOUND - 1), ==, "unknown link result");
+	g_assert_cmpstr(ss_link_result_str(1), ==, "unknown link result");
+	g_hash_table_destroy(seen);
+}
+
 static void test_lookup(struct fixture *f, gconstpointer data)
 {
 	g_assert_cmpuint(ss_component_port_count(f->b, "v"), ==, 3);
@@ -182,6 +217,8 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add("/port/bind-reasons", struct fixture, NULL, setup, test_reasons, teardown);
+	g_test_add_func("/port/check-order", test_check);
+	g_test_add_func("/port/reason-text", test_reason_text);
 	g_test_add("/port/lookup", struct fixture, NULL, setup, test_lookup, teardown);
 	g_test_add("/port/zero-latency-is-a-direct-call", struct fixture, NULL, setup, test_direct_call, teardown);
 	g_test_add("/port/latency-goes-through-the-queue", struct fixture, NULL, setup, test_latency, teardown);

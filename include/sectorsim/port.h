@@ -59,7 +59,19 @@ enum ss_link_result {
 	SS_LINK_UNBOUND = -8,		/* a required port left unbound */
 };
 
+/* The reason in a few words ("protocol mismatch"). */
 const char *ss_link_result_str(enum ss_link_result r);
+
+/*
+ * Whether an endpoint of `out` may be linked to one of `in`, the first
+ * refusal in this order: direction (out -> in), protocol, either end already
+ * linked.  ss_port_link() and the INI link planner both decide by it, so a
+ * link the planner accepts is one the ports accept.
+ */
+enum ss_link_result ss_port_check_link(const struct ss_port_desc *out,
+				       bool out_linked,
+				       const struct ss_port_desc *in,
+				       bool in_linked);
 
 /* Bind an out endpoint to an in endpoint; nothing changes unless SS_LINK_OK. */
 enum ss_link_result ss_port_link(struct ss_port *out, struct ss_port *in,

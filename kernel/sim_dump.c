@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Printing a checked plan: --dump-config writes the configuration back as
+ * one INI with includes, templates, defaults and -p applied (it loads to the
+ * same plan from any folder), --dot the component graph for Graphviz.  Its
+ * own file because it only reads the plan and changes nothing.
+ */
+#include "config.h"
+
+#include <string.h>
+#include "sim_internal.h"
+
+static void print_value(FILE *out, const char *key, const char *v)
+{
+	/* iniparser cuts an unquoted value at ';' or '#', strips spaces at
+	 * its ends and takes quotes, double or single, as delimiters. */
+	bool quote = strpbrk(v, ";#\"'") || (*v && (g_ascii_isspace(v[0]) ||
+				      g_ascii_isspace(v[strlen(v) - 1])));
+
+	if (!quote)
+		fprintf(out, "%s = %s\n", key, v);
+	else if (!strchr(v, '"'))
+		fprintf(out, "%s = \"%s\"\n", key, v);
+	else if (!strchr(v, '\''))
+		fprintf(out, "%s = '%s'\n", key, v);
+	else
+		fprintf(out, "; %s holds both quote characters, which an INI value cannot\n%s = \"%s\"\n",
+			key, key, v);
+}
+
+static const char *param_text(struct plan_comp *pc, unsigned inst, int idx)
+{
+	const char *t = pc->params[inst]->values[idx].text;
+
+	return t ? t : "";
+}
+
+void ss_sim_dump_config(struct ss_sim *s, FILE *out)
+{
+	struct ini_section *sim = ini_doc_section(s->doc, "simulation");
+
+	fprintf(out, "; %s, expanded: includes, templates, defaults and overrides applied\n",
+		s->doc->main_file);
+	fprintf(out, "[simulation]\n");
+	for (guint i = 0; sim && i < sim->entries->len; i++) {
+		struct ini_entry *e = sim->entries->pdata[i];
+
+		if (strcmp(e->key, "include") == 0)
+			continue;
+		if (strcmp(e->key, "plugin_path") == 0) {
+			/* Resolved, so the dump loads from any folder. */
+			char **parts = g_strsplit(e->value, ":", -1);
+			GString *g = g_string_new(NULL);
+
+			for (char **p = parts; *p; p++) {
+				char *d = g_strstrip(*p);
+
+				if (!*d)
+					continue;
+				char *abs = g_canonicalize_filename(d, e->dir);
+
+				g_string_append_printf(g, "%s%s", g->len ? ":" : "", abs);
+				g_free(abs);
+			}
+			print_value(out, e->key, g->str);
+			g_string_free(g, TRUE);
+			g_strfreev(parts);
+			continue;
+		}
+		print_value(out, e->key, e->value);
+	}
+	for (guint c = 0; c < s->comps->len; c++) {
+		struct plan_comp *pc = s->comps->pdata[c];
+
+		fprintf(out, "\n[component %s]\n", pc->sec->name);
+		fprintf(out, "type = %s\n", pc->type->name);
+		if (pc->is_array)
+			fprintf(out, "count = %u\n", pc->count);
+		for (unsigned g = 0; g < pc->n_groups; g++)
+			if (pc->explicit_count[g] >= 0)
+				fprintf(out, "%s_count = %d\n", pc->type->ports[g].name,
+					pc->explicit_count[g]);
+		for (int idx = 0; pc->type->params && pc->type->params[idx].name; idx++) {
+			const char *name = pc->type->params[idx].name;
+
+			print_value(out, name, param_text(pc, 0, idx));
+			/* Runs of instances that differ from instance 0. */
+			for (unsigned i = 1; i < pc->count;) {
+				const char *v = param_text(pc, i, idx);
+				unsigned j = i;
+
+				if (!strcmp(v, param_text(pc, 0, idx))) {
+					i++;
+					continue;
+				}
+				while (j + 1 < pc->count && !strcmp(param_text(pc, j + 1, idx), v))
+					j++;
+				char *key = j > i ? g_strdup_printf("%s[%u..%u]", name, i, j)
+						  : g_strdup_printf("%s[%u]", name, i);
+
+				print_value(out, key, v);
+				g_free(key);
+				i = j + 1;
+			}
+		}
+	}
+	for (guint i = 0; i < s->links->len; i++) {
+		struct plan_link *l = s->links->pdata[i];
+
+		fprintf(out, "\n[link %s]\n", l->sec->name);
+		fprintf(out, "from = %s\nto = %s\nlatency = %" G_GUINT64_FORMAT "\n",
+			l->from, l->to, l->latency);
+		fprintf(out, "; %u connection%s\n", l->pairs->len,
+			l->pairs->len == 1 ? "" : "s");
+	}
+}
+
+void ss_sim_dot(struct ss_sim *s, FILE *out)
+{
+	fprintf(out, "digraph sectorsim {\n\trankdir=LR;\n\tnode [shape=box];\n");
+	for (guint c = 0; c < s->comps->len; c++) {
+		struct plan_comp *pc = s->comps->pdata[c];
+
+		for (unsigned i = 0; i < pc->count; i++) {
+			char *n = sim_inst_name(pc, i);
+
+			fprintf(out, "\t\"%s\" [label=\"%s\\n%s\"];\n", n, n, pc->type->name);
+			g_free(n);
+		}
+	}
+	for (guint i = 0; i < s->links->len; i++) {
+		struct plan_link *l = s->links->pdata[i];
+
+		for (guint k = 0; k < l->pairs->len; k++) {
+			struct plan_pair *p = &g_array_index(l->pairs, struct plan_pair, k);
+			char *a = sim_inst_name(p->fc, p->fi), *b = sim_inst_name(p->tc, p->ti);
+			const struct ss_port_desc *fd = &p->fc->type->ports[p->fg];
+			const struct ss_port_desc *td = &p->tc->type->ports[p->tg];
+			char fx[32] = "", tx[32] = "";
+
+			if (fd->vector)
+				g_snprintf(fx, sizeof(fx), "[%u]", p->fx);
+			if (td->vector)
+				g_snprintf(tx, sizeof(tx), "[%u]", p->tx);
+			fprintf(out, "\t\"%s\" -> \"%s\" [label=\"%s%s -> %s%s\"];\n",
+				a, b, fd->name, fx, td->name, tx);
+			g_free(a);
+			g_free(b);
+		}
+	}
+	fprintf(out, "}\n");
+}
