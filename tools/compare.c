@@ -226,23 +226,6 @@ static double hw_value(int m, GHashTable *v, bool corrected)
 	return NAN;
 }
 
-/* ---- errors -------------------------------------------------------------- */
-
-static void *errf(char **why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-/* Sets *why (the first error wins) and returns NULL, for `return errf(...)`. */
-static void *errf(char **why, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*why)
-		return NULL;
-	va_start(ap, fmt);
-	*why = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	return NULL;
-}
-
 /* ---- numbers and units --------------------------------------------------- */
 
 /*
