@@ -15,7 +15,12 @@
 
 /* ---- sector caches -------------------------------------------------------- */
 
-extern const char *const sc_index_names[], *const sc_index_on_names[],
+/* The `index` parameter's choices and doc, made from the table of set-index
+ * functions (models/setindex.c) when the program loads. */
+extern const char *sc_index_names[SET_INDEX_N + 1];
+extern char sc_index_doc[];
+
+extern const char *const sc_index_on_names[],
 	*const sc_replacement_names[], *const sc_write_hit_names[],
 	*const sc_write_miss_names[], *const sc_final_writeback_names[],
 	*const sc_at_kernel_end_names[];
@@ -29,7 +34,7 @@ extern const char *const sc_index_names[], *const sc_index_on_names[],
 	{ "assoc", SS_P_UINT, "0", "ways per set; 0: derived from size and sets, or from each kernel's size (sets with size_from_kernel = true)", NULL, 0, SC_MAX_ASSOC, 0 }, \
 	{ "line_bytes", SS_P_SIZE, "128B", "line size: the unit of tags, allocation and replacement", NULL, 32, 65536, SS_PF_POW2 }, \
 	{ "sector_bytes", SS_P_SIZE, "32B", "sector size: the unit of valid and dirty bits; = line_bytes for a non-sectored cache", NULL, 32, 65536, SS_PF_POW2 }, \
-	{ "index", SS_P_ENUM, "linear", "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi", sc_index_names, 0, 0, 0 }, \
+	{ "index", SS_P_ENUM, "linear", sc_index_doc, sc_index_names, 0, 0, 0 }, \
 	{ "index_on", SS_P_ENUM, "address", "hash the request's address, or the partition address an L2 router attaches", sc_index_on_names, 0, 0, 0 }, \
 	{ "replacement", SS_P_ENUM, "lru", "victim: least recently touched line, or oldest allocation", sc_replacement_names, 0, 0, 0 }, \
 	{ "write_hit", SS_P_ENUM, "write_back", "write_back keeps dirty sectors until eviction or flush; write_through forwards every write", sc_write_hit_names, 0, 0, 0 }, \

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Set-index functions against every vector of gpus.md sections 4 and 5. */
+/*
+ * Set-index functions against the sets GPGPU-Sim and the reference compute
+ * for the same addresses, and their table against its readers.
+ */
 #include "config.h"
 
+#include <string.h>
 #include <glib.h>
 #include "setindex.h"
+#include "cache_params.h"
 
 static uint32_t idx(enum set_index_fn fn, uint64_t a, uint32_t n)
 {
@@ -63,14 +68,15 @@ static void test_fib_double_vectors(void)
 	for (size_t r = 0; r < G_N_ELEMENTS(rows); r++)
 		for (size_t k = 0; k < 4; k++)
 			g_assert_cmpuint(idx(SET_INDEX_FIB_DOUBLE, rows[r].a, sets[k]), ==, rows[r].v[k]);
-	/* the 2-set unit cache of model.md 7.4: lines 0, 2, 4, 5 -> 0; 1, 3 -> 1 */
+	/* a 2-set cache: lines 0, 2, 4, 5 -> 0; 1, 3 -> 1 */
 	static const uint32_t two[] = { 0, 1, 0, 1, 0, 0 };
 
 	for (uint64_t line = 0; line < 6; line++)
 		g_assert_cmpuint(set_index_fib_double(line, 2), ==, two[line]);
 }
 
-/* The float hash of 47-bit addresses reaches only 8192 sets (gpus.md 5). */
+/* The float hash of 47-bit addresses reaches only 8192 sets: a double's 53
+ * bits leave 13 for the fraction of a 40-bit line number. */
 static void test_fib_double_precision(void)
 {
 	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -94,6 +100,64 @@ static void test_fermi(void)
 	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x1000, 32), ==, 0);
 }
 
+/* Every selector has its row; the names differ; every function keeps to
+ * the sets of every geometry its check accepts. */
+static void test_table(void)
+{
+	static const uint32_t counts[] = { 1, 2, 3, 4, 16, 32, 64, 128, 384, 1152, 2048 };
+	static const uint32_t lines[] = { 32, 64, 128, 256 };
+	unsigned accepted[SET_INDEX_N] = { 0 };
+
+	for (unsigned i = 0; i < SET_INDEX_N; i++) {
+		const struct set_index_desc *d = &set_index_fns[i];
+
+		g_assert_nonnull(d->name);
+		g_assert_nonnull(d->check);
+		for (unsigned j = 0; j < i; j++)
+			g_assert_cmpstr(d->name, !=, set_index_fns[j].name);
+		g_assert_nonnull(set_index_check(i, 0, 128));
+		for (size_t n = 0; n < G_N_ELEMENTS(counts); n++)
+			for (size_t l = 0; l < G_N_ELEMENTS(lines); l++) {
+				uint32_t nsets = counts[n];
+				unsigned shift = __builtin_ctz(lines[l]);
+				uint64_t a = UINT64_C(0x7f2a40000000);
+
+				if (set_index_check(i, nsets, lines[l]))
+					continue;
+				accepted[i]++;
+				for (unsigned k = 0; k < 4096; k++) {
+					a = a * 6364136223846793005u + 1442695040888963407u;
+					g_assert_cmpuint(set_index(i, a >> 17, shift, nsets,
+						nsets & (nsets - 1) ? 0 : __builtin_ctz(nsets)), <, nsets);
+				}
+			}
+		/* a check that takes nothing leaves the function unusable */
+		g_assert_cmpuint(accepted[i], >, 0);
+	}
+	g_assert_cmpstr(set_index_check(SET_INDEX_N, 64, 128), ==, "unknown index function");
+}
+
+/* The caches' `index` parameter: its choices and its doc are the table's. */
+static void test_param_row(void)
+{
+	static const struct ss_param_desc rows[] = { SC_PARAM_ROWS };
+	const struct ss_param_desc *index = NULL;
+
+	for (size_t r = 0; r < G_N_ELEMENTS(rows); r++)
+		if (!strcmp(rows[r].name, "index"))
+			index = &rows[r];
+	g_assert_nonnull(index);
+	g_assert_true(index->choices == (const char *const *)sc_index_names);
+	for (unsigned i = 0; i < SET_INDEX_N; i++) {
+		g_assert_cmpstr(index->choices[i], ==, set_index_fns[i].name);
+		g_assert_nonnull(strstr(index->doc, set_index_fns[i].name));
+		if (set_index_fns[i].note)
+			g_assert_nonnull(strstr(index->doc, set_index_fns[i].note));
+	}
+	g_assert_null(index->choices[SET_INDEX_N]);
+	g_assert_cmpstr(index->doc, ==, "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi");
+}
+
 static void test_checks(void)
 {
 	g_assert_null(set_index_check(SET_INDEX_FIB_DOUBLE, 1152, 128));
@@ -112,5 +176,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/setindex/fib-double-precision", test_fib_double_precision);
 	g_test_add_func("/setindex/fermi", test_fermi);
 	g_test_add_func("/setindex/checks", test_checks);
+	g_test_add_func("/setindex/table", test_table);
+	g_test_add_func("/setindex/param-row", test_param_row);
 	return g_test_run();
 }
