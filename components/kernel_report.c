@@ -28,6 +28,7 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/gpu.h>
 #include <sectorsim/protocols/mem.h>
+#include <sectorsim/protocols/cache_stats.h>
 
 static const char *const mode_names[] = { "ref", "hw", NULL };
 static const char *const model_names[] = { "simulator", "sdcm", NULL };
@@ -185,12 +186,9 @@ enum sm_counter {
 	N_SM_COUNTERS
 };
 
-static const char *const sm_counter_names[N_SM_COUNTERS] = {
-	"gmem_ld_reqs", "gmem_st_reqs", "gmem_ld_sectors", "gmem_st_sectors",
-	"lmem_ld_reqs", "lmem_st_reqs", "atom_reqs", "red_reqs",
-	"atom_red_trans", "umem_ld_sectors", "umem_st_sectors",
-	"lmem_ld_sectors", "lmem_st_sectors", "atom_sectors", "red_sectors", "lines",
-};
+static const char *const sm_counter_names[N_SM_COUNTERS] = { SM_STAT_NAMES };
+G_STATIC_ASSERT(N_REF_SM_COUNTERS == SM_STAT_N_REF);
+G_STATIC_ASSERT(G_N_ELEMENTS(((const char *[]){ SM_STAT_NAMES })) == N_SM_COUNTERS);
 
 typedef const uint64_t *sm_slots[N_SM_COUNTERS];
 
@@ -199,11 +197,9 @@ enum { SP_GLOBAL, SP_LOCAL, N_SPACES };
 enum { DIR_LOAD, DIR_STORE, DIR_ATOMIC, DIR_REDUCTION, N_DIRS };
 enum { CC_ACCESSES, CC_SECTOR_MISSES, CC_LINE_MISSES, N_CC };
 
-static const char *const space_names[N_SPACES] = { "global", "local" };
-static const char *const dir_names[N_DIRS] = { "load", "store", "atomic", "reduction" };
-static const char *const cc_names[N_CC] = {
-	"accesses", "sector_misses", "line_misses",
-};
+static const char *const space_names[N_SPACES] = { CACHE_STAT_SPACES };
+static const char *const dir_names[N_DIRS] = { CACHE_STAT_OPS };
+static const char *const cc_names[N_CC] = { CACHE_STAT_COUNTS };
 
 struct cache_slots {
 	bool sdcm;
@@ -480,22 +476,20 @@ static const uint64_t *slot(struct kernel_report *r, const char *inst,
 static bool resolve_sdcm(struct kernel_report *r, const char *inst,
 			 struct cache_slots *cs, GError **err)
 {
-	static const char *const cats[4] = {
-		"ldl_accesses", "ldg_accesses", "stl_accesses", "stg_accesses",
-	};
+	static const char *const cats[4] = { SDCM_STAT_CATEGORIES };
 
 	cs->sdcm = true;
 	for (int k = 0; k < 4; k++)
 		cs->cat[k] = slot(r, inst, cats[k]);
-	cs->hit_tot = slot(r, inst, "hit_tot");
-	cs->hit_ld = slot(r, inst, "hit_ld");
-	cs->hit_st = slot(r, inst, "hit_st");
-	cs->hit_ldg = slot(r, inst, "hit_ldg");
-	cs->hit_stg = slot(r, inst, "hit_stg");
+	cs->hit_tot = slot(r, inst, SDCM_STAT_HIT_TOT);
+	cs->hit_ld = slot(r, inst, SDCM_STAT_HIT_LD);
+	cs->hit_st = slot(r, inst, SDCM_STAT_HIT_ST);
+	cs->hit_ldg = slot(r, inst, SDCM_STAT_HIT_LDG);
+	cs->hit_stg = slot(r, inst, SDCM_STAT_HIT_STG);
 	if (!cs->cat[0] || !cs->hit_tot) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-			    "'%s' has no counter ldl_accesses or hit_tot; expected an sdcm_cache",
-			    inst);
+			    "'%s' has no counter %s or %s; expected an sdcm_cache",
+			    inst, cats[0], SDCM_STAT_HIT_TOT);
 		return false;
 	}
 	return true;
@@ -522,9 +516,9 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 					return false;
 				}
 			}
-	cs->wb_evict = slot(r, inst, "wb_evict");
-	cs->wb_flush = slot(r, inst, "wb_flush");
-	cs->dirty_at_end = slot(r, inst, "dirty_at_kernel_end");
+	cs->wb_evict = slot(r, inst, CACHE_STAT_WB_EVICT);
+	cs->wb_flush = slot(r, inst, CACHE_STAT_WB_FLUSH);
+	cs->dirty_at_end = slot(r, inst, CACHE_STAT_DIRTY_AT_KERNEL_END);
 	return true;
 }
 
@@ -656,7 +650,8 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 static bool resolve_l2(struct kernel_report *r, GError **err)
 {
 	const char *name = r->names[2];
-	const char *probe = "global_load_accesses";
+	const char *probe = CACHE_STAT(CACHE_STAT_GLOBAL, CACHE_STAT_LOAD,
+				       CACHE_STAT_ACCESSES);
 
 	/* an SDCM L2 is one component: its own error names what it lacks */
 	if (r->l2_sdcm || slot(r, name, probe)) {
@@ -860,7 +855,7 @@ static int report_init(struct ss_component *c, GError **err)
 
 	for (r->n_sms = 0;; r->n_sms++) {
 		inst = g_strdup_printf("%s[%u]", r->names[0], r->n_sms);
-		bool there = slot(r, inst, "lines") != NULL;
+		bool there = slot(r, inst, SM_STAT_LINES) != NULL;
 
 		g_free(inst);
 		if (!there)
@@ -899,8 +894,8 @@ static int report_init(struct ss_component *c, GError **err)
 	}
 	if (!resolve_l2(r, err))
 		return -1;
-	r->dram_reads = slot(r, r->names[3], "reads");
-	r->dram_writes = slot(r, r->names[3], "writes");
+	r->dram_reads = slot(r, r->names[3], DRAM_STAT_READS);
+	r->dram_writes = slot(r, r->names[3], DRAM_STAT_WRITES);
 	/* an SDCM L2 predicts DRAM from its hit rates: no counter needed */
 	if (!r->l2_sdcm && (!r->dram_reads || !r->dram_writes)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Set-index functions against the sets GPGPU-Sim and the reference compute
- * for the same addresses, and their table against its readers.
+ * for the same addresses, and their table against its readers.  Also the
+ * other tables of names that two sides must agree on: the counters a
+ * report reads from the caches, DRAM and the SMs
+ * (protocols/cache_stats.h), against the types' statistics.
  */
 #include "config.h"
 
@@ -9,6 +12,9 @@
 #include <glib.h>
 #include "setindex.h"
 #include "cache_params.h"
+#include "registry.h"
+#include "builtin.h"
+#include <sectorsim/protocols/cache_stats.h>
 
 static uint32_t idx(enum set_index_fn fn, uint64_t a, uint32_t n)
 {
@@ -158,6 +164,69 @@ static void test_param_row(void)
 	g_assert_cmpstr(index->doc, ==, "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi");
 }
 
+/* ---- the counters a report reads (protocols/cache_stats.h) --------------- */
+
+static bool has_stat(struct ss_registry *reg, const char *type, const char *name)
+{
+	const struct ss_component_type *t = ss_registry_lookup(reg, type);
+
+	g_assert_nonnull(t);
+	for (const struct ss_stat_desc *d = t->stats; d && d->name; d++)
+		if (!strcmp(d->name, name))
+			return true;
+	return false;
+}
+
+/* Every name kernel_report reads is in the statistics of the types it
+ * reads it from: a rename on one side alone fails here, not in a run. */
+static void test_report_protocol(void)
+{
+	static const char *const spaces[] = { CACHE_STAT_SPACES };
+	static const char *const ops[] = { CACHE_STAT_OPS };
+	static const char *const counts[] = { CACHE_STAT_COUNTS };
+	static const char *const cache_more[] = {
+		CACHE_STAT_WB_EVICT, CACHE_STAT_WB_FLUSH, CACHE_STAT_DIRTY_AT_KERNEL_END,
+	};
+	static const char *const sdcm[] = {
+		SDCM_STAT_CATEGORIES, SDCM_STAT_HIT_TOT, SDCM_STAT_HIT_LD,
+		SDCM_STAT_HIT_ST, SDCM_STAT_HIT_LDG, SDCM_STAT_HIT_STG,
+	};
+	static const char *const dram[] = { DRAM_STAT_READS, DRAM_STAT_WRITES };
+	static const char *const sm[] = { SM_STAT_NAMES };
+	static const char *const caches[] = { "sector_cache", "l2_slice_set" };
+	struct ss_registry *reg = ss_registry_new();
+	GError *err = NULL;
+
+	g_assert_true(ss_components_register(reg, &err));
+	g_assert_no_error(err);
+	for (size_t c = 0; c < G_N_ELEMENTS(caches); c++) {
+		for (size_t sp = 0; sp < G_N_ELEMENTS(spaces); sp++)
+			for (size_t op = 0; op < G_N_ELEMENTS(ops); op++)
+				for (size_t k = 0; k < G_N_ELEMENTS(counts); k++) {
+					char *n = g_strdup_printf("%s_%s_%s", spaces[sp], ops[op], counts[k]);
+
+					if (!has_stat(reg, caches[c], n))
+						g_error("%s has no statistic %s", caches[c], n);
+					g_free(n);
+				}
+		for (size_t i = 0; i < G_N_ELEMENTS(cache_more); i++)
+			if (!has_stat(reg, caches[c], cache_more[i]))
+				g_error("%s has no statistic %s", caches[c], cache_more[i]);
+	}
+	g_assert_cmpstr(CACHE_STAT(CACHE_STAT_GLOBAL, CACHE_STAT_LOAD, CACHE_STAT_ACCESSES),
+			==, "global_load_accesses");
+	for (size_t i = 0; i < G_N_ELEMENTS(sdcm); i++)
+		if (!has_stat(reg, "sdcm_cache", sdcm[i]))
+			g_error("sdcm_cache has no statistic %s", sdcm[i]);
+	for (size_t i = 0; i < G_N_ELEMENTS(dram); i++)
+		if (!has_stat(reg, "dram_counter", dram[i]))
+			g_error("dram_counter has no statistic %s", dram[i]);
+	for (size_t i = 0; i < G_N_ELEMENTS(sm); i++)
+		if (!has_stat(reg, "warp_interleaver", sm[i]))
+			g_error("warp_interleaver has no statistic %s", sm[i]);
+	ss_registry_free(reg);
+}
+
 static void test_checks(void)
 {
 	g_assert_null(set_index_check(SET_INDEX_FIB_DOUBLE, 1152, 128));
@@ -178,5 +247,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/setindex/checks", test_checks);
 	g_test_add_func("/setindex/table", test_table);
 	g_test_add_func("/setindex/param-row", test_param_row);
+	g_test_add_func("/protocols/report-counters", test_report_protocol);
 	return g_test_run();
 }
