@@ -3,7 +3,7 @@
  * kernel_report: what Nsight Compute would say about each kernel, from the
  * counters of the SMs (warp_interleaver), their L1s, the L2 and DRAM, and
  * the scheduler's plan.  mode = ref computes the reference's metrics
- * (model.md 12) with its exact arithmetic: per-SM rates from each L1, sums
+ * with its exact arithmetic: per-SM rates from each L1, sums
  * over the active SMs in ascending order, then one multiplication by the
  * scale (a different order changes the last bits).
  *
@@ -75,7 +75,7 @@ enum sm_counter {
 	C_LMEM_LD_REQS, C_LMEM_ST_REQS, C_ATOM_REQS, C_RED_REQS,
 	C_ATOM_RED_TRANS, C_UMEM_LD_SECTORS, C_UMEM_ST_SECTORS,
 	N_REF_SM_COUNTERS,
-	/* hw classification only (model.md 12.3) */
+	/* read in mode = hw only */
 	C_LMEM_LD_SECTORS = N_REF_SM_COUNTERS, C_LMEM_ST_SECTORS,
 	C_ATOM_SECTORS, C_RED_SECTORS, C_LINES,
 	N_SM_COUNTERS
@@ -218,7 +218,7 @@ static double real(const uint64_t *slot)
  * Hit rates of an L1: loads, stores, global loads, global stores.  A
  * sector cache counts them (1 - misses / accesses, the reference's
  * arithmetic; no access: 1); the SDCM computed them (no access: 0, which
- * multiplies 0 sectors either way, model.md 13.6).
+ * multiplies 0 sectors either way).
  */
 static void l1_rates(const struct cache_slots *cs, double *ld, double *st,
 		     double *ldg, double *stg)
@@ -242,7 +242,7 @@ static void l1_rates(const struct cache_slots *cs, double *ld, double *st,
 	*stg = 1 - div0(wm, wc);
 }
 
-/* model.md 12.1-12.2 in the reference's order of operations. */
+/* mode = ref: the reference's formulas in its order of operations. */
 static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 {
 	double scale = row->occ.scale;
@@ -330,7 +330,7 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[RM_l2_st_trans] = (double)l2wc * scale;
 	m[RM_l2_tot_trans] = m[RM_l2_ld_trans] + m[RM_l2_st_trans];
 	if (r->l2->sdcm) {
-		/* what misses the model's L2 goes to DRAM (model.md 13.6):
+		/* what misses the model's L2 goes to DRAM:
 		 * store misses, not write-backs, and tot need not be ld + st */
 		m[RM_dram_tot_trans] = m[RM_l2_tot_trans] * (1 - m[RM_l2_hit_rate]);
 		m[RM_dram_ld_trans] = m[RM_l2_ld_trans] * (1 - m[RM_l2_hit_rate_ld]);
@@ -438,7 +438,7 @@ static double hit_rate(const struct cache_slots *cs, unsigned n,
 		    cache_sum(cs, n, spaces, dirs, CC_ACCESSES));
 }
 
-/* model.md 12.3: integer counts, summed over the SMs, the L2's slices and
+/* mode = hw: integer counts, summed over the SMs, the L2's slices and
  * the DRAM channels; no scale. */
 static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 {
@@ -450,7 +450,7 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	const unsigned AT = 1u << DIR_ATOMIC, RD = 1u << DIR_REDUCTION;
 
 	for (unsigned s = 0; s < r->n_sms; s++) {
-		/* active: the SM issued an instruction (model.md 12.3) */
+		/* active: the SM issued an instruction */
 		if (!get(r->sm[s][C_LINES]))
 			continue;
 		n_act++;

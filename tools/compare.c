@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sectorsim compare SIM NCU [SIM NCU ...]: our per-kernel results against
- * Nsight Compute's, scored the way the paper's scripts score them
- * (metrics.md 3.1, 3.3 and 4).
+ * Nsight Compute's, scored the way the paper's scripts score them.
  *
  * Each SIM/NCU pair is one app instance.  SIM is our --json or --csv file,
  * NCU an `ncu --csv` file, either `--page raw` (a header row, a units row,
@@ -595,7 +594,7 @@ static bool read_whole(const char *path, char **text, gsize *len, char **why)
 	return false;
 }
 
-/* ---- Nsight Compute CSV (metrics.md 3.3) ------------------------------ */
+/* ---- Nsight Compute CSV ------------------------------------------------ */
 
 /*
  * A value of a column we read: stored in the base unit and recorded in
@@ -1044,7 +1043,7 @@ static double mean_present(const double *v, guint n, gsize stride)
 	return k ? sum / k : NAN;
 }
 
-/* App level (metrics.md 4.2): per app, the mean over its kernels. */
+/* App level: per app, the mean over its kernels, sim and hardware apart. */
 static GArray *app_rows(const struct app *apps, guint n_apps, const GArray *kr)
 {
 	GArray *rows = g_array_new(FALSE, TRUE, sizeof(struct row));
@@ -1074,7 +1073,12 @@ static void rows_free(GArray *rows)
 	g_array_free(rows, TRUE);
 }
 
-/* metrics.md 4.3, over the rows with both values, in row order */
+/*
+ * The scores of metric m over the rows with both values, in row order:
+ * MAPE = mean |hw - sim| / |hw| x 100 over the rows whose hw is not 0,
+ * NRMSE = sqrt(mean (hw - sim)^2) / mean hw, Pearson r of hw and sim
+ * (two rows at least, neither constant).
+ */
 static struct score score_metric(const GArray *rows, int m)
 {
 	struct score s = { NAN, NAN, NAN, 0, 0, 0 };
