@@ -4,7 +4,8 @@
  * for the same addresses, and their table against its readers.  Also the
  * other tables of names that two sides must agree on: the counters a
  * report reads from the caches, DRAM and the SMs
- * (protocols/cache_stats.h), against the types' statistics.
+ * (protocols/cache_stats.h), against the types' statistics, and the table
+ * of the report's metrics and their Nsight names (report_metrics.h).
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include "registry.h"
 #include "builtin.h"
 #include <sectorsim/protocols/cache_stats.h>
+#include "report_metrics.h"
 
 static uint32_t idx(enum set_index_fn fn, uint64_t a, uint32_t n)
 {
@@ -227,6 +229,40 @@ static void test_report_protocol(void)
 	ss_registry_free(reg);
 }
 
+/* ---- the report's metrics and their Nsight names (report_metrics.h) ------- */
+
+static void test_report_metrics(void)
+{
+	for (unsigned i = 1; i < N_NCU_METRICS; i++) {
+		const struct ncu_metric_desc *n = &ncu_metrics[i];
+
+		g_assert_nonnull(n->name);
+		for (unsigned j = 1; j < i; j++)
+			g_assert_cmpstr(n->name, !=, ncu_metrics[j].name);
+		/* the unit is the one the name says, and so is the factor */
+		g_assert_cmpint(g_str_has_suffix(n->name, ".pct"), ==, n->unit == NCU_PCT);
+		g_assert_cmpint(strstr(n->name, "__bytes") != NULL, ==, n->unit == NCU_BYTES);
+		g_assert_cmpfloat(n->factor, ==, n->unit == NCU_PCT ? 100 : n->unit == NCU_BYTES ? 32 : 1);
+	}
+	g_assert_null(ncu_metrics[NCU_NONE].name);
+	for (unsigned k = 0; k < N_REPORT_METRICS; k++) {
+		const struct report_metric_desc *d = &report_metrics[k];
+
+		g_assert_nonnull(d->key);
+		for (unsigned j = 0; j < k; j++)
+			g_assert_cmpstr(d->key, !=, report_metrics[j].key);
+		/* an Nsight name only in modes that compute the metric */
+		g_assert_cmpuint(d->ncu_modes & ~d->modes, ==, 0);
+		g_assert_cmpint(d->ncu == NCU_NONE, ==, d->ncu_modes == 0);
+		g_assert_true(report_ncu_name(k, REPORT_REF) == (d->ncu_modes & REPORT_REF ? ncu_metrics[d->ncu].name : NULL));
+	}
+	/* an alias stands where its metric's own Nsight name does */
+	for (unsigned a = 0; a < n_report_ncu_aliases; a++) {
+		g_assert_cmpuint(report_metrics[report_ncu_aliases[a].m].ncu_modes, !=, 0);
+		g_assert_cmpuint(report_ncu_aliases[a].ncu, !=, NCU_NONE);
+	}
+}
+
 static void test_checks(void)
 {
 	g_assert_null(set_index_check(SET_INDEX_FIB_DOUBLE, 1152, 128));
@@ -248,5 +284,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/setindex/table", test_table);
 	g_test_add_func("/setindex/param-row", test_param_row);
 	g_test_add_func("/protocols/report-counters", test_report_protocol);
+	g_test_add_func("/report-metrics/table", test_report_metrics);
 	return g_test_run();
 }
