@@ -2,15 +2,38 @@
 /* Parameters to model configurations: see cache_params.h. */
 #include "config.h"
 
+#include <string.h>
 #include "cache_params.h"
 
 /* ---- sector caches -------------------------------------------------------- */
 
-const char *const sc_index_names[] = {
-	[SET_INDEX_FIB_DOUBLE] = "fib_double", [SET_INDEX_LINEAR] = "linear",
-	[SET_INDEX_XOR] = "xor", [SET_INDEX_IPOLY] = "ipoly",
-	[SET_INDEX_FERMI] = "fermi", NULL,
-};
+const char *sc_index_names[SET_INDEX_N + 1];
+char sc_index_doc[512];
+
+/*
+ * The names and "set-index function: NAME (NOTE), NAME, ..." from the
+ * table, before any component type is registered: the parameter rows are
+ * static tables, which can point at these but not compute them.
+ */
+static void __attribute__((constructor)) sc_index_from_table(void)
+{
+	GString *doc = g_string_new("set-index function: ");
+
+	for (unsigned i = 0; i < SET_INDEX_N; i++) {
+		const struct set_index_desc *d = &set_index_fns[i];
+
+		sc_index_names[i] = d->name;
+		g_string_append_printf(doc, "%s%s", i ? ", " : "", d->name);
+		if (d->note)
+			g_string_append_printf(doc, " (%s)", d->note);
+	}
+	sc_index_names[SET_INDEX_N] = NULL;
+	if (doc->len >= sizeof(sc_index_doc))
+		g_error("cache_params: the doc of `index` needs more than %zu bytes",
+			sizeof(sc_index_doc));
+	memcpy(sc_index_doc, doc->str, doc->len + 1);
+	g_string_free(doc, TRUE);
+}
 const char *const sc_index_on_names[] = { "address", "partition", NULL };
 const char *const sc_replacement_names[] = { "lru", "fifo", NULL };
 const char *const sc_write_hit_names[] = { "write_back", "write_through", NULL };

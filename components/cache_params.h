@@ -10,12 +10,18 @@
 #define SS_CACHE_PARAMS_H
 
 #include <sectorsim/sectorsim.h>
+#include <sectorsim/protocols/cache_stats.h>
 #include "sector_cache.h"
 #include "addrdec.h"
 
 /* ---- sector caches -------------------------------------------------------- */
 
-extern const char *const sc_index_names[], *const sc_index_on_names[],
+/* The `index` parameter's choices and doc, made from the table of set-index
+ * functions (models/setindex.c) when the program loads. */
+extern const char *sc_index_names[SET_INDEX_N + 1];
+extern char sc_index_doc[];
+
+extern const char *const sc_index_on_names[],
 	*const sc_replacement_names[], *const sc_write_hit_names[],
 	*const sc_write_miss_names[], *const sc_final_writeback_names[],
 	*const sc_at_kernel_end_names[];
@@ -29,7 +35,7 @@ extern const char *const sc_index_names[], *const sc_index_on_names[],
 	{ "assoc", SS_P_UINT, "0", "ways per set; 0: derived from size and sets, or from each kernel's size (sets with size_from_kernel = true)", NULL, 0, SC_MAX_ASSOC, 0 }, \
 	{ "line_bytes", SS_P_SIZE, "128B", "line size: the unit of tags, allocation and replacement", NULL, 32, 65536, SS_PF_POW2 }, \
 	{ "sector_bytes", SS_P_SIZE, "32B", "sector size: the unit of valid and dirty bits; = line_bytes for a non-sectored cache", NULL, 32, 65536, SS_PF_POW2 }, \
-	{ "index", SS_P_ENUM, "linear", "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi", sc_index_names, 0, 0, 0 }, \
+	{ "index", SS_P_ENUM, "linear", sc_index_doc, sc_index_names, 0, 0, 0 }, \
 	{ "index_on", SS_P_ENUM, "address", "hash the request's address, or the partition address an L2 router attaches", sc_index_on_names, 0, 0, 0 }, \
 	{ "replacement", SS_P_ENUM, "lru", "victim: least recently touched line, or oldest allocation", sc_replacement_names, 0, 0, 0 }, \
 	{ "write_hit", SS_P_ENUM, "write_back", "write_back keeps dirty sectors until eviction or flush; write_through forwards every write", sc_write_hit_names, 0, 0, 0 }, \
@@ -39,33 +45,36 @@ extern const char *const sc_index_names[], *const sc_index_on_names[],
 	{ "at_kernel_end", SS_P_ENUM, "invalidate", "after a kernel's end the cache is invalidated (the next kernel starts cold) or keeps its lines", sc_at_kernel_end_names, 0, 0, 0 }, \
 	{ "protect_dirty_pct", SS_P_UINT, "0", "lines holding a modified sector are not evicted while they are fewer than this percentage of all lines (GPGPU-Sim's write ratio; a set holding only such lines evicts its LRU line and counts protect_overrides); 0: off", NULL, 0, 100, 0 }
 
-/* The statistic rows, in the layout of enum sc_stat. */
-#define SC_KIND_STATS(k, what) \
-	{ k "_accesses", SS_STAT_COUNTER, "sector accesses by " what, NULL, NULL }, \
-	{ k "_hits", SS_STAT_COUNTER, "hits by " what, NULL, NULL }, \
-	{ k "_sector_misses", SS_STAT_COUNTER, "sector misses (line present) by " what, NULL, NULL }, \
-	{ k "_line_misses", SS_STAT_COUNTER, "line misses by " what, NULL, NULL }, \
-	{ k "_reads_down", SS_STAT_COUNTER, "sector reads sent to the next level for " what " (fetches, and bypassing requests other than writes)", NULL, NULL }, \
-	{ k "_writes_down", SS_STAT_COUNTER, "sector writes sent to the next level for " what " (write-through, no-allocate, bypassing writes)", NULL, NULL }
+/*
+ * The statistic rows, in the layout of enum sc_stat.  The ones a report
+ * reads are named by <sectorsim/protocols/cache_stats.h>.
+ */
+#define SC_KIND_STATS(sp, op, what) \
+	{ CACHE_STAT(sp, op, CACHE_STAT_ACCESSES), SS_STAT_COUNTER, "sector accesses by " what, NULL, NULL }, \
+	{ sp "_" op "_hits", SS_STAT_COUNTER, "hits by " what, NULL, NULL }, \
+	{ CACHE_STAT(sp, op, CACHE_STAT_SECTOR_MISSES), SS_STAT_COUNTER, "sector misses (line present) by " what, NULL, NULL }, \
+	{ CACHE_STAT(sp, op, CACHE_STAT_LINE_MISSES), SS_STAT_COUNTER, "line misses by " what, NULL, NULL }, \
+	{ sp "_" op "_reads_down", SS_STAT_COUNTER, "sector reads sent to the next level for " what " (fetches, and bypassing requests other than writes)", NULL, NULL }, \
+	{ sp "_" op "_writes_down", SS_STAT_COUNTER, "sector writes sent to the next level for " what " (write-through, no-allocate, bypassing writes)", NULL, NULL }
 #define SC_STAT_ROWS \
-	SC_KIND_STATS("global_load", "global loads"), \
-	SC_KIND_STATS("global_store", "global stores"), \
-	SC_KIND_STATS("global_atomic", "global atomics"), \
-	SC_KIND_STATS("global_reduction", "global reductions"), \
-	SC_KIND_STATS("local_load", "local loads"), \
-	SC_KIND_STATS("local_store", "local stores"), \
-	SC_KIND_STATS("local_atomic", "local atomics"), \
-	SC_KIND_STATS("local_reduction", "local reductions"), \
-	{ "accesses", SS_STAT_SUM, "sector accesses", "*_accesses", NULL }, \
+	SC_KIND_STATS(CACHE_STAT_GLOBAL, CACHE_STAT_LOAD, "global loads"), \
+	SC_KIND_STATS(CACHE_STAT_GLOBAL, CACHE_STAT_STORE, "global stores"), \
+	SC_KIND_STATS(CACHE_STAT_GLOBAL, CACHE_STAT_ATOMIC, "global atomics"), \
+	SC_KIND_STATS(CACHE_STAT_GLOBAL, CACHE_STAT_REDUCTION, "global reductions"), \
+	SC_KIND_STATS(CACHE_STAT_LOCAL, CACHE_STAT_LOAD, "local loads"), \
+	SC_KIND_STATS(CACHE_STAT_LOCAL, CACHE_STAT_STORE, "local stores"), \
+	SC_KIND_STATS(CACHE_STAT_LOCAL, CACHE_STAT_ATOMIC, "local atomics"), \
+	SC_KIND_STATS(CACHE_STAT_LOCAL, CACHE_STAT_REDUCTION, "local reductions"), \
+	{ "accesses", SS_STAT_SUM, "sector accesses", "*_" CACHE_STAT_ACCESSES, NULL }, \
 	{ "hits", SS_STAT_SUM, "hits", "*_hits", NULL }, \
-	{ "sector_misses", SS_STAT_SUM, "sector misses (line present, sector not readable)", "*_sector_misses", NULL }, \
-	{ "line_misses", SS_STAT_SUM, "line misses", "*_line_misses", NULL }, \
+	{ "sector_misses", SS_STAT_SUM, "sector misses (line present, sector not readable)", "*_" CACHE_STAT_SECTOR_MISSES, NULL }, \
+	{ "line_misses", SS_STAT_SUM, "line misses", "*_" CACHE_STAT_LINE_MISSES, NULL }, \
 	{ "reads_down", SS_STAT_SUM, "sector reads sent to the next level", "*_reads_down", NULL }, \
-	{ "writes_down", SS_STAT_SUM, "sector writes sent to the next level, write-backs included", "*_writes_down wb_evict wb_flush", NULL }, \
+	{ "writes_down", SS_STAT_SUM, "sector writes sent to the next level, write-backs included", "*_writes_down " CACHE_STAT_WB_EVICT " " CACHE_STAT_WB_FLUSH, NULL }, \
 	{ "evictions", SS_STAT_COUNTER, "lines evicted to make room", NULL, NULL }, \
-	{ "wb_evict", SS_STAT_COUNTER, "dirty sectors written back on eviction", NULL, NULL }, \
-	{ "wb_flush", SS_STAT_COUNTER, "dirty sectors written back by a flush or a kernel's end", NULL, NULL }, \
-	{ "dirty_at_kernel_end", SS_STAT_COUNTER, "dirty sectors left at a kernel's end (final_writeback = report; none in a write-through cache)", NULL, NULL }, \
+	{ CACHE_STAT_WB_EVICT, SS_STAT_COUNTER, "dirty sectors written back on eviction", NULL, NULL }, \
+	{ CACHE_STAT_WB_FLUSH, SS_STAT_COUNTER, "dirty sectors written back by a flush or a kernel's end", NULL, NULL }, \
+	{ CACHE_STAT_DIRTY_AT_KERNEL_END, SS_STAT_COUNTER, "dirty sectors left at a kernel's end (final_writeback = report; none in a write-through cache)", NULL, NULL }, \
 	{ "protect_overrides", SS_STAT_COUNTER, "line misses whose set held only lines protected by protect_dirty_pct: the LRU line went all the same", NULL, NULL }, \
 	{ "hit_rate", SS_STAT_RATIO, "hits / accesses", "hits", "accesses" }
 

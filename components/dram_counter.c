@@ -13,12 +13,13 @@
 
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/mem.h>
+#include <sectorsim/protocols/cache_stats.h>
 
 enum { DC_READS, DC_WRITES, DC_ATOMICS, DC_N_STATS };
 
 static const struct ss_stat_desc stats[] = {
-	[DC_READS] = { "reads", SS_STAT_COUNTER, "32-byte read transactions", NULL, NULL },
-	[DC_WRITES] = { "writes", SS_STAT_COUNTER, "32-byte write transactions", NULL, NULL },
+	[DC_READS] = { DRAM_STAT_READS, SS_STAT_COUNTER, "32-byte read transactions", NULL, NULL },
+	[DC_WRITES] = { DRAM_STAT_WRITES, SS_STAT_COUNTER, "32-byte write transactions", NULL, NULL },
 	[DC_ATOMICS] = { "atomics", SS_STAT_COUNTER, "32-byte atomic and reduction transactions (performed at the memory)", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };

@@ -3,7 +3,7 @@
  * kernel_report: what Nsight Compute would say about each kernel, from the
  * counters of the SMs (warp_interleaver), their L1s, the L2 and DRAM, and
  * the scheduler's plan.  mode = ref computes the reference's metrics
- * (model.md 12) with its exact arithmetic: per-SM rates from each L1, sums
+ * with its exact arithmetic: per-SM rates from each L1, sums
  * over the active SMs in ascending order, then one multiplication by the
  * scale (a different order changes the last bits).
  *
@@ -28,6 +28,8 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/gpu.h>
 #include <sectorsim/protocols/mem.h>
+#include <sectorsim/protocols/cache_stats.h>
+#include "report_metrics.h"
 
 static const char *const mode_names[] = { "ref", "hw", NULL };
 static const char *const model_names[] = { "simulator", "sdcm", NULL };
@@ -59,119 +61,13 @@ static const struct ss_stat_desc stats[] = {
 
 /* ---- the metrics -------------------------------------------------------- */
 
-/*
- * The golden files' keys, in their order (model.md 12.2), with the keys
- * only hw mode computes (model.md 12.3) among them.  `modes`: which modes
- * compute the metric; `ncu_modes`: in which its Nsight name means the same
- * number (hw's l2_ld_trans adds atomics and reductions to op_read, so there
- * op_read is l2_read_sectors).
- */
-#define REF 1
-#define HW 2
-#define BOTH (REF | HW)
-#define METRICS(X) \
-	X(l1_cache_size, 1, BOTH, NULL, 0, 0) \
-	X(scale, 0, BOTH, NULL, 0, 0) \
-	X(l1_hit_rate, 0, BOTH, "l1tex__t_sector_hit_rate.pct", 100, BOTH) \
-	X(l1_hit_rate_ld, 0, BOTH, NULL, 0, 0) \
-	X(l1_hit_rate_st, 0, BOTH, NULL, 0, 0) \
-	X(l1_hit_rate_g, 0, BOTH, NULL, 0, 0) \
-	X(l1_hit_rate_ldg, 0, BOTH, NULL, 0, 0) \
-	X(l1_hit_rate_stg, 0, BOTH, NULL, 0, 0) \
-	X(l2_hit_rate, 0, BOTH, "lts__t_sector_hit_rate.pct", 100, BOTH) \
-	X(l2_hit_rate_ld, 0, BOTH, "lts__t_sector_op_read_hit_rate.pct", 100, BOTH) \
-	X(l2_hit_rate_st, 0, BOTH, "lts__t_sector_op_write_hit_rate.pct", 100, BOTH) \
-	X(gmem_ld_reqs, 0, BOTH, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1, BOTH) \
-	X(gmem_st_reqs, 0, BOTH, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 1, BOTH) \
-	X(gmem_tot_reqs, 0, BOTH, NULL, 0, 0) \
-	X(gmem_ld_sectors, 0, BOTH, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1, BOTH) \
-	X(gmem_st_sectors, 0, BOTH, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 1, BOTH) \
-	X(gmem_tot_sectors, 0, BOTH, NULL, 0, 0) \
-	X(gmem_ld_diverg, 0, BOTH, NULL, 0, 0) \
-	X(gmem_st_diverg, 0, BOTH, NULL, 0, 0) \
-	X(gmem_tot_diverg, 0, BOTH, NULL, 0, 0) \
-	X(gmem_tot_sectors_per_sm, 0, BOTH, NULL, 0, 0) \
-	X(gmem_ld_sectors_hit, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", 1, HW) \
-	X(gmem_st_sectors_hit, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum", 1, HW) \
-	X(lmem_ld_reqs, 0, BOTH, NULL, 0, 0) \
-	X(lmem_st_reqs, 0, BOTH, NULL, 0, 0) \
-	X(lmem_ld_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 1, HW) \
-	X(lmem_st_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", 1, HW) \
-	X(umem_ld_reqs, 0, BOTH, NULL, 0, 0) \
-	X(umem_st_reqs, 0, BOTH, NULL, 0, 0) \
-	X(umem_ld_sectors, 0, BOTH, NULL, 0, 0) \
-	X(umem_st_sectors, 0, BOTH, NULL, 0, 0) \
-	X(umem_tot_sectors, 0, BOTH, NULL, 0, 0) \
-	X(l2_ld_trans, 0, BOTH, "lts__t_sectors_op_read.sum", 1, REF) \
-	X(l2_st_trans, 0, BOTH, "lts__t_sectors_op_write.sum", 1, REF) \
-	X(l2_tot_trans, 0, BOTH, NULL, 0, 0) \
-	X(l2_read_sectors, 1, HW, "lts__t_sectors_op_read.sum", 1, HW) \
-	X(l2_write_sectors, 1, HW, "lts__t_sectors_op_write.sum", 1, HW) \
-	X(l2_atom_sectors, 1, HW, "lts__t_sectors_op_atom.sum", 1, HW) \
-	X(l2_red_sectors, 1, HW, "lts__t_sectors_op_red.sum", 1, HW) \
-	X(dram_ld_trans, 0, BOTH, "dram__sectors_read.sum", 1, BOTH) \
-	X(dram_st_trans, 0, BOTH, "dram__sectors_write.sum", 1, BOTH) \
-	X(dram_tot_trans, 0, BOTH, NULL, 0, 0) \
-	X(l2_dirty_at_kernel_end, 1, HW, NULL, 0, 0) \
-	X(write_evict, 1, BOTH, NULL, 0, 0) \
-	X(write_flush, 1, BOTH, NULL, 0, 0) \
-	X(atom_reqs, 1, HW, NULL, 0, 0) \
-	X(red_reqs, 1, HW, NULL, 0, 0) \
-	X(atom_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", 1, HW) \
-	X(red_sectors, 1, HW, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", 1, HW) \
-	X(atom_tot_reqs, 0, BOTH, NULL, 0, 0) \
-	X(red_tot_reqs, 0, BOTH, NULL, 0, 0) \
-	X(atom_red_tot_trans, 0, BOTH, NULL, 0, 0)
-
-enum metric {
-#define X(name, is_int, modes, ncu, factor, ncu_modes) M_##name,
-	METRICS(X)
-#undef X
-	N_METRICS
-};
-
-struct metric_desc {
-	const char *key;
-	bool is_int;		/* a count the golden files write as an integer */
-	unsigned modes;		/* REF, HW: the modes that compute it */
-	const char *ncu;	/* the Nsight Compute metric, or NULL */
-	double ncu_factor;
-	unsigned ncu_modes;	/* the modes in which `ncu` is the same number */
-};
-
-static const struct metric_desc metric_descs[N_METRICS] = {
-#define X(name, is_int, modes, ncu, factor, ncu_modes) \
-	{ #name, is_int, modes, ncu, factor, ncu_modes },
-	METRICS(X)
-#undef X
-};
+/* The metrics and their Nsight names are report_metrics.h's; here, the
+ * modes by their short names. */
+#define REF REPORT_REF
+#define HW REPORT_HW
 
 /* The column of Nsight names in the text table: the longest, ..._lookup_hit.sum */
 #define NCU_WIDTH 57
-
-/* The Nsight name of metric k in a mode (REF, HW), or NULL. */
-static const char *ncu_name(unsigned mode, int k)
-{
-	const struct metric_desc *d = &metric_descs[k];
-
-	return d->ncu_modes & mode ? d->ncu : NULL;
-}
-
-/* Nsight metrics that stand for a metric under another name, or another
- * unit: every modelled L2 sector comes from the L1s (srcunit tex), and a
- * DRAM sector is 32 bytes.  Shown where the metric's own name is. */
-static const struct {
-	enum metric m;
-	const char *ncu;
-	double factor;
-} ncu_aliases[] = {
-	{ M_l2_ld_trans, "lts__t_sectors_srcunit_tex_op_read.sum", 1 },
-	{ M_l2_st_trans, "lts__t_sectors_srcunit_tex_op_write.sum", 1 },
-	{ M_l2_read_sectors, "lts__t_sectors_srcunit_tex_op_read.sum", 1 },
-	{ M_l2_write_sectors, "lts__t_sectors_srcunit_tex_op_write.sum", 1 },
-	{ M_dram_ld_trans, "dram__bytes_read.sum", MEM_ATOM },
-	{ M_dram_st_trans, "dram__bytes_write.sum", MEM_ATOM },
-};
 
 /* The counters one SM contributes (warp_interleaver and its L1). */
 enum sm_counter {
@@ -179,18 +75,15 @@ enum sm_counter {
 	C_LMEM_LD_REQS, C_LMEM_ST_REQS, C_ATOM_REQS, C_RED_REQS,
 	C_ATOM_RED_TRANS, C_UMEM_LD_SECTORS, C_UMEM_ST_SECTORS,
 	N_REF_SM_COUNTERS,
-	/* hw classification only (model.md 12.3) */
+	/* read in mode = hw only */
 	C_LMEM_LD_SECTORS = N_REF_SM_COUNTERS, C_LMEM_ST_SECTORS,
 	C_ATOM_SECTORS, C_RED_SECTORS, C_LINES,
 	N_SM_COUNTERS
 };
 
-static const char *const sm_counter_names[N_SM_COUNTERS] = {
-	"gmem_ld_reqs", "gmem_st_reqs", "gmem_ld_sectors", "gmem_st_sectors",
-	"lmem_ld_reqs", "lmem_st_reqs", "atom_reqs", "red_reqs",
-	"atom_red_trans", "umem_ld_sectors", "umem_st_sectors",
-	"lmem_ld_sectors", "lmem_st_sectors", "atom_sectors", "red_sectors", "lines",
-};
+static const char *const sm_counter_names[N_SM_COUNTERS] = { SM_STAT_NAMES };
+G_STATIC_ASSERT(N_REF_SM_COUNTERS == SM_STAT_N_REF);
+G_STATIC_ASSERT(G_N_ELEMENTS(((const char *[]){ SM_STAT_NAMES })) == N_SM_COUNTERS);
 
 typedef const uint64_t *sm_slots[N_SM_COUNTERS];
 
@@ -199,11 +92,9 @@ enum { SP_GLOBAL, SP_LOCAL, N_SPACES };
 enum { DIR_LOAD, DIR_STORE, DIR_ATOMIC, DIR_REDUCTION, N_DIRS };
 enum { CC_ACCESSES, CC_SECTOR_MISSES, CC_LINE_MISSES, N_CC };
 
-static const char *const space_names[N_SPACES] = { "global", "local" };
-static const char *const dir_names[N_DIRS] = { "load", "store", "atomic", "reduction" };
-static const char *const cc_names[N_CC] = {
-	"accesses", "sector_misses", "line_misses",
-};
+static const char *const space_names[N_SPACES] = { CACHE_STAT_SPACES };
+static const char *const dir_names[N_DIRS] = { CACHE_STAT_OPS };
+static const char *const cc_names[N_CC] = { CACHE_STAT_COUNTS };
 
 struct cache_slots {
 	bool sdcm;
@@ -224,9 +115,9 @@ struct kernel_row {
 	uint32_t ordinal;	/* in the trace */
 	uint64_t bytes_done, bytes_total;	/* of the trace, after this kernel */
 	struct gpu_occupancy occ;
-	double m[N_METRICS];
+	double m[N_REPORT_METRICS];
 	unsigned mode;		/* REF or HW */
-	bool absent[N_METRICS];	/* metrics the model does not compute */
+	bool absent[N_REPORT_METRICS];	/* metrics the model does not compute */
 };
 
 /* A results file being written: renamed to `path` when complete. */
@@ -253,8 +144,8 @@ struct kernel_report {
 	unsigned n_rows;	/* entries in the files (kept ones included) */
 	unsigned n_shown;	/* kernels of this run */
 	/* the app summary: sums over the kernels this run simulated */
-	double msum[N_METRICS];
-	unsigned mcount[N_METRICS];
+	double msum[N_REPORT_METRICS];
+	unsigned mcount[N_REPORT_METRICS];
 	struct out_file json, csv;
 	uint64_t l1_accesses;	/* of the whole run, for the speed */
 	gint64 t0;
@@ -327,7 +218,7 @@ static double real(const uint64_t *slot)
  * Hit rates of an L1: loads, stores, global loads, global stores.  A
  * sector cache counts them (1 - misses / accesses, the reference's
  * arithmetic; no access: 1); the SDCM computed them (no access: 0, which
- * multiplies 0 sectors either way, model.md 13.6).
+ * multiplies 0 sectors either way).
  */
 static void l1_rates(const struct cache_slots *cs, double *ld, double *st,
 		     double *ldg, double *stg)
@@ -351,7 +242,7 @@ static void l1_rates(const struct cache_slots *cs, double *ld, double *st,
 	*stg = 1 - div0(wm, wc);
 }
 
-/* model.md 12.1-12.2 in the reference's order of operations. */
+/* mode = ref: the reference's formulas in its order of operations. */
 static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 {
 	double scale = row->occ.scale;
@@ -394,71 +285,71 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	double k_gmem_ld_hit = gmem_ld_hit * scale, k_gmem_st_hit = gmem_st_hit * scale;
 	uint64_t l2rc, l2rm, l2wc, l2wm;
 
-	m[M_l1_cache_size] = row->occ.l1_bytes;
-	m[M_scale] = scale;
-	m[M_l1_hit_rate] = div0(k_umem_ld_hit + k_umem_st_hit, k_umem_ld + k_umem_st);
-	m[M_l1_hit_rate_ld] = div0(k_umem_ld_hit, k_umem_ld);
-	m[M_l1_hit_rate_st] = div0(k_umem_st_hit, k_umem_st);
-	m[M_l1_hit_rate_g] = div0(k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
-	m[M_l1_hit_rate_ldg] = div0(k_gmem_ld_hit, k_gmem_ld);
-	m[M_l1_hit_rate_stg] = div0(k_gmem_st_hit, k_gmem_st);
+	m[RM_l1_cache_size] = row->occ.l1_bytes;
+	m[RM_scale] = scale;
+	m[RM_l1_hit_rate] = div0(k_umem_ld_hit + k_umem_st_hit, k_umem_ld + k_umem_st);
+	m[RM_l1_hit_rate_ld] = div0(k_umem_ld_hit, k_umem_ld);
+	m[RM_l1_hit_rate_st] = div0(k_umem_st_hit, k_umem_st);
+	m[RM_l1_hit_rate_g] = div0(k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
+	m[RM_l1_hit_rate_ldg] = div0(k_gmem_ld_hit, k_gmem_ld);
+	m[RM_l1_hit_rate_stg] = div0(k_gmem_st_hit, k_gmem_st);
 
 	if (r->l2->sdcm) {
 		l2rc = get(r->l2->cat[0]) + get(r->l2->cat[1]);
 		l2wc = get(r->l2->cat[2]) + get(r->l2->cat[3]);
-		m[M_l2_hit_rate] = real(r->l2->hit_tot);
-		m[M_l2_hit_rate_ld] = real(r->l2->hit_ld);
-		m[M_l2_hit_rate_st] = real(r->l2->hit_st);
+		m[RM_l2_hit_rate] = real(r->l2->hit_tot);
+		m[RM_l2_hit_rate_ld] = real(r->l2->hit_ld);
+		m[RM_l2_hit_rate_st] = real(r->l2->hit_st);
 	} else {
 		cache_dir(r->l2, r->n_l2, DIR_LOAD, false, &l2rc, &l2rm);
 		cache_dir(r->l2, r->n_l2, DIR_STORE, false, &l2wc, &l2wm);
-		m[M_l2_hit_rate] = 1 - div0(l2rm + l2wm, l2rc + l2wc);
-		m[M_l2_hit_rate_ld] = 1 - div0(l2rm, l2rc);
-		m[M_l2_hit_rate_st] = 1 - div0(l2wm, l2wc);
+		m[RM_l2_hit_rate] = 1 - div0(l2rm + l2wm, l2rc + l2wc);
+		m[RM_l2_hit_rate_ld] = 1 - div0(l2rm, l2rc);
+		m[RM_l2_hit_rate_st] = 1 - div0(l2wm, l2wc);
 	}
 
-	m[M_gmem_ld_reqs] = K(C_GMEM_LD_REQS);
-	m[M_gmem_st_reqs] = K(C_GMEM_ST_REQS);
-	m[M_gmem_tot_reqs] = m[M_gmem_ld_reqs] + m[M_gmem_st_reqs];
-	m[M_gmem_ld_sectors] = k_gmem_ld;
-	m[M_gmem_st_sectors] = k_gmem_st;
-	m[M_gmem_tot_sectors] = k_gmem_ld + k_gmem_st;
-	m[M_gmem_ld_diverg] = m[M_gmem_ld_reqs] > 0 ? k_gmem_ld / m[M_gmem_ld_reqs] : 0;
-	m[M_gmem_st_diverg] = m[M_gmem_st_reqs] > 0 ? k_gmem_st / m[M_gmem_st_reqs] : 0;
-	m[M_gmem_tot_diverg] = m[M_gmem_tot_reqs] > 0 ?
-		m[M_gmem_tot_sectors] / m[M_gmem_tot_reqs] : 0;
-	m[M_gmem_tot_sectors_per_sm] = n_act ? m[M_gmem_tot_sectors] / n_act : 0;
-	m[M_lmem_ld_reqs] = K(C_LMEM_LD_REQS);
-	m[M_lmem_st_reqs] = K(C_LMEM_ST_REQS);
-	m[M_umem_ld_reqs] = (double)umem_ld_reqs * scale;
-	m[M_umem_st_reqs] = (double)umem_st_reqs * scale;
-	m[M_umem_ld_sectors] = k_umem_ld;
-	m[M_umem_st_sectors] = k_umem_st;
-	m[M_umem_tot_sectors] = k_umem_ld + k_umem_st;
-	m[M_l2_ld_trans] = (double)l2rc * scale;
-	m[M_l2_st_trans] = (double)l2wc * scale;
-	m[M_l2_tot_trans] = m[M_l2_ld_trans] + m[M_l2_st_trans];
+	m[RM_gmem_ld_reqs] = K(C_GMEM_LD_REQS);
+	m[RM_gmem_st_reqs] = K(C_GMEM_ST_REQS);
+	m[RM_gmem_tot_reqs] = m[RM_gmem_ld_reqs] + m[RM_gmem_st_reqs];
+	m[RM_gmem_ld_sectors] = k_gmem_ld;
+	m[RM_gmem_st_sectors] = k_gmem_st;
+	m[RM_gmem_tot_sectors] = k_gmem_ld + k_gmem_st;
+	m[RM_gmem_ld_diverg] = m[RM_gmem_ld_reqs] > 0 ? k_gmem_ld / m[RM_gmem_ld_reqs] : 0;
+	m[RM_gmem_st_diverg] = m[RM_gmem_st_reqs] > 0 ? k_gmem_st / m[RM_gmem_st_reqs] : 0;
+	m[RM_gmem_tot_diverg] = m[RM_gmem_tot_reqs] > 0 ?
+		m[RM_gmem_tot_sectors] / m[RM_gmem_tot_reqs] : 0;
+	m[RM_gmem_tot_sectors_per_sm] = n_act ? m[RM_gmem_tot_sectors] / n_act : 0;
+	m[RM_lmem_ld_reqs] = K(C_LMEM_LD_REQS);
+	m[RM_lmem_st_reqs] = K(C_LMEM_ST_REQS);
+	m[RM_umem_ld_reqs] = (double)umem_ld_reqs * scale;
+	m[RM_umem_st_reqs] = (double)umem_st_reqs * scale;
+	m[RM_umem_ld_sectors] = k_umem_ld;
+	m[RM_umem_st_sectors] = k_umem_st;
+	m[RM_umem_tot_sectors] = k_umem_ld + k_umem_st;
+	m[RM_l2_ld_trans] = (double)l2rc * scale;
+	m[RM_l2_st_trans] = (double)l2wc * scale;
+	m[RM_l2_tot_trans] = m[RM_l2_ld_trans] + m[RM_l2_st_trans];
 	if (r->l2->sdcm) {
-		/* what misses the model's L2 goes to DRAM (model.md 13.6):
+		/* what misses the model's L2 goes to DRAM:
 		 * store misses, not write-backs, and tot need not be ld + st */
-		m[M_dram_tot_trans] = m[M_l2_tot_trans] * (1 - m[M_l2_hit_rate]);
-		m[M_dram_ld_trans] = m[M_l2_ld_trans] * (1 - m[M_l2_hit_rate_ld]);
-		m[M_dram_st_trans] = m[M_l2_st_trans] * (1 - m[M_l2_hit_rate_st]);
-		row->absent[M_write_evict] = row->absent[M_write_flush] = true;
+		m[RM_dram_tot_trans] = m[RM_l2_tot_trans] * (1 - m[RM_l2_hit_rate]);
+		m[RM_dram_ld_trans] = m[RM_l2_ld_trans] * (1 - m[RM_l2_hit_rate_ld]);
+		m[RM_dram_st_trans] = m[RM_l2_st_trans] * (1 - m[RM_l2_hit_rate_st]);
+		row->absent[RM_write_evict] = row->absent[RM_write_flush] = true;
 	} else {
-		m[M_dram_ld_trans] = (double)get(r->dram_reads) * scale;
-		m[M_dram_st_trans] = (double)get(r->dram_writes) * scale;
-		m[M_dram_tot_trans] = m[M_dram_ld_trans] + m[M_dram_st_trans];
-		m[M_write_evict] = 0;
-		m[M_write_flush] = 0;
+		m[RM_dram_ld_trans] = (double)get(r->dram_reads) * scale;
+		m[RM_dram_st_trans] = (double)get(r->dram_writes) * scale;
+		m[RM_dram_tot_trans] = m[RM_dram_ld_trans] + m[RM_dram_st_trans];
+		m[RM_write_evict] = 0;
+		m[RM_write_flush] = 0;
 		for (unsigned i = 0; i < r->n_l2; i++) {
-			m[M_write_evict] += get(r->l2[i].wb_evict);
-			m[M_write_flush] += get(r->l2[i].wb_flush);
+			m[RM_write_evict] += get(r->l2[i].wb_evict);
+			m[RM_write_flush] += get(r->l2[i].wb_flush);
 		}
 	}
-	m[M_atom_tot_reqs] = n_act ? K(C_ATOM_REQS) / n_act : 0;
-	m[M_red_tot_reqs] = n_act ? K(C_RED_REQS) / n_act : 0;
-	m[M_atom_red_tot_trans] = n_act ? K(C_ATOM_RED_TRANS) / n_act : 0;
+	m[RM_atom_tot_reqs] = n_act ? K(C_ATOM_REQS) / n_act : 0;
+	m[RM_red_tot_reqs] = n_act ? K(C_RED_REQS) / n_act : 0;
+	m[RM_atom_red_tot_trans] = n_act ? K(C_ATOM_RED_TRANS) / n_act : 0;
 #undef K
 	if (!n_act)
 		fprintf(stderr, "sectorsim: kernel %u (%s): no SM sent its L1 anything; per-SM averages are 0\n",
@@ -480,22 +371,20 @@ static const uint64_t *slot(struct kernel_report *r, const char *inst,
 static bool resolve_sdcm(struct kernel_report *r, const char *inst,
 			 struct cache_slots *cs, GError **err)
 {
-	static const char *const cats[4] = {
-		"ldl_accesses", "ldg_accesses", "stl_accesses", "stg_accesses",
-	};
+	static const char *const cats[4] = { SDCM_STAT_CATEGORIES };
 
 	cs->sdcm = true;
 	for (int k = 0; k < 4; k++)
 		cs->cat[k] = slot(r, inst, cats[k]);
-	cs->hit_tot = slot(r, inst, "hit_tot");
-	cs->hit_ld = slot(r, inst, "hit_ld");
-	cs->hit_st = slot(r, inst, "hit_st");
-	cs->hit_ldg = slot(r, inst, "hit_ldg");
-	cs->hit_stg = slot(r, inst, "hit_stg");
+	cs->hit_tot = slot(r, inst, SDCM_STAT_HIT_TOT);
+	cs->hit_ld = slot(r, inst, SDCM_STAT_HIT_LD);
+	cs->hit_st = slot(r, inst, SDCM_STAT_HIT_ST);
+	cs->hit_ldg = slot(r, inst, SDCM_STAT_HIT_LDG);
+	cs->hit_stg = slot(r, inst, SDCM_STAT_HIT_STG);
 	if (!cs->cat[0] || !cs->hit_tot) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-			    "'%s' has no counter ldl_accesses or hit_tot; expected an sdcm_cache",
-			    inst);
+			    "'%s' has no counter %s or %s; expected an sdcm_cache",
+			    inst, cats[0], SDCM_STAT_HIT_TOT);
 		return false;
 	}
 	return true;
@@ -522,9 +411,9 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 					return false;
 				}
 			}
-	cs->wb_evict = slot(r, inst, "wb_evict");
-	cs->wb_flush = slot(r, inst, "wb_flush");
-	cs->dirty_at_end = slot(r, inst, "dirty_at_kernel_end");
+	cs->wb_evict = slot(r, inst, CACHE_STAT_WB_EVICT);
+	cs->wb_flush = slot(r, inst, CACHE_STAT_WB_FLUSH);
+	cs->dirty_at_end = slot(r, inst, CACHE_STAT_DIRTY_AT_KERNEL_END);
 	return true;
 }
 
@@ -549,7 +438,7 @@ static double hit_rate(const struct cache_slots *cs, unsigned n,
 		    cache_sum(cs, n, spaces, dirs, CC_ACCESSES));
 }
 
-/* model.md 12.3: integer counts, summed over the SMs, the L2's slices and
+/* mode = hw: integer counts, summed over the SMs, the L2's slices and
  * the DRAM channels; no scale. */
 static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 {
@@ -561,7 +450,7 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	const unsigned AT = 1u << DIR_ATOMIC, RD = 1u << DIR_REDUCTION;
 
 	for (unsigned s = 0; s < r->n_sms; s++) {
-		/* active: the SM issued an instruction (model.md 12.3) */
+		/* active: the SM issued an instruction */
 		if (!get(r->sm[s][C_LINES]))
 			continue;
 		n_act++;
@@ -569,27 +458,27 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 			v[k] += get(r->sm[s][k]);
 	}
 
-	m[M_l1_cache_size] = row->occ.l1_bytes;
-	m[M_scale] = 1;
+	m[RM_l1_cache_size] = row->occ.l1_bytes;
+	m[RM_scale] = 1;
 	if (r->l1) {
 		const struct cache_slots *l1 = r->l1;
 		unsigned n = r->n_sms;
 
 		r->l1_accesses += cache_sum(l1, n, ALL, ALL, CC_ACCESSES);
 #define RATE(sp, ops) hit_rate(l1, n, sp, ops)
-		m[M_l1_hit_rate] = RATE(ALL, ALL);
-		m[M_l1_hit_rate_ld] = RATE(ALL, LD);
-		m[M_l1_hit_rate_st] = RATE(ALL, ST);
-		m[M_l1_hit_rate_g] = RATE(G, ALL);
-		m[M_l1_hit_rate_ldg] = RATE(G, LD);
-		m[M_l1_hit_rate_stg] = RATE(G, ST);
+		m[RM_l1_hit_rate] = RATE(ALL, ALL);
+		m[RM_l1_hit_rate_ld] = RATE(ALL, LD);
+		m[RM_l1_hit_rate_st] = RATE(ALL, ST);
+		m[RM_l1_hit_rate_g] = RATE(G, ALL);
+		m[RM_l1_hit_rate_ldg] = RATE(G, LD);
+		m[RM_l1_hit_rate_stg] = RATE(G, ST);
 #undef RATE
-		m[M_gmem_ld_sectors_hit] = not_missed(l1, n, G, LD);
-		m[M_gmem_st_sectors_hit] = not_missed(l1, n, G, ST);
+		m[RM_gmem_ld_sectors_hit] = not_missed(l1, n, G, LD);
+		m[RM_gmem_st_sectors_hit] = not_missed(l1, n, G, ST);
 	} else {
-		for (int k = M_l1_hit_rate; k <= M_l1_hit_rate_stg; k++)
+		for (int k = RM_l1_hit_rate; k <= RM_l1_hit_rate_stg; k++)
 			row->absent[k] = true;
-		row->absent[M_gmem_ld_sectors_hit] = row->absent[M_gmem_st_sectors_hit] = true;
+		row->absent[RM_gmem_ld_sectors_hit] = row->absent[RM_gmem_st_sectors_hit] = true;
 	}
 
 	const struct cache_slots *l2 = r->l2;
@@ -599,54 +488,54 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	uint64_t at = cache_sum(l2, n2, ALL, AT, CC_ACCESSES);
 	uint64_t re = cache_sum(l2, n2, ALL, RD, CC_ACCESSES);
 
-	m[M_l2_hit_rate] = hit_rate(l2, n2, ALL, ALL);
-	m[M_l2_hit_rate_ld] = hit_rate(l2, n2, ALL, LD);
-	m[M_l2_hit_rate_st] = hit_rate(l2, n2, ALL, ST);
-	m[M_l2_read_sectors] = rd;
-	m[M_l2_write_sectors] = wr;
-	m[M_l2_atom_sectors] = at;
-	m[M_l2_red_sectors] = re;
+	m[RM_l2_hit_rate] = hit_rate(l2, n2, ALL, ALL);
+	m[RM_l2_hit_rate_ld] = hit_rate(l2, n2, ALL, LD);
+	m[RM_l2_hit_rate_st] = hit_rate(l2, n2, ALL, ST);
+	m[RM_l2_read_sectors] = rd;
+	m[RM_l2_write_sectors] = wr;
+	m[RM_l2_atom_sectors] = at;
+	m[RM_l2_red_sectors] = re;
 	/* the nvprof definitions the paper's hardware side uses */
-	m[M_l2_ld_trans] = rd + at + re;
-	m[M_l2_st_trans] = wr + at + re;
-	m[M_l2_tot_trans] = m[M_l2_ld_trans] + m[M_l2_st_trans];
+	m[RM_l2_ld_trans] = rd + at + re;
+	m[RM_l2_st_trans] = wr + at + re;
+	m[RM_l2_tot_trans] = m[RM_l2_ld_trans] + m[RM_l2_st_trans];
 
-	m[M_gmem_ld_reqs] = v[C_GMEM_LD_REQS];
-	m[M_gmem_st_reqs] = v[C_GMEM_ST_REQS];
-	m[M_gmem_tot_reqs] = m[M_gmem_ld_reqs] + m[M_gmem_st_reqs];
-	m[M_gmem_ld_sectors] = v[C_GMEM_LD_SECTORS];
-	m[M_gmem_st_sectors] = v[C_GMEM_ST_SECTORS];
-	m[M_gmem_tot_sectors] = m[M_gmem_ld_sectors] + m[M_gmem_st_sectors];
-	m[M_gmem_ld_diverg] = div0(m[M_gmem_ld_sectors], m[M_gmem_ld_reqs]);
-	m[M_gmem_st_diverg] = div0(m[M_gmem_st_sectors], m[M_gmem_st_reqs]);
-	m[M_gmem_tot_diverg] = div0(m[M_gmem_tot_sectors], m[M_gmem_tot_reqs]);
-	m[M_gmem_tot_sectors_per_sm] = div0(m[M_gmem_tot_sectors], n_act);
-	m[M_lmem_ld_reqs] = v[C_LMEM_LD_REQS];
-	m[M_lmem_st_reqs] = v[C_LMEM_ST_REQS];
-	m[M_lmem_ld_sectors] = v[C_LMEM_LD_SECTORS];
-	m[M_lmem_st_sectors] = v[C_LMEM_ST_SECTORS];
-	m[M_umem_ld_reqs] = v[C_GMEM_LD_REQS] + v[C_LMEM_LD_REQS];
-	m[M_umem_st_reqs] = v[C_GMEM_ST_REQS] + v[C_LMEM_ST_REQS];
-	m[M_umem_ld_sectors] = v[C_UMEM_LD_SECTORS];
-	m[M_umem_st_sectors] = v[C_UMEM_ST_SECTORS];
-	m[M_umem_tot_sectors] = m[M_umem_ld_sectors] + m[M_umem_st_sectors];
+	m[RM_gmem_ld_reqs] = v[C_GMEM_LD_REQS];
+	m[RM_gmem_st_reqs] = v[C_GMEM_ST_REQS];
+	m[RM_gmem_tot_reqs] = m[RM_gmem_ld_reqs] + m[RM_gmem_st_reqs];
+	m[RM_gmem_ld_sectors] = v[C_GMEM_LD_SECTORS];
+	m[RM_gmem_st_sectors] = v[C_GMEM_ST_SECTORS];
+	m[RM_gmem_tot_sectors] = m[RM_gmem_ld_sectors] + m[RM_gmem_st_sectors];
+	m[RM_gmem_ld_diverg] = div0(m[RM_gmem_ld_sectors], m[RM_gmem_ld_reqs]);
+	m[RM_gmem_st_diverg] = div0(m[RM_gmem_st_sectors], m[RM_gmem_st_reqs]);
+	m[RM_gmem_tot_diverg] = div0(m[RM_gmem_tot_sectors], m[RM_gmem_tot_reqs]);
+	m[RM_gmem_tot_sectors_per_sm] = div0(m[RM_gmem_tot_sectors], n_act);
+	m[RM_lmem_ld_reqs] = v[C_LMEM_LD_REQS];
+	m[RM_lmem_st_reqs] = v[C_LMEM_ST_REQS];
+	m[RM_lmem_ld_sectors] = v[C_LMEM_LD_SECTORS];
+	m[RM_lmem_st_sectors] = v[C_LMEM_ST_SECTORS];
+	m[RM_umem_ld_reqs] = v[C_GMEM_LD_REQS] + v[C_LMEM_LD_REQS];
+	m[RM_umem_st_reqs] = v[C_GMEM_ST_REQS] + v[C_LMEM_ST_REQS];
+	m[RM_umem_ld_sectors] = v[C_UMEM_LD_SECTORS];
+	m[RM_umem_st_sectors] = v[C_UMEM_ST_SECTORS];
+	m[RM_umem_tot_sectors] = m[RM_umem_ld_sectors] + m[RM_umem_st_sectors];
 
-	m[M_dram_ld_trans] = get(r->dram_reads);
-	m[M_dram_st_trans] = get(r->dram_writes);
-	m[M_dram_tot_trans] = m[M_dram_ld_trans] + m[M_dram_st_trans];
-	m[M_l2_dirty_at_kernel_end] = m[M_write_evict] = m[M_write_flush] = 0;
+	m[RM_dram_ld_trans] = get(r->dram_reads);
+	m[RM_dram_st_trans] = get(r->dram_writes);
+	m[RM_dram_tot_trans] = m[RM_dram_ld_trans] + m[RM_dram_st_trans];
+	m[RM_l2_dirty_at_kernel_end] = m[RM_write_evict] = m[RM_write_flush] = 0;
 	for (unsigned i = 0; i < n2; i++) {
-		m[M_l2_dirty_at_kernel_end] += get(l2[i].dirty_at_end);
-		m[M_write_evict] += get(l2[i].wb_evict);
-		m[M_write_flush] += get(l2[i].wb_flush);
+		m[RM_l2_dirty_at_kernel_end] += get(l2[i].dirty_at_end);
+		m[RM_write_evict] += get(l2[i].wb_evict);
+		m[RM_write_flush] += get(l2[i].wb_flush);
 	}
-	m[M_atom_reqs] = v[C_ATOM_REQS];
-	m[M_red_reqs] = v[C_RED_REQS];
-	m[M_atom_sectors] = v[C_ATOM_SECTORS];
-	m[M_red_sectors] = v[C_RED_SECTORS];
-	m[M_atom_tot_reqs] = div0(v[C_ATOM_REQS], n_act);
-	m[M_red_tot_reqs] = div0(v[C_RED_REQS], n_act);
-	m[M_atom_red_tot_trans] = div0(v[C_ATOM_RED_TRANS], n_act);
+	m[RM_atom_reqs] = v[C_ATOM_REQS];
+	m[RM_red_reqs] = v[C_RED_REQS];
+	m[RM_atom_sectors] = v[C_ATOM_SECTORS];
+	m[RM_red_sectors] = v[C_RED_SECTORS];
+	m[RM_atom_tot_reqs] = div0(v[C_ATOM_REQS], n_act);
+	m[RM_red_tot_reqs] = div0(v[C_RED_REQS], n_act);
+	m[RM_atom_red_tot_trans] = div0(v[C_ATOM_RED_TRANS], n_act);
 }
 
 /*
@@ -656,7 +545,8 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 static bool resolve_l2(struct kernel_report *r, GError **err)
 {
 	const char *name = r->names[2];
-	const char *probe = "global_load_accesses";
+	const char *probe = CACHE_STAT(CACHE_STAT_GLOBAL, CACHE_STAT_LOAD,
+				       CACHE_STAT_ACCESSES);
 
 	/* an SDCM L2 is one component: its own error names what it lacks */
 	if (r->l2_sdcm || slot(r, name, probe)) {
@@ -860,7 +750,7 @@ static int report_init(struct ss_component *c, GError **err)
 
 	for (r->n_sms = 0;; r->n_sms++) {
 		inst = g_strdup_printf("%s[%u]", r->names[0], r->n_sms);
-		bool there = slot(r, inst, "lines") != NULL;
+		bool there = slot(r, inst, SM_STAT_LINES) != NULL;
 
 		g_free(inst);
 		if (!there)
@@ -899,8 +789,8 @@ static int report_init(struct ss_component *c, GError **err)
 	}
 	if (!resolve_l2(r, err))
 		return -1;
-	r->dram_reads = slot(r, r->names[3], "reads");
-	r->dram_writes = slot(r, r->names[3], "writes");
+	r->dram_reads = slot(r, r->names[3], DRAM_STAT_READS);
+	r->dram_writes = slot(r, r->names[3], DRAM_STAT_WRITES);
 	/* an SDCM L2 predicts DRAM from its hit rates: no counter needed */
 	if (!r->l2_sdcm && (!r->dram_reads || !r->dram_writes)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
@@ -979,9 +869,9 @@ static int report_start(struct ss_component *c, GError **err)
 
 	r->t0 = g_get_monotonic_time();
 	r->progress = isatty(2) && !ss_engine_option(c->engine, "quiet");
-	for (int k = 0; k < N_METRICS; k++)
-		if (metric_descs[k].modes & r->mode)
-			g_string_append_printf(head, ",%s", metric_descs[k].key);
+	for (int k = 0; k < N_REPORT_METRICS; k++)
+		if (report_metrics[k].modes & r->mode)
+			g_string_append_printf(head, ",%s", report_metrics[k].key);
 	g_string_append_c(head, '\n');
 	r->csv_head = g_string_free(head, FALSE);
 	if (ss_engine_option(c->engine, "resume")) {
@@ -1040,7 +930,7 @@ static void kernel_over(struct kernel_report *r)
 			compute_hw(r, row);
 		else
 			compute_ref(r, row);
-		for (int k = 0; k < N_METRICS; k++)
+		for (int k = 0; k < N_REPORT_METRICS; k++)
 			if (!row->absent[k]) {
 				r->msum[k] += row->m[k];
 				r->mcount[k]++;
@@ -1089,8 +979,8 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 			.bytes_total = k->trace_bytes_total,
 			.mode = r->mode,
 		};
-		for (int i = 0; i < N_METRICS; i++)
-			r->row.absent[i] = !(metric_descs[i].modes & r->mode);
+		for (int i = 0; i < N_REPORT_METRICS; i++)
+			r->row.absent[i] = !(report_metrics[i].modes & r->mode);
 		r->total_kernels = k->n_kernels;
 		if (!r->seen_kernel) {
 			/* a resumed run starts past the kept kernels */
@@ -1142,16 +1032,17 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 		fprintf(out, "; %u blocks/SM resident, %u simulated on %u SMs, scale %g\n",
 			row->occ.max_active, row->occ.sim_blocks, row->occ.active_sms,
 			row->occ.scale);
-	for (int k = 0; k < N_METRICS; k++) {
-		const struct metric_desc *d = &metric_descs[k];
+	for (int k = 0; k < N_REPORT_METRICS; k++) {
+		const struct report_metric_desc *d = &report_metrics[k];
 
 		if (row->absent[k])
 			continue;
 		format_number(buf, sizeof(buf), row->m[k], d->is_int);
 		fprintf(out, "  %-26s %20s", d->key, buf);
-		if (ncu_name(row->mode, k)) {
-			format_number(buf, sizeof(buf), row->m[k] * d->ncu_factor, false);
-			fprintf(out, "   %-*s %s", NCU_WIDTH, d->ncu, buf);
+		if (report_ncu_name(k, row->mode)) {
+			format_number(buf, sizeof(buf),
+				      row->m[k] * ncu_metrics[d->ncu].factor, false);
+			fprintf(out, "   %-*s %s", NCU_WIDTH, ncu_metrics[d->ncu].name, buf);
 		}
 		fputc('\n', out);
 	}
@@ -1190,27 +1081,31 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 		o->lim_warps, o->lim_blocks, o->lim_regs, o->lim_smem,
 		o->th_max_active, o->alloc, o->max_active, o->carveout_bytes);
 	fprintf(f, ",\n      \"metrics\": {");
-	for (int k = 0, n = 0; k < N_METRICS; k++) {
+	for (int k = 0, n = 0; k < N_REPORT_METRICS; k++) {
 		if (row->absent[k])
 			continue;
-		format_number(buf, sizeof(buf), row->m[k], metric_descs[k].is_int);
-		fprintf(f, "%s\n        \"%s\": %s", n++ ? "," : "", metric_descs[k].key, buf);
+		format_number(buf, sizeof(buf), row->m[k], report_metrics[k].is_int);
+		fprintf(f, "%s\n        \"%s\": %s", n++ ? "," : "", report_metrics[k].key, buf);
 	}
 	fprintf(f, "\n      },\n      \"ncu\": {");
-	for (int k = 0; k < N_METRICS; k++) {
-		if (!ncu_name(row->mode, k) || row->absent[k])
+	for (int k = 0; k < N_REPORT_METRICS; k++) {
+		if (!report_ncu_name(k, row->mode) || row->absent[k])
 			continue;
-		format_number(buf, sizeof(buf), row->m[k] * metric_descs[k].ncu_factor, false);
-		fprintf(f, "%s\n        \"%s\": %s", first_ncu ? "" : ",",
-			metric_descs[k].ncu, buf);
+		const struct ncu_metric_desc *n = &ncu_metrics[report_metrics[k].ncu];
+
+		format_number(buf, sizeof(buf), row->m[k] * n->factor, false);
+		fprintf(f, "%s\n        \"%s\": %s", first_ncu ? "" : ",", n->name, buf);
 		first_ncu = false;
 	}
-	for (size_t a = 0; a < G_N_ELEMENTS(ncu_aliases); a++) {
-		if (!ncu_name(row->mode, ncu_aliases[a].m) || row->absent[ncu_aliases[a].m])
+	for (unsigned a = 0; a < n_report_ncu_aliases; a++) {
+		const struct report_ncu_alias *al = &report_ncu_aliases[a];
+		const struct ncu_metric_desc *n = &ncu_metrics[al->ncu];
+
+		if (!report_ncu_name(al->m, row->mode) || row->absent[al->m])
 			continue;
 		format_number(buf, sizeof(buf),
-			      row->m[ncu_aliases[a].m] * ncu_aliases[a].factor, false);
-		fprintf(f, ",\n        \"%s\": %s", ncu_aliases[a].ncu, buf);
+			      row->m[al->m] * n->factor, false);
+		fprintf(f, ",\n        \"%s\": %s", n->name, buf);
 	}
 	fprintf(f, "\n      }\n    }");
 }
@@ -1232,16 +1127,16 @@ static void write_csv(const struct kernel_row *row, FILE *f)
 		}
 		fputc('"', f);
 	}
-	for (int k = 0; k < N_METRICS; k++) {
+	for (int k = 0; k < N_REPORT_METRICS; k++) {
 		/* a kernel that did not run, or a metric its model does not
 		 * compute: an empty field */
 		bool has = row->runs && !row->absent[k];
 
-		if (!(metric_descs[k].modes & row->mode))
+		if (!(report_metrics[k].modes & row->mode))
 			continue;
 
 		if (has)
-			format_number(buf, sizeof(buf), row->m[k], metric_descs[k].is_int);
+			format_number(buf, sizeof(buf), row->m[k], report_metrics[k].is_int);
 		fprintf(f, ",%s", has ? buf : "");
 	}
 	fputc('\n', f);
@@ -1253,22 +1148,22 @@ static void write_summary(struct kernel_report *r, FILE *out)
 	char buf[64];
 	unsigned n = 0;
 
-	for (int k = 0; k < N_METRICS; k++)
+	for (int k = 0; k < N_REPORT_METRICS; k++)
 		n = MAX(n, r->mcount[k]);
 	if (n < 2)
 		return;		/* one kernel is its own summary */
 	fprintf(out, "\napp: mean over the %u kernels simulated\n", n);
-	for (int k = 0; k < N_METRICS; k++) {
-		const struct metric_desc *d = &metric_descs[k];
+	for (int k = 0; k < N_REPORT_METRICS; k++) {
+		const struct report_metric_desc *d = &report_metrics[k];
 
 		if (!r->mcount[k])
 			continue;
 		format_number(buf, sizeof(buf), r->msum[k] / r->mcount[k], false);
 		fprintf(out, "  %-26s %20s", d->key, buf);
-		if (ncu_name(r->mode, k)) {
+		if (report_ncu_name(k, r->mode)) {
 			format_number(buf, sizeof(buf),
-				      r->msum[k] / r->mcount[k] * d->ncu_factor, false);
-			fprintf(out, "   %-*s %s", NCU_WIDTH, d->ncu, buf);
+				      r->msum[k] / r->mcount[k] * ncu_metrics[d->ncu].factor, false);
+			fprintf(out, "   %-*s %s", NCU_WIDTH, ncu_metrics[d->ncu].name, buf);
 		}
 		fputc('\n', out);
 	}

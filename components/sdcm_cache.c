@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/mem.h>
+#include <sectorsim/protocols/cache_stats.h>
 #include "rr_merge.h"
 #include "sdcm.h"
 
@@ -64,18 +65,18 @@ enum {
 };
 
 static const struct ss_stat_desc stats[] = {
-	[S_LDL] = { "ldl_accesses", SS_STAT_COUNTER, "local load sectors", NULL, NULL },
-	[S_LDG] = { "ldg_accesses", SS_STAT_COUNTER, "global load sectors", NULL, NULL },
-	[S_STL] = { "stl_accesses", SS_STAT_COUNTER, "local store sectors", NULL, NULL },
-	[S_STG] = { "stg_accesses", SS_STAT_COUNTER, "global store sectors (atomics and reductions count here)", NULL, NULL },
+	[S_LDL] = { SDCM_STAT_LDL_ACCESSES, SS_STAT_COUNTER, "local load sectors", NULL, NULL },
+	[S_LDG] = { SDCM_STAT_LDG_ACCESSES, SS_STAT_COUNTER, "global load sectors", NULL, NULL },
+	[S_STL] = { SDCM_STAT_STL_ACCESSES, SS_STAT_COUNTER, "local store sectors", NULL, NULL },
+	[S_STG] = { SDCM_STAT_STG_ACCESSES, SS_STAT_COUNTER, "global store sectors (atomics and reductions count here)", NULL, NULL },
 	[S_FORWARDED] = { "forwarded", SS_STAT_COUNTER, "requests sent to the next level", NULL, NULL },
 	[S_HIT_LDL] = { "hit_ldl", SS_STAT_REAL, "hit rate of local loads", NULL, NULL },
-	[S_HIT_LDG] = { "hit_ldg", SS_STAT_REAL, "hit rate of global loads", NULL, NULL },
+	[S_HIT_LDG] = { SDCM_STAT_HIT_LDG, SS_STAT_REAL, "hit rate of global loads", NULL, NULL },
 	[S_HIT_STL] = { "hit_stl", SS_STAT_REAL, "hit rate of local stores", NULL, NULL },
-	[S_HIT_STG] = { "hit_stg", SS_STAT_REAL, "hit rate of global stores", NULL, NULL },
-	[S_HIT_TOT] = { "hit_tot", SS_STAT_REAL, "hit rate of all accesses (categories weighted by their share)", NULL, NULL },
-	[S_HIT_LD] = { "hit_ld", SS_STAT_REAL, "hit rate of loads", NULL, NULL },
-	[S_HIT_ST] = { "hit_st", SS_STAT_REAL, "hit rate of stores", NULL, NULL },
+	[S_HIT_STG] = { SDCM_STAT_HIT_STG, SS_STAT_REAL, "hit rate of global stores", NULL, NULL },
+	[S_HIT_TOT] = { SDCM_STAT_HIT_TOT, SS_STAT_REAL, "hit rate of all accesses (categories weighted by their share)", NULL, NULL },
+	[S_HIT_LD] = { SDCM_STAT_HIT_LD, SS_STAT_REAL, "hit rate of loads", NULL, NULL },
+	[S_HIT_ST] = { SDCM_STAT_HIT_ST, SS_STAT_REAL, "hit rate of stores", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 

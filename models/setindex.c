@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Set-index functions, out of line; they are inline in setindex.h.
+ * The table of set-index functions (setindex.h), and the functions the
+ * address decoder and the tests call out of line.
  */
 #include "config.h"
 
@@ -17,24 +18,49 @@ uint32_t set_index_ipoly(uint64_t idx, uint64_t h, uint32_t nsets)
 	return set_index_ipoly_inline(idx, h, nsets);
 }
 
+/* ---- the geometries each function takes ---------------------------------- */
+
+static const char *any_sets(uint32_t nsets, uint32_t line_bytes)
+{
+	return nsets ? NULL : "needs at least one set";
+}
+
+/* a mask of the line number: a power of two */
+static const char *pow2_sets(uint32_t nsets, uint32_t line_bytes)
+{
+	return nsets && !(nsets & (nsets - 1)) ? NULL
+		: "needs a power-of-two number of sets (fib_double takes any count)";
+}
+
+/* the polynomials are tabulated for 4, 5 and 6 set bits */
+static const char *ipoly_sets(uint32_t nsets, uint32_t line_bytes)
+{
+	return nsets == 16 || nsets == 32 || nsets == 64 ? NULL
+		: "needs 16, 32 or 64 sets";
+}
+
+/* fixed address bits: 7..11 (12 with 64 sets) are the line's */
+static const char *fermi_sets(uint32_t nsets, uint32_t line_bytes)
+{
+	if (line_bytes != 128)
+		return "needs 128-byte lines";
+	return nsets == 32 || nsets == 64 ? NULL : "needs 32 or 64 sets";
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+const struct set_index_desc set_index_fns[SET_INDEX_N] = {
+	[SET_INDEX_FIB_DOUBLE] = { "fib_double", "the reference's float hash", any_sets },
+	[SET_INDEX_LINEAR] = { "linear", NULL, pow2_sets },
+	[SET_INDEX_XOR] = { "xor", NULL, pow2_sets },
+	[SET_INDEX_IPOLY] = { "ipoly", "16/32/64 sets", ipoly_sets },
+	[SET_INDEX_FERMI] = { "fermi", NULL, fermi_sets },
+};
+
 const char *set_index_check(enum set_index_fn fn, uint32_t nsets,
 			    uint32_t line_bytes)
 {
-	bool pow2 = nsets && !(nsets & (nsets - 1));
-
-	switch (fn) {
-	case SET_INDEX_FIB_DOUBLE:
-		return nsets ? NULL : "needs at least one set";
-	case SET_INDEX_LINEAR:
-	case SET_INDEX_XOR:
-		return pow2 ? NULL : "needs a power-of-two number of sets (fib_double takes any count)";
-	case SET_INDEX_IPOLY:
-		return nsets == 16 || nsets == 32 || nsets == 64 ? NULL
-			: "needs 16, 32 or 64 sets";
-	case SET_INDEX_FERMI:
-		if (line_bytes != 128)
-			return "needs 128-byte lines";
-		return nsets == 32 || nsets == 64 ? NULL : "needs 32 or 64 sets";
-	}
-	return "unknown index function";
+	if ((unsigned)fn >= SET_INDEX_N || !set_index_fns[fn].check)
+		return "unknown index function";
+	return set_index_fns[fn].check(nsets, line_bytes);
 }

@@ -1,18 +1,47 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Set-index functions of a sector cache (model.md 7.3, gpus.md 4-5). */
+/*
+ * Set-index functions of a sector cache: which set a line goes to.
+ *
+ * Each function is an inline set_index_of_NAME() below, named in
+ * SET_INDEX_FUNCTIONS (which makes its selector, enum set_index_fn, and
+ * its case in set_index()), and described by its row of set_index_fns[]
+ * in setindex.c: its name in configurations, a note for the cache's
+ * `index` parameter, and which geometries it takes.  The caches, their
+ * parameter (choices and doc) and the tests all read that table; adding
+ * a function is the function, its entry here, its row there and a test.
+ */
 #ifndef SS_SETINDEX_H
 #define SS_SETINDEX_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+/* X(SELECTOR, name): the functions, in the order of the `index` choices. */
+#define SET_INDEX_FUNCTIONS(X) \
+	X(FIB_DOUBLE, fib_double)	/* the reference's float Fibonacci hash, any set count */ \
+	X(LINEAR, linear)		/* line mod sets */ \
+	X(XOR, xor)			/* GPGPU-Sim X */ \
+	X(IPOLY, ipoly)			/* GPGPU-Sim P: 16, 32 or 64 sets */ \
+	X(FERMI, fermi)			/* GPGPU-Sim H: 32 or 64 sets, 128 B lines */
+
 enum set_index_fn {
-	SET_INDEX_FIB_DOUBLE,	/* the reference's float Fibonacci hash, any set count */
-	SET_INDEX_LINEAR,	/* line mod sets */
-	SET_INDEX_XOR,		/* GPGPU-Sim X */
-	SET_INDEX_IPOLY,	/* GPGPU-Sim P: 16, 32 or 64 sets */
-	SET_INDEX_FERMI,	/* GPGPU-Sim H: 32 or 64 sets, 128 B lines */
+#define SET_INDEX_ENUM(sel, name) SET_INDEX_##sel,
+	SET_INDEX_FUNCTIONS(SET_INDEX_ENUM)
+#undef SET_INDEX_ENUM
+	SET_INDEX_N
 };
+
+/* A row of the table: what is known of one function besides its code. */
+struct set_index_desc {
+	const char *name;	/* the value of a cache's `index` parameter */
+	const char *note;	/* said after the name in the parameter's doc, or NULL */
+	/* why `nsets` sets of `line_bytes` lines do not suit it (NULL when
+	 * they do): the function computes a set below nsets only if they do */
+	const char *(*check)(uint32_t nsets, uint32_t line_bytes);
+};
+
+/* Indexed by enum set_index_fn. */
+extern const struct set_index_desc set_index_fns[SET_INDEX_N];
 
 /* Why `nsets` does not suit `fn` (NULL when it does). */
 const char *set_index_check(enum set_index_fn fn, uint32_t nsets,
@@ -91,34 +120,67 @@ static inline uint32_t set_index_ipoly_inline(uint64_t idx, uint64_t h,
 	return set;
 }
 
-/* `addr` is a byte address; line_shift = log2(line bytes). */
+/*
+ * The functions of the table, all of one signature: `addr` is a byte
+ * address, line_shift = log2(line bytes), set_shift = log2(nsets) when
+ * nsets is a power of two.
+ */
+static inline uint32_t set_index_of_fib_double(uint64_t addr, unsigned line_shift,
+					       uint32_t nsets, unsigned set_shift)
+{
+	return set_index_fib(addr >> line_shift, nsets);
+}
+
+static inline uint32_t set_index_of_linear(uint64_t addr, unsigned line_shift,
+					   uint32_t nsets, unsigned set_shift)
+{
+	return (addr >> line_shift) & (nsets - 1);
+}
+
+static inline uint32_t set_index_of_xor(uint64_t addr, unsigned line_shift,
+					uint32_t nsets, unsigned set_shift)
+{
+	uint64_t line = addr >> line_shift;
+
+	return (line ^ (line >> set_shift)) & (nsets - 1);
+}
+
+static inline uint32_t set_index_of_ipoly(uint64_t addr, unsigned line_shift,
+					  uint32_t nsets, unsigned set_shift)
+{
+	uint64_t line = addr >> line_shift;
+
+	return set_index_ipoly_inline(line & (nsets - 1), line >> set_shift, nsets);
+}
+
+/* lines of 128 bytes: set bits from address bits 7..11, XORed with bits
+ * 13..15, 17 and 19; with 64 sets, bit 12 is the top one */
+static inline uint32_t set_index_of_fermi(uint64_t addr, unsigned line_shift,
+					  uint32_t nsets, unsigned set_shift)
+{
+	uint32_t lower = (addr >> 7) & 0x1f;
+	uint32_t upper = ((addr & 0xe000) >> 13) | ((addr & 0x20000) >> 14) |
+			 ((addr & 0x80000) >> 15);
+	uint32_t set = lower ^ upper;
+
+	if (nsets == 64)
+		set |= (addr & 0x1000) >> 7;
+	return set;
+}
+
+/* The set of byte address `addr` under function `fn`. */
 static inline uint32_t set_index(enum set_index_fn fn, uint64_t addr,
 				 unsigned line_shift, uint32_t nsets,
 				 unsigned set_shift)
 {
-	uint64_t line = addr >> line_shift;
-
 	switch (fn) {
-	case SET_INDEX_LINEAR:
-		return line & (nsets - 1);
-	case SET_INDEX_XOR:
-		return (line ^ (line >> set_shift)) & (nsets - 1);
-	case SET_INDEX_IPOLY:
-		return set_index_ipoly_inline(line & (nsets - 1), line >> set_shift,
-					      nsets);
-	case SET_INDEX_FERMI: {
-		uint32_t lower = (addr >> 7) & 0x1f;
-		uint32_t upper = ((addr & 0xe000) >> 13) | ((addr & 0x20000) >> 14) |
-				 ((addr & 0x80000) >> 15);
-		uint32_t set = lower ^ upper;
-
-		if (nsets == 64)
-			set |= (addr & 0x1000) >> 7;
-		return set;
-	}
-	case SET_INDEX_FIB_DOUBLE:
+#define SET_INDEX_CASE(sel, name) \
+	case SET_INDEX_##sel: \
+		return set_index_of_##name(addr, line_shift, nsets, set_shift);
+	SET_INDEX_FUNCTIONS(SET_INDEX_CASE)
+#undef SET_INDEX_CASE
 	default:
-		return set_index_fib(line, nsets);
+		return set_index_of_fib_double(addr, line_shift, nsets, set_shift);
 	}
 }
 

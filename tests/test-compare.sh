@@ -1,5 +1,5 @@
 #!/bin/sh
-# sectorsim compare (metrics.md 3 and 4): scores against hand-written
+# sectorsim compare: scores against hand-written
 # Nsight Compute files, worked out by hand; the levels, the corrected
 # pairing, the JSON, the ncu CSV forms; every input error, with its exact
 # message; the charts of --plot.

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sectorsim compare SIM NCU [SIM NCU ...]: our per-kernel results against
- * Nsight Compute's, scored the way the paper's scripts score them
- * (metrics.md 3.1, 3.3 and 4).
+ * Nsight Compute's, scored the way the paper's scripts score them.
  *
  * Each SIM/NCU pair is one app instance.  SIM is our --json or --csv file,
  * NCU an `ncu --csv` file, either `--page raw` (a header row, a units row,
@@ -36,54 +35,56 @@
 
 #include "compare.h"
 #include "json.h"
+#include "report_metrics.h"
 #include "svgplot.h"
 
 #define EXIT_INPUT 2
 
-/* ---- the metrics and their hardware values (metrics.md 3.1, 4.3) ------- */
+/* ---- the metrics and their hardware values -------------------------------- */
 
-#define L1_HITS(op)	"l1tex__t_sectors_pipe_lsu_mem_global_op_" op "_lookup_hit.sum"
-#define L1_SECTORS(op)	"l1tex__t_sectors_pipe_lsu_mem_global_op_" op ".sum"
-#define L1_REQS(op)	"l1tex__t_requests_pipe_lsu_mem_global_op_" op ".sum"
-#define LTS(op)		"lts__t_sectors_op_" op ".sum"
-#define LTS_TEX(op)	"lts__t_sectors_srcunit_tex_op_" op ".sum"
-#define LD_RATIO	"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"
+/* The Nsight metrics (report_metrics.h), by short names. */
+#define L1_HITS(op)	NCU_L1_HITS_##op
+#define L1_SECTORS(op)	NCU_L1_SECTORS_##op
+#define L1_REQS(op)	NCU_L1_REQS_##op
+#define LTS(op)		NCU_LTS_##op
+#define LTS_TEX(op)	NCU_LTS_TEX_##op
 
 #define FORM_TERMS 4
 #define FORMS 2
 
 /*
  * A hardware value: (sum of num + sum of num_opt) / (sum of den + sum of
- * den_opt) * scale, no division without den.  num and den columns must be
- * in the kernel's row; num_opt and den_opt count as 0 when they are not,
- * because they are the atomic and reduction terms, which hand-picked
- * --metrics lists leave out and which are 0 for most kernels.
+ * den_opt), no division without den, where a value alone is converted
+ * from its Nsight unit to ours (a percentage to a rate, bytes to
+ * sectors).  num and den columns must be in the kernel's row; num_opt and
+ * den_opt count as 0 when they are not, because they are the atomic and
+ * reduction terms, which hand-picked --metrics lists leave out and which
+ * are 0 for most kernels.  Each list ends at its first NCU_NONE.
  */
 struct form {
-	const char *num[FORM_TERMS];
-	const char *num_opt[FORM_TERMS];
-	const char *den[FORM_TERMS];
-	const char *den_opt[FORM_TERMS];
-	double scale;
+	enum ncu_metric num[FORM_TERMS];
+	enum ncu_metric num_opt[FORM_TERMS];
+	enum ncu_metric den[FORM_TERMS];
+	enum ncu_metric den_opt[FORM_TERMS];
 };
 
 /*
- * A compared metric: our key, and up to FORMS ways to get its hardware
- * value, the first whose columns are in the row winning (ncu's --set full
- * has the srcunit_tex L2 counters where an explicit list may have the
- * plain ones).  corrected: the like-for-like forms of --corrected, when
- * they differ from the paper's.  is_sum: the value is sum[0] + sum[1],
- * two metrics earlier in the table.
+ * A compared metric: our key (a report metric), and up to FORMS ways to
+ * get its hardware value, the first whose columns are in the row winning
+ * (ncu's --set full has the srcunit_tex L2 counters where an explicit list
+ * may have the plain ones).  corrected: the like-for-like forms of
+ * --corrected, when they differ from the paper's.  is_sum: the value is
+ * sum[0] + sum[1], two metrics earlier in the table.
  */
 struct metric {
-	const char *key;
+	enum report_metric key;
 	struct form paper[FORMS];
 	struct form corrected[FORMS];
 	bool is_sum;
 	int sum[2];
 };
 
-/* metrics.md 4.3, in its order: the rows of the table */
+/* The rows of the table, in the order of the paper's Table 4. */
 enum {
 	M_L1_HIT_RATE, M_L1_HIT_RATE_G, M_L1_HIT_RATE_LDG, M_L1_HIT_RATE_STG,
 	M_L2_HIT_RATE, M_L2_HIT_RATE_LD, M_L2_HIT_RATE_ST,
@@ -95,64 +96,69 @@ enum {
 };
 
 static const struct metric metrics[N_METRICS] = {
-	[M_L1_HIT_RATE] = { "l1_hit_rate", .paper = {
-		{ .num = { "l1tex__t_sector_hit_rate.pct" }, .scale = 0.01 } } },
-	[M_L1_HIT_RATE_G] = { "l1_hit_rate_g", .paper = { {
-		.num = { L1_HITS("ld"), L1_HITS("st") },
-		.num_opt = { L1_HITS("red"), L1_HITS("atom") },
-		.den = { L1_SECTORS("ld"), L1_SECTORS("st") },
-		.den_opt = { L1_SECTORS("red"), L1_SECTORS("atom") },
-		.scale = 1 } } },
-	[M_L1_HIT_RATE_LDG] = { "l1_hit_rate_ldg", .paper = {
-		{ .num = { L1_HITS("ld") }, .den = { L1_SECTORS("ld") }, .scale = 1 } } },
+	[M_L1_HIT_RATE] = { RM_l1_hit_rate, .paper = {
+		{ .num = { NCU_L1_HIT_RATE } } } },
+	[M_L1_HIT_RATE_G] = { RM_l1_hit_rate_g, .paper = { {
+		.num = { L1_HITS(LD), L1_HITS(ST) },
+		.num_opt = { L1_HITS(RED), L1_HITS(ATOM) },
+		.den = { L1_SECTORS(LD), L1_SECTORS(ST) },
+		.den_opt = { L1_SECTORS(RED), L1_SECTORS(ATOM) } } } },
+	[M_L1_HIT_RATE_LDG] = { RM_l1_hit_rate_ldg, .paper = {
+		{ .num = { L1_HITS(LD) }, .den = { L1_SECTORS(LD) } } } },
 	/* the paper's quirk: store sector hits over store requests */
-	[M_L1_HIT_RATE_STG] = { "l1_hit_rate_stg", .paper = {
-		{ .num = { L1_HITS("st") }, .den = { L1_REQS("st") }, .scale = 1 } },
+	[M_L1_HIT_RATE_STG] = { RM_l1_hit_rate_stg, .paper = {
+		{ .num = { L1_HITS(ST) }, .den = { L1_REQS(ST) } } },
 		.corrected = {
-		{ .num = { L1_HITS("st") }, .den = { L1_SECTORS("st") }, .scale = 1 } } },
-	[M_L2_HIT_RATE] = { "l2_hit_rate", .paper = {
-		{ .num = { "lts__t_sector_hit_rate.pct" }, .scale = 0.01 } } },
-	[M_L2_HIT_RATE_LD] = { "l2_hit_rate_ld", .paper = {
-		{ .num = { "lts__t_sector_op_read_hit_rate.pct" }, .scale = 0.01 } } },
-	[M_L2_HIT_RATE_ST] = { "l2_hit_rate_st", .paper = {
-		{ .num = { "lts__t_sector_op_write_hit_rate.pct" }, .scale = 0.01 } } },
-	[M_L2_LD_TRANS] = { "l2_ld_trans", .paper = {
-		{ .num = { LTS("read") }, .num_opt = { LTS("atom"), LTS("red") }, .scale = 1 },
-		{ .num = { LTS_TEX("read") }, .num_opt = { LTS_TEX("red") }, .scale = 1 } } },
-	[M_L2_ST_TRANS] = { "l2_st_trans", .paper = {
-		{ .num = { LTS("write") }, .num_opt = { LTS("atom"), LTS("red") }, .scale = 1 },
-		{ .num = { LTS_TEX("write") }, .num_opt = { LTS_TEX("red") }, .scale = 1 } } },
-	[M_L2_TOT_TRANS] = { "l2_tot_trans", .is_sum = true,
+		{ .num = { L1_HITS(ST) }, .den = { L1_SECTORS(ST) } } } },
+	[M_L2_HIT_RATE] = { RM_l2_hit_rate, .paper = {
+		{ .num = { NCU_L2_HIT_RATE } } } },
+	[M_L2_HIT_RATE_LD] = { RM_l2_hit_rate_ld, .paper = {
+		{ .num = { NCU_L2_READ_HIT_RATE } } } },
+	[M_L2_HIT_RATE_ST] = { RM_l2_hit_rate_st, .paper = {
+		{ .num = { NCU_L2_WRITE_HIT_RATE } } } },
+	[M_L2_LD_TRANS] = { RM_l2_ld_trans, .paper = {
+		{ .num = { LTS(READ) }, .num_opt = { LTS(ATOM), LTS(RED) } },
+		{ .num = { LTS_TEX(READ) }, .num_opt = { LTS_TEX(RED) } } } },
+	[M_L2_ST_TRANS] = { RM_l2_st_trans, .paper = {
+		{ .num = { LTS(WRITE) }, .num_opt = { LTS(ATOM), LTS(RED) } },
+		{ .num = { LTS_TEX(WRITE) }, .num_opt = { LTS_TEX(RED) } } } },
+	[M_L2_TOT_TRANS] = { RM_l2_tot_trans, .is_sum = true,
 		.sum = { M_L2_LD_TRANS, M_L2_ST_TRANS } },
-	/* dram__bytes_*: 32 bytes a sector (metrics.md 3.2), for lists without the sector counts */
-	[M_DRAM_LD_TRANS] = { "dram_ld_trans", .paper = {
-		{ .num = { "dram__sectors_read.sum" }, .scale = 1 },
-		{ .num = { "dram__bytes_read.sum" }, .scale = 1.0 / 32 } } },
-	[M_DRAM_ST_TRANS] = { "dram_st_trans", .paper = {
-		{ .num = { "dram__sectors_write.sum" }, .scale = 1 },
-		{ .num = { "dram__bytes_write.sum" }, .scale = 1.0 / 32 } } },
-	[M_DRAM_TOT_TRANS] = { "dram_tot_trans", .is_sum = true,
+	/* dram__bytes_*, for lists without the sector counts */
+	[M_DRAM_LD_TRANS] = { RM_dram_ld_trans, .paper = {
+		{ .num = { NCU_DRAM_SECTORS_READ } },
+		{ .num = { NCU_DRAM_BYTES_READ } } } },
+	[M_DRAM_ST_TRANS] = { RM_dram_st_trans, .paper = {
+		{ .num = { NCU_DRAM_SECTORS_WRITE } },
+		{ .num = { NCU_DRAM_BYTES_WRITE } } } },
+	[M_DRAM_TOT_TRANS] = { RM_dram_tot_trans, .is_sum = true,
 		.sum = { M_DRAM_LD_TRANS, M_DRAM_ST_TRANS } },
-	[M_GMEM_TOT_REQS] = { "gmem_tot_reqs", .paper = {
-		{ .num = { L1_REQS("ld"), L1_REQS("st") }, .scale = 1 } } },
-	[M_GMEM_LD_SECTORS] = { "gmem_ld_sectors", .paper = {
-		{ .num = { L1_SECTORS("ld") }, .scale = 1 } } },
-	[M_GMEM_ST_SECTORS] = { "gmem_st_sectors", .paper = {
-		{ .num = { L1_SECTORS("st") }, .scale = 1 } } },
-	[M_GMEM_TOT_SECTORS] = { "gmem_tot_sectors", .is_sum = true,
+	[M_GMEM_TOT_REQS] = { RM_gmem_tot_reqs, .paper = {
+		{ .num = { L1_REQS(LD), L1_REQS(ST) } } } },
+	[M_GMEM_LD_SECTORS] = { RM_gmem_ld_sectors, .paper = {
+		{ .num = { L1_SECTORS(LD) } } } },
+	[M_GMEM_ST_SECTORS] = { RM_gmem_st_sectors, .paper = {
+		{ .num = { L1_SECTORS(ST) } } } },
+	[M_GMEM_TOT_SECTORS] = { RM_gmem_tot_sectors, .is_sum = true,
 		.sum = { M_GMEM_LD_SECTORS, M_GMEM_ST_SECTORS } },
 	/* the paper's quirk: our loads-only divergence against the total one */
-	[M_GMEM_LD_DIVERG] = { "gmem_ld_diverg", .paper = { {
-		.num = { L1_SECTORS("ld"), L1_SECTORS("st") },
-		.den = { L1_REQS("ld"), L1_REQS("st") }, .scale = 1 } },
+	[M_GMEM_LD_DIVERG] = { RM_gmem_ld_diverg, .paper = { {
+		.num = { L1_SECTORS(LD), L1_SECTORS(ST) },
+		.den = { L1_REQS(LD), L1_REQS(ST) } } },
 		.corrected = {
-		{ .num = { LD_RATIO }, .scale = 1 },
-		{ .num = { L1_SECTORS("ld") }, .den = { L1_REQS("ld") }, .scale = 1 } } },
+		{ .num = { NCU_L1_SECTORS_PER_REQ_LD } },
+		{ .num = { L1_SECTORS(LD) }, .den = { L1_REQS(LD) } } } },
 };
+
+/* Our key of row m. */
+static const char *metric_key(int m)
+{
+	return report_metrics[metrics[m].key].key;
+}
 
 static const struct form *metric_forms(const struct metric *m, bool corrected)
 {
-	return corrected && m->corrected[0].num[0] ? m->corrected : m->paper;
+	return corrected && m->corrected[0].num[0] != NCU_NONE ? m->corrected : m->paper;
 }
 
 /* Every ncu column some form reads: the only ones whose numbers matter. */
@@ -166,12 +172,12 @@ static GHashTable *needed_columns(void)
 
 			for (int i = 0; i < FORMS; i++) {
 				for (int t = 0; t < FORM_TERMS; t++) {
-					const char *cols[] = { f[i].num[t], f[i].num_opt[t],
-							       f[i].den[t], f[i].den_opt[t] };
+					enum ncu_metric cols[] = { f[i].num[t], f[i].num_opt[t],
+								   f[i].den[t], f[i].den_opt[t] };
 
 					for (int j = 0; j < 4; j++)
-						if (cols[j])
-							g_hash_table_add(set, (char *)cols[j]);
+						if (cols[j] != NCU_NONE)
+							g_hash_table_add(set, (char *)ncu_metrics[cols[j]].name);
 				}
 			}
 		}
@@ -179,10 +185,11 @@ static GHashTable *needed_columns(void)
 	return set;
 }
 
-static bool sum_terms(GHashTable *v, const char *const *cols, bool required, double *acc)
+static bool sum_terms(GHashTable *v, const enum ncu_metric *cols, bool required,
+		      double *acc)
 {
-	for (int t = 0; t < FORM_TERMS && cols[t]; t++) {
-		const double *x = g_hash_table_lookup(v, cols[t]);
+	for (int t = 0; t < FORM_TERMS && cols[t] != NCU_NONE; t++) {
+		const double *x = g_hash_table_lookup(v, ncu_metrics[cols[t]].name);
 
 		if (x)
 			*acc += *x;
@@ -196,7 +203,7 @@ static bool form_applies(const struct form *f, GHashTable *v)
 {
 	double dummy = 0;
 
-	return f->num[0] && sum_terms(v, f->num, true, &dummy) &&
+	return f->num[0] != NCU_NONE && sum_terms(v, f->num, true, &dummy) &&
 	       sum_terms(v, f->den, true, &dummy);
 }
 
@@ -217,30 +224,14 @@ static double hw_value(int m, GHashTable *v, bool corrected)
 			continue;
 		sum_terms(v, f->num, true, &num);
 		sum_terms(v, f->num_opt, false, &num);
-		if (!f->den[0])
-			return num * f->scale;
+		/* a value alone, in its Nsight unit: ours is that over the factor */
+		if (f->den[0] == NCU_NONE)
+			return num * (1.0 / ncu_metrics[f->num[0]].factor);
 		sum_terms(v, f->den, true, &den);
 		sum_terms(v, f->den_opt, false, &den);
-		return den != 0 ? num / den * f->scale : NAN;
+		return den != 0 ? num / den : NAN;
 	}
 	return NAN;
-}
-
-/* ---- errors -------------------------------------------------------------- */
-
-static void *errf(char **why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-/* Sets *why (the first error wins) and returns NULL, for `return errf(...)`. */
-static void *errf(char **why, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*why)
-		return NULL;
-	va_start(ap, fmt);
-	*why = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	return NULL;
 }
 
 /* ---- numbers and units --------------------------------------------------- */
@@ -603,7 +594,7 @@ static bool read_whole(const char *path, char **text, gsize *len, char **why)
 	return false;
 }
 
-/* ---- Nsight Compute CSV (metrics.md 3.3) ------------------------------ */
+/* ---- Nsight Compute CSV ------------------------------------------------ */
 
 /*
  * A value of a column we read: stored in the base unit and recorded in
@@ -843,18 +834,18 @@ static bool sim_csv(struct table *t, const char *text, gsize len, char **why)
 		k = kernel_new(r->f[kn], r->line);
 		g_ptr_array_add(t->k, k);
 		for (int m = 0; m < N_METRICS; m++) {
-			int c = csv_column(h, metrics[m].key);
+			int c = csv_column(h, metric_key(m));
 			double v;
 
 			if (c < 0)
 				continue;
 			switch (parse_number(r->f[c], &v)) {
 			case 1:
-				kernel_set(k, metrics[m].key, v);
+				kernel_set(k, metric_key(m), v);
 				break;
 			case -1:
 				errf(why, "%s:%d: malformed number \"%s\" in column %s; expected a number",
-				     t->path, r->line, r->f[c], metrics[m].key);
+				     t->path, r->line, r->f[c], metric_key(m));
 				goto out;
 			}
 		}
@@ -1023,7 +1014,7 @@ static void kernel_rows(struct app *a, guint app, bool corrected, GArray *rows)
 		r.label = g_strdup_printf("%s:%u:%s", a->label, p + 1, s->base);
 		r.app = app;
 		for (int m = 0; m < N_METRICS; m++) {
-			const double *x = g_hash_table_lookup(s->v, metrics[m].key);
+			const double *x = g_hash_table_lookup(s->v, metric_key(m));
 
 			r.sim[m] = x ? *x : NAN;
 			if (metrics[m].is_sum)
@@ -1052,7 +1043,7 @@ static double mean_present(const double *v, guint n, gsize stride)
 	return k ? sum / k : NAN;
 }
 
-/* App level (metrics.md 4.2): per app, the mean over its kernels. */
+/* App level: per app, the mean over its kernels, sim and hardware apart. */
 static GArray *app_rows(const struct app *apps, guint n_apps, const GArray *kr)
 {
 	GArray *rows = g_array_new(FALSE, TRUE, sizeof(struct row));
@@ -1082,7 +1073,12 @@ static void rows_free(GArray *rows)
 	g_array_free(rows, TRUE);
 }
 
-/* metrics.md 4.3, over the rows with both values, in row order */
+/*
+ * The scores of metric m over the rows with both values, in row order:
+ * MAPE = mean |hw - sim| / |hw| x 100 over the rows whose hw is not 0,
+ * NRMSE = sqrt(mean (hw - sim)^2) / mean hw, Pearson r of hw and sim
+ * (two rows at least, neither constant).
+ */
 static struct score score_metric(const GArray *rows, int m)
 {
 	struct score s = { NAN, NAN, NAN, 0, 0, 0 };
@@ -1157,15 +1153,16 @@ static void add_notes(const GArray *kr, bool corrected, GHashTable *seen, GPtrAr
 			if (none[a] || none[b])
 				g_ptr_array_add(notes, g_strdup_printf(
 					"no hardware value for %s: none for %s",
-					metrics[m].key, metrics[none[a] ? a : b].key));
+					metric_key(m), metric_key(none[a] ? a : b)));
 			continue;
 		}
 		cols = g_string_new(NULL);
-		for (int f = 0; f < FORMS && forms[f].num[0]; f++) {
+		for (int f = 0; f < FORMS && forms[f].num[0] != NCU_NONE; f++) {
 			GString *one = g_string_new(NULL);
 
 			for (int t = 0; t < FORM_TERMS; t++) {
-				const char *c[] = { forms[f].num[t], forms[f].den[t] };
+				const char *c[] = { ncu_metrics[forms[f].num[t]].name,
+						    ncu_metrics[forms[f].den[t]].name };
 
 				for (int j = 0; j < 2; j++)
 					if (c[j] && !g_hash_table_contains(seen, c[j]))
@@ -1181,7 +1178,7 @@ static void add_notes(const GArray *kr, bool corrected, GHashTable *seen, GPtrAr
 		if (!some_complete)
 			g_ptr_array_add(notes, g_strdup_printf(
 				"no hardware value for %s: no ncu row has %s",
-				metrics[m].key, cols->str));
+				metric_key(m), cols->str));
 		g_string_free(cols, TRUE);
 	}
 }
@@ -1218,7 +1215,7 @@ static char *format_table(const struct score *sc, guint n_rows, guint n_apps,
 	g_string_append_printf(s, "%-18s %9s %10s %9s %5s %4s %8s\n", "metric", "MAPE %",
 			       "Pearson r", "NRMSE", "rows", "h=0", "missing");
 	for (int m = 0; m < N_METRICS; m++) {
-		g_string_append_printf(s, "%-18s", metrics[m].key);
+		g_string_append_printf(s, "%-18s", metric_key(m));
 		print_num(s, "%.2f", 10, sc[m].mape);
 		print_num(s, "%.4f", 11, sc[m].pearson);
 		print_num(s, "%.4f", 10, sc[m].nrmse);
@@ -1274,7 +1271,7 @@ static char *format_json(const struct score *sc, const GArray *rows,
 		bool first = true;
 
 		g_string_append(s, m ? ",\n    {\"metric\": " : "\n    {\"metric\": ");
-		json_str(s, metrics[m].key);
+		json_str(s, metric_key(m));
 		g_string_append(s, ", \"mape_pct\": ");
 		json_num(s, sc[m].mape);
 		g_string_append(s, ", \"pearson\": ");
@@ -1341,12 +1338,12 @@ static bool write_plots(const char *dir, const GArray *rows, const GArray *apps_
 		if (!shown) {
 			g_ptr_array_add(notes, g_strdup_printf(
 				"no scatter plot of %s: no %s with both values above 0",
-				metrics[m].key, kernels ? "kernel" : "app instance"));
+				metric_key(m), kernels ? "kernel" : "app instance"));
 			continue;
 		}
-		path = g_strdup_printf("%s/scatter-%s.svg", dir, metrics[m].key);
+		path = g_strdup_printf("%s/scatter-%s.svg", dir, metric_key(m));
 		title = g_strdup_printf("%s per %s: sectorsim against Nsight Compute",
-					metrics[m].key, kernels ? "kernel" : "app instance");
+					metric_key(m), kernels ? "kernel" : "app instance");
 		if (!svgplot_scatter_loglog(path, title, "measured (Nsight Compute)",
 					    "predicted (sectorsim)", x, y, labels, k, NULL, &err)) {
 			errf(why, "%s: %s; expected a chart written", path, err ? err : "cannot write it");
@@ -1378,9 +1375,9 @@ static bool write_plots(const char *dir, const GArray *rows, const GArray *apps_
 		if (!k) {
 			g_ptr_array_add(notes, g_strdup_printf(
 				"no bar chart of %s: no app instance with both values",
-				metrics[m].key));
+				metric_key(m)));
 		} else {
-			path = g_strdup_printf("%s/bars-%s.svg", dir, metrics[m].key);
+			path = g_strdup_printf("%s/bars-%s.svg", dir, metric_key(m));
 			title = g_strdup_printf("%s hit rate per app instance: model and hardware",
 						b ? "L2" : "L1");
 			ylabel = g_strdup_printf("%s hit rate (%%)", b ? "L2" : "L1");

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * `sectorsim compare`: scores simulated kernels against what Nsight Compute
- * measured on the GPU, the way the paper's evaluation does (metrics.md 3
- * and 4): MAPE, Pearson r and NRMSE per metric, over app instances or
- * kernels, printed in the layout of the paper's Table 4, optionally as JSON
- * and as SVG charts.
+ * measured on the GPU, the way the paper's evaluation does: MAPE, Pearson
+ * r and NRMSE per metric, over app instances or kernels, printed in the
+ * layout of the paper's Table 4, optionally as JSON and as SVG charts.
  */
 #ifndef SS_COMPARE_H
 #define SS_COMPARE_H

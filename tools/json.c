@@ -8,10 +8,7 @@
 #include <string.h>
 #include "json.h"
 
-/* Sets *why (the first error wins) and returns NULL, for `return errf(...)`. */
-static void *errf(char **why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void *errf(char **why, const char *fmt, ...)
+void *errf(char **why, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -21,6 +21,13 @@ struct json {
 	GPtrArray *items;	/* JSON_ARRAY, JSON_OBJECT: struct json * */
 };
 
+/*
+ * Sets *why (the first error wins) and returns NULL, for `return
+ * errf(...)`: how the readers of tools/ report "PATH:LINE: what; expected
+ * what".
+ */
+void *errf(char **why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 /* NULL with *why (g_free it): "PATH:LINE: what was found; what was expected". */
 struct json *json_parse(const char *path, const char *text, size_t len,
 			char **why);

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The metrics of a kernel report and the Nsight Compute metrics they stand
+ * for, in one place: kernel_report computes and writes them (its table,
+ * --json and --csv), and `sectorsim compare` reads our keys back and
+ * computes the hardware's values from the Nsight names.
+ */
+#ifndef SS_REPORT_METRICS_H
+#define SS_REPORT_METRICS_H
+
+#include <stdbool.h>
+
+/* ---- Nsight Compute metrics ----------------------------------------------- */
+
+/* What a value counts; our values times ncu_metrics[].factor give it. */
+enum ncu_unit {
+	NCU_COUNT,	/* requests, sectors, or a ratio of them: as ours */
+	NCU_PCT,	/* a percentage: our rate x 100 */
+	NCU_BYTES,	/* bytes: our 32-byte sectors x 32 */
+};
+
+/* X(ID, name, unit) */
+#define NCU_METRICS(X) \
+	X(L1_HIT_RATE, "l1tex__t_sector_hit_rate.pct", NCU_PCT) \
+	X(L2_HIT_RATE, "lts__t_sector_hit_rate.pct", NCU_PCT) \
+	X(L2_READ_HIT_RATE, "lts__t_sector_op_read_hit_rate.pct", NCU_PCT) \
+	X(L2_WRITE_HIT_RATE, "lts__t_sector_op_write_hit_rate.pct", NCU_PCT) \
+	X(L1_REQS_LD, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", NCU_COUNT) \
+	X(L1_REQS_ST, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", NCU_COUNT) \
+	X(L1_SECTORS_LD, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", NCU_COUNT) \
+	X(L1_SECTORS_ST, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", NCU_COUNT) \
+	X(L1_SECTORS_ATOM, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", NCU_COUNT) \
+	X(L1_SECTORS_RED, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", NCU_COUNT) \
+	X(L1_HITS_LD, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", NCU_COUNT) \
+	X(L1_HITS_ST, "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum", NCU_COUNT) \
+	X(L1_HITS_ATOM, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom_lookup_hit.sum", NCU_COUNT) \
+	X(L1_HITS_RED, "l1tex__t_sectors_pipe_lsu_mem_global_op_red_lookup_hit.sum", NCU_COUNT) \
+	X(L1_LOCAL_SECTORS_LD, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", NCU_COUNT) \
+	X(L1_LOCAL_SECTORS_ST, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", NCU_COUNT) \
+	X(L1_SECTORS_PER_REQ_LD, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", NCU_COUNT) \
+	X(LTS_READ, "lts__t_sectors_op_read.sum", NCU_COUNT) \
+	X(LTS_WRITE, "lts__t_sectors_op_write.sum", NCU_COUNT) \
+	X(LTS_ATOM, "lts__t_sectors_op_atom.sum", NCU_COUNT) \
+	X(LTS_RED, "lts__t_sectors_op_red.sum", NCU_COUNT) \
+	X(LTS_TEX_READ, "lts__t_sectors_srcunit_tex_op_read.sum", NCU_COUNT) \
+	X(LTS_TEX_WRITE, "lts__t_sectors_srcunit_tex_op_write.sum", NCU_COUNT) \
+	X(LTS_TEX_RED, "lts__t_sectors_srcunit_tex_op_red.sum", NCU_COUNT) \
+	X(DRAM_SECTORS_READ, "dram__sectors_read.sum", NCU_COUNT) \
+	X(DRAM_SECTORS_WRITE, "dram__sectors_write.sum", NCU_COUNT) \
+	X(DRAM_BYTES_READ, "dram__bytes_read.sum", NCU_BYTES) \
+	X(DRAM_BYTES_WRITE, "dram__bytes_write.sum", NCU_BYTES)
+
+/* NCU_NONE (0): no Nsight metric; it ends a list of terms, too */
+enum ncu_metric {
+	NCU_NONE,
+#define NCU_METRIC_ENUM(id, name, unit) NCU_##id,
+	NCU_METRICS(NCU_METRIC_ENUM)
+#undef NCU_METRIC_ENUM
+	N_NCU_METRICS
+};
+
+struct ncu_metric_desc {
+	const char *name;	/* as ncu names its column; NULL for NCU_NONE */
+	enum ncu_unit unit;
+	double factor;		/* Nsight value = ours x factor */
+};
+
+extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
+
+/* ---- the report's metrics ---------------------------------------------------- */
+
+/* The modes of kernel_report that compute a metric, as bits. */
+#define REPORT_REF 1	/* the reference's formulas, scaled doubles */
+#define REPORT_HW 2	/* integer counts over every SM, slice and channel */
+#define REPORT_BOTH (REPORT_REF | REPORT_HW)
+
+/*
+ * X(key, is_int, modes, ncu, ncu_modes), in the order of the reference's
+ * results files, with the keys only hw computes among them.  is_int: a
+ * count written as an integer; modes: the modes that compute it (REF, HW,
+ * BOTH: REPORT_ without the prefix); ncu: the Nsight metric (NCU_ without
+ * the prefix) that is the same number in ncu_modes (hw's l2_ld_trans adds
+ * atomics and reductions to op_read, so there op_read is
+ * l2_read_sectors).
+ */
+#define REPORT_METRICS(X) \
+	X(l1_cache_size, 1, BOTH, NONE, 0) \
+	X(scale, 0, BOTH, NONE, 0) \
+	X(l1_hit_rate, 0, BOTH, L1_HIT_RATE, BOTH) \
+	X(l1_hit_rate_ld, 0, BOTH, NONE, 0) \
+	X(l1_hit_rate_st, 0, BOTH, NONE, 0) \
+	X(l1_hit_rate_g, 0, BOTH, NONE, 0) \
+	X(l1_hit_rate_ldg, 0, BOTH, NONE, 0) \
+	X(l1_hit_rate_stg, 0, BOTH, NONE, 0) \
+	X(l2_hit_rate, 0, BOTH, L2_HIT_RATE, BOTH) \
+	X(l2_hit_rate_ld, 0, BOTH, L2_READ_HIT_RATE, BOTH) \
+	X(l2_hit_rate_st, 0, BOTH, L2_WRITE_HIT_RATE, BOTH) \
+	X(gmem_ld_reqs, 0, BOTH, L1_REQS_LD, BOTH) \
+	X(gmem_st_reqs, 0, BOTH, L1_REQS_ST, BOTH) \
+	X(gmem_tot_reqs, 0, BOTH, NONE, 0) \
+	X(gmem_ld_sectors, 0, BOTH, L1_SECTORS_LD, BOTH) \
+	X(gmem_st_sectors, 0, BOTH, L1_SECTORS_ST, BOTH) \
+	X(gmem_tot_sectors, 0, BOTH, NONE, 0) \
+	X(gmem_ld_diverg, 0, BOTH, NONE, 0) \
+	X(gmem_st_diverg, 0, BOTH, NONE, 0) \
+	X(gmem_tot_diverg, 0, BOTH, NONE, 0) \
+	X(gmem_tot_sectors_per_sm, 0, BOTH, NONE, 0) \
+	X(gmem_ld_sectors_hit, 1, HW, L1_HITS_LD, HW) \
+	X(gmem_st_sectors_hit, 1, HW, L1_HITS_ST, HW) \
+	X(lmem_ld_reqs, 0, BOTH, NONE, 0) \
+	X(lmem_st_reqs, 0, BOTH, NONE, 0) \
+	X(lmem_ld_sectors, 1, HW, L1_LOCAL_SECTORS_LD, HW) \
+	X(lmem_st_sectors, 1, HW, L1_LOCAL_SECTORS_ST, HW) \
+	X(umem_ld_reqs, 0, BOTH, NONE, 0) \
+	X(umem_st_reqs, 0, BOTH, NONE, 0) \
+	X(umem_ld_sectors, 0, BOTH, NONE, 0) \
+	X(umem_st_sectors, 0, BOTH, NONE, 0) \
+	X(umem_tot_sectors, 0, BOTH, NONE, 0) \
+	X(l2_ld_trans, 0, BOTH, LTS_READ, REF) \
+	X(l2_st_trans, 0, BOTH, LTS_WRITE, REF) \
+	X(l2_tot_trans, 0, BOTH, NONE, 0) \
+	X(l2_read_sectors, 1, HW, LTS_READ, HW) \
+	X(l2_write_sectors, 1, HW, LTS_WRITE, HW) \
+	X(l2_atom_sectors, 1, HW, LTS_ATOM, HW) \
+	X(l2_red_sectors, 1, HW, LTS_RED, HW) \
+	X(dram_ld_trans, 0, BOTH, DRAM_SECTORS_READ, BOTH) \
+	X(dram_st_trans, 0, BOTH, DRAM_SECTORS_WRITE, BOTH) \
+	X(dram_tot_trans, 0, BOTH, NONE, 0) \
+	X(l2_dirty_at_kernel_end, 1, HW, NONE, 0) \
+	X(write_evict, 1, BOTH, NONE, 0) \
+	X(write_flush, 1, BOTH, NONE, 0) \
+	X(atom_reqs, 1, HW, NONE, 0) \
+	X(red_reqs, 1, HW, NONE, 0) \
+	X(atom_sectors, 1, HW, L1_SECTORS_ATOM, HW) \
+	X(red_sectors, 1, HW, L1_SECTORS_RED, HW) \
+	X(atom_tot_reqs, 0, BOTH, NONE, 0) \
+	X(red_tot_reqs, 0, BOTH, NONE, 0) \
+	X(atom_red_tot_trans, 0, BOTH, NONE, 0)
+
+enum report_metric {
+#define REPORT_METRIC_ENUM(key, is_int, modes, ncu, ncu_modes) RM_##key,
+	REPORT_METRICS(REPORT_METRIC_ENUM)
+#undef REPORT_METRIC_ENUM
+	N_REPORT_METRICS
+};
+
+struct report_metric_desc {
+	const char *key;	/* in the --json "metrics", the --csv header, the table */
+	bool is_int;
+	unsigned modes;		/* REPORT_REF, REPORT_HW */
+	enum ncu_metric ncu;	/* or NCU_NONE */
+	unsigned ncu_modes;	/* the modes in which `ncu` is the same number */
+};
+
+extern const struct report_metric_desc report_metrics[N_REPORT_METRICS];
+
+/*
+ * Nsight metrics that are a report metric under another name or unit,
+ * written after the others in the --json "ncu" object, where the metric's
+ * own Nsight name is: every modelled L2 sector comes from the L1s
+ * (srcunit tex), and a DRAM sector is 32 bytes.
+ */
+struct report_ncu_alias {
+	enum report_metric m;
+	enum ncu_metric ncu;
+};
+
+extern const struct report_ncu_alias report_ncu_aliases[];
+extern const unsigned n_report_ncu_aliases;
+
+/* The Nsight metric of metric k in `mode` (REPORT_REF or REPORT_HW), or NULL. */
+const char *report_ncu_name(enum report_metric k, unsigned mode);
+
+#endif

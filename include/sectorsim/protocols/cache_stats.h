@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The statistics a report reads from other components, by name: a
+ * kernel_report finds "INSTANCE.NAME" with ss_stats_counter() at init.
+ * The components that count (sector_cache and l2_slice_set through
+ * SC_STAT_ROWS, sdcm_cache, dram_counter) name those statistics with
+ * these constants, and the report reads them with the same ones, so a
+ * rename changes both; a test checks that every name below is in the
+ * statistics table of the types that should have it.  A component that
+ * takes the place of one of these, in a plugin, offers the same names.
+ *
+ * Each list is in the order a reader indexes it.
+ */
+#ifndef SECTORSIM_PROTOCOLS_CACHE_STATS_H
+#define SECTORSIM_PROTOCOLS_CACHE_STATS_H
+
+/* ---- a sector cache (sector_cache, l2_slice_set) --------------------------- */
+
+/*
+ * Per memory space and operation, three counts:
+ * CACHE_STAT(SPACE, OP, COUNT), e.g. "global_load_accesses".  An access
+ * that is neither kind of miss did not miss (a hit, or with
+ * count_write_misses = false a store miss not counted as one).
+ */
+#define CACHE_STAT_GLOBAL	"global"
+#define CACHE_STAT_LOCAL	"local"
+#define CACHE_STAT_SPACES	CACHE_STAT_GLOBAL, CACHE_STAT_LOCAL
+
+#define CACHE_STAT_LOAD		"load"
+#define CACHE_STAT_STORE	"store"
+#define CACHE_STAT_ATOMIC	"atomic"
+#define CACHE_STAT_REDUCTION	"reduction"
+#define CACHE_STAT_OPS \
+	CACHE_STAT_LOAD, CACHE_STAT_STORE, CACHE_STAT_ATOMIC, CACHE_STAT_REDUCTION
+
+#define CACHE_STAT_ACCESSES	"accesses"	/* sector accesses */
+#define CACHE_STAT_SECTOR_MISSES "sector_misses"	/* line present, sector not */
+#define CACHE_STAT_LINE_MISSES	"line_misses"
+#define CACHE_STAT_COUNTS \
+	CACHE_STAT_ACCESSES, CACHE_STAT_SECTOR_MISSES, CACHE_STAT_LINE_MISSES
+
+#define CACHE_STAT(space, op, count)	space "_" op "_" count
+
+/* Dirty sectors written back on eviction, by a flush or a kernel's end,
+ * and left dirty at a kernel's end. */
+#define CACHE_STAT_WB_EVICT	"wb_evict"
+#define CACHE_STAT_WB_FLUSH	"wb_flush"
+#define CACHE_STAT_DIRTY_AT_KERNEL_END "dirty_at_kernel_end"
+
+/* ---- an SDCM cache (sdcm_cache) -------------------------------------------- */
+
+/* Sector accesses per category, in the reference's order. */
+#define SDCM_STAT_LDL_ACCESSES	"ldl_accesses"
+#define SDCM_STAT_LDG_ACCESSES	"ldg_accesses"
+#define SDCM_STAT_STL_ACCESSES	"stl_accesses"
+#define SDCM_STAT_STG_ACCESSES	"stg_accesses"
+#define SDCM_STAT_CATEGORIES \
+	SDCM_STAT_LDL_ACCESSES, SDCM_STAT_LDG_ACCESSES, \
+	SDCM_STAT_STL_ACCESSES, SDCM_STAT_STG_ACCESSES
+
+/* Hit rates the model computed (real-valued statistics). */
+#define SDCM_STAT_HIT_TOT	"hit_tot"
+#define SDCM_STAT_HIT_LD	"hit_ld"
+#define SDCM_STAT_HIT_ST	"hit_st"
+#define SDCM_STAT_HIT_LDG	"hit_ldg"
+#define SDCM_STAT_HIT_STG	"hit_stg"
+
+/* ---- a DRAM counter (dram_counter) ------------------------------------------ */
+
+/* 32-byte transactions that reached DRAM. */
+#define DRAM_STAT_READS		"reads"
+#define DRAM_STAT_WRITES	"writes"
+
+/* ---- an SM (warp_interleaver) ----------------------------------------------- */
+
+/*
+ * The counts one SM contributes; the first SM_STAT_N_REF every report
+ * reads, the rest only mode = hw.  SM_STAT_LINES (instructions issued)
+ * also tells the SMs of an array apart from the end of it.
+ */
+#define SM_STAT_LINES		"lines"
+#define SM_STAT_NAMES \
+	"gmem_ld_reqs", "gmem_st_reqs", "gmem_ld_sectors", "gmem_st_sectors", \
+	"lmem_ld_reqs", "lmem_st_reqs", "atom_reqs", "red_reqs", \
+	"atom_red_trans", "umem_ld_sectors", "umem_st_sectors", \
+	"lmem_ld_sectors", "lmem_st_sectors", "atom_sectors", "red_sectors", \
+	SM_STAT_LINES
+#define SM_STAT_N_REF		11
+
+#endif
