@@ -1348,6 +1348,7 @@ static const struct ss_component_type kernel_report_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct kernel_report),
+	.flags = SS_TYPE_REPORTS_RUN,
 };
 
 SS_PLUGIN_ENTRY(kernel_report)
