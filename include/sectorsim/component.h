@@ -140,7 +140,7 @@ struct ss_component_type {
 /*
  * The type writes the run's results itself: the program then prints the
  * raw statistics only when asked to, and phases keep no snapshot when
- * nobody reads them.
+ * nobody reads them (ss_run_options.raw_stats_unread).
  */
 #define SS_TYPE_REPORTS_RUN	(1u << 0)
 
@@ -202,7 +202,7 @@ void ss_stat_add_ratio(struct ss_component *c, const char *name,
 /*
  * Close a phase: snapshot every statistic under `label`, then zero the
  * counters.  The core does not know what a phase means; a component decides.
- * With the run option "phases" = "drop" (set when nobody will read the raw
+ * When the run's raw_stats_unread option is set (nobody will read the raw
  * statistics), only the zeroing happens.
  */
 void ss_stats_end_phase(struct ss_engine *e, const char *label);
