@@ -82,19 +82,13 @@ static int write_stats(struct ss_engine *e, const struct options *o)
 	return 0;
 }
 
-static int run(struct options *o, int argc, char **argv)
+/* The built-in types and commands, then the plugins of --plugin. */
+static int set_up_registry(struct ss_registry *reg, const struct options *o)
 {
-	struct ss_registry *reg = ss_registry_new();
-	struct ss_sim *sim = NULL;
+	char **search = ss_plugin_search_path(NULL);
 	GError *err = NULL;
 	int status = 0;
-	char **search = ss_plugin_search_path(NULL);
 
-	if (o->stats && strcmp(o->stats, "text") && strcmp(o->stats, "json") &&
-	    strcmp(o->stats, "csv")) {
-		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
-		goto out;
-	}
 	if (!register_builtins(reg, &err)) {
 		status = fail(EXIT_INTERNAL, "%s", err->message);
 		goto out;
@@ -105,56 +99,93 @@ static int run(struct options *o, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (argc > 3) {
-		status = fail(EXIT_CONFIG, "unexpected argument '%s'; expected CONFIG.ini [TRACE]", argv[3]);
-		goto out;
-	}
-	if (argc >= 2) {
-		GPtrArray *errors = NULL;
+out:
+	g_clear_error(&err);
+	g_strfreev(search);
+	return status;
+}
 
-		sim = ss_sim_load(reg, argv[1], (const char *const *)o->params,
-				  argc == 3 ? argv[2] : NULL, &errors);
-		if (!sim) {
-			for (guint i = 0; i < errors->len; i++)
-				fprintf(stderr, "%s\n", (char *)errors->pdata[i]);
-			g_ptr_array_free(errors, TRUE);
-			status = EXIT_CONFIG;
-			goto out;
-		}
+/* CONFIG.ini [TRACE] with the -p overrides into *sim; none given: NULL. */
+static int load(struct ss_registry *reg, const struct options *o, int argc,
+		char **argv, struct ss_sim **sim)
+{
+	GPtrArray *errors = NULL;
+
+	*sim = NULL;
+	if (argc > 3)
+		return fail(EXIT_CONFIG, "unexpected argument '%s'; expected CONFIG.ini [TRACE]", argv[3]);
+	if (argc < 2)
+		return 0;
+	*sim = ss_sim_load(reg, argv[1], (const char *const *)o->params,
+			   argc == 3 ? argv[2] : NULL, &errors);
+	if (!*sim) {
+		for (guint i = 0; i < errors->len; i++)
+			fprintf(stderr, "%s\n", (char *)errors->pdata[i]);
+		g_ptr_array_free(errors, TRUE);
+		return EXIT_CONFIG;
 	}
+	return 0;
+}
+
+/*
+ * --list, --describe, --dump-config, --dot: print what was asked instead of
+ * running.  False when none was asked for; else *status is the exit status.
+ */
+static bool inform(struct ss_registry *reg, struct ss_sim *sim,
+		   const struct options *o, int *status)
+{
+	GError *err = NULL;
+
+	*status = 0;
 	if (o->list) {
 		ss_registry_list(reg, stdout);
-		goto out;
+		return true;
 	}
 	if (o->describe) {
-		if (!ss_registry_describe(reg, o->describe, stdout, &err))
-			status = fail(EXIT_CONFIG, "--describe: %s", err->message);
-		goto out;
+		if (!ss_registry_describe(reg, o->describe, stdout, &err)) {
+			*status = fail(EXIT_CONFIG, "--describe: %s", err->message);
+			g_error_free(err);
+		}
+		return true;
 	}
 	if (!sim) {
-		status = fail(EXIT_CONFIG, "no configuration given; expected sectorsim [options] CONFIG.ini (see --help)");
-		goto out;
+		*status = fail(EXIT_CONFIG, "no configuration given; expected sectorsim [options] CONFIG.ini (see --help)");
+		return true;
 	}
 	if (o->dump_config || o->dot) {
 		if (o->dump_config)
 			ss_sim_dump_config(sim, stdout);
 		if (o->dot)
 			ss_sim_dot(sim, stdout);
-		goto out;
+		return true;
 	}
+	return false;
+}
+
+/* The raw statistics are printed unless a component reports the run
+ * itself and they were not asked for. */
+static bool raw_stats_wanted(struct ss_engine *e, const struct options *o)
+{
+	return o->stats || o->output ||
+	       !ss_engine_has_type_flag(e, SS_TYPE_REPORTS_RUN);
+}
+
+/* Build and run the simulation, with the run's options. */
+static int simulate(struct ss_sim *sim, const struct options *o)
+{
 	gint64 t0 = g_get_monotonic_time();
 	struct ss_engine *e = NULL;
+	GError *err = NULL;
+	int status = 0;
 	bool ok = ss_sim_build(sim, &err);
 
 	if (ok) {
 		struct ss_run_options run = o->run;
 
 		e = ss_sim_engine(sim);
-		/* a component reports the run and the raw statistics are not
-		 * asked for: keeping each kernel's snapshot would only make
+		/* keeping each phase's snapshot nobody reads would only make
 		 * memory grow with the trace */
-		run.raw_stats_unread = ss_engine_has_type_flag(e, SS_TYPE_REPORTS_RUN) &&
-				       !o->stats && !o->output;
+		run.raw_stats_unread = !raw_stats_wanted(e, o);
 		ss_engine_set_run_options(e, &run);
 		/* Ctrl-C ends the run cleanly at a boundary the components
 		 * choose (a kernel), keeping what is finished */
@@ -170,23 +201,35 @@ static int run(struct options *o, int argc, char **argv)
 		} else {
 			status = fail(EXIT_INTERNAL, "%s", err->message);
 		}
-		goto out;
+		g_error_free(err);
+		return status;
 	}
-	if (ss_interrupted()) {
-		status = EXIT_INTERRUPTED;
-		goto out;
-	}
+	if (ss_interrupted())
+		return EXIT_INTERRUPTED;
 	if (!o->run.quiet)
 		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " events to tick %"
 			G_GUINT64_FORMAT " in %.3f s\n", ss_engine_events_run(e),
 			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6);
-	/* the raw statistics, unless a component reported the run itself
-	 * and they were not asked for */
-	if (o->stats || o->output || !ss_engine_has_type_flag(e, SS_TYPE_REPORTS_RUN))
+	if (raw_stats_wanted(e, o))
 		status = write_stats(e, o);
-out:
-	g_clear_error(&err);
-	g_strfreev(search);
+	return status;
+}
+
+static int run(struct options *o, int argc, char **argv)
+{
+	struct ss_registry *reg = ss_registry_new();
+	struct ss_sim *sim = NULL;
+	int status = 0;
+
+	if (o->stats && strcmp(o->stats, "text") && strcmp(o->stats, "json") &&
+	    strcmp(o->stats, "csv"))
+		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
+	if (!status)
+		status = set_up_registry(reg, o);
+	if (!status)
+		status = load(reg, o, argc, argv, &sim);
+	if (!status && !inform(reg, sim, o, &status))
+		status = simulate(sim, o);
 	ss_sim_free(sim);
 	ss_registry_free(reg);
 	return status;
