@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * sdcm_cache: the stack-distance cache model (model.md 13), the paper's
+ * sdcm_cache: the stack-distance cache model, the paper's
  * baseline, with the ports of a sector_cache so that an INI swaps one for
  * the other.  It keeps no lines: each access gets its reuse distance over
  * the kernel's stream (in sectors), counted per category (ldl, ldg, stl,
@@ -17,8 +17,8 @@
  *
  * With the run's profile file (--rd-profile FILE, ss_engine_profile_output())
  * each instance adds, at every kernel's end, the histogram of its stream's
- * reuse distances and its cumulative distribution (CSDD, model.md 13.7) to
- * FILE, as CSV.
+ * reuse distances and its cumulative distribution (CSDD: the share of
+ * accesses at distance <= x) to FILE, as CSV.
  */
 #include "config.h"
 
@@ -234,8 +234,9 @@ static void serve(void *ctx, const struct mem_req *r)
 	s->c.stats[S_LDL + k]++;
 	switch (s->forward) {
 	case FWD_RANDOM_REF:
-		/* every load draws, whatever its distance; the filter always
-		 * uses the approximation with the quirk (model.md 13.5) */
+		/* every load draws, whatever its distance; whatever p_hit
+		 * says, the filter uses the reference's normal approximation,
+		 * its absolute value included */
 		down = store || py_random(&s->rng) >
 			sdcm_p_hit(SDCM_APPROX_REF, sd, s->assoc, s->size / s->sector_bytes);
 		break;
@@ -252,7 +253,11 @@ static void serve(void *ctx, const struct mem_req *r)
 	}
 }
 
-/* model.md 13.4: the kernel's hit rates, in the reference's order. */
+/*
+ * The kernel's hit rates: a category's is the mean of its distances' hit
+ * probabilities weighted by their counts, the totals weight the categories
+ * by their accesses; summed in the reference's order.
+ */
 static void end_kernel(struct sdcm_cache *s)
 {
 	uint64_t blocks = s->size / s->sector_bytes, n = 0, cnt[N_CATS];

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The SDCM building blocks (model.md 13): reuse distances against a plain
- * LRU stack walk, histogram order, hit probabilities and CPython's random
- * against values computed by CPython 3.11 (math.comb, ** and math.erf, on
- * the same glibc libm) with the formulas of model.md 13.3, compared to the
- * last bit.
+ * The SDCM building blocks (the stack-distance cache model, the paper's
+ * baseline): reuse distances against a plain LRU stack walk, histogram
+ * order, hit probabilities and CPython's random against values computed by
+ * CPython 3.11 (math.comb, ** and math.erf, on the same glibc libm) with the
+ * reference's hit-probability formulas (below), compared to the last bit.
  */
 #include "config.h"
 
@@ -270,7 +270,7 @@ static unsigned check_p(enum sdcm_p_hit form, int64_t d, uint32_t assoc, uint64_
 	return 1;
 }
 
-/* model.md 13.3, the reference's own values. */
+/* Hit probabilities, exact and approximated, as the reference computes them. */
 static void test_p_hit_table(void)
 {
 	static const struct { uint32_t a; uint64_t b; int64_t d; double exact, approx; } rows[] = {
@@ -294,7 +294,7 @@ static void test_p_hit_table(void)
 }
 
 /*
- * Made with CPython 3.11.7 on glibc 2.36, formulas of model.md 13.3:
+ * Made with CPython 3.11.7 on glibc 2.36, with the reference's formulas:
  *   exact:  p += (math.comb(D, a) * (A/B)**a) * ((B-A)/B)**(D-a), a < A
  *   approx: mean = D*(A/B); var = mean*((B-A)/B); y = (A-1) - mean
  *           x = abs(y) / math.sqrt(var)   (fixed: y / math.sqrt(var))
@@ -657,7 +657,7 @@ static void test_p_hit_huge(void)
 
 static void test_random_spec(void)
 {
-	/* model.md 13.5 */
+	/* random.seed(0), then random() five times, as CPython gives them */
 	static const double want[] = {
 		0.8444218515250481, 0.7579544029403025, 0.420571580830845,
 		0.25891675029296335, 0.5112747213686085,
