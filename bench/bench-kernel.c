@@ -129,11 +129,11 @@ static const struct ss_port_desc counter_ports[] = {
 static const struct ss_component_ops counter_ops = { .xrecv = counter_recv };
 static const struct ss_component_type pinger_type = {
 	SS_ABI_VERSION, "pinger", "", NULL, pinger_ports, NULL, &counter_ops,
-	sizeof(struct counter),
+	sizeof(struct counter), 0,
 };
 static const struct ss_component_type counter_type = {
 	SS_ABI_VERSION, "counter", "", NULL, counter_ports, NULL, &counter_ops,
-	sizeof(struct counter),
+	sizeof(struct counter), 0,
 };
 
 static double bench_port(uint64_t n)

@@ -797,8 +797,6 @@ static int report_init(struct ss_component *c, GError **err)
 			    "dram = %s: no dram_counter of that name", r->names[3]);
 		return -1;
 	}
-	/* the run's results are this component's table, not the raw dump */
-	ss_engine_set_option(c->engine, "report", c->name);
 	return 0;
 }
 
@@ -846,7 +844,7 @@ static bool resume(struct kernel_report *r, GError **err)
 	for (guint i = 0; ok && i < n; i++)
 		skip_kernel(r, g_array_index(k->ids, uint32_t, i));
 	r->n_rows = n;
-	if (ok && n && !ss_engine_option(r->c.engine, "quiet"))
+	if (ok && n && !ss_engine_run_options(r->c.engine)->quiet)
 		fprintf(stderr, "sectorsim: resuming: %u kernels kept from the interrupted run\n", n);
 	for (int x = 0; x < 2; x++) {
 		struct kept *e = x ? &kc : &kj;
@@ -863,18 +861,19 @@ static bool resume(struct kernel_report *r, GError **err)
 static int report_start(struct ss_component *c, GError **err)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
-	const char *json = ss_engine_option(c->engine, "json");
-	const char *csv = ss_engine_option(c->engine, "csv");
+	const struct ss_run_options *o = ss_engine_run_options(c->engine);
+	const char *json = o->json;
+	const char *csv = o->csv;
 	GString *head = g_string_new("kernel_id,kernel_name");
 
 	r->t0 = g_get_monotonic_time();
-	r->progress = isatty(2) && !ss_engine_option(c->engine, "quiet");
+	r->progress = isatty(2) && !o->quiet;
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		if (report_metrics[k].modes & r->mode)
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
 	g_string_append_c(head, '\n');
 	r->csv_head = g_string_free(head, FALSE);
-	if (ss_engine_option(c->engine, "resume")) {
+	if (o->resume) {
 		r->json.path = json ? g_strdup(json) : NULL;
 		r->json.tmp = json ? g_strdup_printf("%s.part", json) : NULL;
 		r->json.head = "{\n  \"kernels\": [";
@@ -1182,7 +1181,7 @@ static void report_finish(struct ss_component *c)
 	if (!stopped)
 		write_summary(r, stdout);
 	fflush(stdout);
-	if (!ss_engine_option(c->engine, "quiet"))
+	if (!ss_engine_run_options(c->engine)->quiet)
 		fprintf(stderr, "sectorsim: %u kernels, %" G_GUINT64_FORMAT " L1 sector accesses in %.3f s: %.1f M accesses/s\n",
 			r->n_rows, r->l1_accesses, secs, secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
 	if (stopped) {
@@ -1243,6 +1242,8 @@ static const struct ss_component_type kernel_report_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct kernel_report),
+	/* the run's results are this component's table, not the raw dump */
+	.flags = SS_TYPE_REPORTS_RUN,
 };
 
 SS_PLUGIN_ENTRY(kernel_report)

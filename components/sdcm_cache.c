@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * sdcm_cache: the stack-distance cache model (model.md 13), the paper's
+ * sdcm_cache: the stack-distance cache model, the paper's
  * baseline, with the ports of a sector_cache so that an INI swaps one for
  * the other.  It keeps no lines: each access gets its reuse distance over
  * the kernel's stream (in sectors), counted per category (ldl, ldg, stl,
@@ -15,16 +15,15 @@
  * none sends only control.  Several inputs are merged round-robin
  * (rr_merge.h), as the reference's L2 stream is.
  *
- * With the run option "rd_profile" (--rd-profile FILE) each instance adds,
- * at every kernel's end, the histogram of its stream's reuse distances and
- * its cumulative distribution (CSDD, model.md 13.7) to FILE, as CSV.
+ * With the run's profile file (--rd-profile FILE, ss_engine_profile_output())
+ * each instance adds, at every kernel's end, the histogram of its stream's
+ * reuse distances and its cumulative distribution (CSDD: the share of
+ * accesses at distance <= x) to FILE, as CSV.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/mem.h>
 #include <sectorsim/protocols/cache_stats.h>
@@ -96,7 +95,7 @@ struct sdcm_cache {
 	struct py_random rng;
 	bool begun;
 	uint32_t kernel;	/* id of the kernel under way */
-	int profile_fd;		/* --rd-profile, or -1 */
+	FILE *profile;		/* the run's profile output, or NULL */
 };
 
 static void serve(void *ctx, const struct mem_req *r);
@@ -126,7 +125,6 @@ static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 	for (int k = 0; k < N_CATS; k++)
 		s->hist[k] = sd_hist_new();
 	py_random_seed(&s->rng, s->seed);
-	s->profile_fd = -1;
 	return 0;
 }
 
@@ -134,26 +132,14 @@ static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 static int sdcm_start(struct ss_component *c, GError **err)
 {
 	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
-	const char *path = ss_engine_option(c->engine, "rd_profile");
-	bool first;
+	GError *inner = NULL;
 
-	if (!path)
-		return 0;
-	first = !ss_engine_option(c->engine, "rd_profile.started");
-	s->profile_fd = open(path, O_WRONLY | O_CREAT | O_APPEND |
-			     (first ? O_TRUNC : 0), 0666);
-	if (s->profile_fd < 0) {
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-			    "%s: cannot write the reuse-distance profile: %s",
-			    path, g_strerror(errno));
+	s->profile = ss_engine_profile_output(c->engine,
+		"cache,kernel,distance,count,csdd\n", "reuse-distance profile",
+		&inner);
+	if (inner) {
+		g_propagate_error(err, inner);
 		return -1;
-	}
-	if (first) {
-		static const char head[] = "cache,kernel,distance,count,csdd\n";
-
-		ss_engine_set_option(c->engine, "rd_profile.started", "1");
-		if (write(s->profile_fd, head, sizeof(head) - 1) < 0)
-			g_warning("%s: %s", path, g_strerror(errno));
 	}
 	return 0;
 }
@@ -168,8 +154,8 @@ static int cmp_i64(const void *a, const void *b)
 /*
  * The kernel's reuse-distance histogram over all categories and its CSDD:
  * the cold accesses (-1) counted at the largest distance + 1, distances
- * ascending, csdd(x) = accesses at distance <= x / all.  One write(), so
- * that instances appending to the same file never interleave lines.
+ * ascending, csdd(x) = accesses at distance <= x / all.  Written and flushed
+ * at once, so that the instances sharing the file never interleave lines.
  */
 static void write_profile(struct sdcm_cache *s)
 {
@@ -216,10 +202,12 @@ static void write_profile(struct sdcm_cache *s)
 		g_string_append_printf(out, "%s,%u,%" G_GINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.17g\n",
 				       s->c.name, s->kernel, sd, count, (double)acc / n);
 	}
-	if (out->len && write(s->profile_fd, out->str, out->len) != (ssize_t)out->len)
+	if (out->len && (fwrite(out->str, 1, out->len, s->profile) != out->len ||
+			 fflush(s->profile) != 0))
 		ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_CONFIG,
 			"%s: cannot write the reuse-distance profile: %s",
-			ss_engine_option(s->c.engine, "rd_profile"), g_strerror(errno)));
+			ss_engine_run_options(s->c.engine)->rd_profile,
+			g_strerror(errno)));
 	/* keys and counts were allocated one by one */
 	GHashTableIter it;
 	gpointer key, val;
@@ -247,8 +235,9 @@ static void serve(void *ctx, const struct mem_req *r)
 	s->c.stats[S_LDL + k]++;
 	switch (s->forward) {
 	case FWD_RANDOM_REF:
-		/* every load draws, whatever its distance; the filter always
-		 * uses the approximation with the quirk (model.md 13.5) */
+		/* every load draws, whatever its distance; whatever p_hit
+		 * says, the filter uses the reference's normal approximation,
+		 * its absolute value included */
 		down = store || py_random(&s->rng) >
 			sdcm_p_hit(SDCM_APPROX_REF, sd, s->assoc, s->size / s->sector_bytes);
 		break;
@@ -265,7 +254,11 @@ static void serve(void *ctx, const struct mem_req *r)
 	}
 }
 
-/* model.md 13.4: the kernel's hit rates, in the reference's order. */
+/*
+ * The kernel's hit rates: a category's is the mean of its distances' hit
+ * probabilities weighted by their counts, the totals weight the categories
+ * by their accesses; summed in the reference's order.
+ */
 static void end_kernel(struct sdcm_cache *s)
 {
 	uint64_t blocks = s->size / s->sector_bytes, n = 0, cnt[N_CATS];
@@ -340,7 +333,7 @@ static void sdcm_recv(struct ss_component *c, struct ss_port *in,
 			return;
 		s->begun = false;
 		end_kernel(s);
-		if (s->profile_fd >= 0)
+		if (s->profile)
 			write_profile(s);
 		break;
 	default:
@@ -355,8 +348,6 @@ static void sdcm_destroy(struct ss_component *c)
 	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
 
 	rr_merge_free(s->merge);
-	if (s->profile_fd >= 0)
-		close(s->profile_fd);
 	if (s->rd)
 		rd_free(s->rd);
 	for (int k = 0; k < N_CATS; k++)

@@ -37,8 +37,7 @@ void ss_engine_free(struct ss_engine *e)
 	ss_instances_destroy(e);
 	g_ptr_array_free(e->components, TRUE);
 	g_hash_table_destroy(e->by_name);
-	if (e->options)
-		g_hash_table_destroy(e->options);
+	ss_run_free(e);
 	g_clear_error(&e->failure);
 	ss_stats_free(e->stats);
 	g_ptr_array_free(e->held_slabs, TRUE);
@@ -298,20 +297,6 @@ void ss_engine_fail(struct ss_engine *e, GError *err)
 const GError *ss_engine_failure(const struct ss_engine *e)
 {
 	return e->failure;
-}
-
-void ss_engine_set_option(struct ss_engine *e, const char *key,
-			  const char *value)
-{
-	if (!e->options)
-		e->options = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, g_free);
-	g_hash_table_replace(e->options, g_strdup(key), g_strdup(value));
-}
-
-const char *ss_engine_option(const struct ss_engine *e, const char *key)
-{
-	return e->options ? g_hash_table_lookup(e->options, key) : NULL;
 }
 
 size_t ss_engine_pending(const struct ss_engine *e)

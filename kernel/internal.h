@@ -78,8 +78,9 @@ struct ss_engine {
 	GHashTable *by_name;		/* "l1[3]" -> struct ss_component * */
 	struct ss_stats *stats;
 	GError *failure;		/* the first ss_engine_fail() */
-	GHashTable *options;		/* ss_engine_set_option() */
+	struct ss_run_state *run;	/* runopts.c; NULL until used */
 };
+void ss_run_free(struct ss_engine *e);	/* runopts.c */
 
 /* stats.c */
 struct ss_stats *ss_stats_new(void);

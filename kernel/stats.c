@@ -298,7 +298,7 @@ void ss_stats_end_phase(struct ss_engine *e, const char *label)
 {
 	/* nobody will read the snapshots: memory must not grow with the
 	 * number of phases (kernels) */
-	if (g_strcmp0(ss_engine_option(e, "phases"), "drop") == 0) {
+	if (ss_engine_run_options(e)->raw_stats_unread) {
 		ss_stats_reset(e);
 		return;
 	}

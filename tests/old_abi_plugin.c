@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A plugin built against a future ABI: the host must refuse it by name. */
+/*
+ * A plugin built against the ABI before this one, whose type table is laid
+ * out otherwise (ABI 1 had no flags): the host must refuse it by name
+ * before reading past the version.
+ */
 #include <sectorsim/sectorsim.h>
 
 static const struct ss_component_ops old_ops = { 0 };
 
 static const struct ss_component_type old_type = {
-	.abi_version = SS_ABI_VERSION + 41,
+	.abi_version = SS_ABI_VERSION - 1,
 	.name = "old_component",
 	.summary = "Test: a type with the wrong ABI version",
 	.ops = &old_ops,

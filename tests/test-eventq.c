@@ -216,7 +216,7 @@ static void failer(struct ss_engine *e, void *data)
 }
 
 /* A failure stops the run like ss_engine_stop(); the first one is kept. */
-static void test_fail_and_options(void)
+static void test_fail(void)
 {
 	struct ss_engine *e = ss_engine_new();
 	int n = 0;
@@ -232,11 +232,95 @@ static void test_fail_and_options(void)
 	g_assert_error(ss_engine_failure(e), SS_ERROR, SS_ERROR_INPUT);
 	g_assert_cmpstr(ss_engine_failure(e)->message, ==, "t.mem:3: first");
 
-	g_assert_null(ss_engine_option(e, "json"));
-	ss_engine_set_option(e, "json", "a.json");
-	ss_engine_set_option(e, "json", "b.json");
-	g_assert_cmpstr(ss_engine_option(e, "json"), ==, "b.json");
 	ss_engine_free(e);
+}
+
+/*
+ * The run's options: unset until the program sets them, copied (the
+ * caller's strings may go), replaced whole by a second set; the table
+ * names every command-line field once.
+ */
+static void test_run_options(void)
+{
+	struct ss_engine *e = ss_engine_new();
+	struct ss_run_options o = { 0 };
+	const struct ss_run_options *got = ss_engine_run_options(e);
+	char *json = NULL;
+
+	g_assert_null(got->json);
+	g_assert_false(got->quiet);
+	g_assert_false(got->raw_stats_unread);
+
+	for (const struct ss_run_option_desc *d = ss_run_option_table;
+	     d->long_name; d++)
+		if (!strcmp(d->long_name, "json"))
+			json = ss_run_option_field(&o, d);
+	g_assert_true(json == (char *)&o.json);
+	o.json = g_strdup("a.json");
+	o.quiet = TRUE;
+	ss_engine_set_run_options(e, &o);
+	ss_run_options_clear(&o);
+	g_assert_null(o.json);
+	got = ss_engine_run_options(e);
+	g_assert_cmpstr(got->json, ==, "a.json");
+	g_assert_true(got->quiet);
+
+	o.json = g_strdup("b.json");
+	o.raw_stats_unread = TRUE;
+	ss_engine_set_run_options(e, &o);
+	got = ss_engine_run_options(e);
+	g_assert_cmpstr(got->json, ==, "b.json");
+	g_assert_false(got->quiet);
+	g_assert_true(got->raw_stats_unread);
+	g_assert_null(got->rd_profile);
+	ss_run_options_clear(&o);
+	ss_engine_free(e);
+}
+
+/*
+ * The run's profile file: none without the option; else the first user
+ * truncates it and writes its header, later ones share the stream.
+ */
+static void test_profile_output(void)
+{
+	char *dir = g_dir_make_tmp("ss-profile-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "p.csv", NULL);
+	struct ss_run_options o = { .rd_profile = path };
+	struct ss_engine *e = ss_engine_new();
+	GError *err = NULL;
+	FILE *f1, *f2;
+	char *text;
+
+	g_assert_null(ss_engine_profile_output(e, "h\n", "profile", &err));
+	g_assert_no_error(err);
+	g_assert_true(g_file_set_contents(path, "stale\n", -1, NULL));
+	ss_engine_set_run_options(e, &o);
+	f1 = ss_engine_profile_output(e, "a,b\n", "profile", &err);
+	g_assert_no_error(err);
+	g_assert_nonnull(f1);
+	fputs("1,2\n", f1);
+	f2 = ss_engine_profile_output(e, "c,d\n", "profile", &err);
+	g_assert_true(f2 == f1);
+	fputs("3,4\n", f2);
+	ss_engine_free(e);
+	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	g_assert_cmpstr(text, ==, "a,b\n1,2\n3,4\n");
+	g_free(text);
+	remove(path);
+
+	e = ss_engine_new();
+	o.rd_profile = g_build_filename(dir, "no", "p.csv", NULL);
+	ss_engine_set_run_options(e, &o);
+	g_assert_null(ss_engine_profile_output(e, "h\n", "thing's profile", &err));
+	g_assert_error(err, SS_ERROR, SS_ERROR_CONFIG);
+	g_assert_true(g_str_has_prefix(err->message, o.rd_profile));
+	g_assert_nonnull(strstr(err->message, ": cannot write the thing's profile: "));
+	g_clear_error(&err);
+	g_free(o.rd_profile);
+	ss_engine_free(e);
+	remove(dir);
+	g_free(path);
+	g_free(dir);
 }
 
 struct ticker {
@@ -281,7 +365,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/eventq/past-refused", test_past_refused);
 	g_test_add_func("/eventq/tick-limit", test_tick_limit);
 	g_test_add_func("/eventq/stop", test_stop);
-	g_test_add_func("/eventq/fail-and-options", test_fail_and_options);
+	g_test_add_func("/eventq/fail", test_fail);
+	g_test_add_func("/eventq/run-options", test_run_options);
+	g_test_add_func("/eventq/profile-output", test_profile_output);
 	g_test_add_func("/eventq/pooled", test_pooled);
 	return g_test_run();
 }

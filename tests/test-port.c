@@ -60,10 +60,10 @@ static const struct ss_port_desc resp_ports[] = {
 };
 static const struct ss_component_ops node_ops = { .xrecv = node_recv };
 static const struct ss_component_type req_type = {
-	SS_ABI_VERSION, "req", "", NULL, req_ports, NULL, &node_ops, sizeof(struct node),
+	SS_ABI_VERSION, "req", "", NULL, req_ports, NULL, &node_ops, sizeof(struct node), 0,
 };
 static const struct ss_component_type resp_type = {
-	SS_ABI_VERSION, "resp", "", NULL, resp_ports, NULL, &node_ops, sizeof(struct node),
+	SS_ABI_VERSION, "resp", "", NULL, resp_ports, NULL, &node_ops, sizeof(struct node), 0,
 };
 
 struct fixture {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Running the GPU pipeline from the command line: the positional TRACE,
-# --json and --csv, and every class of malformed trace (traces.md 6): each
-# must exit 2 with its one-line message naming the file and the line.
+# --json and --csv, and every class of malformed trace the reader refuses:
+# each must exit 2 with its one-line message naming the file and the line.
 #
 # Environment (set by make check): SECTORSIM, G_TEST_SRCDIR.
 
@@ -167,9 +167,10 @@ has "$out" '"sm.shared_insts": 3' "the shared-memory instructions of every block
 has "$out" '"sm.blocks": 3' "every block reached an SM"
 has "$out" '"sm.gmem_ld_reqs": 1' "and the one global load is issued"
 
-# Edges of the hw opcode table (model.md 6.2): with only the local window
-# known, a generic LD.E is global (both bases or none); .STRONG.GPU bypasses
-# the L1 on LDG only, not on a generic load; LDC is ignored, address or not.
+# Edges of the hw opcode table, which says where an access goes: with only
+# the local window known, a generic LD.E is global (both bases or none);
+# .STRONG.GPU bypasses the L1 on LDG only, not on a generic load; LDC is
+# ignored, address or not.
 run --quiet --stats json "$titanv" "$srcdir/data/pipeline/classify-edges"
 is "$st" 0 "opcode-table edges, hw: exit 0"
 has "$out" '"sm.gmem_ld_reqs": 2' "a generic load with one window known is global"

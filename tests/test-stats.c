@@ -19,7 +19,7 @@ static const struct ss_stat_desc cache_stats[] = {
 static const struct ss_component_ops ops = { 0 };
 static const struct ss_component_type cache_type = {
 	SS_ABI_VERSION, "cache", "", NULL, NULL, cache_stats, &ops,
-	sizeof(struct ss_component),
+	sizeof(struct ss_component), 0,
 };
 
 static double get(struct ss_engine *e, const char *name)
@@ -84,7 +84,7 @@ static const struct ss_stat_desc kind_stats[] = {
 };
 static const struct ss_component_type kind_type = {
 	SS_ABI_VERSION, "kcache", "", NULL, NULL, kind_stats, &ops,
-	sizeof(struct ss_component),
+	sizeof(struct ss_component), 0,
 };
 
 static void test_sum_stats(void)
@@ -119,7 +119,7 @@ static void test_sum_stats(void)
 	};
 	static const struct ss_component_type bad_type = {
 		SS_ABI_VERSION, "badsum", "", NULL, NULL, bad, &ops,
-		sizeof(struct ss_component),
+		sizeof(struct ss_component), 0,
 	};
 	struct ss_registry *r = ss_registry_new();
 	GError *err = NULL;
@@ -139,7 +139,7 @@ static const struct ss_stat_desc real_stats[] = {
 };
 static const struct ss_component_type real_type = {
 	SS_ABI_VERSION, "rcache", "", NULL, NULL, real_stats, &ops,
-	sizeof(struct ss_component),
+	sizeof(struct ss_component), 0,
 };
 
 static void test_real_stats(void)

@@ -16,10 +16,12 @@
 #define EXIT_INTERNAL 1
 #define EXIT_INTERRUPTED 130	/* the shell's 128 + SIGINT */
 
+/* The command line: the program's own options and the run's. */
 struct options {
-	gboolean list, dump_config, dot, quiet, version, resume;
-	char *describe, *stats, *output, *json, *csv, *rd_profile;
+	gboolean list, dump_config, dot, version;
+	char *describe, *stats, *output;
 	char **params, **plugins;
+	struct ss_run_options run;	/* ss_run_option_table */
 };
 
 static int fail(int status, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -80,19 +82,13 @@ static int write_stats(struct ss_engine *e, const struct options *o)
 	return 0;
 }
 
-static int run(struct options *o, int argc, char **argv)
+/* The built-in types and commands, then the plugins of --plugin. */
+static int set_up_registry(struct ss_registry *reg, const struct options *o)
 {
-	struct ss_registry *reg = ss_registry_new();
-	struct ss_sim *sim = NULL;
+	char **search = ss_plugin_search_path(NULL);
 	GError *err = NULL;
 	int status = 0;
-	char **search = ss_plugin_search_path(NULL);
 
-	if (o->stats && strcmp(o->stats, "text") && strcmp(o->stats, "json") &&
-	    strcmp(o->stats, "csv")) {
-		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
-		goto out;
-	}
 	if (!register_builtins(reg, &err)) {
 		status = fail(EXIT_INTERNAL, "%s", err->message);
 		goto out;
@@ -103,67 +99,97 @@ static int run(struct options *o, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (argc > 3) {
-		status = fail(EXIT_CONFIG, "unexpected argument '%s'; expected CONFIG.ini [TRACE]", argv[3]);
-		goto out;
-	}
-	if (argc >= 2) {
-		GPtrArray *errors = NULL;
+out:
+	g_clear_error(&err);
+	g_strfreev(search);
+	return status;
+}
 
-		sim = ss_sim_load(reg, argv[1], (const char *const *)o->params,
-				  argc == 3 ? argv[2] : NULL, &errors);
-		if (!sim) {
-			for (guint i = 0; i < errors->len; i++)
-				fprintf(stderr, "%s\n", (char *)errors->pdata[i]);
-			g_ptr_array_free(errors, TRUE);
-			status = EXIT_CONFIG;
-			goto out;
-		}
+/* CONFIG.ini [TRACE] with the -p overrides into *sim; none given: NULL. */
+static int load(struct ss_registry *reg, const struct options *o, int argc,
+		char **argv, struct ss_sim **sim)
+{
+	GPtrArray *errors = NULL;
+
+	*sim = NULL;
+	if (argc > 3)
+		return fail(EXIT_CONFIG, "unexpected argument '%s'; expected CONFIG.ini [TRACE]", argv[3]);
+	if (argc < 2)
+		return 0;
+	*sim = ss_sim_load(reg, argv[1], (const char *const *)o->params,
+			   argc == 3 ? argv[2] : NULL, &errors);
+	if (!*sim) {
+		for (guint i = 0; i < errors->len; i++)
+			fprintf(stderr, "%s\n", (char *)errors->pdata[i]);
+		g_ptr_array_free(errors, TRUE);
+		return EXIT_CONFIG;
 	}
+	return 0;
+}
+
+/*
+ * --list, --describe, --dump-config, --dot: print what was asked instead of
+ * running.  False when none was asked for; else *status is the exit status.
+ */
+static bool inform(struct ss_registry *reg, struct ss_sim *sim,
+		   const struct options *o, int *status)
+{
+	GError *err = NULL;
+
+	*status = 0;
 	if (o->list) {
 		ss_registry_list(reg, stdout);
-		goto out;
+		return true;
 	}
 	if (o->describe) {
-		if (!ss_registry_describe(reg, o->describe, stdout, &err))
-			status = fail(EXIT_CONFIG, "--describe: %s", err->message);
-		goto out;
+		if (!ss_registry_describe(reg, o->describe, stdout, &err)) {
+			*status = fail(EXIT_CONFIG, "--describe: %s", err->message);
+			g_error_free(err);
+		}
+		return true;
 	}
 	if (!sim) {
-		status = fail(EXIT_CONFIG, "no configuration given; expected sectorsim [options] CONFIG.ini (see --help)");
-		goto out;
+		*status = fail(EXIT_CONFIG, "no configuration given; expected sectorsim [options] CONFIG.ini (see --help)");
+		return true;
 	}
 	if (o->dump_config || o->dot) {
 		if (o->dump_config)
 			ss_sim_dump_config(sim, stdout);
 		if (o->dot)
 			ss_sim_dot(sim, stdout);
-		goto out;
+		return true;
 	}
+	return false;
+}
+
+/* The raw statistics are printed unless a component reports the run
+ * itself and they were not asked for. */
+static bool raw_stats_wanted(struct ss_engine *e, const struct options *o)
+{
+	return o->stats || o->output ||
+	       !ss_engine_has_type_flag(e, SS_TYPE_REPORTS_RUN);
+}
+
+/* Build and run the simulation, with the run's options. */
+static int simulate(struct ss_sim *sim, const struct options *o)
+{
 	gint64 t0 = g_get_monotonic_time();
 	struct ss_engine *e = NULL;
+	GError *err = NULL;
+	int status = 0;
 	bool ok = ss_sim_build(sim, &err);
 
 	if (ok) {
+		struct ss_run_options run = o->run;
+
 		e = ss_sim_engine(sim);
-		if (o->json)
-			ss_engine_set_option(e, "json", o->json);
-		if (o->csv)
-			ss_engine_set_option(e, "csv", o->csv);
-		if (o->rd_profile)
-			ss_engine_set_option(e, "rd_profile", o->rd_profile);
-		if (o->resume)
-			ss_engine_set_option(e, "resume", "1");
+		/* keeping each phase's snapshot nobody reads would only make
+		 * memory grow with the trace */
+		run.raw_stats_unread = !raw_stats_wanted(e, o);
+		ss_engine_set_run_options(e, &run);
 		/* Ctrl-C ends the run cleanly at a boundary the components
 		 * choose (a kernel), keeping what is finished */
 		ss_catch_interrupt();
-		if (o->quiet)
-			ss_engine_set_option(e, "quiet", "1");
-		/* a component reports the run and the raw statistics are not
-		 * asked for: keeping each kernel's snapshot would only make
-		 * memory grow with the trace */
-		if (ss_engine_option(e, "report") && !o->stats && !o->output)
-			ss_engine_set_option(e, "phases", "drop");
 		ok = ss_sim_run(sim, &err);
 	}
 	if (!ok) {
@@ -175,23 +201,35 @@ static int run(struct options *o, int argc, char **argv)
 		} else {
 			status = fail(EXIT_INTERNAL, "%s", err->message);
 		}
-		goto out;
+		g_error_free(err);
+		return status;
 	}
-	if (ss_interrupted()) {
-		status = EXIT_INTERRUPTED;
-		goto out;
-	}
-	if (!o->quiet)
+	if (ss_interrupted())
+		return EXIT_INTERRUPTED;
+	if (!o->run.quiet)
 		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " events to tick %"
 			G_GUINT64_FORMAT " in %.3f s\n", ss_engine_events_run(e),
 			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6);
-	/* the raw statistics, unless a component reported the run itself
-	 * and they were not asked for */
-	if (o->stats || o->output || !ss_engine_option(e, "report"))
+	if (raw_stats_wanted(e, o))
 		status = write_stats(e, o);
-out:
-	g_clear_error(&err);
-	g_strfreev(search);
+	return status;
+}
+
+static int run(struct options *o, int argc, char **argv)
+{
+	struct ss_registry *reg = ss_registry_new();
+	struct ss_sim *sim = NULL;
+	int status = 0;
+
+	if (o->stats && strcmp(o->stats, "text") && strcmp(o->stats, "json") &&
+	    strcmp(o->stats, "csv"))
+		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
+	if (!status)
+		status = set_up_registry(reg, o);
+	if (!status)
+		status = load(reg, o, argc, argv, &sim);
+	if (!status && !inform(reg, sim, o, &status))
+		status = simulate(sim, o);
 	ss_sim_free(sim);
 	ss_registry_free(reg);
 	return status;
@@ -223,6 +261,34 @@ static int run_command(int argc, char **argv)
 	return status;
 }
 
+/*
+ * The command line's options: the program's own `before`, the run's from
+ * ss_run_option_table, filling `run`, then the program's `after`; ends with
+ * the zeroed row GOption expects.
+ */
+static GArray *option_entries(const GOptionEntry *before,
+			      struct ss_run_options *run,
+			      const GOptionEntry *after)
+{
+	GArray *a = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+
+	for (; before->long_name; before++)
+		g_array_append_vals(a, before, 1);
+	for (const struct ss_run_option_desc *d = ss_run_option_table;
+	     d->long_name; d++) {
+		GOptionEntry x = {
+			.long_name = d->long_name, .short_name = d->short_name,
+			.arg = d->arg, .arg_data = ss_run_option_field(run, d),
+			.description = d->doc, .arg_description = d->arg_doc,
+		};
+
+		g_array_append_val(a, x);
+	}
+	for (; after->long_name; after++)
+		g_array_append_vals(a, after, 1);
+	return a;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -230,23 +296,21 @@ int main(int argc, char **argv)
 
 	if (command >= 0)
 		return command;
-	GOptionEntry entries[] = {
+	const GOptionEntry before[] = {
 		{ "list", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the component types", NULL },
 		{ "describe", 0, 0, G_OPTION_ARG_STRING, &o.describe, "Describe a component type: parameters, ports, statistics", "TYPE" },
 		{ "dump-config", 0, 0, G_OPTION_ARG_NONE, &o.dump_config, "Print the configuration with includes, templates, defaults and -p applied", NULL },
 		{ "dot", 0, 0, G_OPTION_ARG_NONE, &o.dot, "Print the component graph for Graphviz", NULL },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.params, "Override a parameter: SECTION.KEY=VALUE or SECTION[N].KEY=VALUE (repeatable)", "KEY=VALUE" },
 		{ "plugin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.plugins, "Load a plugin by name (from the plugin path) or by file (repeatable)", "NAME" },
-		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &o.json, "Write the per-kernel results as JSON to FILE", "FILE" },
-		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &o.csv, "Write the per-kernel results as CSV to FILE", "FILE" },
-		{ "resume", 0, 0, G_OPTION_ARG_NONE, &o.resume, "Finish an interrupted run: keep the kernels already in the --json/--csv FILE.part files, run the rest", NULL },
-		{ "rd-profile", 0, 0, G_OPTION_ARG_FILENAME, &o.rd_profile, "Write the reuse-distance profiles of the components that keep them as CSV to FILE", "FILE" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	}, after[] = {
 		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Raw statistics format: text (default), json or csv", "FORMAT" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output", "FILE" },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet, "Print nothing but results and errors", NULL },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	GArray *entries = option_entries(before, &o.run, after);
 	GOptionContext *ctx = g_option_context_new("CONFIG.ini [TRACE]");
 	GError *err = NULL;
 	int status;
@@ -258,26 +322,23 @@ int main(int argc, char **argv)
 		"the component types and the commands (sectorsim NAME --help).\n"
 		"Plugins are searched in plugin_path\n"
 		"of [simulation], then $SECTORSIM_PLUGIN_PATH, then " PKGLIBDIR ".");
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_add_main_entries(ctx, (GOptionEntry *)entries->data, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		status = fail(EXIT_CONFIG, "%s (see --help)", err->message);
 		g_error_free(err);
-		g_option_context_free(ctx);
-		return status;
+	} else if (o.version) {
+		printf("sectorsim %s (component ABI %u)\n", PACKAGE_VERSION, SS_ABI_VERSION);
+		status = 0;
+	} else {
+		status = run(&o, argc, argv);
 	}
 	g_option_context_free(ctx);
-	if (o.version) {
-		printf("sectorsim %s (component ABI %u)\n", PACKAGE_VERSION, SS_ABI_VERSION);
-		return 0;
-	}
-	status = run(&o, argc, argv);
+	g_array_free(entries, TRUE);
 	g_free(o.describe);
 	g_free(o.stats);
 	g_free(o.output);
-	g_free(o.json);
-	g_free(o.csv);
-	g_free(o.rd_profile);
 	g_strfreev(o.params);
 	g_strfreev(o.plugins);
+	ss_run_options_clear(&o.run);
 	return status;
 }

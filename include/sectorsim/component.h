@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 1
+#define SS_ABI_VERSION 2
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -134,7 +134,18 @@ struct ss_component_type {
 	const struct ss_stat_desc *stats;	/* NULL-name terminated; may be NULL */
 	const struct ss_component_ops *ops;
 	size_t instance_size;	/* >= sizeof(struct ss_component), which comes first */
+	unsigned flags;		/* SS_TYPE_*: what the type does with the run */
 };
+
+/*
+ * The type writes the run's results itself: the program then prints the
+ * raw statistics only when asked to, and phases keep no snapshot when
+ * nobody reads them (ss_run_options.raw_stats_unread).
+ */
+#define SS_TYPE_REPORTS_RUN	(1u << 0)
+
+/* Whether the type of any instance of the engine has every bit of `flags`. */
+bool ss_engine_has_type_flag(const struct ss_engine *e, unsigned flags);
 
 struct ss_port_group {
 	const struct ss_port_desc *desc;
@@ -191,7 +202,7 @@ void ss_stat_add_ratio(struct ss_component *c, const char *name,
 /*
  * Close a phase: snapshot every statistic under `label`, then zero the
  * counters.  The core does not know what a phase means; a component decides.
- * With the run option "phases" = "drop" (set when nobody will read the raw
+ * When the run's raw_stats_unread option is set (nobody will read the raw
  * statistics), only the zeroing happens.
  */
 void ss_stats_end_phase(struct ss_engine *e, const char *label);

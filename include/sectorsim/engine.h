@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -78,13 +79,73 @@ void ss_catch_interrupt(void);
 bool ss_interrupted(void);
 
 /*
- * Options of the run that are not parameters of one component, set by the
- * program before the run (the command line's --json FILE is "json"):
- * NULL when unset.
+ * The run's options: what the program asks of the run as a whole rather
+ * than of one component, set on the engine before the run (after the build)
+ * and read by components from xstart on.  Strings are NULL when unset.
  */
-void ss_engine_set_option(struct ss_engine *e, const char *key,
-			  const char *value);
-const char *ss_engine_option(const struct ss_engine *e, const char *key);
+struct ss_run_options {
+	char *json;		/* --json FILE: results as JSON */
+	char *csv;		/* --csv FILE: results as CSV */
+	char *rd_profile;	/* --rd-profile FILE: ss_engine_profile_output() */
+	gboolean resume;	/* --resume: keep the results of an interrupted run */
+	gboolean quiet;		/* --quiet: nothing on stderr but errors */
+	/*
+	 * Nobody reads the raw statistics after the run (a component reports
+	 * it and they were not asked for): ss_stats_end_phase() then only
+	 * zeroes the counters, so that memory does not grow with the number
+	 * of phases.
+	 */
+	gboolean raw_stats_unread;
+};
+
+/*
+ * The command line's options that fill struct ss_run_options, one row
+ * each, so that an option is declared once: the program builds its
+ * GOptionEntry rows from this table.  `arg` is G_OPTION_ARG_NONE for a
+ * gboolean field, G_OPTION_ARG_FILENAME for a char * one.  The table ends
+ * with a row whose long_name is NULL.
+ */
+struct ss_run_option_desc {
+	const char *long_name;
+	char short_name;	/* 0: none */
+	GOptionArg arg;
+	size_t offset;		/* of the field in struct ss_run_options */
+	const char *doc;
+	const char *arg_doc;	/* NULL for G_OPTION_ARG_NONE */
+};
+
+extern const struct ss_run_option_desc ss_run_option_table[];
+
+/* The field of `o` that row `d` fills. */
+static inline void *ss_run_option_field(struct ss_run_options *o,
+					const struct ss_run_option_desc *d)
+{
+	return (char *)o + d->offset;
+}
+
+/* Free the strings of `o` and zero it. */
+void ss_run_options_clear(struct ss_run_options *o);
+
+/*
+ * Give the engine a copy of `o` (strings included), replacing what it
+ * had; the engine's are all unset until then.
+ */
+void ss_engine_set_run_options(struct ss_engine *e,
+			       const struct ss_run_options *o);
+const struct ss_run_options *ss_engine_run_options(const struct ss_engine *e);
+
+/*
+ * The run's profile output, the file of ss_run_options.rd_profile, which
+ * every component that keeps a profile appends to.  The first call opens
+ * the file, truncating it, and writes `header`; later calls get the same
+ * stream and their header is ignored.  NULL when the run has no profile
+ * file; NULL with an SS_ERROR_CONFIG "FILE: cannot write the WHAT: REASON"
+ * when the file cannot be opened.  The engine closes it when freed;
+ * flush what is written to see write errors.
+ */
+FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
+			       const char *what, GError **err);
+
 size_t ss_engine_pending(const struct ss_engine *e);
 /* Events dispatched since the engine was created. */
 uint64_t ss_engine_events_run(const struct ss_engine *e);
