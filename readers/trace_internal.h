@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What trace.c (the public API, line reading, block storage) shares with the
+ * What trace.c (the public API, block storage) shares with the
  * two format readers, trace_ppt.c and trace_accelsim.c.
  */
 #ifndef SS_TRACE_INTERNAL_H
@@ -8,57 +8,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <zlib.h>
-#include <lzma.h>
+#include "linereader.h"
 #include "trace.h"
-
-/* ---- line reading: plain, gzip or xz, never fully decompressed ---------- */
-
-enum lr_codec { LR_PLAIN, LR_GZIP, LR_XZ };
-
-struct line_reader {
-	enum lr_codec codec;
-	int fd;			/* -1 when closed */
-	char *name;		/* as error messages name the file */
-	uint64_t lineno;	/* of the line last returned */
-	/* decoded text; buf[head, tail) not yet returned, scan = where the
-	 * search for the next line end resumes */
-	char *buf;
-	size_t cap, head, tail, scan;
-	bool eof;		/* no more decoded text will come */
-	/* compressed input */
-	unsigned char *in;
-	bool in_eof;
-	uint64_t in_off;	/* bytes of the file read so far */
-	z_stream z;
-	lzma_stream x;
-};
-
-/*
- * A reader keeps its buffers from one file to the next (a ppt kernel opens
- * a file per block): lr_init once, then lr_open / lr_close per file, and
- * lr_free at the end.
- */
-void lr_init(struct line_reader *r);
-void lr_free(struct line_reader *r);
-/*
- * Open `path`; its codec comes from the suffix (.gz, .xz, else plain).
- * `name` is what messages call it.  A missing file sets *missing (when not
- * NULL) and returns false with *err left NULL, so that a caller for whom
- * absence is normal (a ppt block file) need not build an error.
- */
-bool lr_open(struct line_reader *r, const char *path, const char *name,
-	     bool *missing, GError **err);
-/*
- * The next line without its end ("\n", "\r\n"), NUL-terminated and writable
- * until the next call: 1, 0 at the end, -1 with *err set.  LR_SLACK bytes
- * after the NUL may be read (they are defined, their values arbitrary), so
- * that a scanner can read a word at a time.
- */
-#define LR_SLACK 8
-int lr_next(struct line_reader *r, char **line, size_t *len, GError **err);
-void lr_close(struct line_reader *r);
-bool lr_is_open(const struct line_reader *r);
 
 /* ---- errors ------------------------------------------------------------- */
 
