@@ -4,12 +4,10 @@
  * sequence, the blocks of the current kernel and their storage; plus what
  * both formats use: number parsing and error messages.  The formats
  * themselves are trace_ppt.c and trace_accelsim.c; they read lines with
- * linereader.c.
+ * linereader.c and build blocks with block_builder.c.
  *
- * Storage: a block is one allocation (the gpu_block, its lines, then their
- * addresses), built from scratch arrays that are reused from block to
- * block, so reading allocates per block, never per line.  All blocks of a
- * kernel are freed when the next kernel starts.
+ * Storage: a block is one allocation (block_builder.c), kept by its id
+ * until the next kernel starts, when all blocks of the kernel are freed.
  */
 #include "config.h"
 
@@ -72,134 +70,15 @@ const char *trace_intern(struct trace_reader *t, const char *s)
 	return g_string_chunk_insert_const(t->strings, s);
 }
 
-void builder_reset(struct trace_reader *t)
+bool trace_finish_block(struct trace_reader *t, uint64_t id, bool sort,
+			GError **err)
 {
-	t->n_pend = 0;
-	t->n_pool = 0;
-	t->n_shared = 0;
-	t->n_unknown = 0;
-}
+	struct gpu_block *b = builder_finish(&t->build, id, sort, err);
 
-uint64_t *builder_reserve(struct trace_reader *t, size_t n)
-{
-	if (t->cap_pool - t->n_pool < n) {
-		size_t cap = MAX(MAX(t->cap_pool * 2, t->n_pool + n), 4096);
-
-		t->pool = g_renew(uint64_t, t->pool, cap);
-		t->cap_pool = cap;
-	}
-	return t->pool + t->n_pool;
-}
-
-void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp, uint32_t lanes)
-{
-	if (t->n_pend == t->cap_pend) {
-		t->cap_pend = MAX(t->cap_pend * 2, 256);
-		t->pend = g_renew(struct pending_line, t->pend, t->cap_pend);
-	}
-	t->pend[t->n_pend++] = (struct pending_line){
-		.key = key, .opcode = opcode, .addr_off = t->n_pool,
-		.n_addr = n_addr, .warp = warp, .lanes = lanes,
-	};
-	t->n_pool += n_addr;
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	uint64_t x = ((const struct pending_line *)a)->key;
-	uint64_t y = ((const struct pending_line *)b)->key;
-
-	return (x > y) - (x < y);
-}
-
-static bool in_order(const struct pending_line *p, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (p[i].key < p[i - 1].key)
-			return false;
-	return true;
-}
-
-/*
- * Lines come warp after warp, each warp's in round order; the block wants
- * them by (round, warp).  A stable counting sort by round does it in linear
- * time when the warps came in ascending order, as tracers write them.
- */
-static void sort_pending(struct trace_reader *t)
-{
-	size_t n = t->n_pend, n_rounds = 0, cap;
-	struct pending_line *tmp;
-
-	if (in_order(t->pend, n))
-		return;
-	for (size_t i = 0; i < n; i++)
-		n_rounds = MAX(n_rounds, (size_t)(t->pend[i].key >> 32) + 1);
-	if (t->cap_rounds < n_rounds + 1) {
-		t->cap_rounds = MAX(n_rounds + 1, 2 * t->cap_rounds);
-		t->rounds = g_renew(size_t, t->rounds, t->cap_rounds);
-	}
-	if (t->cap_sorted < n) {
-		t->cap_sorted = t->cap_pend;
-		t->sorted = g_renew(struct pending_line, t->sorted, t->cap_sorted);
-	}
-	memset(t->rounds, 0, (n_rounds + 1) * sizeof(*t->rounds));
-	for (size_t i = 0; i < n; i++)
-		t->rounds[(t->pend[i].key >> 32) + 1]++;
-	for (size_t r = 1; r <= n_rounds; r++)
-		t->rounds[r] += t->rounds[r - 1];
-	for (size_t i = 0; i < n; i++)
-		t->sorted[t->rounds[t->pend[i].key >> 32]++] = t->pend[i];
-	tmp = t->pend;
-	t->pend = t->sorted;
-	t->sorted = tmp;
-	cap = t->cap_pend;
-	t->cap_pend = t->cap_sorted;
-	t->cap_sorted = cap;
-	if (!in_order(t->pend, n))	/* warps out of order in the file */
-		qsort(t->pend, n, sizeof(*t->pend), cmp_key);
-}
-
-#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
-
-const struct gpu_block *builder_finish(struct trace_reader *t, uint64_t id,
-				       bool sort, GError **err)
-{
-	size_t lines_at = ALIGN8(sizeof(struct gpu_block));
-	size_t addr_at = lines_at + ALIGN8(t->n_pend * sizeof(struct gpu_line));
-	struct gpu_block *b;
-	struct gpu_line *lines;
-	uint64_t *addr;
-
-	if (t->n_pend > UINT32_MAX) {
-		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
-			    "block %" G_GUINT64_FORMAT " has %zu lines; at most %u are supported",
-			    id, t->n_pend, UINT32_MAX);
-		return NULL;
-	}
-	if (sort)
-		sort_pending(t);
-	b = g_malloc(addr_at + t->n_pool * sizeof(uint64_t));
-	lines = (struct gpu_line *)((char *)b + lines_at);
-	addr = (uint64_t *)((char *)b + addr_at);
-	for (size_t i = 0; i < t->n_pend; i++) {
-		const struct pending_line *p = &t->pend[i];
-
-		lines[i] = (struct gpu_line){
-			.opcode = p->opcode, .addr = addr, .n_addr = p->n_addr,
-			.warp = p->warp, .lanes = p->lanes,
-		};
-		memcpy(addr, t->pool + p->addr_off, p->n_addr * sizeof(uint64_t));
-		addr += p->n_addr;
-	}
-	b->id = id;
-	b->n_lines = (uint32_t)t->n_pend;
-	b->lines = lines;
-	b->n_shared = t->n_shared;
-	b->n_unknown = t->n_unknown;
+	if (!b)
+		return false;
 	g_hash_table_replace(t->loaded, &b->id, b);
-	builder_reset(t);
-	return b;
+	return true;
 }
 
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id)
@@ -342,10 +221,7 @@ void trace_close(struct trace_reader *t)
 	drop_kernel(t);
 	g_hash_table_destroy(t->loaded);
 	g_string_chunk_free(t->strings);
-	g_free(t->pend);
-	g_free(t->sorted);
-	g_free(t->rounds);
-	g_free(t->pool);
+	builder_free(&t->build);
 	g_free(t->kernel_bytes);
 	g_free(t->dir);
 	g_free(t);
@@ -449,8 +325,8 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 		for (size_t i = 0; i < n_want; i++) {
 			if (trace_find_block(t, want[i]))
 				continue;
-			builder_reset(t);
-			builder_finish(t, want[i], false, NULL);
+			builder_reset(&t->build);
+			trace_finish_block(t, want[i], false, NULL);
 		}
 	}
 	g_free(want);

@@ -901,7 +901,7 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	/* TMA and bulk copies carry a payload of their own: dropped unread,
 	 * counted as instructions of no known space */
 	if (baselen >= 4 && (!memcmp(op, "UTMA", 4) || !memcmp(op, "UBLK", 4))) {
-		t->n_unknown += s->keep && mask;
+		t->build.n_unknown += s->keep && mask;
 		return true;
 	}
 	if (!registers(s, &i, nt, "source count", "source register", err))
@@ -938,17 +938,17 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	if (base.cls < OP_LOAD) {
 		/* shared address 0 is a real address: the mask decides */
 		if (base.cls == OP_SHARED) {
-			t->n_shared += mask != 0;
+			t->build.n_shared += mask != 0;
 		} else if (base.cls == OP_UNKNOWN) {
 			uint32_t k = 0;
 
 			while (k < n && !lanes[k])
 				k++;
-			t->n_unknown += k < n;
+			t->build.n_unknown += k < n;
 		}
 		return true;
 	}
-	dst = builder_reserve(t, n);
+	dst = builder_reserve(&t->build, n);
 	/* the k-th active lane is the k-th set bit of the mask */
 	for (uint32_t k = 0, rest = (uint32_t)mask; k < n; k++, rest &= rest - 1) {
 		if (lanes[k]) {
@@ -962,8 +962,8 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 		return line_error(s, err, "warp %u has more than %u instruction lines",
 				  s->warp, UINT32_MAX);
 	*s->tend[opi] = '\0';	/* a blank, or the line's end */
-	builder_add(t, round << 32 | s->warp, trace_intern(t, op), m, s->warp,
-		    listed);
+	builder_add(&t->build, round << 32 | s->warp, trace_intern(t, op), m,
+		    s->warp, listed);
 	return true;
 }
 
@@ -1002,7 +1002,7 @@ static bool end_block(struct trace_reader *t, struct as_state *s,
 	if (!s->keep)
 		return true;
 	s->left--;
-	return builder_finish(t, s->blk, true, err) != NULL;
+	return trace_finish_block(t, s->blk, true, err);
 }
 
 /* A value of a block or warp line as a message quotes it. */
@@ -1040,7 +1040,7 @@ static bool thread_block(struct trace_reader *t, struct as_state *s,
 	s->pos++;
 	s->keep = wanted(s, s->blk) && !trace_find_block(t, s->blk);
 	if (s->keep)
-		builder_reset(t);
+		builder_reset(&t->build);
 	g_array_set_size(s->warps_seen, 0);
 	s->state = B_BLOCK;
 	return true;

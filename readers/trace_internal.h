@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "block_builder.h"
 #include "linereader.h"
 #include "trace.h"
 
@@ -96,16 +97,6 @@ static inline bool parse_i64(const char *s, size_t n, int64_t *v)
 struct ppt_state;
 struct as_state;
 
-/* One line of the block being built, before it gets its final place. */
-struct pending_line {
-	uint64_t key;		/* issue order: Accel-Sim (round << 32 | warp) */
-	const char *opcode;
-	size_t addr_off;	/* into trace_reader.pool */
-	uint32_t n_addr;
-	uint32_t warp;
-	uint32_t lanes;		/* gpu_line.lanes */
-};
-
 struct trace_reader {
 	struct gpu_block_source source;	/* handed out; ops->load finds us */
 	enum trace_format fmt;
@@ -123,13 +114,7 @@ struct trace_reader {
 	/* a malformed kernel body: every later load reports it again */
 	GError *failed;
 	/* the block being built, reused from block to block */
-	struct pending_line *pend, *sorted;
-	size_t n_pend, cap_pend, cap_sorted;
-	size_t *rounds, cap_rounds;	/* counting sort by round */
-	uint64_t *pool;
-	size_t n_pool, cap_pool;
-	/* instructions of the block being built that are not lines */
-	uint32_t n_shared, n_unknown;
+	struct block_builder build;
 	struct ppt_state *ppt;
 	struct as_state *as;
 	uint32_t n_read;		/* kernels read so far */
@@ -138,21 +123,12 @@ struct trace_reader {
 
 const char *trace_intern(struct trace_reader *t, const char *s);
 
-void builder_reset(struct trace_reader *t);
-/* Room for `n` more addresses at t->pool + t->n_pool. */
-uint64_t *builder_reserve(struct trace_reader *t, size_t n);
 /*
- * The line whose n_addr addresses were just written at the reserved spot;
- * lanes: which lanes they belong to (gpu_line.lanes), 0 when not known.
+ * The block built in t->build (builder_finish) stored for the current
+ * kernel; false with *err when it cannot be built.
  */
-void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp, uint32_t lanes);
-/*
- * The block from the pending lines, in key order when `sort`, stored for
- * the kernel (or NULL with *err when it has more than UINT32_MAX lines).
- */
-const struct gpu_block *builder_finish(struct trace_reader *t, uint64_t id,
-				       bool sort, GError **err);
+bool trace_finish_block(struct trace_reader *t, uint64_t id, bool sort,
+			GError **err);
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id);
 
 /* ---- the formats -------------------------------------------------------- */

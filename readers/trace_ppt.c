@@ -670,7 +670,7 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 	size_t len;
 	int rc;
 
-	builder_reset(t);
+	builder_reset(&t->build);
 	while ((rc = lr_next(r, &line, &len, err)) > 0) {
 		char *p = line, *end = line + len, *op;
 		const char *opcode;
@@ -686,7 +686,7 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 			*p++ = '\0';
 		opcode = trace_intern(t, op);
 		/* at most one address per two bytes ("a ") */
-		dst = builder_reserve(t, (size_t)(end - p) / 2 + 1);
+		dst = builder_reserve(&t->build, (size_t)(end - p) / 2 + 1);
 		while (p < end) {
 			char *tok;
 
@@ -701,11 +701,11 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 				return address_error(r, tok, (size_t)(p - tok), err);
 			n++;
 		}
-		builder_add(t, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
+		builder_add(&t->build, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
 	}
 	if (rc < 0)
 		return false;
-	return builder_finish(t, id, false, err) != NULL;
+	return trace_finish_block(t, id, false, err);
 }
 
 bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
