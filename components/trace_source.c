@@ -39,7 +39,7 @@ static const struct ss_stat_desc stats[] = {
 struct trace_source {
 	struct ss_component c;
 	char *path;
-	enum trace_format format;
+	enum trace_format_id format;
 	GHashTable *only;	/* kernel ids to run; NULL: all */
 	GHashTable *skip;	/* kernel ids not to run (GPU_KERNEL_SKIP) */
 	struct trace_reader *reader;

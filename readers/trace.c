@@ -2,9 +2,9 @@
 /*
  * The trace reader's public side (trace.h): picking the format, the kernel
  * sequence, the blocks of the current kernel and their storage; plus what
- * both formats use: number parsing and error messages.  The formats
- * themselves are trace_ppt.c and trace_accelsim.c; they read lines with
- * linereader.c and build blocks with block_builder.c.
+ * every format uses: number parsing and error messages.  The formats are
+ * driven through their struct trace_format (trace_internal.h) and listed
+ * below; they read with linereader.c and build blocks with block_builder.c.
  *
  * Storage: a block is one allocation (block_builder.c), kept by its id
  * until the next kernel starts, when all blocks of the kernel are freed.
@@ -110,7 +110,21 @@ static const struct gpu_block_source_ops source_ops = {
 	.release = source_release,
 };
 
-static struct trace_reader *reader_new(enum trace_format fmt, const char *dir)
+/*
+ * The formats, in the order in which a directory is tried for their marker
+ * files; TRACE_PPT, TRACE_ACCELSIM, ... (trace.h) number them from 1 in
+ * this order.  A new format is a file defining its struct trace_format, and
+ * a row here.
+ */
+extern const struct trace_format trace_format_ppt, trace_format_accelsim;
+
+static const struct trace_format *const formats[] = {
+	&trace_format_ppt,
+	&trace_format_accelsim,
+};
+
+static struct trace_reader *reader_new(const struct trace_format *fmt,
+				       const char *dir)
 {
 	struct trace_reader *t = g_new0(struct trace_reader, 1);
 
@@ -132,71 +146,109 @@ static bool is_file(const char *dir, const char *name)
 	return yes;
 }
 
-struct trace_reader *trace_open(const char *path, enum trace_format fmt,
+/* "neither A nor B found" over the formats' marker files. */
+static void no_marker_error(const char *path, GError **err)
+{
+	GString *s = g_string_new(NULL);
+	size_t n = G_N_ELEMENTS(formats);
+
+	for (size_t i = 0; i < n; i++)
+		g_string_append_printf(s, "%s%s", !i ? (n > 1 ? "neither " : "no ")
+				       : i + 1 < n ? ", " : " nor ",
+				       formats[i]->marker);
+	g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+		    "%s: %s found; expected a trace directory", path, s->str);
+	g_string_free(s, TRUE);
+}
+
+/*
+ * The format of a trace directory: the one asked for, which must find its
+ * marker file there, or else the first whose marker is there.  A directory
+ * holding both app_config.py and kernelslist.g is thus read as ppt, the
+ * reference's format: it is what the golden converter writes next to an
+ * Accel-Sim trace, and what the reference itself would read; asking for
+ * TRACE_ACCELSIM reads the other one.
+ */
+static const struct trace_format *dir_format(const char *path,
+					     const struct trace_format *want,
+					     GError **err)
+{
+	if (want) {
+		if (is_file(path, want->marker))
+			return want;
+		trace_error(err, want->marker, 0, "no such file in '%s'", path);
+		return NULL;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (is_file(path, formats[i]->marker))
+			return formats[i];
+	no_marker_error(path, err);
+	return NULL;
+}
+
+/*
+ * The format of a file given as the trace: the one asked for, if it takes
+ * a file of that name; or else the first whose marker has that name, else
+ * the first that takes any name.
+ */
+static const struct trace_format *file_format(const char *path,
+					      const char *base,
+					      const struct trace_format *want,
+					      GError **err)
+{
+	if (want) {
+		if (want->any_name || !strcmp(base, want->marker))
+			return want;
+		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+			    "%s: a file; expected a directory with %s", path,
+			    want->marker);
+		return NULL;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (!strcmp(base, formats[i]->marker))
+			return formats[i];
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (formats[i]->any_name)
+			return formats[i];
+	g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+		    "%s: a file no trace format reads; expected a trace directory",
+		    path);
+	return NULL;
+}
+
+struct trace_reader *trace_open(const char *path, enum trace_format_id id,
 				GError **err)
 {
+	const struct trace_format *want = NULL, *fmt;
 	struct trace_reader *t = NULL;
-	char *dir = NULL, *list = NULL, *base = NULL;
-	bool ok;
+	char *dir = NULL, *file = NULL, *base = NULL;
 
+	if (id != TRACE_AUTO) {
+		g_return_val_if_fail((size_t)id <= G_N_ELEMENTS(formats), NULL);
+		want = formats[id - 1];
+	}
 	if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-		bool ppt = is_file(path, "app_config.py");
-		bool as = is_file(path, "kernelslist.g");
-
 		dir = g_strdup(path);
-		/*
-		 * A directory holding both is taken as the reference format:
-		 * it is what the golden converter writes next to an Accel-Sim
-		 * trace, and what the reference itself would read.  Ask for
-		 * TRACE_ACCELSIM to read the other one.
-		 */
-		if (fmt == TRACE_AUTO)
-			fmt = ppt ? TRACE_PPT : as ? TRACE_ACCELSIM : TRACE_AUTO;
-		if (fmt == TRACE_AUTO) {
-			g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
-				    "%s: neither app_config.py nor kernelslist.g found; expected a trace directory",
-				    path);
-			goto out;
-		}
-		if (fmt == TRACE_PPT && !ppt) {
-			trace_error(err, "app_config.py", 0, "no such file in '%s'",
-				    path);
-			goto out;
-		}
-		if (fmt == TRACE_ACCELSIM) {
-			if (!as) {
-				trace_error(err, "kernelslist.g", 0,
-					    "no such file in '%s'", path);
-				goto out;
-			}
-			list = g_build_filename(path, "kernelslist.g", NULL);
-		}
+		fmt = dir_format(path, want, err);
+		if (fmt)
+			file = g_build_filename(path, fmt->marker, NULL);
 	} else if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
 		dir = g_path_get_dirname(path);
 		base = g_path_get_basename(path);
-		if (fmt == TRACE_AUTO)
-			fmt = strcmp(base, "app_config.py") ? TRACE_ACCELSIM
-				: TRACE_PPT;
-		if (fmt == TRACE_PPT && strcmp(base, "app_config.py")) {
-			g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
-				    "%s: a file; expected a directory with app_config.py",
-				    path);
-			goto out;
-		}
-		if (fmt == TRACE_ACCELSIM)
-			list = g_strdup(path);
+		fmt = file_format(path, base, want, err);
+		file = g_strdup(path);
 	} else {
 		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
 			    "%s: no such file or directory", path);
-		goto out;
+		fmt = NULL;
 	}
-	t = reader_new(fmt, dir);
-	ok = fmt == TRACE_PPT ? ppt_open(t, err) : as_open(t, list, err);
-	if (!ok)
-		g_clear_pointer(&t, trace_close);
-out:
+	if (fmt) {
+		t = reader_new(fmt, dir);
+		if (!fmt->open(t, file, err))
+			g_clear_pointer(&t, trace_close);
+	}
 	g_free(dir);
-	g_free(list);
+	g_free(file);
 	g_free(base);
 	return t;
 }
@@ -214,10 +266,7 @@ void trace_close(struct trace_reader *t)
 {
 	if (!t)
 		return;
-	if (t->fmt == TRACE_PPT)
-		ppt_free(t);
-	else
-		as_free(t);
+	t->fmt->close(t);
 	drop_kernel(t);
 	g_hash_table_destroy(t->loaded);
 	g_string_chunk_free(t->strings);
@@ -227,9 +276,13 @@ void trace_close(struct trace_reader *t)
 	g_free(t);
 }
 
-enum trace_format trace_format_of(const struct trace_reader *t)
+enum trace_format_id trace_format_of(const struct trace_reader *t)
 {
-	return t->fmt;
+	size_t i = 0;
+
+	while (formats[i] != t->fmt)
+		i++;
+	return (enum trace_format_id)(i + 1);
 }
 
 const struct gpu_kernel *trace_next_kernel(struct trace_reader *t,
@@ -238,20 +291,17 @@ const struct gpu_kernel *trace_next_kernel(struct trace_reader *t,
 	bool end = false, ok;
 
 	drop_kernel(t);
-	ok = t->fmt == TRACE_PPT ? ppt_next_kernel(t, &end, err)
-		: as_next_kernel(t, &end, err);
+	ok = t->fmt->next_kernel(t, &end, err);
 	if (!ok || end)
 		return NULL;
 	t->in_kernel = true;
 	t->kernel.ordinal = ++t->n_read;
-	t->kernel.n_kernels = t->fmt == TRACE_PPT ? ppt_kernel_count(t)
-						   : as_kernel_count(t);
+	t->kernel.n_kernels = t->fmt->kernel_count(t);
 	/* sizes for the progress line, measured once */
 	if (!t->kernel_bytes) {
 		t->kernel_bytes = g_new0(uint64_t, t->kernel.n_kernels + 1);
 		for (size_t i = 0; i < t->kernel.n_kernels; i++)
-			t->kernel_bytes[i] = t->fmt == TRACE_PPT ? ppt_kernel_bytes(t, i)
-								  : as_kernel_bytes(t, i);
+			t->kernel_bytes[i] = t->fmt->kernel_bytes(t, i);
 	}
 	for (size_t i = 0; i < t->kernel.n_kernels; i++) {
 		if (i + 1 < t->kernel.ordinal)
@@ -312,8 +362,7 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 	}
 	if (n_want) {
 		GError *e = NULL;
-		bool ok = t->fmt == TRACE_PPT ? ppt_load(t, want, n_want, &e)
-			: as_load(t, want, n_want, &e);
+		bool ok = t->fmt->load(t, want, n_want, &e);
 
 		if (!ok) {
 			t->failed = e;

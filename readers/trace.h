@@ -25,8 +25,13 @@
 #include <sectorsim/engine.h>
 #include <sectorsim/protocols/gpu.h>
 
-enum trace_format {
-	TRACE_AUTO,		/* app_config.py -> ppt; kernelslist.g -> accelsim */
+/*
+ * The format to read: TRACE_AUTO picks it by the files found (app_config.py:
+ * ppt, else kernelslist.g: accelsim); the others name the formats in the
+ * order trace.c lists them.
+ */
+enum trace_format_id {
+	TRACE_AUTO,
 	TRACE_PPT,
 	TRACE_ACCELSIM,
 };
@@ -34,10 +39,10 @@ enum trace_format {
 struct trace_reader;
 
 /* `path`: a trace directory of either format, or an Accel-Sim kernelslist.g. */
-struct trace_reader *trace_open(const char *path, enum trace_format fmt,
+struct trace_reader *trace_open(const char *path, enum trace_format_id fmt,
 				GError **err);
 void trace_close(struct trace_reader *t);
-enum trace_format trace_format_of(const struct trace_reader *t);
+enum trace_format_id trace_format_of(const struct trace_reader *t);
 
 /*
  * The next kernel, in launch order.  NULL at the end of the trace (*err

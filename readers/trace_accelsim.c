@@ -141,7 +141,8 @@ static bool resolve(struct trace_reader *t, const char *listed,
 	return false;
 }
 
-bool as_open(struct trace_reader *t, const char *list, GError **err)
+/* `list`: the kernel list, kernelslist.g or a file of any name. */
+static bool as_open(struct trace_reader *t, const char *list, GError **err)
 {
 	struct as_state *s = g_new0(struct as_state, 1);
 	struct line_reader r;
@@ -149,7 +150,7 @@ bool as_open(struct trace_reader *t, const char *list, GError **err)
 	size_t len;
 	int rc;
 
-	t->as = s;
+	t->state = s;
 	s->list_name = g_path_get_basename(list);
 	s->entries = g_array_new(FALSE, TRUE, sizeof(struct as_entry));
 	g_array_set_clear_func(s->entries, entry_clear);
@@ -183,9 +184,9 @@ bool as_open(struct trace_reader *t, const char *list, GError **err)
 	return rc == 0;
 }
 
-void as_free(struct trace_reader *t)
+static void as_close(struct trace_reader *t)
 {
-	struct as_state *s = t->as;
+	struct as_state *s = t->state;
 
 	if (!s)
 		return;
@@ -197,7 +198,7 @@ void as_free(struct trace_reader *t)
 	g_free(s->tend);
 	g_free(s->list_name);
 	g_free(s);
-	t->as = NULL;
+	t->state = NULL;
 }
 
 /* ---- the header --------------------------------------------------------- */
@@ -448,15 +449,18 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 	return true;
 }
 
-size_t as_kernel_count(const struct trace_reader *t)
+static size_t as_kernel_count(const struct trace_reader *t)
 {
-	return t->as->entries->len;
+	const struct as_state *s = t->state;
+
+	return s->entries->len;
 }
 
-uint64_t as_kernel_bytes(struct trace_reader *t, size_t i)
+static uint64_t as_kernel_bytes(struct trace_reader *t, size_t i)
 {
+	const struct as_state *s = t->state;
 	GStatBuf st;
-	const struct as_entry *e = &g_array_index(t->as->entries, struct as_entry, i);
+	const struct as_entry *e = &g_array_index(s->entries, struct as_entry, i);
 
 	return g_stat(e->path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
@@ -479,9 +483,9 @@ static bool finish_first_pass(struct trace_reader *t, struct as_state *s,
 	return ok;
 }
 
-bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
+static bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
 {
-	struct as_state *s = t->as;
+	struct as_state *s = t->state;
 	bool begin;
 
 	if (s->cur && !s->validated && lr_is_open(&s->lr) &&
@@ -1273,10 +1277,10 @@ static bool load_known(struct trace_reader *t, struct as_state *s,
 	return scan(t, s, false, true, err);
 }
 
-bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	     GError **err)
+static bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+		    GError **err)
 {
-	struct as_state *s = t->as;
+	struct as_state *s = t->state;
 	bool behind = false, ok;
 
 	s->want = ids;
@@ -1302,3 +1306,15 @@ out:
 	s->n_want = 0;
 	return ok;
 }
+
+const struct trace_format trace_format_accelsim = {
+	.name = "accelsim",
+	.marker = "kernelslist.g",
+	.any_name = true,
+	.open = as_open,
+	.close = as_close,
+	.next_kernel = as_next_kernel,
+	.kernel_count = as_kernel_count,
+	.kernel_bytes = as_kernel_bytes,
+	.load = as_load,
+};

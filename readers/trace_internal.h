@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What trace.c (the public API, block storage) shares with the
- * two format readers, trace_ppt.c and trace_accelsim.c.
+ * What trace.c (the public API, format choice, block storage) shares with
+ * the format readers: error messages, number parsing, the reader itself,
+ * and struct trace_format, the table of functions through which trace.c
+ * drives a format.  Each format is one file (trace_ppt.c, trace_accelsim.c)
+ * that defines one const struct trace_format and exports nothing else;
+ * trace.c lists them.
  */
 #ifndef SS_TRACE_INTERNAL_H
 #define SS_TRACE_INTERNAL_H
@@ -94,12 +98,10 @@ static inline bool parse_i64(const char *s, size_t n, int64_t *v)
 
 /* ---- the reader and the blocks of the current kernel ---------------------- */
 
-struct ppt_state;
-struct as_state;
-
 struct trace_reader {
 	struct gpu_block_source source;	/* handed out; ops->load finds us */
-	enum trace_format fmt;
+	const struct trace_format *fmt;
+	void *state;			/* the format's own, from its open() */
 	char *dir;			/* the trace directory */
 	struct gpu_kernel kernel;
 	bool in_kernel;
@@ -115,8 +117,6 @@ struct trace_reader {
 	GError *failed;
 	/* the block being built, reused from block to block */
 	struct block_builder build;
-	struct ppt_state *ppt;
-	struct as_state *as;
 	uint32_t n_read;		/* kernels read so far */
 	uint64_t *kernel_bytes;		/* per kernel in trace order, for progress */
 };
@@ -133,23 +133,51 @@ const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id);
 
 /* ---- the formats -------------------------------------------------------- */
 
-bool ppt_open(struct trace_reader *t, GError **err);
-void ppt_free(struct trace_reader *t);
-bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err);
-size_t ppt_kernel_count(const struct trace_reader *t);
-/* Bytes of the files of kernel i (in trace order), as stored. */
-uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i);
-/* Load the blocks ids[0..n-1], which are not loaded yet. */
-bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	      GError **err);
-
-/* `list` is the kernelslist.g file (a path). */
-bool as_open(struct trace_reader *t, const char *list, GError **err);
-void as_free(struct trace_reader *t);
-bool as_next_kernel(struct trace_reader *t, bool *end, GError **err);
-size_t as_kernel_count(const struct trace_reader *t);
-uint64_t as_kernel_bytes(struct trace_reader *t, size_t i);
-bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	     GError **err);
+/*
+ * One trace format, as trace.c drives it.  trace_open() picks the format
+ * (by its marker file, or as asked), sets t->dir and calls open(); the
+ * other functions then come in the order of the public API, and close()
+ * last, also after an open() that failed.
+ */
+struct trace_format {
+	const char *name;		/* as the trace_source "format" names it */
+	/*
+	 * The file that makes a directory a trace of this format, and that
+	 * open() starts from: app_config.py, kernelslist.g.  A directory
+	 * with the markers of several formats is taken as the first listed.
+	 */
+	const char *marker;
+	/*
+	 * Whether a file of any name may be given as the marker (an Accel-Sim
+	 * kernel list may be called anything); else only a file named
+	 * `marker` is taken.  A file of no format's marker name goes to the
+	 * first format that takes any name.
+	 */
+	bool any_name;
+	/*
+	 * Read the trace's index: `file` is the marker file (in t->dir, or as
+	 * given).  The format keeps what it needs in t->state.
+	 */
+	bool (*open)(struct trace_reader *t, const char *file, GError **err);
+	/* Free t->state (which may be half built, or NULL). */
+	void (*close)(struct trace_reader *t);
+	/*
+	 * Fill t->kernel (id, name, dimensions, resources) for the next
+	 * kernel, or set *end.  The reader has dropped the previous kernel's
+	 * blocks and strings already.
+	 */
+	bool (*next_kernel)(struct trace_reader *t, bool *end, GError **err);
+	/* Kernels in the trace. */
+	size_t (*kernel_count)(const struct trace_reader *t);
+	/* Bytes of the files of kernel i (in trace order), as stored. */
+	uint64_t (*kernel_bytes)(struct trace_reader *t, size_t i);
+	/*
+	 * Build and store (trace_finish_block) the blocks ids[0..n-1] of the
+	 * current kernel (ascending, none loaded yet) that the trace holds;
+	 * the reader makes empty blocks of the others.
+	 */
+	bool (*load)(struct trace_reader *t, const uint64_t *ids, size_t n,
+		     GError **err);
+};
 
 #endif

@@ -431,7 +431,7 @@ static bool get_uint(const struct pdict *d, uint32_t k,
 static bool collect_kernels(struct trace_reader *t, struct parser *ps,
 			    GError **err)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 
 	if (!ps->list) {
 		trace_error(err, APP_CONFIG, 0,
@@ -494,20 +494,25 @@ static void ppt_kernel_clear(gpointer p)
 	g_free(((struct ppt_kernel *)p)->name);
 }
 
-bool ppt_open(struct trace_reader *t, GError **err)
+/*
+ * `file` is DIR/app_config.py, or a file of that name whose directory is
+ * DIR; it is read as DIR/app_config.py, the name messages give it.
+ */
+static bool ppt_open(struct trace_reader *t, const char *file, GError **err)
 {
 	char *path = g_build_filename(t->dir, APP_CONFIG, NULL);
 	struct parser ps = { .line = 1, .err = err };
+	struct ppt_state *s = g_new0(struct ppt_state, 1);
 	GError *e = NULL;
 	char *text;
 	gsize len;
 	bool ok = false;
 
-	t->ppt = g_new0(struct ppt_state, 1);
-	t->ppt->kernels = g_array_new(FALSE, TRUE, sizeof(struct ppt_kernel));
-	g_array_set_clear_func(t->ppt->kernels, ppt_kernel_clear);
-	t->ppt->traces = g_build_filename(t->dir, "memory_traces", NULL);
-	lr_init(&t->ppt->lr);
+	t->state = s;
+	s->kernels = g_array_new(FALSE, TRUE, sizeof(struct ppt_kernel));
+	g_array_set_clear_func(s->kernels, ppt_kernel_clear);
+	s->traces = g_build_filename(t->dir, "memory_traces", NULL);
+	lr_init(&s->lr);
 	if (!g_file_get_contents(path, &text, &len, &e)) {
 		trace_error(err, APP_CONFIG, 0, "cannot read: %s", e->message);
 		g_error_free(e);
@@ -540,9 +545,9 @@ bool ppt_open(struct trace_reader *t, GError **err)
 	return ok;
 }
 
-void ppt_free(struct trace_reader *t)
+static void ppt_close(struct trace_reader *t)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 
 	if (!s)
 		return;
@@ -552,22 +557,24 @@ void ppt_free(struct trace_reader *t)
 	if (s->bytes_by_id)
 		g_hash_table_destroy(s->bytes_by_id);
 	g_free(s);
-	t->ppt = NULL;
+	t->state = NULL;
 }
 
-size_t ppt_kernel_count(const struct trace_reader *t)
+static size_t ppt_kernel_count(const struct trace_reader *t)
 {
-	return t->ppt->kernels->len;
+	const struct ppt_state *s = t->state;
+
+	return s->kernels->len;
 }
 
 /*
  * The kernel's block files, memory_traces/kernel_ID_block_*.mem: the
  * folder is read once, its sizes summed per kernel id.
  */
-uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
+static uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
 {
-	const struct ppt_kernel *k = &g_array_index(t->ppt->kernels, struct ppt_kernel, i);
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
+	const struct ppt_kernel *k = &g_array_index(s->kernels, struct ppt_kernel, i);
 
 	if (!s->bytes_by_id) {
 		GDir *d = g_dir_open(s->traces, 0, NULL);
@@ -606,9 +613,10 @@ uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
 	return n ? *n : 0;
 }
 
-bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err)
+static bool ppt_next_kernel(struct trace_reader *t, bool *end,
+			    GError **err)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 	const struct ppt_kernel *pk;
 	struct gpu_kernel *k = &t->kernel;
 
@@ -708,10 +716,10 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 	return trace_finish_block(t, id, false, err);
 }
 
-bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	      GError **err)
+static bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+		     GError **err)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 	GString *path = g_string_new(NULL);
 	char name[64];
 	bool ok = true;
@@ -734,3 +742,15 @@ bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	g_string_free(path, TRUE);
 	return ok;
 }
+
+const struct trace_format trace_format_ppt = {
+	.name = "ppt",
+	.marker = APP_CONFIG,
+	.any_name = false,
+	.open = ppt_open,
+	.close = ppt_close,
+	.next_kernel = ppt_next_kernel,
+	.kernel_count = ppt_kernel_count,
+	.kernel_bytes = ppt_kernel_bytes,
+	.load = ppt_load,
+};

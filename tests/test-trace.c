@@ -21,7 +21,7 @@ static char *fixture(const char *name)
 	return g_test_build_filename(G_TEST_DIST, "data", "trace", name, NULL);
 }
 
-static struct trace_reader *open_ok(const char *path, enum trace_format fmt)
+static struct trace_reader *open_ok(const char *path, enum trace_format_id fmt)
 {
 	GError *err = NULL;
 	struct trace_reader *t = trace_open(path, fmt, &err);
@@ -32,7 +32,7 @@ static struct trace_reader *open_ok(const char *path, enum trace_format fmt)
 }
 
 static struct trace_reader *open_fixture(const char *name,
-					 enum trace_format fmt)
+					 enum trace_format_id fmt)
 {
 	char *path = fixture(name);
 	struct trace_reader *t = open_ok(path, fmt);
@@ -461,7 +461,7 @@ static void assert_input_error(GError *err, const char *msg)
 		g_assert_cmpstr(err->message, ==, msg);
 }
 
-static void expect_open_error(const char *name, enum trace_format fmt,
+static void expect_open_error(const char *name, enum trace_format_id fmt,
 			      const char *msg)
 {
 	char *path = fixture(name);
