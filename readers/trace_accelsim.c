@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Accel-Sim traces (traces.md 3): kernelslist.g, then per kernel a
- * kernel-N.traceg (plain, .gz or .xz) whose header is read when the kernel
- * starts and whose body is read when blocks are asked for.  Each block
- * kept is turned into the reference's line stream (traces.md 4): its warps
- * in lockstep over all their instruction lines, memory instructions of the
- * traced spaces kept, lanes' addresses in lane order (and which lanes they
- * are).  Of the instructions not kept, a block counts those of shared
- * memory with an active lane (their address may well be 0) and those of
- * other bases with a non-zero address (surface, TMA, ...); constant and
- * texture loads carry none and are not counted.
+ * Accel-Sim traces: kernelslist.g, then per kernel a kernel-N.traceg
+ * (plain, .gz or .xz) whose header is read when the kernel starts and
+ * whose body is read when blocks are asked for.  Each block kept is turned
+ * into the reference's line stream: its warps in lockstep over all their
+ * instruction lines (the i-th line of every warp, then the (i+1)-th, ...),
+ * memory instructions of the traced spaces kept, lanes' addresses in lane
+ * order (and which lanes they are).  Of the instructions not kept, a block
+ * counts those of shared memory with an active lane (their address may
+ * well be 0) and those of other bases with a non-zero address (surface,
+ * TMA, ...); constant and texture loads carry none and are not counted.
  *
  * Validation: a first pass reads the kernel's file once, from the top to
  * the end, checking every line.  It reads only as far as the blocks a load
@@ -24,7 +24,7 @@
  * What is remembered between passes is each listed block's id and
  * position: 16 bytes a block.
  *
- * Decisions where traces.md leaves room:
+ * Decisions where Accel-Sim's format leaves room:
  *  - No '#traces format' line: the trailing fields come from the version
  *    (below 5: none; 5: one immediate; 6: two, then Val|NoVal).
  *  - Register counts may go up to 32, not only to Accel-Sim's 1 and 5:
@@ -117,7 +117,7 @@ static char *trim(char *p, size_t *len)
 	return p;
 }
 
-/* NAME, else NAME.gz, else NAME.xz (traces.md 3.1). */
+/* A listed kernel file: NAME, else NAME.gz, else NAME.xz. */
 static bool resolve(struct trace_reader *t, const char *listed,
 		    struct as_entry *e)
 {
@@ -259,7 +259,11 @@ static bool parse_whole_u64(const char *p, uint64_t *v)
 	return parse_u64(p, strlen(p), v);
 }
 
-/* The '#traces format' words after [mem_addresses] (traces.md 3.4). */
+/*
+ * The '#traces format' words after [mem_addresses]: the fields that trail
+ * an instruction line's addresses, one per immediate, immediate1 or
+ * immediate2, then a Val|NoVal block when NoVal is named.
+ */
 static bool parse_format(struct as_state *s, char *line)
 {
 	char **w = g_strsplit_set(line, " \t", -1);
@@ -360,7 +364,12 @@ static bool header_value(struct trace_reader *t, struct as_state *s,
 	return false;
 }
 
-/* Header lines up to the first #BEGIN_TB (traces.md 3.2). */
+/*
+ * Header lines up to the first #BEGIN_TB: "-key = value" lines (the keys
+ * of req_key required; '-enable lineinfo' and the shared and local base
+ * addresses read when there; other keys ignored), an optional '#traces
+ * format' line, blank lines.
+ */
 static bool read_header(struct trace_reader *t, struct as_state *s,
 			bool *begin, GError **err)
 {
@@ -595,7 +604,15 @@ static bool wanted(const struct as_state *s, uint64_t id)
 	return lo < s->n_want && s->want[lo] == id;
 }
 
-/* ---- instruction lines (traces.md 3.4) ---------------------------------- */
+/*
+ * ---- instruction lines -------------------------------------------------
+ *
+ * [4 prefix numbers, version < 3] [line number, with lineinfo] PC, active
+ * mask, destination count and registers, opcode, source count and
+ * registers, [a commit-group token after a GMMA, version 6] memory width;
+ * when the width is not 0 an address mode and its addresses; then the
+ * trailing fields of '#traces format'.
+ */
 
 static inline size_t tlen(const struct as_state *s, size_t k)
 {
@@ -971,7 +988,12 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	return true;
 }
 
-/* ---- blocks and warps (traces.md 3.3) ----------------------------------- */
+/*
+ * ---- blocks and warps --------------------------------------------------
+ *
+ * #BEGIN_TB, 'thread block = x,y,z', then per warp 'warp = w', 'insts = K'
+ * and K instruction lines, #END_TB.
+ */
 
 /* The value of "key = value", or NULL when the line is not that. */
 static const char *after_key(const char *p, const char *key)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The paper tracer's format (traces.md 2): app_config.py, read as text by a
+ * The paper tracer's format ("ppt"): app_config.py, read as text by a
  * small tokenizer (never executed), and memory_traces/kernel_K_block_B.mem,
- * one file per block, opened only when the block is asked for.
+ * one file per block, opened only when the block is asked for.  A block
+ * file's lines are its lines in issue order, each an opcode and then
+ * hexadecimal addresses, separated by spaces.
  *
  * app_config.py is read with Python's meaning where the grammar leaves
  * room: a later assignment to the same name, or a later key in a dict,
@@ -11,9 +13,10 @@
  * field by field; cuda_stream_id may be absent (it is unused, and the
  * ancestor tracer did not always write it), the other five are required.
  *
- * Limitation (traces.md 2.1): files written with tracing-level bits 4 (warp
- * id after the opcode) or 8 (predicate info) cannot be told apart from
- * address lists; a warp id such as "3" reads as the address 0x3.
+ * Limitation: the tracer's optional fields (tracing-level bit 4: the warp
+ * id after the opcode; bit 8: predicate info) carry no mark that tells
+ * them from addresses, so files written with them read wrongly; a warp id
+ * such as "3" reads as the address 0x3.
  */
 #include "config.h"
 
@@ -732,7 +735,7 @@ static bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 			   t->kernel.id, ids[i]);
 		g_string_printf(path, "%s" G_DIR_SEPARATOR_S "%s", s->traces, name);
 		if (!lr_open(&s->lr, path->str, name, &missing, err)) {
-			/* no file: an empty block (traces.md 1) */
+			/* no file: the block is there, empty */
 			ok = missing;
 			continue;
 		}
