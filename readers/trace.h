@@ -3,7 +3,7 @@
  * Reading memory traces: the paper tracer's format (ppt: app_config.py +
  * memory_traces/kernel_K_block_B.mem) and Accel-Sim's (kernelslist.g +
  * kernel-N.traceg, plain, .gz or .xz), both turned into the same
- * gpu_kernel / gpu_block / gpu_line values (include/sectorsim/gpu.h).
+ * gpu_kernel / gpu_block / gpu_line values (sectorsim/protocols/gpu.h).
  * Accel-Sim blocks come out as the reference's line stream: lockstep over
  * all instruction lines of the block's warps, memory instructions kept, so
  * both formats drive the same model.  Each line keeps its warp id and
