@@ -3,7 +3,7 @@
  * trace_source: the kernels of a memory trace, one after another.  It
  * sends a kernel's launch data with a source of its blocks (the scheduler
  * loads only the blocks it runs) and starts the next kernel when told the
- * kernel is done.  Both formats of traces.md are read (components/trace.c);
+ * kernel is done.  Every format of readers/trace.c is read (ppt, Accel-Sim);
  * malformed input stops the run with the reader's "FILE:LINE: ..." message.
  *
  * `path` is the run's input: the command line's TRACE replaces it.
@@ -39,7 +39,7 @@ static const struct ss_stat_desc stats[] = {
 struct trace_source {
 	struct ss_component c;
 	char *path;
-	enum trace_format format;
+	enum trace_format_id format;
 	GHashTable *only;	/* kernel ids to run; NULL: all */
 	GHashTable *skip;	/* kernel ids not to run (GPU_KERNEL_SKIP) */
 	struct trace_reader *reader;

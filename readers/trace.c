@@ -2,24 +2,19 @@
 /*
  * The trace reader's public side (trace.h): picking the format, the kernel
  * sequence, the blocks of the current kernel and their storage; plus what
- * both formats use: a line reader over plain, gzip and xz files, number
- * parsing and error messages.  The formats themselves are trace_ppt.c and
- * trace_accelsim.c.
+ * every format uses: number parsing and error messages.  The formats are
+ * driven through their struct trace_format (trace_internal.h) and listed
+ * below; they read with linereader.c and build blocks with block_builder.c.
  *
- * Storage: a block is one allocation (the gpu_block, its lines, then their
- * addresses), built from scratch arrays that are reused from block to
- * block, so reading allocates per block, never per line.  All blocks of a
- * kernel are freed when the next kernel starts.
+ * Storage: a block is one allocation (block_builder.c), kept by its id
+ * until the next kernel starts, when all blocks of the kernel are freed.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "trace_internal.h"
 
 /* ---- errors ------------------------------------------------------------- */
@@ -68,283 +63,6 @@ const int8_t trace_hexval[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-/* ---- line reader -------------------------------------------------------- */
-
-#define LR_CHUNK (256 * 1024)	/* decoded text read at a time */
-#define LR_IN (64 * 1024)	/* compressed bytes read at a time */
-
-void lr_init(struct line_reader *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->fd = -1;
-}
-
-bool lr_is_open(const struct line_reader *r)
-{
-	return r->fd >= 0;
-}
-
-void lr_close(struct line_reader *r)
-{
-	if (r->fd < 0)
-		return;
-	if (r->codec == LR_GZIP)
-		inflateEnd(&r->z);
-	else if (r->codec == LR_XZ)
-		lzma_end(&r->x);
-	close(r->fd);
-	r->fd = -1;
-	g_clear_pointer(&r->name, g_free);
-}
-
-void lr_free(struct line_reader *r)
-{
-	lr_close(r);
-	g_free(r->buf);
-	g_free(r->in);
-	lr_init(r);
-}
-
-bool lr_open(struct line_reader *r, const char *path, const char *name,
-	     bool *missing, GError **err)
-{
-	int fd;
-
-	lr_close(r);
-	if (missing)
-		*missing = false;
-	do
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	while (fd < 0 && errno == EINTR && !ss_interrupted());
-	if (fd < 0) {
-		if (errno == ENOENT && missing)
-			*missing = true;
-		else
-			trace_error(err, name, 0, "cannot open: %s",
-				    g_strerror(errno));
-		return false;
-	}
-	r->codec = g_str_has_suffix(path, ".gz") ? LR_GZIP
-		: g_str_has_suffix(path, ".xz") ? LR_XZ : LR_PLAIN;
-	if (!r->buf) {
-		r->cap = LR_CHUNK;
-		r->buf = g_malloc(r->cap + LR_SLACK);
-	}
-	if (r->codec != LR_PLAIN && !r->in)
-		r->in = g_malloc(LR_IN);
-	r->head = r->tail = r->scan = 0;
-	r->lineno = 0;
-	r->eof = r->in_eof = false;
-	r->in_off = 0;
-	if (r->codec == LR_GZIP) {
-		memset(&r->z, 0, sizeof(r->z));
-		/* 16 +: gzip framing only, so that plain text is refused */
-		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
-			trace_error(err, name, 0, "cannot start the gzip decoder");
-			close(fd);
-			return false;
-		}
-	} else if (r->codec == LR_XZ) {
-		r->x = (lzma_stream)LZMA_STREAM_INIT;
-		if (lzma_stream_decoder(&r->x, UINT64_MAX, LZMA_CONCATENATED)
-		    != LZMA_OK) {
-			trace_error(err, name, 0, "cannot start the xz decoder");
-			close(fd);
-			return false;
-		}
-	}
-	r->fd = fd;
-	r->name = g_strdup(name);
-	return true;
-}
-
-static bool read_raw(struct line_reader *r, void *dst, size_t max, size_t *got,
-		     GError **err)
-{
-	ssize_t n;
-
-	do
-		n = read(r->fd, dst, max);
-	while (n < 0 && errno == EINTR && !ss_interrupted());
-	if (n < 0) {
-		trace_error(err, r->name, 0, "cannot read: %s", g_strerror(errno));
-		return false;
-	}
-	*got = (size_t)n;
-	r->in_off += (uint64_t)n;
-	return true;
-}
-
-/* More compressed input when the decoder has used up what it had. */
-static bool refill_in(struct line_reader *r, const uint8_t **next,
-		      size_t *avail, GError **err)
-{
-	size_t got;
-
-	if (*avail || r->in_eof)
-		return true;
-	if (!read_raw(r, r->in, LR_IN, &got, err))
-		return false;
-	if (!got)
-		r->in_eof = true;
-	*next = r->in;
-	*avail = got;
-	return true;
-}
-
-static void codec_error(struct line_reader *r, size_t unread, const char *what,
-			GError **err)
-{
-	trace_error(err, r->name, 0, "%s (at byte %" G_GUINT64_FORMAT ")", what,
-		    r->in_off - unread);
-}
-
-static bool fill_gzip(struct line_reader *r, size_t room, GError **err)
-{
-	z_stream *z = &r->z;
-
-	z->next_out = (Bytef *)r->buf + r->tail;
-	z->avail_out = (uInt)room;
-	while (z->avail_out == room && !r->eof) {
-		const uint8_t *next = z->next_in;
-		size_t avail = z->avail_in;
-		int ret;
-
-		if (!refill_in(r, &next, &avail, err))
-			return false;
-		z->next_in = (Bytef *)next;
-		z->avail_in = (uInt)avail;
-		ret = inflate(z, Z_NO_FLUSH);
-		if (ret == Z_STREAM_END) {
-			/* another member may follow (concatenated gzip) */
-			next = z->next_in;
-			avail = z->avail_in;
-			if (!refill_in(r, &next, &avail, err))
-				return false;
-			z->next_in = (Bytef *)next;
-			z->avail_in = (uInt)avail;
-			if (!avail)
-				r->eof = true;
-			else
-				inflateReset(z);
-		} else if (ret == Z_BUF_ERROR && r->in_eof && !z->avail_in) {
-			codec_error(r, 0, "gzip data is truncated", err);
-			return false;
-		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-			codec_error(r, z->avail_in, "gzip data is corrupt", err);
-			return false;
-		}
-	}
-	r->tail += room - z->avail_out;
-	return true;
-}
-
-static bool fill_xz(struct line_reader *r, size_t room, GError **err)
-{
-	lzma_stream *x = &r->x;
-
-	x->next_out = (uint8_t *)r->buf + r->tail;
-	x->avail_out = room;
-	while (x->avail_out == room && !r->eof) {
-		lzma_ret ret;
-
-		if (!refill_in(r, &x->next_in, &x->avail_in, err))
-			return false;
-		ret = lzma_code(x, r->in_eof ? LZMA_FINISH : LZMA_RUN);
-		if (ret == LZMA_STREAM_END) {
-			r->eof = true;
-		} else if (ret == LZMA_BUF_ERROR) {
-			codec_error(r, 0, "xz data is truncated", err);
-			return false;
-		} else if (ret == LZMA_MEM_ERROR) {
-			codec_error(r, x->avail_in, "out of memory decoding xz data",
-				    err);
-			return false;
-		} else if (ret == LZMA_OPTIONS_ERROR) {
-			codec_error(r, x->avail_in,
-				    "xz data uses unsupported options", err);
-			return false;
-		} else if (ret != LZMA_OK) {
-			codec_error(r, x->avail_in, "xz data is corrupt", err);
-			return false;
-		}
-	}
-	r->tail += room - x->avail_out;
-	return true;
-}
-
-static bool fill_plain(struct line_reader *r, size_t room, GError **err)
-{
-	size_t got;
-
-	if (!read_raw(r, r->buf + r->tail, room, &got, err))
-		return false;
-	if (!got)
-		r->eof = true;
-	r->tail += got;
-	return true;
-}
-
-static bool fill(struct line_reader *r, GError **err)
-{
-	size_t room = r->cap - 1 - r->tail;	/* one byte kept for a NUL */
-	bool ok = r->codec == LR_GZIP ? fill_gzip(r, room, err)
-		: r->codec == LR_XZ ? fill_xz(r, room, err)
-		: fill_plain(r, room, err);
-
-	/* what a word-at-a-time scan may read past the text is defined */
-	memset(r->buf + r->tail, 0, LR_SLACK);
-	return ok;
-}
-
-static int take_line(struct line_reader *r, size_t end, size_t next,
-		     char **line, size_t *len)
-{
-	char *s = r->buf + r->head;
-	size_t n = end - r->head;
-
-	if (n && s[n - 1] == '\r')
-		n--;
-	s[n] = '\0';
-	r->head = r->scan = next;
-	r->lineno++;
-	*line = s;
-	*len = n;
-	return 1;
-}
-
-int lr_next(struct line_reader *r, char **line, size_t *len, GError **err)
-{
-	for (;;) {
-		char *nl = memchr(r->buf + r->scan, '\n', r->tail - r->scan);
-
-		if (nl) {
-			size_t end = (size_t)(nl - r->buf);
-
-			return take_line(r, end, end + 1, line, len);
-		}
-		r->scan = r->tail;
-		if (r->eof) {
-			if (r->head == r->tail)
-				return 0;
-			return take_line(r, r->tail, r->tail, line, len);
-		}
-		if (r->head) {
-			memmove(r->buf, r->buf + r->head, r->tail - r->head);
-			r->tail -= r->head;
-			r->scan -= r->head;
-			r->head = 0;
-		}
-		if (r->cap - 1 - r->tail < LR_CHUNK / 4) {
-			/* a line longer than the buffer */
-			r->cap *= 2;
-			r->buf = g_realloc(r->buf, r->cap + LR_SLACK);
-		}
-		if (!fill(r, err))
-			return -1;
-	}
-}
-
 /* ---- blocks of the current kernel -------------------------------------- */
 
 const char *trace_intern(struct trace_reader *t, const char *s)
@@ -352,134 +70,15 @@ const char *trace_intern(struct trace_reader *t, const char *s)
 	return g_string_chunk_insert_const(t->strings, s);
 }
 
-void builder_reset(struct trace_reader *t)
+bool trace_finish_block(struct trace_reader *t, uint64_t id, bool sort,
+			GError **err)
 {
-	t->n_pend = 0;
-	t->n_pool = 0;
-	t->n_shared = 0;
-	t->n_unknown = 0;
-}
+	struct gpu_block *b = builder_finish(&t->build, id, sort, err);
 
-uint64_t *builder_reserve(struct trace_reader *t, size_t n)
-{
-	if (t->cap_pool - t->n_pool < n) {
-		size_t cap = MAX(MAX(t->cap_pool * 2, t->n_pool + n), 4096);
-
-		t->pool = g_renew(uint64_t, t->pool, cap);
-		t->cap_pool = cap;
-	}
-	return t->pool + t->n_pool;
-}
-
-void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp, uint32_t lanes)
-{
-	if (t->n_pend == t->cap_pend) {
-		t->cap_pend = MAX(t->cap_pend * 2, 256);
-		t->pend = g_renew(struct pending_line, t->pend, t->cap_pend);
-	}
-	t->pend[t->n_pend++] = (struct pending_line){
-		.key = key, .opcode = opcode, .addr_off = t->n_pool,
-		.n_addr = n_addr, .warp = warp, .lanes = lanes,
-	};
-	t->n_pool += n_addr;
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	uint64_t x = ((const struct pending_line *)a)->key;
-	uint64_t y = ((const struct pending_line *)b)->key;
-
-	return (x > y) - (x < y);
-}
-
-static bool in_order(const struct pending_line *p, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (p[i].key < p[i - 1].key)
-			return false;
-	return true;
-}
-
-/*
- * Lines come warp after warp, each warp's in round order; the block wants
- * them by (round, warp).  A stable counting sort by round does it in linear
- * time when the warps came in ascending order, as tracers write them.
- */
-static void sort_pending(struct trace_reader *t)
-{
-	size_t n = t->n_pend, n_rounds = 0, cap;
-	struct pending_line *tmp;
-
-	if (in_order(t->pend, n))
-		return;
-	for (size_t i = 0; i < n; i++)
-		n_rounds = MAX(n_rounds, (size_t)(t->pend[i].key >> 32) + 1);
-	if (t->cap_rounds < n_rounds + 1) {
-		t->cap_rounds = MAX(n_rounds + 1, 2 * t->cap_rounds);
-		t->rounds = g_renew(size_t, t->rounds, t->cap_rounds);
-	}
-	if (t->cap_sorted < n) {
-		t->cap_sorted = t->cap_pend;
-		t->sorted = g_renew(struct pending_line, t->sorted, t->cap_sorted);
-	}
-	memset(t->rounds, 0, (n_rounds + 1) * sizeof(*t->rounds));
-	for (size_t i = 0; i < n; i++)
-		t->rounds[(t->pend[i].key >> 32) + 1]++;
-	for (size_t r = 1; r <= n_rounds; r++)
-		t->rounds[r] += t->rounds[r - 1];
-	for (size_t i = 0; i < n; i++)
-		t->sorted[t->rounds[t->pend[i].key >> 32]++] = t->pend[i];
-	tmp = t->pend;
-	t->pend = t->sorted;
-	t->sorted = tmp;
-	cap = t->cap_pend;
-	t->cap_pend = t->cap_sorted;
-	t->cap_sorted = cap;
-	if (!in_order(t->pend, n))	/* warps out of order in the file */
-		qsort(t->pend, n, sizeof(*t->pend), cmp_key);
-}
-
-#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
-
-const struct gpu_block *builder_finish(struct trace_reader *t, uint64_t id,
-				       bool sort, GError **err)
-{
-	size_t lines_at = ALIGN8(sizeof(struct gpu_block));
-	size_t addr_at = lines_at + ALIGN8(t->n_pend * sizeof(struct gpu_line));
-	struct gpu_block *b;
-	struct gpu_line *lines;
-	uint64_t *addr;
-
-	if (t->n_pend > UINT32_MAX) {
-		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
-			    "block %" G_GUINT64_FORMAT " has %zu lines; at most %u are supported",
-			    id, t->n_pend, UINT32_MAX);
-		return NULL;
-	}
-	if (sort)
-		sort_pending(t);
-	b = g_malloc(addr_at + t->n_pool * sizeof(uint64_t));
-	lines = (struct gpu_line *)((char *)b + lines_at);
-	addr = (uint64_t *)((char *)b + addr_at);
-	for (size_t i = 0; i < t->n_pend; i++) {
-		const struct pending_line *p = &t->pend[i];
-
-		lines[i] = (struct gpu_line){
-			.opcode = p->opcode, .addr = addr, .n_addr = p->n_addr,
-			.warp = p->warp, .lanes = p->lanes,
-		};
-		memcpy(addr, t->pool + p->addr_off, p->n_addr * sizeof(uint64_t));
-		addr += p->n_addr;
-	}
-	b->id = id;
-	b->n_lines = (uint32_t)t->n_pend;
-	b->lines = lines;
-	b->n_shared = t->n_shared;
-	b->n_unknown = t->n_unknown;
+	if (!b)
+		return false;
 	g_hash_table_replace(t->loaded, &b->id, b);
-	builder_reset(t);
-	return b;
+	return true;
 }
 
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id)
@@ -511,7 +110,21 @@ static const struct gpu_block_source_ops source_ops = {
 	.release = source_release,
 };
 
-static struct trace_reader *reader_new(enum trace_format fmt, const char *dir)
+/*
+ * The formats, in the order in which a directory is tried for their marker
+ * files; TRACE_PPT, TRACE_ACCELSIM, ... (trace.h) number them from 1 in
+ * this order.  A new format is a file defining its struct trace_format, and
+ * a row here.
+ */
+extern const struct trace_format trace_format_ppt, trace_format_accelsim;
+
+static const struct trace_format *const formats[] = {
+	&trace_format_ppt,
+	&trace_format_accelsim,
+};
+
+static struct trace_reader *reader_new(const struct trace_format *fmt,
+				       const char *dir)
 {
 	struct trace_reader *t = g_new0(struct trace_reader, 1);
 
@@ -533,71 +146,109 @@ static bool is_file(const char *dir, const char *name)
 	return yes;
 }
 
-struct trace_reader *trace_open(const char *path, enum trace_format fmt,
+/* "neither A nor B found" over the formats' marker files. */
+static void no_marker_error(const char *path, GError **err)
+{
+	GString *s = g_string_new(NULL);
+	size_t n = G_N_ELEMENTS(formats);
+
+	for (size_t i = 0; i < n; i++)
+		g_string_append_printf(s, "%s%s", !i ? (n > 1 ? "neither " : "no ")
+				       : i + 1 < n ? ", " : " nor ",
+				       formats[i]->marker);
+	g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+		    "%s: %s found; expected a trace directory", path, s->str);
+	g_string_free(s, TRUE);
+}
+
+/*
+ * The format of a trace directory: the one asked for, which must find its
+ * marker file there, or else the first whose marker is there.  A directory
+ * holding both app_config.py and kernelslist.g is thus read as ppt, the
+ * reference's format: it is what the golden converter writes next to an
+ * Accel-Sim trace, and what the reference itself would read; asking for
+ * TRACE_ACCELSIM reads the other one.
+ */
+static const struct trace_format *dir_format(const char *path,
+					     const struct trace_format *want,
+					     GError **err)
+{
+	if (want) {
+		if (is_file(path, want->marker))
+			return want;
+		trace_error(err, want->marker, 0, "no such file in '%s'", path);
+		return NULL;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (is_file(path, formats[i]->marker))
+			return formats[i];
+	no_marker_error(path, err);
+	return NULL;
+}
+
+/*
+ * The format of a file given as the trace: the one asked for, if it takes
+ * a file of that name; or else the first whose marker has that name, else
+ * the first that takes any name.
+ */
+static const struct trace_format *file_format(const char *path,
+					      const char *base,
+					      const struct trace_format *want,
+					      GError **err)
+{
+	if (want) {
+		if (want->any_name || !strcmp(base, want->marker))
+			return want;
+		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+			    "%s: a file; expected a directory with %s", path,
+			    want->marker);
+		return NULL;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (!strcmp(base, formats[i]->marker))
+			return formats[i];
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (formats[i]->any_name)
+			return formats[i];
+	g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+		    "%s: a file no trace format reads; expected a trace directory",
+		    path);
+	return NULL;
+}
+
+struct trace_reader *trace_open(const char *path, enum trace_format_id id,
 				GError **err)
 {
+	const struct trace_format *want = NULL, *fmt;
 	struct trace_reader *t = NULL;
-	char *dir = NULL, *list = NULL, *base = NULL;
-	bool ok;
+	char *dir = NULL, *file = NULL, *base = NULL;
 
+	if (id != TRACE_AUTO) {
+		g_return_val_if_fail((size_t)id <= G_N_ELEMENTS(formats), NULL);
+		want = formats[id - 1];
+	}
 	if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-		bool ppt = is_file(path, "app_config.py");
-		bool as = is_file(path, "kernelslist.g");
-
 		dir = g_strdup(path);
-		/*
-		 * A directory holding both is taken as the reference format:
-		 * it is what the golden converter writes next to an Accel-Sim
-		 * trace, and what the reference itself would read.  Ask for
-		 * TRACE_ACCELSIM to read the other one.
-		 */
-		if (fmt == TRACE_AUTO)
-			fmt = ppt ? TRACE_PPT : as ? TRACE_ACCELSIM : TRACE_AUTO;
-		if (fmt == TRACE_AUTO) {
-			g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
-				    "%s: neither app_config.py nor kernelslist.g found; expected a trace directory",
-				    path);
-			goto out;
-		}
-		if (fmt == TRACE_PPT && !ppt) {
-			trace_error(err, "app_config.py", 0, "no such file in '%s'",
-				    path);
-			goto out;
-		}
-		if (fmt == TRACE_ACCELSIM) {
-			if (!as) {
-				trace_error(err, "kernelslist.g", 0,
-					    "no such file in '%s'", path);
-				goto out;
-			}
-			list = g_build_filename(path, "kernelslist.g", NULL);
-		}
+		fmt = dir_format(path, want, err);
+		if (fmt)
+			file = g_build_filename(path, fmt->marker, NULL);
 	} else if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
 		dir = g_path_get_dirname(path);
 		base = g_path_get_basename(path);
-		if (fmt == TRACE_AUTO)
-			fmt = strcmp(base, "app_config.py") ? TRACE_ACCELSIM
-				: TRACE_PPT;
-		if (fmt == TRACE_PPT && strcmp(base, "app_config.py")) {
-			g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
-				    "%s: a file; expected a directory with app_config.py",
-				    path);
-			goto out;
-		}
-		if (fmt == TRACE_ACCELSIM)
-			list = g_strdup(path);
+		fmt = file_format(path, base, want, err);
+		file = g_strdup(path);
 	} else {
 		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
 			    "%s: no such file or directory", path);
-		goto out;
+		fmt = NULL;
 	}
-	t = reader_new(fmt, dir);
-	ok = fmt == TRACE_PPT ? ppt_open(t, err) : as_open(t, list, err);
-	if (!ok)
-		g_clear_pointer(&t, trace_close);
-out:
+	if (fmt) {
+		t = reader_new(fmt, dir);
+		if (!fmt->open(t, file, err))
+			g_clear_pointer(&t, trace_close);
+	}
 	g_free(dir);
-	g_free(list);
+	g_free(file);
 	g_free(base);
 	return t;
 }
@@ -615,25 +266,23 @@ void trace_close(struct trace_reader *t)
 {
 	if (!t)
 		return;
-	if (t->fmt == TRACE_PPT)
-		ppt_free(t);
-	else
-		as_free(t);
+	t->fmt->close(t);
 	drop_kernel(t);
 	g_hash_table_destroy(t->loaded);
 	g_string_chunk_free(t->strings);
-	g_free(t->pend);
-	g_free(t->sorted);
-	g_free(t->rounds);
-	g_free(t->pool);
+	builder_free(&t->build);
 	g_free(t->kernel_bytes);
 	g_free(t->dir);
 	g_free(t);
 }
 
-enum trace_format trace_format_of(const struct trace_reader *t)
+enum trace_format_id trace_format_of(const struct trace_reader *t)
 {
-	return t->fmt;
+	size_t i = 0;
+
+	while (formats[i] != t->fmt)
+		i++;
+	return (enum trace_format_id)(i + 1);
 }
 
 const struct gpu_kernel *trace_next_kernel(struct trace_reader *t,
@@ -642,20 +291,17 @@ const struct gpu_kernel *trace_next_kernel(struct trace_reader *t,
 	bool end = false, ok;
 
 	drop_kernel(t);
-	ok = t->fmt == TRACE_PPT ? ppt_next_kernel(t, &end, err)
-		: as_next_kernel(t, &end, err);
+	ok = t->fmt->next_kernel(t, &end, err);
 	if (!ok || end)
 		return NULL;
 	t->in_kernel = true;
 	t->kernel.ordinal = ++t->n_read;
-	t->kernel.n_kernels = t->fmt == TRACE_PPT ? ppt_kernel_count(t)
-						   : as_kernel_count(t);
+	t->kernel.n_kernels = t->fmt->kernel_count(t);
 	/* sizes for the progress line, measured once */
 	if (!t->kernel_bytes) {
 		t->kernel_bytes = g_new0(uint64_t, t->kernel.n_kernels + 1);
 		for (size_t i = 0; i < t->kernel.n_kernels; i++)
-			t->kernel_bytes[i] = t->fmt == TRACE_PPT ? ppt_kernel_bytes(t, i)
-								  : as_kernel_bytes(t, i);
+			t->kernel_bytes[i] = t->fmt->kernel_bytes(t, i);
 	}
 	for (size_t i = 0; i < t->kernel.n_kernels; i++) {
 		if (i + 1 < t->kernel.ordinal)
@@ -716,8 +362,7 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 	}
 	if (n_want) {
 		GError *e = NULL;
-		bool ok = t->fmt == TRACE_PPT ? ppt_load(t, want, n_want, &e)
-			: as_load(t, want, n_want, &e);
+		bool ok = t->fmt->load(t, want, n_want, &e);
 
 		if (!ok) {
 			t->failed = e;
@@ -729,8 +374,8 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 		for (size_t i = 0; i < n_want; i++) {
 			if (trace_find_block(t, want[i]))
 				continue;
-			builder_reset(t);
-			builder_finish(t, want[i], false, NULL);
+			builder_reset(&t->build);
+			trace_finish_block(t, want[i], false, NULL);
 		}
 	}
 	g_free(want);

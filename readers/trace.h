@@ -1,23 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Reading memory traces (traces.md): the paper tracer's format (ppt:
- * app_config.py + memory_traces/kernel_K_block_B.mem) and Accel-Sim's
- * (kernelslist.g + kernel-N.traceg, plain, .gz or .xz), both turned into
- * the same gpu_kernel / gpu_block / gpu_line values (include/sectorsim/gpu.h).
- * Accel-Sim blocks come out as the reference's line stream (traces.md 4):
- * lockstep over all instruction lines of the block's warps, memory
- * instructions kept, so both formats drive the same model.  Each line
- * keeps its warp id and lanes, the kernel its generic windows (shared and
- * local base), and each block counts the instructions it dropped that
- * touch shared memory or no known space, so that the hardware-faithful
- * model can separate the warps again and account for the rest.
+ * Reading memory traces: the paper tracer's format (ppt: app_config.py +
+ * memory_traces/kernel_K_block_B.mem) and Accel-Sim's (kernelslist.g +
+ * kernel-N.traceg, plain, .gz or .xz), both turned into the same
+ * gpu_kernel / gpu_block / gpu_line values (sectorsim/protocols/gpu.h).
+ * Accel-Sim blocks come out as the reference's line stream: lockstep over
+ * all instruction lines of the block's warps, memory instructions kept, so
+ * both formats drive the same model.  Each line keeps its warp id and
+ * lanes, the kernel its generic windows (shared and local base), and each
+ * block counts the instructions it dropped that touch shared memory or no
+ * known space, so that the hardware-faithful model can separate the warps
+ * again and account for the rest.
  *
  * Streaming: a kernel's header is read when the kernel starts, and only the
  * blocks asked for are kept, so memory grows with the blocks of one kernel,
  * never with the trace.  Every malformed input is a GError (SS_ERROR,
  * SS_ERROR_INPUT) whose message is one line "FILE:LINE: what was found;
- * what was expected" (traces.md 6), FILE as named relative to the trace
- * directory.
+ * what was expected", FILE as named relative to the trace directory.
  */
 #ifndef SS_TRACE_H
 #define SS_TRACE_H
@@ -25,8 +24,13 @@
 #include <sectorsim/engine.h>
 #include <sectorsim/protocols/gpu.h>
 
-enum trace_format {
-	TRACE_AUTO,		/* app_config.py -> ppt; kernelslist.g -> accelsim */
+/*
+ * The format to read: TRACE_AUTO picks it by the files found (app_config.py:
+ * ppt, else kernelslist.g: accelsim); the others name the formats in the
+ * order trace.c lists them.
+ */
+enum trace_format_id {
+	TRACE_AUTO,
 	TRACE_PPT,
 	TRACE_ACCELSIM,
 };
@@ -34,10 +38,10 @@ enum trace_format {
 struct trace_reader;
 
 /* `path`: a trace directory of either format, or an Accel-Sim kernelslist.g. */
-struct trace_reader *trace_open(const char *path, enum trace_format fmt,
+struct trace_reader *trace_open(const char *path, enum trace_format_id fmt,
 				GError **err);
 void trace_close(struct trace_reader *t);
-enum trace_format trace_format_of(const struct trace_reader *t);
+enum trace_format_id trace_format_of(const struct trace_reader *t);
 
 /*
  * The next kernel, in launch order.  NULL at the end of the trace (*err

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Accel-Sim traces (traces.md 3): kernelslist.g, then per kernel a
- * kernel-N.traceg (plain, .gz or .xz) whose header is read when the kernel
- * starts and whose body is read when blocks are asked for.  Each block
- * kept is turned into the reference's line stream (traces.md 4): its warps
- * in lockstep over all their instruction lines, memory instructions of the
- * traced spaces kept, lanes' addresses in lane order (and which lanes they
- * are).  Of the instructions not kept, a block counts those of shared
- * memory with an active lane (their address may well be 0) and those of
- * other bases with a non-zero address (surface, TMA, ...); constant and
- * texture loads carry none and are not counted.
+ * Accel-Sim traces: kernelslist.g, then per kernel a kernel-N.traceg
+ * (plain, .gz or .xz) whose header is read when the kernel starts and
+ * whose body is read when blocks are asked for.  Each block kept is turned
+ * into the reference's line stream: its warps in lockstep over all their
+ * instruction lines (the i-th line of every warp, then the (i+1)-th, ...),
+ * memory instructions of the traced spaces kept, lanes' addresses in lane
+ * order (and which lanes they are).  Of the instructions not kept, a block
+ * counts those of shared memory with an active lane (their address may
+ * well be 0) and those of other bases with a non-zero address (surface,
+ * TMA, ...); constant and texture loads carry none and are not counted.
  *
  * Validation: a first pass reads the kernel's file once, from the top to
  * the end, checking every line.  It reads only as far as the blocks a load
@@ -24,7 +24,7 @@
  * What is remembered between passes is each listed block's id and
  * position: 16 bytes a block.
  *
- * Decisions where traces.md leaves room:
+ * Decisions where Accel-Sim's format leaves room:
  *  - No '#traces format' line: the trailing fields come from the version
  *    (below 5: none; 5: one immediate; 6: two, then Val|NoVal).
  *  - Register counts may go up to 32, not only to Accel-Sim's 1 and 5:
@@ -117,7 +117,7 @@ static char *trim(char *p, size_t *len)
 	return p;
 }
 
-/* NAME, else NAME.gz, else NAME.xz (traces.md 3.1). */
+/* A listed kernel file: NAME, else NAME.gz, else NAME.xz. */
 static bool resolve(struct trace_reader *t, const char *listed,
 		    struct as_entry *e)
 {
@@ -141,7 +141,8 @@ static bool resolve(struct trace_reader *t, const char *listed,
 	return false;
 }
 
-bool as_open(struct trace_reader *t, const char *list, GError **err)
+/* `list`: the kernel list, kernelslist.g or a file of any name. */
+static bool as_open(struct trace_reader *t, const char *list, GError **err)
 {
 	struct as_state *s = g_new0(struct as_state, 1);
 	struct line_reader r;
@@ -149,7 +150,7 @@ bool as_open(struct trace_reader *t, const char *list, GError **err)
 	size_t len;
 	int rc;
 
-	t->as = s;
+	t->state = s;
 	s->list_name = g_path_get_basename(list);
 	s->entries = g_array_new(FALSE, TRUE, sizeof(struct as_entry));
 	g_array_set_clear_func(s->entries, entry_clear);
@@ -183,9 +184,9 @@ bool as_open(struct trace_reader *t, const char *list, GError **err)
 	return rc == 0;
 }
 
-void as_free(struct trace_reader *t)
+static void as_close(struct trace_reader *t)
 {
-	struct as_state *s = t->as;
+	struct as_state *s = t->state;
 
 	if (!s)
 		return;
@@ -197,7 +198,7 @@ void as_free(struct trace_reader *t)
 	g_free(s->tend);
 	g_free(s->list_name);
 	g_free(s);
-	t->as = NULL;
+	t->state = NULL;
 }
 
 /* ---- the header --------------------------------------------------------- */
@@ -258,7 +259,11 @@ static bool parse_whole_u64(const char *p, uint64_t *v)
 	return parse_u64(p, strlen(p), v);
 }
 
-/* The '#traces format' words after [mem_addresses] (traces.md 3.4). */
+/*
+ * The '#traces format' words after [mem_addresses]: the fields that trail
+ * an instruction line's addresses, one per immediate, immediate1 or
+ * immediate2, then a Val|NoVal block when NoVal is named.
+ */
 static bool parse_format(struct as_state *s, char *line)
 {
 	char **w = g_strsplit_set(line, " \t", -1);
@@ -359,7 +364,12 @@ static bool header_value(struct trace_reader *t, struct as_state *s,
 	return false;
 }
 
-/* Header lines up to the first #BEGIN_TB (traces.md 3.2). */
+/*
+ * Header lines up to the first #BEGIN_TB: "-key = value" lines (the keys
+ * of req_key required; '-enable lineinfo' and the shared and local base
+ * addresses read when there; other keys ignored), an optional '#traces
+ * format' line, blank lines.
+ */
 static bool read_header(struct trace_reader *t, struct as_state *s,
 			bool *begin, GError **err)
 {
@@ -448,15 +458,18 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 	return true;
 }
 
-size_t as_kernel_count(const struct trace_reader *t)
+static size_t as_kernel_count(const struct trace_reader *t)
 {
-	return t->as->entries->len;
+	const struct as_state *s = t->state;
+
+	return s->entries->len;
 }
 
-uint64_t as_kernel_bytes(struct trace_reader *t, size_t i)
+static uint64_t as_kernel_bytes(struct trace_reader *t, size_t i)
 {
+	const struct as_state *s = t->state;
 	GStatBuf st;
-	const struct as_entry *e = &g_array_index(t->as->entries, struct as_entry, i);
+	const struct as_entry *e = &g_array_index(s->entries, struct as_entry, i);
 
 	return g_stat(e->path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
@@ -479,9 +492,9 @@ static bool finish_first_pass(struct trace_reader *t, struct as_state *s,
 	return ok;
 }
 
-bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
+static bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
 {
-	struct as_state *s = t->as;
+	struct as_state *s = t->state;
 	bool begin;
 
 	if (s->cur && !s->validated && lr_is_open(&s->lr) &&
@@ -591,7 +604,15 @@ static bool wanted(const struct as_state *s, uint64_t id)
 	return lo < s->n_want && s->want[lo] == id;
 }
 
-/* ---- instruction lines (traces.md 3.4) ---------------------------------- */
+/*
+ * ---- instruction lines -------------------------------------------------
+ *
+ * [4 prefix numbers, version < 3] [line number, with lineinfo] PC, active
+ * mask, destination count and registers, opcode, source count and
+ * registers, [a commit-group token after a GMMA, version 6] memory width;
+ * when the width is not 0 an address mode and its addresses; then the
+ * trailing fields of '#traces format'.
+ */
 
 static inline size_t tlen(const struct as_state *s, size_t k)
 {
@@ -901,7 +922,7 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	/* TMA and bulk copies carry a payload of their own: dropped unread,
 	 * counted as instructions of no known space */
 	if (baselen >= 4 && (!memcmp(op, "UTMA", 4) || !memcmp(op, "UBLK", 4))) {
-		t->n_unknown += s->keep && mask;
+		t->build.n_unknown += s->keep && mask;
 		return true;
 	}
 	if (!registers(s, &i, nt, "source count", "source register", err))
@@ -938,17 +959,17 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	if (base.cls < OP_LOAD) {
 		/* shared address 0 is a real address: the mask decides */
 		if (base.cls == OP_SHARED) {
-			t->n_shared += mask != 0;
+			t->build.n_shared += mask != 0;
 		} else if (base.cls == OP_UNKNOWN) {
 			uint32_t k = 0;
 
 			while (k < n && !lanes[k])
 				k++;
-			t->n_unknown += k < n;
+			t->build.n_unknown += k < n;
 		}
 		return true;
 	}
-	dst = builder_reserve(t, n);
+	dst = builder_reserve(&t->build, n);
 	/* the k-th active lane is the k-th set bit of the mask */
 	for (uint32_t k = 0, rest = (uint32_t)mask; k < n; k++, rest &= rest - 1) {
 		if (lanes[k]) {
@@ -962,12 +983,17 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 		return line_error(s, err, "warp %u has more than %u instruction lines",
 				  s->warp, UINT32_MAX);
 	*s->tend[opi] = '\0';	/* a blank, or the line's end */
-	builder_add(t, round << 32 | s->warp, trace_intern(t, op), m, s->warp,
-		    listed);
+	builder_add(&t->build, round << 32 | s->warp, trace_intern(t, op), m,
+		    s->warp, listed);
 	return true;
 }
 
-/* ---- blocks and warps (traces.md 3.3) ----------------------------------- */
+/*
+ * ---- blocks and warps --------------------------------------------------
+ *
+ * #BEGIN_TB, 'thread block = x,y,z', then per warp 'warp = w', 'insts = K'
+ * and K instruction lines, #END_TB.
+ */
 
 /* The value of "key = value", or NULL when the line is not that. */
 static const char *after_key(const char *p, const char *key)
@@ -1002,7 +1028,7 @@ static bool end_block(struct trace_reader *t, struct as_state *s,
 	if (!s->keep)
 		return true;
 	s->left--;
-	return builder_finish(t, s->blk, true, err) != NULL;
+	return trace_finish_block(t, s->blk, true, err);
 }
 
 /* A value of a block or warp line as a message quotes it. */
@@ -1040,7 +1066,7 @@ static bool thread_block(struct trace_reader *t, struct as_state *s,
 	s->pos++;
 	s->keep = wanted(s, s->blk) && !trace_find_block(t, s->blk);
 	if (s->keep)
-		builder_reset(t);
+		builder_reset(&t->build);
 	g_array_set_size(s->warps_seen, 0);
 	s->state = B_BLOCK;
 	return true;
@@ -1273,10 +1299,10 @@ static bool load_known(struct trace_reader *t, struct as_state *s,
 	return scan(t, s, false, true, err);
 }
 
-bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	     GError **err)
+static bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+		    GError **err)
 {
-	struct as_state *s = t->as;
+	struct as_state *s = t->state;
 	bool behind = false, ok;
 
 	s->want = ids;
@@ -1302,3 +1328,15 @@ out:
 	s->n_want = 0;
 	return ok;
 }
+
+const struct trace_format trace_format_accelsim = {
+	.name = "accelsim",
+	.marker = "kernelslist.g",
+	.any_name = true,
+	.open = as_open,
+	.close = as_close,
+	.next_kernel = as_next_kernel,
+	.kernel_count = as_kernel_count,
+	.kernel_bytes = as_kernel_bytes,
+	.load = as_load,
+};

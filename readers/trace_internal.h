@@ -1,64 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What trace.c (the public API, line reading, block storage) shares with the
- * two format readers, trace_ppt.c and trace_accelsim.c.
+ * What trace.c (the public API, format choice, block storage) shares with
+ * the format readers: error messages, number parsing, the reader itself,
+ * and struct trace_format, the table of functions through which trace.c
+ * drives a format.  Each format is one file (trace_ppt.c, trace_accelsim.c)
+ * that defines one const struct trace_format and exports nothing else;
+ * trace.c lists them.
  */
 #ifndef SS_TRACE_INTERNAL_H
 #define SS_TRACE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <zlib.h>
-#include <lzma.h>
+#include "block_builder.h"
+#include "linereader.h"
 #include "trace.h"
-
-/* ---- line reading: plain, gzip or xz, never fully decompressed ---------- */
-
-enum lr_codec { LR_PLAIN, LR_GZIP, LR_XZ };
-
-struct line_reader {
-	enum lr_codec codec;
-	int fd;			/* -1 when closed */
-	char *name;		/* as error messages name the file */
-	uint64_t lineno;	/* of the line last returned */
-	/* decoded text; buf[head, tail) not yet returned, scan = where the
-	 * search for the next line end resumes */
-	char *buf;
-	size_t cap, head, tail, scan;
-	bool eof;		/* no more decoded text will come */
-	/* compressed input */
-	unsigned char *in;
-	bool in_eof;
-	uint64_t in_off;	/* bytes of the file read so far */
-	z_stream z;
-	lzma_stream x;
-};
-
-/*
- * A reader keeps its buffers from one file to the next (a ppt kernel opens
- * a file per block): lr_init once, then lr_open / lr_close per file, and
- * lr_free at the end.
- */
-void lr_init(struct line_reader *r);
-void lr_free(struct line_reader *r);
-/*
- * Open `path`; its codec comes from the suffix (.gz, .xz, else plain).
- * `name` is what messages call it.  A missing file sets *missing (when not
- * NULL) and returns false with *err left NULL, so that a caller for whom
- * absence is normal (a ppt block file) need not build an error.
- */
-bool lr_open(struct line_reader *r, const char *path, const char *name,
-	     bool *missing, GError **err);
-/*
- * The next line without its end ("\n", "\r\n"), NUL-terminated and writable
- * until the next call: 1, 0 at the end, -1 with *err set.  LR_SLACK bytes
- * after the NUL may be read (they are defined, their values arbitrary), so
- * that a scanner can read a word at a time.
- */
-#define LR_SLACK 8
-int lr_next(struct line_reader *r, char **line, size_t *len, GError **err);
-void lr_close(struct line_reader *r);
-bool lr_is_open(const struct line_reader *r);
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -142,22 +98,10 @@ static inline bool parse_i64(const char *s, size_t n, int64_t *v)
 
 /* ---- the reader and the blocks of the current kernel ---------------------- */
 
-struct ppt_state;
-struct as_state;
-
-/* One line of the block being built, before it gets its final place. */
-struct pending_line {
-	uint64_t key;		/* issue order: Accel-Sim (round << 32 | warp) */
-	const char *opcode;
-	size_t addr_off;	/* into trace_reader.pool */
-	uint32_t n_addr;
-	uint32_t warp;
-	uint32_t lanes;		/* gpu_line.lanes */
-};
-
 struct trace_reader {
 	struct gpu_block_source source;	/* handed out; ops->load finds us */
-	enum trace_format fmt;
+	const struct trace_format *fmt;
+	void *state;			/* the format's own, from its open() */
 	char *dir;			/* the trace directory */
 	struct gpu_kernel kernel;
 	bool in_kernel;
@@ -172,57 +116,68 @@ struct trace_reader {
 	/* a malformed kernel body: every later load reports it again */
 	GError *failed;
 	/* the block being built, reused from block to block */
-	struct pending_line *pend, *sorted;
-	size_t n_pend, cap_pend, cap_sorted;
-	size_t *rounds, cap_rounds;	/* counting sort by round */
-	uint64_t *pool;
-	size_t n_pool, cap_pool;
-	/* instructions of the block being built that are not lines */
-	uint32_t n_shared, n_unknown;
-	struct ppt_state *ppt;
-	struct as_state *as;
+	struct block_builder build;
 	uint32_t n_read;		/* kernels read so far */
 	uint64_t *kernel_bytes;		/* per kernel in trace order, for progress */
 };
 
 const char *trace_intern(struct trace_reader *t, const char *s);
 
-void builder_reset(struct trace_reader *t);
-/* Room for `n` more addresses at t->pool + t->n_pool. */
-uint64_t *builder_reserve(struct trace_reader *t, size_t n);
 /*
- * The line whose n_addr addresses were just written at the reserved spot;
- * lanes: which lanes they belong to (gpu_line.lanes), 0 when not known.
+ * The block built in t->build (builder_finish) stored for the current
+ * kernel; false with *err when it cannot be built.
  */
-void builder_add(struct trace_reader *t, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp, uint32_t lanes);
-/*
- * The block from the pending lines, in key order when `sort`, stored for
- * the kernel (or NULL with *err when it has more than UINT32_MAX lines).
- */
-const struct gpu_block *builder_finish(struct trace_reader *t, uint64_t id,
-				       bool sort, GError **err);
+bool trace_finish_block(struct trace_reader *t, uint64_t id, bool sort,
+			GError **err);
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id);
 
 /* ---- the formats -------------------------------------------------------- */
 
-bool ppt_open(struct trace_reader *t, GError **err);
-void ppt_free(struct trace_reader *t);
-bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err);
-size_t ppt_kernel_count(const struct trace_reader *t);
-/* Bytes of the files of kernel i (in trace order), as stored. */
-uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i);
-/* Load the blocks ids[0..n-1], which are not loaded yet. */
-bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	      GError **err);
-
-/* `list` is the kernelslist.g file (a path). */
-bool as_open(struct trace_reader *t, const char *list, GError **err);
-void as_free(struct trace_reader *t);
-bool as_next_kernel(struct trace_reader *t, bool *end, GError **err);
-size_t as_kernel_count(const struct trace_reader *t);
-uint64_t as_kernel_bytes(struct trace_reader *t, size_t i);
-bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	     GError **err);
+/*
+ * One trace format, as trace.c drives it.  trace_open() picks the format
+ * (by its marker file, or as asked), sets t->dir and calls open(); the
+ * other functions then come in the order of the public API, and close()
+ * last, also after an open() that failed.
+ */
+struct trace_format {
+	const char *name;		/* as the trace_source "format" names it */
+	/*
+	 * The file that makes a directory a trace of this format, and that
+	 * open() starts from: app_config.py, kernelslist.g.  A directory
+	 * with the markers of several formats is taken as the first listed.
+	 */
+	const char *marker;
+	/*
+	 * Whether a file of any name may be given as the marker (an Accel-Sim
+	 * kernel list may be called anything); else only a file named
+	 * `marker` is taken.  A file of no format's marker name goes to the
+	 * first format that takes any name.
+	 */
+	bool any_name;
+	/*
+	 * Read the trace's index: `file` is the marker file (in t->dir, or as
+	 * given).  The format keeps what it needs in t->state.
+	 */
+	bool (*open)(struct trace_reader *t, const char *file, GError **err);
+	/* Free t->state (which may be half built, or NULL). */
+	void (*close)(struct trace_reader *t);
+	/*
+	 * Fill t->kernel (id, name, dimensions, resources) for the next
+	 * kernel, or set *end.  The reader has dropped the previous kernel's
+	 * blocks and strings already.
+	 */
+	bool (*next_kernel)(struct trace_reader *t, bool *end, GError **err);
+	/* Kernels in the trace. */
+	size_t (*kernel_count)(const struct trace_reader *t);
+	/* Bytes of the files of kernel i (in trace order), as stored. */
+	uint64_t (*kernel_bytes)(struct trace_reader *t, size_t i);
+	/*
+	 * Build and store (trace_finish_block) the blocks ids[0..n-1] of the
+	 * current kernel (ascending, none loaded yet) that the trace holds;
+	 * the reader makes empty blocks of the others.
+	 */
+	bool (*load)(struct trace_reader *t, const uint64_t *ids, size_t n,
+		     GError **err);
+};
 
 #endif

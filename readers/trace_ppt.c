@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The paper tracer's format (traces.md 2): app_config.py, read as text by a
+ * The paper tracer's format ("ppt"): app_config.py, read as text by a
  * small tokenizer (never executed), and memory_traces/kernel_K_block_B.mem,
- * one file per block, opened only when the block is asked for.
+ * one file per block, opened only when the block is asked for.  A block
+ * file's lines are its lines in issue order, each an opcode and then
+ * hexadecimal addresses, separated by spaces.
  *
  * app_config.py is read with Python's meaning where the grammar leaves
  * room: a later assignment to the same name, or a later key in a dict,
@@ -11,9 +13,10 @@
  * field by field; cuda_stream_id may be absent (it is unused, and the
  * ancestor tracer did not always write it), the other five are required.
  *
- * Limitation (traces.md 2.1): files written with tracing-level bits 4 (warp
- * id after the opcode) or 8 (predicate info) cannot be told apart from
- * address lists; a warp id such as "3" reads as the address 0x3.
+ * Limitation: the tracer's optional fields (tracing-level bit 4: the warp
+ * id after the opcode; bit 8: predicate info) carry no mark that tells
+ * them from addresses, so files written with them read wrongly; a warp id
+ * such as "3" reads as the address 0x3.
  */
 #include "config.h"
 
@@ -431,7 +434,7 @@ static bool get_uint(const struct pdict *d, uint32_t k,
 static bool collect_kernels(struct trace_reader *t, struct parser *ps,
 			    GError **err)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 
 	if (!ps->list) {
 		trace_error(err, APP_CONFIG, 0,
@@ -494,20 +497,25 @@ static void ppt_kernel_clear(gpointer p)
 	g_free(((struct ppt_kernel *)p)->name);
 }
 
-bool ppt_open(struct trace_reader *t, GError **err)
+/*
+ * `file` is DIR/app_config.py, or a file of that name whose directory is
+ * DIR; it is read as DIR/app_config.py, the name messages give it.
+ */
+static bool ppt_open(struct trace_reader *t, const char *file, GError **err)
 {
 	char *path = g_build_filename(t->dir, APP_CONFIG, NULL);
 	struct parser ps = { .line = 1, .err = err };
+	struct ppt_state *s = g_new0(struct ppt_state, 1);
 	GError *e = NULL;
 	char *text;
 	gsize len;
 	bool ok = false;
 
-	t->ppt = g_new0(struct ppt_state, 1);
-	t->ppt->kernels = g_array_new(FALSE, TRUE, sizeof(struct ppt_kernel));
-	g_array_set_clear_func(t->ppt->kernels, ppt_kernel_clear);
-	t->ppt->traces = g_build_filename(t->dir, "memory_traces", NULL);
-	lr_init(&t->ppt->lr);
+	t->state = s;
+	s->kernels = g_array_new(FALSE, TRUE, sizeof(struct ppt_kernel));
+	g_array_set_clear_func(s->kernels, ppt_kernel_clear);
+	s->traces = g_build_filename(t->dir, "memory_traces", NULL);
+	lr_init(&s->lr);
 	if (!g_file_get_contents(path, &text, &len, &e)) {
 		trace_error(err, APP_CONFIG, 0, "cannot read: %s", e->message);
 		g_error_free(e);
@@ -540,9 +548,9 @@ bool ppt_open(struct trace_reader *t, GError **err)
 	return ok;
 }
 
-void ppt_free(struct trace_reader *t)
+static void ppt_close(struct trace_reader *t)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 
 	if (!s)
 		return;
@@ -552,22 +560,24 @@ void ppt_free(struct trace_reader *t)
 	if (s->bytes_by_id)
 		g_hash_table_destroy(s->bytes_by_id);
 	g_free(s);
-	t->ppt = NULL;
+	t->state = NULL;
 }
 
-size_t ppt_kernel_count(const struct trace_reader *t)
+static size_t ppt_kernel_count(const struct trace_reader *t)
 {
-	return t->ppt->kernels->len;
+	const struct ppt_state *s = t->state;
+
+	return s->kernels->len;
 }
 
 /*
  * The kernel's block files, memory_traces/kernel_ID_block_*.mem: the
  * folder is read once, its sizes summed per kernel id.
  */
-uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
+static uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
 {
-	const struct ppt_kernel *k = &g_array_index(t->ppt->kernels, struct ppt_kernel, i);
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
+	const struct ppt_kernel *k = &g_array_index(s->kernels, struct ppt_kernel, i);
 
 	if (!s->bytes_by_id) {
 		GDir *d = g_dir_open(s->traces, 0, NULL);
@@ -606,9 +616,10 @@ uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
 	return n ? *n : 0;
 }
 
-bool ppt_next_kernel(struct trace_reader *t, bool *end, GError **err)
+static bool ppt_next_kernel(struct trace_reader *t, bool *end,
+			    GError **err)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 	const struct ppt_kernel *pk;
 	struct gpu_kernel *k = &t->kernel;
 
@@ -670,7 +681,7 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 	size_t len;
 	int rc;
 
-	builder_reset(t);
+	builder_reset(&t->build);
 	while ((rc = lr_next(r, &line, &len, err)) > 0) {
 		char *p = line, *end = line + len, *op;
 		const char *opcode;
@@ -686,7 +697,7 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 			*p++ = '\0';
 		opcode = trace_intern(t, op);
 		/* at most one address per two bytes ("a ") */
-		dst = builder_reserve(t, (size_t)(end - p) / 2 + 1);
+		dst = builder_reserve(&t->build, (size_t)(end - p) / 2 + 1);
 		while (p < end) {
 			char *tok;
 
@@ -701,17 +712,17 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 				return address_error(r, tok, (size_t)(p - tok), err);
 			n++;
 		}
-		builder_add(t, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
+		builder_add(&t->build, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
 	}
 	if (rc < 0)
 		return false;
-	return builder_finish(t, id, false, err) != NULL;
+	return trace_finish_block(t, id, false, err);
 }
 
-bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-	      GError **err)
+static bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+		     GError **err)
 {
-	struct ppt_state *s = t->ppt;
+	struct ppt_state *s = t->state;
 	GString *path = g_string_new(NULL);
 	char name[64];
 	bool ok = true;
@@ -724,7 +735,7 @@ bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 			   t->kernel.id, ids[i]);
 		g_string_printf(path, "%s" G_DIR_SEPARATOR_S "%s", s->traces, name);
 		if (!lr_open(&s->lr, path->str, name, &missing, err)) {
-			/* no file: an empty block (traces.md 1) */
+			/* no file: the block is there, empty */
 			ok = missing;
 			continue;
 		}
@@ -734,3 +745,15 @@ bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	g_string_free(path, TRUE);
 	return ok;
 }
+
+const struct trace_format trace_format_ppt = {
+	.name = "ppt",
+	.marker = APP_CONFIG,
+	.any_name = false,
+	.open = ppt_open,
+	.close = ppt_close,
+	.next_kernel = ppt_next_kernel,
+	.kernel_count = ppt_kernel_count,
+	.kernel_bytes = ppt_kernel_bytes,
+	.load = ppt_load,
+};

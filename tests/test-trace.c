@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The trace readers (components/trace.h).  Bundled fixtures in
+ * The trace readers (readers/trace.h).  Bundled fixtures in
  * tests/data/trace/: a ppt app and an Accel-Sim app (plain, .gz and .xz
  * kernel files) whose blocks are checked line by line against decodings
- * worked out by hand from traces.md 3.5 and 4; one bad-* directory per
- * malformed-input class of traces.md 6 with its exact message.  With
- * ../shared: both formats of the same golden app must give the same blocks,
- * and every golden app must load whole with the kept-line counts of
- * golden/real/SOURCES.md.
+ * worked out by hand (each warp's lanes' addresses decoded, the warps'
+ * memory lines interleaved round by round); one bad-* directory per kind
+ * of malformed input with its exact "FILE:LINE: found; expected" message.
+ * With ../shared: both formats of the same golden app must give the same
+ * blocks, and every golden app must load whole with the kept-line counts
+ * of golden/real/SOURCES.md.
  */
 #include "config.h"
 
@@ -21,7 +22,7 @@ static char *fixture(const char *name)
 	return g_test_build_filename(G_TEST_DIST, "data", "trace", name, NULL);
 }
 
-static struct trace_reader *open_ok(const char *path, enum trace_format fmt)
+static struct trace_reader *open_ok(const char *path, enum trace_format_id fmt)
 {
 	GError *err = NULL;
 	struct trace_reader *t = trace_open(path, fmt, &err);
@@ -32,7 +33,7 @@ static struct trace_reader *open_ok(const char *path, enum trace_format fmt)
 }
 
 static struct trace_reader *open_fixture(const char *name,
-					 enum trace_format fmt)
+					 enum trace_format_id fmt)
 {
 	char *path = fixture(name);
 	struct trace_reader *t = open_ok(path, fmt);
@@ -184,7 +185,7 @@ static void test_ppt_blocks(void)
 
 /* ---- Accel-Sim format --------------------------------------------------- */
 
-/* traces.md 3.5 and its conversion in 4 */
+/* A small Accel-Sim kernel and the line stream it becomes, by hand. */
 static void test_accelsim_example(void)
 {
 	struct trace_reader *t = open_fixture("accelsim", TRACE_AUTO);
@@ -332,7 +333,8 @@ static void test_accelsim_reload(void)
 
 /*
  * What the hardware-faithful model needs beyond the line stream: lanes,
- * the generic windows, the instructions dropped (traces.md 3.5, 4).
+ * the generic windows, the instructions dropped (shared memory, no known
+ * space).
  */
 static void test_accelsim_lanes(void)
 {
@@ -448,7 +450,7 @@ static void test_open(void)
 	g_free(both);
 }
 
-/* ---- malformed input (traces.md 6) -------------------------------------- */
+/* ---- malformed input: one "FILE:LINE: ..." message each ---------------- */
 
 static void assert_input_error(GError *err, const char *msg)
 {
@@ -461,7 +463,7 @@ static void assert_input_error(GError *err, const char *msg)
 		g_assert_cmpstr(err->message, ==, msg);
 }
 
-static void expect_open_error(const char *name, enum trace_format fmt,
+static void expect_open_error(const char *name, enum trace_format_id fmt,
 			      const char *msg)
 {
 	char *path = fixture(name);
@@ -808,8 +810,8 @@ static void test_golden_piecewise(void)
 /*
  * accelsim_features, per kernel: shared and unknown instructions, kept
  * lines and the sum of their lane masks, from an independent decoding of
- * the trace (a Python script over traces.md 3.4).  Its ppt conversion
- * knows none of them.
+ * the trace (a Python script reading the instruction lines itself).  Its
+ * ppt conversion knows none of them.
  */
 static void test_golden_lanes(void)
 {

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Assembling one gpu_block from the lines a format reader decodes: lines
+ * and their addresses go into scratch arrays that are reused from block to
+ * block, and builder_finish() copies them, put in issue order, into a
+ * single allocation (the gpu_block, its lines, then their addresses), so
+ * that reading allocates per block, never per line.
+ */
+#ifndef SS_BLOCK_BUILDER_H
+#define SS_BLOCK_BUILDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sectorsim/engine.h>
+#include <sectorsim/protocols/gpu.h>
+
+/* One line of the block being built, before it gets its final place. */
+struct pending_line {
+	uint64_t key;		/* issue order: Accel-Sim (round << 32 | warp) */
+	const char *opcode;
+	size_t addr_off;	/* into block_builder.pool */
+	uint32_t n_addr;
+	uint32_t warp;
+	uint32_t lanes;		/* gpu_line.lanes */
+};
+
+struct block_builder {
+	struct pending_line *pend, *sorted;
+	size_t n_pend, cap_pend, cap_sorted;
+	size_t *rounds, cap_rounds;	/* counting sort by round */
+	uint64_t *pool;			/* the lines' addresses */
+	size_t n_pool, cap_pool;
+	/* instructions of the block that are not lines (gpu_block.n_shared,
+	 * n_unknown): the format reader counts them here */
+	uint32_t n_shared, n_unknown;
+};
+
+/* A zeroed struct block_builder is an empty one; builder_free releases it. */
+void builder_free(struct block_builder *b);
+/* Start a new block: no lines, no counts. */
+void builder_reset(struct block_builder *b);
+/* Room for `n` more addresses at b->pool + b->n_pool. */
+uint64_t *builder_reserve(struct block_builder *b, size_t n);
+/*
+ * The line whose n_addr addresses were just written at the reserved spot;
+ * lanes: which lanes they belong to (gpu_line.lanes), 0 when not known.
+ */
+void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
+		 uint32_t n_addr, uint32_t warp, uint32_t lanes);
+/*
+ * The block `id` from the lines added since the reset, in key order when
+ * `sort` (else in the order added); g_free() releases it.  NULL with *err
+ * when it has more than UINT32_MAX lines.  The builder is reset after.
+ */
+struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
+				 bool sort, GError **err);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Line input for the trace readers: a file read line by line, plain, gzip
+ * or xz (by its suffix), decompressed a chunk at a time and never whole, so
+ * that a trace of any size is read in constant memory.  Lines come back in
+ * place in the reader's buffer, writable, without a copy.
+ */
+#ifndef SS_LINEREADER_H
+#define SS_LINEREADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+#include <zlib.h>
+#include <lzma.h>
+
+enum lr_codec { LR_PLAIN, LR_GZIP, LR_XZ };
+
+struct line_reader {
+	enum lr_codec codec;
+	int fd;			/* -1 when closed */
+	char *name;		/* as error messages name the file */
+	uint64_t lineno;	/* of the line last returned */
+	/* decoded text; buf[head, tail) not yet returned, scan = where the
+	 * search for the next line end resumes */
+	char *buf;
+	size_t cap, head, tail, scan;
+	bool eof;		/* no more decoded text will come */
+	/* compressed input */
+	unsigned char *in;
+	bool in_eof;
+	uint64_t in_off;	/* bytes of the file read so far */
+	z_stream z;
+	lzma_stream x;
+};
+
+/*
+ * A reader keeps its buffers from one file to the next (a ppt kernel opens
+ * a file per block): lr_init once, then lr_open / lr_close per file, and
+ * lr_free at the end.
+ */
+void lr_init(struct line_reader *r);
+void lr_free(struct line_reader *r);
+/*
+ * Open `path`; its codec comes from the suffix (.gz, .xz, else plain).
+ * `name` is what messages call it: "NAME: what went wrong" (SS_ERROR,
+ * SS_ERROR_INPUT).  A missing file sets *missing (when not NULL) and
+ * returns false with *err left NULL, so that a caller for whom absence is
+ * normal (a ppt block file) need not build an error.
+ */
+bool lr_open(struct line_reader *r, const char *path, const char *name,
+	     bool *missing, GError **err);
+/*
+ * The next line without its end ("\n", "\r\n"), NUL-terminated and writable
+ * until the next call: 1, 0 at the end, -1 with *err set.  LR_SLACK bytes
+ * after the NUL may be read (they are defined, their values arbitrary), so
+ * that a scanner can read a word at a time.
+ */
+#define LR_SLACK 8
+int lr_next(struct line_reader *r, char **line, size_t *len, GError **err);
+void lr_close(struct line_reader *r);
+bool lr_is_open(const struct line_reader *r);
+
+#endif
