@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dram_counter: the end of the memory hierarchy.  It counts the 32-byte
- * read and write transactions that reach it (model.md 11: the reference's
- * DRAM numbers are the L2's traffic), and per channel when it has several.
+ * read and write transactions that reach it (the reference's DRAM numbers
+ * are the L2's traffic: its sector reads, and its write-backs of dirty
+ * sectors, one per sector), and per channel when it has several.
  * The req inputs are spread evenly over the channels in port order, so
  * that one input per L2 slice (48 of them, 24 channels) gives each slice
- * its channel, slice / n_sub (gpus.md 6), as does one input per channel.
+ * its channel, slice / n_sub (2 slices per channel on TITAN V, 4 on A100),
+ * as does one input per channel.
  * A kernel's end, once every input has sent it, goes on through `done` to
  * whoever closes the kernel.
  */

@@ -35,7 +35,7 @@ static const char *const mode_names[] = { "ref", "hw", NULL };
 static const char *const model_names[] = { "simulator", "sdcm", NULL };
 
 static const struct ss_param_desc params[] = {
-	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's, scaled doubles, model.md 12.1-12.2) or hw (integer counts over every SM, L2 slice and DRAM channel, model.md 12.3)", mode_names, 0, 0, 0 },
+	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's: per-SM counters summed in SM order and scaled to the whole grid, as doubles) or hw (integer counts over every SM, L2 slice and DRAM channel, no scaling)", mode_names, 0, 0, 0 },
 	{ "sm", SS_P_STRING, "sm", "name of the warp_interleaver array (one per SM)", NULL, 0, 0, 0 },
 	{ "l1", SS_P_STRING, "l1", "name of the L1 array (one sector_cache per SM); empty: the SMs have no L1 (mode = hw only)", NULL, 0, 0, 0 },
 	{ "l2", SS_P_STRING, "l2", "name of the L2: an l2_slice_set or sector_cache, or an array of sector_caches (one per slice), whose counters are summed", NULL, 0, 0, 0 },

@@ -9,7 +9,7 @@
  * slice, DRAM knows each request's slice by the port it came in on; with
  * one per channel (slices / n_sub ports), by its channel.
  *
- * merge = rr is the reference's L2 input (model.md 9, rr_merge.h): the L1
+ * merge = rr is the reference's L2 input (models/rr_merge.h): the L1
  * miss streams merged round-robin over the inputs, one request at a time.
  * merge = arrival serves requests as they come.
  *

@@ -42,6 +42,7 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/gpu.h>
 #include <sectorsim/protocols/mem.h>
+#include <sectorsim/protocols/cache_stats.h>
 #include "coalesce.h"
 #include "opcode.h"
 
@@ -90,31 +91,31 @@ enum {
 };
 
 static const struct ss_stat_desc stats[] = {
-	[WI_GMEM_LD_REQS] = { "gmem_ld_reqs", SS_STAT_COUNTER, "global load instructions (ref: LDG; hw: LDG, LDGSTS, generic resolved global, with an active lane)", NULL, NULL },
-	[WI_GMEM_ST_REQS] = { "gmem_st_reqs", SS_STAT_COUNTER, "global store instructions (ref: STG; hw: STG, generic resolved global)", NULL, NULL },
+	[WI_GMEM_LD_REQS] = { SM_STAT_GMEM_LD_REQS, SS_STAT_COUNTER, "global load instructions (ref: LDG; hw: LDG, LDGSTS, generic resolved global, with an active lane)", NULL, NULL },
+	[WI_GMEM_ST_REQS] = { SM_STAT_GMEM_ST_REQS, SS_STAT_COUNTER, "global store instructions (ref: STG; hw: STG, generic resolved global)", NULL, NULL },
 	[WI_GMEM_LD_TRANS] = { "gmem_ld_trans", SS_STAT_COUNTER, "lines touched by global loads", NULL, NULL },
 	[WI_GMEM_ST_TRANS] = { "gmem_st_trans", SS_STAT_COUNTER, "lines touched by global stores", NULL, NULL },
-	[WI_GMEM_LD_SECTORS] = { "gmem_ld_sectors", SS_STAT_COUNTER, "sectors of global loads", NULL, NULL },
-	[WI_GMEM_ST_SECTORS] = { "gmem_st_sectors", SS_STAT_COUNTER, "sectors of global stores", NULL, NULL },
-	[WI_LMEM_LD_REQS] = { "lmem_ld_reqs", SS_STAT_COUNTER, "local load instructions (LDL; hw: also generic resolved local)", NULL, NULL },
-	[WI_LMEM_ST_REQS] = { "lmem_st_reqs", SS_STAT_COUNTER, "local store instructions (STL; hw: also generic resolved local)", NULL, NULL },
+	[WI_GMEM_LD_SECTORS] = { SM_STAT_GMEM_LD_SECTORS, SS_STAT_COUNTER, "sectors of global loads", NULL, NULL },
+	[WI_GMEM_ST_SECTORS] = { SM_STAT_GMEM_ST_SECTORS, SS_STAT_COUNTER, "sectors of global stores", NULL, NULL },
+	[WI_LMEM_LD_REQS] = { SM_STAT_LMEM_LD_REQS, SS_STAT_COUNTER, "local load instructions (LDL; hw: also generic resolved local)", NULL, NULL },
+	[WI_LMEM_ST_REQS] = { SM_STAT_LMEM_ST_REQS, SS_STAT_COUNTER, "local store instructions (STL; hw: also generic resolved local)", NULL, NULL },
 	[WI_LMEM_LD_TRANS] = { "lmem_ld_trans", SS_STAT_COUNTER, "lines touched by local loads", NULL, NULL },
 	[WI_LMEM_ST_TRANS] = { "lmem_st_trans", SS_STAT_COUNTER, "lines touched by local stores", NULL, NULL },
-	[WI_LMEM_LD_SECTORS] = { "lmem_ld_sectors", SS_STAT_COUNTER, "sectors of local loads, after the local mapping (hw)", NULL, NULL },
-	[WI_LMEM_ST_SECTORS] = { "lmem_st_sectors", SS_STAT_COUNTER, "sectors of local stores, after the local mapping (hw)", NULL, NULL },
+	[WI_LMEM_LD_SECTORS] = { SM_STAT_LMEM_LD_SECTORS, SS_STAT_COUNTER, "sectors of local loads, after the local mapping (hw)", NULL, NULL },
+	[WI_LMEM_ST_SECTORS] = { SM_STAT_LMEM_ST_SECTORS, SS_STAT_COUNTER, "sectors of local stores, after the local mapping (hw)", NULL, NULL },
 	[WI_LMEM_USED] = { "lmem_used", SS_STAT_COUNTER, "1 when the kernel used local memory on this SM", NULL, NULL },
-	[WI_ATOM_REQS] = { "atom_reqs", SS_STAT_COUNTER, "atomic instructions", NULL, NULL },
-	[WI_RED_REQS] = { "red_reqs", SS_STAT_COUNTER, "reduction instructions", NULL, NULL },
-	[WI_ATOM_SECTORS] = { "atom_sectors", SS_STAT_COUNTER, "sectors of atomics, sent past the L1 (hw)", NULL, NULL },
-	[WI_RED_SECTORS] = { "red_sectors", SS_STAT_COUNTER, "sectors of reductions, sent past the L1 (hw)", NULL, NULL },
-	[WI_ATOM_RED_TRANS] = { "atom_red_trans", SS_STAT_COUNTER, "sectors of atomics and reductions", NULL, NULL },
-	[WI_UMEM_LD_SECTORS] = { "umem_ld_sectors", SS_STAT_COUNTER, "sectors sent to the L1 as loads (hw: global and local)", NULL, NULL },
-	[WI_UMEM_ST_SECTORS] = { "umem_st_sectors", SS_STAT_COUNTER, "sectors sent to the L1 as stores (hw: global and local)", NULL, NULL },
+	[WI_ATOM_REQS] = { SM_STAT_ATOM_REQS, SS_STAT_COUNTER, "atomic instructions", NULL, NULL },
+	[WI_RED_REQS] = { SM_STAT_RED_REQS, SS_STAT_COUNTER, "reduction instructions", NULL, NULL },
+	[WI_ATOM_SECTORS] = { SM_STAT_ATOM_SECTORS, SS_STAT_COUNTER, "sectors of atomics, sent past the L1 (hw)", NULL, NULL },
+	[WI_RED_SECTORS] = { SM_STAT_RED_SECTORS, SS_STAT_COUNTER, "sectors of reductions, sent past the L1 (hw)", NULL, NULL },
+	[WI_ATOM_RED_TRANS] = { SM_STAT_ATOM_RED_TRANS, SS_STAT_COUNTER, "sectors of atomics and reductions", NULL, NULL },
+	[WI_UMEM_LD_SECTORS] = { SM_STAT_UMEM_LD_SECTORS, SS_STAT_COUNTER, "sectors sent to the L1 as loads (hw: global and local)", NULL, NULL },
+	[WI_UMEM_ST_SECTORS] = { SM_STAT_UMEM_ST_SECTORS, SS_STAT_COUNTER, "sectors sent to the L1 as stores (hw: global and local)", NULL, NULL },
 	[WI_SHARED_INSTS] = { "shared_insts", SS_STAT_COUNTER, "shared-memory instructions, dropped (hw)", NULL, NULL },
 	[WI_DROPPED_INSTS] = { "dropped_insts", SS_STAT_COUNTER, "instructions with addresses of no known memory space, dropped (hw)", NULL, NULL },
 	[WI_BYPASSED_LOADS] = { "bypassed_loads", SS_STAT_COUNTER, "global load instructions sent past the L1 (.STRONG.GPU, hw)", NULL, NULL },
 	[WI_LDGSTS_UNSPLIT] = { "ldgsts_unsplit", SS_STAT_COUNTER, "reference-format LDGSTS lines with an odd address count, kept whole (ldgsts_shared = drop)", NULL, NULL },
-	[WI_LINES] = { "lines", SS_STAT_COUNTER, "trace lines (instructions) issued", NULL, NULL },
+	[WI_LINES] = { SM_STAT_LINES, SS_STAT_COUNTER, "trace lines (instructions) issued", NULL, NULL },
 	[WI_BLOCKS] = { "blocks", SS_STAT_COUNTER, "thread blocks run", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };

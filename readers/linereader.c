@@ -16,11 +16,8 @@
 #include <sectorsim/engine.h>
 #include "linereader.h"
 
-/* "NAME: message", SS_ERROR_INPUT: the file as a whole, no line number. */
-static void lr_error(GError **err, const char *name, const char *fmt, ...)
-	G_GNUC_PRINTF(3, 4);
-
-static void lr_error(GError **err, const char *name, const char *fmt, ...)
+void trace_error(GError **err, const char *file, uint64_t line,
+		 const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
@@ -28,7 +25,11 @@ static void lr_error(GError **err, const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_set_error(err, SS_ERROR, SS_ERROR_INPUT, "%s: %s", name, msg);
+	if (line)
+		ss_set_error(err, SS_ERROR_INPUT, "%s:%" G_GUINT64_FORMAT ": %s",
+			     file, line, msg);
+	else
+		ss_set_error(err, SS_ERROR_INPUT, "%s: %s", file, msg);
 	g_free(msg);
 }
 
@@ -83,7 +84,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 		if (errno == ENOENT && missing)
 			*missing = true;
 		else
-			lr_error(err, name, "cannot open: %s",
+			trace_error(err, name, 0, "cannot open: %s",
 				    g_strerror(errno));
 		return false;
 	}
@@ -103,7 +104,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 		memset(&r->z, 0, sizeof(r->z));
 		/* 16 +: gzip framing only, so that plain text is refused */
 		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
-			lr_error(err, name, "cannot start the gzip decoder");
+			trace_error(err, name, 0, "cannot start the gzip decoder");
 			close(fd);
 			return false;
 		}
@@ -111,7 +112,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 		r->x = (lzma_stream)LZMA_STREAM_INIT;
 		if (lzma_stream_decoder(&r->x, UINT64_MAX, LZMA_CONCATENATED)
 		    != LZMA_OK) {
-			lr_error(err, name, "cannot start the xz decoder");
+			trace_error(err, name, 0, "cannot start the xz decoder");
 			close(fd);
 			return false;
 		}
@@ -130,7 +131,7 @@ static bool read_raw(struct line_reader *r, void *dst, size_t max, size_t *got,
 		n = read(r->fd, dst, max);
 	while (n < 0 && errno == EINTR && !ss_interrupted());
 	if (n < 0) {
-		lr_error(err, r->name, "cannot read: %s", g_strerror(errno));
+		trace_error(err, r->name, 0, "cannot read: %s", g_strerror(errno));
 		return false;
 	}
 	*got = (size_t)n;
@@ -158,7 +159,7 @@ static bool refill_in(struct line_reader *r, const uint8_t **next,
 static void codec_error(struct line_reader *r, size_t unread, const char *what,
 			GError **err)
 {
-	lr_error(err, r->name, "%s (at byte %" G_GUINT64_FORMAT ")", what,
+	trace_error(err, r->name, 0, "%s (at byte %" G_GUINT64_FORMAT ")", what,
 		    r->in_off - unread);
 }
 

@@ -15,6 +15,13 @@
 #include <zlib.h>
 #include <lzma.h>
 
+/*
+ * The readers' one error message: "FILE:LINE: message", or "FILE: message"
+ * when LINE is 0 (the file as a whole), as an SS_ERROR_INPUT.
+ */
+void trace_error(GError **err, const char *file, uint64_t line,
+		 const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
 enum lr_codec { LR_PLAIN, LR_GZIP, LR_XZ };
 
 struct line_reader {

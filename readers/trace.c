@@ -17,25 +17,6 @@
 #include <string.h>
 #include "trace_internal.h"
 
-/* ---- errors ------------------------------------------------------------- */
-
-void trace_error(GError **err, const char *file, uint64_t line,
-		 const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	if (line)
-		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
-			    "%s:%" G_GUINT64_FORMAT ": %s", file, line, msg);
-	else
-		g_set_error(err, SS_ERROR, SS_ERROR_INPUT, "%s: %s", file, msg);
-	g_free(msg);
-}
-
 const char *trace_show(struct shown *buf, const char *tok, size_t len)
 {
 	size_t n = len > SHOWN_MAX ? SHOWN_MAX : len, i;

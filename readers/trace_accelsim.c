@@ -619,21 +619,9 @@ static inline size_t tlen(const struct as_state *s, size_t k)
 	return (size_t)(s->tend[k] - s->tok[k]);
 }
 
-static bool line_error(struct as_state *s, GError **err, const char *fmt, ...)
-	G_GNUC_PRINTF(3, 4) G_GNUC_NO_INLINE;
-
-static bool line_error(struct as_state *s, GError **err, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	trace_error(err, s->lr.name, s->lr.lineno, "%s", msg);
-	g_free(msg);
-	return false;
-}
+/* An error at the line just read; false, to end the caller's check. */
+#define line_error(s, err, ...) \
+	(trace_error((err), (s)->lr.name, (s)->lr.lineno, __VA_ARGS__), false)
 
 static G_GNUC_NO_INLINE bool bad_token(struct as_state *s, size_t k,
 					const char *what, const char *expect,

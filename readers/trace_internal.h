@@ -18,9 +18,7 @@
 
 /* ---- errors ------------------------------------------------------------- */
 
-/* "FILE:LINE: message" (LINE 0: "FILE: message"), SS_ERROR_INPUT. */
-void trace_error(GError **err, const char *file, uint64_t line,
-		 const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
 
 /* Text as a message quotes it: printable ASCII, at most SHOWN_MAX bytes. */
 #define SHOWN_MAX 60

@@ -118,7 +118,7 @@ is "$(printf '%s\n' "$out" | sed -n 1p)" "app level: 3 app instances, 5 kernels,
 is "$(printf '%s\n' "$out" | sed -n 2p)" "$header" "the columns of the paper's Table 4, and the counts"
 is "$(printf '%s\n' "$out" | sed -n '3,$p' | cut -d' ' -f1 | tr '\n' ' ')" \
 	"l1_hit_rate l1_hit_rate_g l1_hit_rate_ldg l1_hit_rate_stg l2_hit_rate l2_hit_rate_ld l2_hit_rate_st l2_ld_trans l2_st_trans l2_tot_trans dram_ld_trans dram_st_trans dram_tot_trans gmem_tot_reqs gmem_ld_sectors gmem_st_sectors gmem_tot_sectors gmem_ld_diverg " \
-	"the metrics of metrics.md 4.3, in its order"
+	"the metrics scored against Nsight Compute, in the order of the paper's Table 4"
 is "$(line dram_ld_trans)" "dram_ld_trans          18.33     0.9816    0.1740     3    0        0" "dram_ld_trans by hand"
 is "$(line l1_hit_rate)" "l1_hit_rate             2.83     0.9990    0.0420     3    1        0" "l1_hit_rate by hand: h = 0 left out of the MAPE only"
 is "$(line l1_hit_rate_stg)" "l1_hit_rate_stg        75.00     1.0000    0.9198     3    1        0" "l1_hit_rate_stg by hand, over requests"

@@ -79,12 +79,28 @@
  * also tells the SMs of an array apart from the end of it.
  */
 #define SM_STAT_LINES		"lines"
+#define SM_STAT_GMEM_LD_REQS	"gmem_ld_reqs"
+#define SM_STAT_GMEM_ST_REQS	"gmem_st_reqs"
+#define SM_STAT_GMEM_LD_SECTORS	"gmem_ld_sectors"
+#define SM_STAT_GMEM_ST_SECTORS	"gmem_st_sectors"
+#define SM_STAT_LMEM_LD_REQS	"lmem_ld_reqs"
+#define SM_STAT_LMEM_ST_REQS	"lmem_st_reqs"
+#define SM_STAT_ATOM_REQS	"atom_reqs"
+#define SM_STAT_RED_REQS	"red_reqs"
+#define SM_STAT_ATOM_RED_TRANS	"atom_red_trans"
+#define SM_STAT_UMEM_LD_SECTORS	"umem_ld_sectors"
+#define SM_STAT_UMEM_ST_SECTORS	"umem_st_sectors"
+#define SM_STAT_LMEM_LD_SECTORS	"lmem_ld_sectors"
+#define SM_STAT_LMEM_ST_SECTORS	"lmem_st_sectors"
+#define SM_STAT_ATOM_SECTORS	"atom_sectors"
+#define SM_STAT_RED_SECTORS	"red_sectors"
 #define SM_STAT_NAMES \
-	"gmem_ld_reqs", "gmem_st_reqs", "gmem_ld_sectors", "gmem_st_sectors", \
-	"lmem_ld_reqs", "lmem_st_reqs", "atom_reqs", "red_reqs", \
-	"atom_red_trans", "umem_ld_sectors", "umem_st_sectors", \
-	"lmem_ld_sectors", "lmem_st_sectors", "atom_sectors", "red_sectors", \
-	SM_STAT_LINES
+	SM_STAT_GMEM_LD_REQS, SM_STAT_GMEM_ST_REQS, SM_STAT_GMEM_LD_SECTORS, \
+	SM_STAT_GMEM_ST_SECTORS, SM_STAT_LMEM_LD_REQS, SM_STAT_LMEM_ST_REQS, \
+	SM_STAT_ATOM_REQS, SM_STAT_RED_REQS, SM_STAT_ATOM_RED_TRANS, \
+	SM_STAT_UMEM_LD_SECTORS, SM_STAT_UMEM_ST_SECTORS, \
+	SM_STAT_LMEM_LD_SECTORS, SM_STAT_LMEM_ST_SECTORS, \
+	SM_STAT_ATOM_SECTORS, SM_STAT_RED_SECTORS, SM_STAT_LINES
 #define SM_STAT_N_REF		11
 
 #endif
