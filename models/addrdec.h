@@ -20,6 +20,10 @@
 #include <sectorsim/protocols/mem.h>
 #include "setindex.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum addrdec_indexing {
 	ADDRDEC_CONSECUTIVE,	/* channel * n_sub + bank bits (-gpgpu_memory_partition_indexing 0) */
 	ADDRDEC_IPOLY,		/* that, hashed with IPOLY (2) */
@@ -178,5 +182,9 @@ static inline uint32_t slice_map_route(const struct slice_map *m,
 		return 0;
 	}
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum coalesce_order {
 	COALESCE_PYSET, COALESCE_ASCENDING, COALESCE_FIRST_TOUCH, COALESCE_DESCENDING,
 };
@@ -52,5 +56,9 @@ uint32_t coalesce(struct coalescer *c, const uint64_t *addr, uint32_t n,
 uint32_t coalesce_masked(struct coalescer *c, const uint64_t *addr, uint32_t n,
 			 uint32_t width, uint64_t *out, uint32_t *mask,
 			 uint32_t *lines);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <sectorsim/protocols/gpu.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum carveout_rule {
 	CARVEOUT_REF,		/* the reference's loop: the last carveout is never tried */
 	CARVEOUT_OFF,		/* no adaptation: all shared memory, fixed_l1_bytes of L1 */
@@ -73,5 +77,9 @@ bool occupancy_plan(const struct occ_gpu *g, const struct gpu_kernel *k,
 uint32_t occupancy_first_wave(const struct occ_gpu *g, const struct gpu_kernel *k,
 			      const struct gpu_occupancy *o, uint32_t sm,
 			      uint64_t *ids);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

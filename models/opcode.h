@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum op_class {
 	OP_UNKNOWN,		/* carries addresses of no known space: dropped, counted */
 	OP_IGNORED,		/* constant, texture: no addresses in traces */
@@ -28,5 +32,9 @@ struct op_base {
 /* Of the base opcode op[0..n), the text before the first '.';
  * OP_UNKNOWN for one the table lacks. */
 struct op_base op_base_of(const char *op, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include <stdbool.h>
 #include <sectorsim/protocols/mem.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef void (*rr_serve_fn)(void *ctx, const struct mem_req *r);
 
 struct rr_merge;
@@ -33,5 +37,9 @@ void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r);
  * that ends a kernel twice is a component bug (g_error).
  */
 bool rr_merge_end(struct rr_merge *m, unsigned i);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- reuse distance: distinct addresses since the last use ----------------- */
 
 struct rd_tracker;
@@ -75,5 +79,9 @@ struct py_random {
 void py_random_seed(struct py_random *r, uint64_t n);
 /* random.random(): 53 random bits in [0, 1). */
 double py_random(struct py_random *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include <sectorsim/protocols/mem.h>
 #include "setindex.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum sc_write_hit { SC_WRITE_BACK, SC_WRITE_THROUGH };
 enum sc_write_miss {
 	SC_ALLOCATE,		/* the sector becomes valid without a fetch (ref) */
@@ -146,5 +150,9 @@ struct sc_kernel_end {
 };
 
 void sc_end_kernel(struct sc_cache *c, const struct sc_kernel_end *end);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* X(SELECTOR, name): the functions, in the order of the `index` choices. */
 #define SET_INDEX_FUNCTIONS(X) \
 	X(FIB_DOUBLE, fib_double)	/* the reference's float Fibonacci hash, any set count */ \
@@ -183,5 +187,9 @@ static inline uint32_t set_index(enum set_index_fn fn, uint64_t addr,
 		return set_index_of_fib_double(addr, line_shift, nsets, set_shift);
 	}
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #ifndef SECTORSIM_PROTOCOLS_CACHE_STATS_H
 #define SECTORSIM_PROTOCOLS_CACHE_STATS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- a sector cache (sector_cache, l2_slice_set) --------------------------- */
 
 /*
@@ -102,5 +106,9 @@
 	SM_STAT_LMEM_LD_SECTORS, SM_STAT_LMEM_ST_SECTORS, \
 	SM_STAT_ATOM_SECTORS, SM_STAT_RED_SECTORS, SM_STAT_LINES
 #define SM_STAT_N_REF		11
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include <sectorsim/port.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GPU_KERNEL_PROTOCOL "gpu.kernel"
 #define GPU_DISPATCH_PROTOCOL "gpu.dispatch"
 
@@ -149,5 +153,9 @@ struct gpu_dispatch_msg {
 	uint32_t slot;				/* BLOCK, DONE: its block slot on the SM */
 	uint32_t sm;				/* DONE: which SM */
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include <sectorsim/port.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MEM_PROTOCOL "mem.sector"
 #define MEM_ATOM 32u		/* bytes: the unit of every sector count */
 
@@ -71,5 +75,9 @@ static inline void mem_req_init(struct mem_req *r, enum mem_op op,
 		.mask = UINT32_MAX,
 	};
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
