@@ -2,7 +2,7 @@
 /*
  * The parameter and statistic rows of the components built on the models
  * of models/sector_cache.h and models/addrdec.h (sector_cache,
- * l2_slice_set, slice_router, sdcm_cache), and the functions that turn a
+ * l2_slice_set, slice_router), and the functions that turn a
  * component's parameters into the models' configurations.  The models
  * know nothing of parameters; this is where the two meet.
  */

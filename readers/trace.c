@@ -2,9 +2,10 @@
 /*
  * The trace reader's public side (trace.h): picking the format, the kernel
  * sequence, the blocks of the current kernel and their storage; plus what
- * every format uses: number parsing and error messages.  The formats are
- * driven through their struct trace_format (trace_internal.h) and listed
- * below; they read with linereader.c and build blocks with block_builder.c.
+ * every format uses: number parsing and showing a token in a message.  The
+ * formats are driven through their struct trace_format (trace_internal.h)
+ * and listed below; they read with linereader.c (which also words every
+ * reader's errors, trace_error) and build blocks with block_builder.c.
  *
  * Storage: a block is one allocation (block_builder.c), kept by its id
  * until the next kernel starts, when all blocks of the kernel are freed.
