@@ -51,6 +51,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -349,16 +350,96 @@ static bool check_geometry(const struct sc_config *cfg, uint32_t nsets,
 	return true;
 }
 
+/* The memory the machine has, 0 when the system does not say. */
+static uint64_t physical_memory(void)
+{
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	if (pages > 0 && page > 0)
+		return (uint64_t)pages * (uint64_t)page;
+#endif
+	return 0;
+}
+
+/*
+ * The tables of a geometry, allocated whole or not at all.  A size comes
+ * from the user (a parameter, or a kernel's L1), so running out of memory
+ * here is an error to report, not an abort: the tables may not exceed the
+ * machine's physical memory (more would only thrash), and an allocation
+ * that fails anyway is refused with the bytes asked for.
+ */
+struct sc_tables {
+	void *blocks;
+	struct sc_set *sets;
+	struct sc_way *ways;
+	uint32_t *readable;
+	uint64_t *bytes;
+};
+
+static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
+			 uint32_t nsets, uint32_t assoc, size_t block_bytes,
+			 uint32_t mask_words, uint64_t size, char **why)
+{
+	uint64_t n = (uint64_t)nsets * assoc;
+	bool lazy = cfg->write_miss == SC_LAZY_FETCH;
+	/* at most 2^32 lines (check_geometry), so no product overflows */
+	uint64_t total = (uint64_t)nsets * block_bytes +
+			 (uint64_t)nsets * sizeof(struct sc_set) +
+			 n * sizeof(struct sc_way) +
+			 (lazy ? n * sizeof(uint32_t) + n * mask_words * sizeof(uint64_t) : 0);
+	uint64_t phys = physical_memory();
+
+	memset(t, 0, sizeof(*t));
+	if (phys && total > phys) {
+		*why = g_strdup_printf("size %" G_GUINT64_FORMAT " bytes (%u sets of %u ways): the cache's tables need %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of this machine's memory",
+				       size, nsets, assoc, total, phys);
+		return false;
+	}
+	if (total > SIZE_MAX || posix_memalign(&t->blocks, CPU_LINE, (size_t)nsets * block_bytes))
+		t->blocks = NULL;
+	if (t->blocks) {
+		t->sets = g_try_new0(struct sc_set, nsets);
+		t->ways = g_try_new(struct sc_way, n);
+		if (lazy) {
+			t->readable = g_try_new0(uint32_t, n);
+			t->bytes = g_try_new0(uint64_t, n * mask_words);
+		}
+	}
+	if (!t->blocks || !t->sets || !t->ways ||
+	    (lazy && (!t->readable || !t->bytes))) {
+		free(t->blocks);
+		g_free(t->sets);
+		g_free(t->ways);
+		g_free(t->readable);
+		g_free(t->bytes);
+		memset(t, 0, sizeof(*t));
+		*why = g_strdup_printf("size %" G_GUINT64_FORMAT " bytes (%u sets of %u ways): out of memory allocating the cache's %" G_GUINT64_FORMAT " bytes of tables",
+				       size, nsets, assoc, total);
+		return false;
+	}
+	return true;
+}
+
 /* Check the geometry of cfg at `size` bytes (see derive_geometry()) and
- * size the arrays. */
+ * size the arrays; on failure the cache is left as it was. */
 static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 		      uint64_t size, char **why)
 {
-	uint32_t nsets, assoc;
+	uint32_t nsets, assoc, lanes;
+	size_t block_bytes;
+	struct sc_tables t;
 
 	*why = NULL;
 	if (!derive_geometry(cfg, size, &nsets, &assoc, why) ||
 	    !check_geometry(cfg, nsets, assoc, why))
+		return false;
+	/* the compares take 16 fingerprints, or 8 for a small set; a set's
+	 * block holds its fingerprints and its links (16-bit above 256 ways) */
+	lanes = assoc <= 8 ? 8 : round_up(assoc, 16);
+	block_bytes = round_up(2 * lanes + ((2 * assoc) << (assoc > 256)), 16);
+	if (!alloc_tables(&t, cfg, nsets, assoc, block_bytes,
+			  (cfg->line_bytes + 63) / 64, size, why))
 		return false;
 	c->cfg = *cfg;
 	c->nsets = nsets;
@@ -378,23 +459,17 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->fib_on_addr = cfg->index == SET_INDEX_FIB_DOUBLE && !cfg->index_on_partition;
 	c->atom_sectors = cfg->sector_bytes == MEM_ATOM;
 	c->mask_words = (cfg->line_bytes + 63) / 64;
-	/* the compares take 16 fingerprints, or 8 for a small set */
-	c->fp_lanes = c->assoc <= 8 ? 8 : round_up(c->assoc, 16);
-	c->block_bytes = round_up(2 * c->fp_lanes + ((2 * c->assoc) << c->wide_links), 16);
-
-	size_t n = (size_t)c->nsets * c->assoc;
-	void *blocks;
+	c->fp_lanes = lanes;
+	c->block_bytes = block_bytes;
 
 	free_arrays(c);
-	/* a 32-way set's fingerprints fill one CPU line, not two */
-	if (posix_memalign(&blocks, CPU_LINE, c->nsets * c->block_bytes))
-		g_error("sector_cache: out of memory");
-	c->blocks = blocks;
-	/* epoch 0 everywhere: every set is emptied on first use */
-	c->sets = g_new0(struct sc_set, c->nsets);
-	c->ways = g_new(struct sc_way, n);
-	c->readable = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint32_t, n) : NULL;
-	c->bytes = cfg->write_miss == SC_LAZY_FETCH ? g_new0(uint64_t, n * c->mask_words) : NULL;
+	/* a 32-way set's fingerprints fill one CPU line, not two;
+	 * epoch 0 everywhere: every set is emptied on first use */
+	c->blocks = t.blocks;
+	c->sets = t.sets;
+	c->ways = t.ways;
+	c->readable = t.readable;
+	c->bytes = t.bytes;
 	c->epoch = 0;
 	sc_invalidate(c);
 	return true;

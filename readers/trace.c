@@ -370,3 +370,18 @@ struct gpu_block_source *trace_block_source(struct trace_reader *t)
 {
 	return &t->source;
 }
+
+uint64_t trace_source_next_stored(struct gpu_block_source *s, uint64_t from)
+{
+	struct trace_reader *t;
+	uint64_t next;
+
+	if (s->ops != &source_ops)
+		return from;
+	t = (struct trace_reader *)((char *)s - offsetof(struct trace_reader, source));
+	if (!t->in_kernel || t->failed || !t->fmt->next_stored ||
+	    from >= t->kernel.grid_size)
+		return from;
+	next = t->fmt->next_stored(t, from);
+	return MAX(from, MIN(next, t->kernel.grid_size));
+}

@@ -176,6 +176,12 @@ struct trace_format {
 	 */
 	bool (*load)(struct trace_reader *t, const uint64_t *ids, size_t n,
 		     GError **err);
+	/*
+	 * Optional (NULL: `from`): the first block id >= from of the current
+	 * kernel that the trace may hold, or UINT64_MAX; the blocks before it
+	 * are known to be absent, so empty with nothing dropped.
+	 */
+	uint64_t (*next_stored)(struct trace_reader *t, uint64_t from);
 };
 
 #endif

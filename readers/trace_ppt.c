@@ -40,7 +40,7 @@ struct ppt_state {
 	GArray *kernels;	/* struct ppt_kernel, in app_kernels_id order */
 	size_t next;
 	char *traces;		/* DIR/memory_traces */
-	GHashTable *bytes_by_id;	/* kernel id -> its files' bytes (progress) */
+	GHashTable *files_by_id;	/* kernel id -> struct ppt_files */
 	struct line_reader lr;
 };
 
@@ -557,8 +557,8 @@ static void ppt_close(struct trace_reader *t)
 	lr_free(&s->lr);
 	g_array_free(s->kernels, TRUE);
 	g_free(s->traces);
-	if (s->bytes_by_id)
-		g_hash_table_destroy(s->bytes_by_id);
+	if (s->files_by_id)
+		g_hash_table_destroy(s->files_by_id);
 	g_free(s);
 	t->state = NULL;
 }
@@ -570,50 +570,130 @@ static size_t ppt_kernel_count(const struct trace_reader *t)
 	return s->kernels->len;
 }
 
-/*
- * The kernel's block files, memory_traces/kernel_ID_block_*.mem: the
- * folder is read once, its sizes summed per kernel id.
- */
+/* A kernel's block files: their bytes (progress) and block ids, sorted. */
+struct ppt_files {
+	uint64_t bytes;
+	GArray *blocks;		/* uint64_t */
+};
+
+static void ppt_files_free(gpointer p)
+{
+	struct ppt_files *f = p;
+
+	g_array_free(f->blocks, TRUE);
+	g_free(f);
+}
+
+/* The digits of name[*i..] as written by the tracer (no sign, no leading
+ * zero but in "0"), up to `stop`. */
+static bool name_number(const char *name, size_t *i, char stop, uint64_t *v)
+{
+	size_t from = *i;
+
+	while (g_ascii_isdigit(name[*i]))
+		(*i)++;
+	if (name[*i] != stop || *i == from ||
+	    (name[from] == '0' && *i - from > 1))
+		return false;
+	return parse_u64(name + from, *i - from, v);
+}
+
+/* kernel_K_block_B.mem, spelt as ppt_load() opens it. */
+static bool block_file_name(const char *name, uint64_t *k, uint64_t *b)
+{
+	size_t i = 7;
+
+	if (strncmp(name, "kernel_", 7) || !name_number(name, &i, '_', k) ||
+	    *k > UINT32_MAX || strncmp(name + i, "_block_", 7))
+		return false;
+	i += 7;
+	return name_number(name, &i, '.', b) && !strcmp(name + i, ".mem");
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* memory_traces/ read once: each kernel's files, sizes summed. */
+static GHashTable *ppt_files(struct ppt_state *s)
+{
+	GDir *d;
+	const char *name;
+	GHashTableIter it;
+	gpointer v;
+
+	if (s->files_by_id)
+		return s->files_by_id;
+	s->files_by_id = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+					       NULL, ppt_files_free);
+	d = g_dir_open(s->traces, 0, NULL);
+	while (d && (name = g_dir_read_name(d))) {
+		uint64_t id, block;
+		struct ppt_files *f;
+		char *path;
+		GStatBuf st;
+
+		if (!block_file_name(name, &id, &block))
+			continue;
+		path = g_build_filename(s->traces, name, NULL);
+		if (g_stat(path, &st) == 0) {
+			f = g_hash_table_lookup(s->files_by_id, GUINT_TO_POINTER((guint)id));
+			if (!f) {
+				f = g_new0(struct ppt_files, 1);
+				f->blocks = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+				g_hash_table_insert(s->files_by_id,
+						    GUINT_TO_POINTER((guint)id), f);
+			}
+			f->bytes += st.st_size;
+			g_array_append_val(f->blocks, block);
+		}
+		g_free(path);
+	}
+	if (d)
+		g_dir_close(d);
+	g_hash_table_iter_init(&it, s->files_by_id);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_array_sort(((struct ppt_files *)v)->blocks, cmp_id);
+	return s->files_by_id;
+}
+
 static uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
 {
 	struct ppt_state *s = t->state;
 	const struct ppt_kernel *k = &g_array_index(s->kernels, struct ppt_kernel, i);
+	const struct ppt_files *f = g_hash_table_lookup(ppt_files(s),
+							GUINT_TO_POINTER(k->id));
 
-	if (!s->bytes_by_id) {
-		GDir *d = g_dir_open(s->traces, 0, NULL);
-		const char *name;
+	return f ? f->bytes : 0;
+}
 
-		s->bytes_by_id = g_hash_table_new_full(g_direct_hash, g_direct_equal,
-						       NULL, g_free);
-		while (d && (name = g_dir_read_name(d))) {
-			unsigned id;
-			char *path;
-			GStatBuf st;
+/*
+ * A block without a file is an empty block: the first block with one at
+ * or after `from`, found in the folder's listing, lets the scheduler pass
+ * over a grid of 10^10 blocks with three files in three steps.
+ */
+static uint64_t ppt_next_stored(struct trace_reader *t, uint64_t from)
+{
+	struct ppt_state *s = t->state;
+	const struct ppt_files *f = g_hash_table_lookup(ppt_files(s),
+							GUINT_TO_POINTER(t->kernel.id));
+	guint lo = 0, hi;
 
-			if (sscanf(name, "kernel_%u_block_", &id) != 1 ||
-			    !g_str_has_suffix(name, ".mem"))
-				continue;
-			path = g_build_filename(s->traces, name, NULL);
-			if (g_stat(path, &st) == 0) {
-				uint64_t *n = g_hash_table_lookup(s->bytes_by_id,
-								  GUINT_TO_POINTER(id));
+	if (!f)
+		return UINT64_MAX;
+	hi = f->blocks->len;
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
 
-				if (!n) {
-					n = g_new0(uint64_t, 1);
-					g_hash_table_insert(s->bytes_by_id,
-							    GUINT_TO_POINTER(id), n);
-				}
-				*n += st.st_size;
-			}
-			g_free(path);
-		}
-		if (d)
-			g_dir_close(d);
+		if (g_array_index(f->blocks, uint64_t, mid) < from)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-
-	uint64_t *n = g_hash_table_lookup(s->bytes_by_id, GUINT_TO_POINTER(k->id));
-
-	return n ? *n : 0;
+	return lo < f->blocks->len ? g_array_index(f->blocks, uint64_t, lo) : UINT64_MAX;
 }
 
 static bool ppt_next_kernel(struct trace_reader *t, bool *end,
@@ -756,4 +836,5 @@ const struct trace_format trace_format_ppt = {
 	.kernel_count = ppt_kernel_count,
 	.kernel_bytes = ppt_kernel_bytes,
 	.load = ppt_load,
+	.next_stored = ppt_next_stored,
 };
