@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 static char *bfs;		/* ../shared/golden/real/bfs-a100-v3, or NULL */
 
@@ -115,6 +116,142 @@ static void test_flat_grid(void)
 	remove_grid(large);
 }
 
+/*
+ * `sectorsim --quiet ARGS...` with at most `cpu_s` seconds of CPU: its exit
+ * status (128 + signal when killed), peak RSS in KiB and standard error.
+ */
+static void limit_cpu(gpointer data)
+{
+	struct rlimit rl = { GPOINTER_TO_UINT(data), GPOINTER_TO_UINT(data) };
+
+	setrlimit(RLIMIT_CPU, &rl);
+}
+
+static int run_args(const char *const *args, unsigned cpu_s, long *kib,
+		    char **errtext)
+{
+	GPtrArray *argv = g_ptr_array_new();
+	GError *err = NULL;
+	GPid pid;
+	int status, fd;
+	struct rusage ru;
+	GString *text = g_string_new(NULL);
+	char buf[4096];
+	ssize_t n;
+
+	g_ptr_array_add(argv, (char *)g_getenv("SECTORSIM"));
+	g_ptr_array_add(argv, "--quiet");
+	for (; *args; args++)
+		g_ptr_array_add(argv, (char *)*args);
+	g_ptr_array_add(argv, NULL);
+	if (!g_spawn_async_with_pipes(NULL, (char **)argv->pdata, NULL,
+				      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+				      limit_cpu, GUINT_TO_POINTER(cpu_s), &pid,
+				      NULL, NULL, &fd, &err))
+		g_error("%s", err->message);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		g_string_append_len(text, buf, n);
+	close(fd);
+	g_assert_cmpint(wait4(pid, &status, 0, &ru), ==, pid);
+	g_ptr_array_free(argv, TRUE);
+	*kib = ru.ru_maxrss;
+	*errtext = g_string_free(text, FALSE);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static char *src_path(const char *rel)
+{
+	return g_build_filename(g_getenv("G_TEST_SRCDIR"), "..", rel, NULL);
+}
+
+/*
+ * A cache larger than the machine's memory is the user's error, found
+ * when the configuration is built: exit 2 and a message naming the
+ * section's FILE:LINE and the size, not an abort from the allocator.
+ */
+static void test_size_beyond_memory(void)
+{
+	char *cfg = src_path("configs/validation/titanv-ref.ini");
+	char *trace = src_path("traces/vectoradd-a100");
+	const char *args[] = { "-p", "l2.size=256GiB", cfg, trace, NULL };
+	char *text;
+	long kib;
+	int rc = run_args(args, 20, &kib, &text);
+
+	g_test_message("exit %d: %s", rc, text);
+	g_assert_cmpint(rc, ==, 2);
+	g_assert_nonnull(strstr(text, "titanv-ref.ini:44: l2 (type l2_slice_set): create: size 274877906944 bytes"));
+	g_assert_null(strstr(text, "ERROR **"));
+	g_assert_cmpuint(strlen(text), ==, strcspn(text, "\n") + 1);
+	g_free(text);
+	g_free(cfg);
+	g_free(trace);
+}
+
+/*
+ * A paper-format kernel of 10^10 blocks and no block file (or a few):
+ * under dynamic dispatch every block "runs", but the absent ones carry
+ * nothing, so the kernel ends at once, in a few MiB, as it does under the
+ * reference's first-wave dispatch, with the whole grid counted.
+ */
+static void test_huge_grid(void)
+{
+	char *dir = g_dir_make_tmp("sectorsim-huge-XXXXXX", NULL);
+	char *traces = g_build_filename(dir, "memory_traces", NULL);
+	char *app = g_build_filename(dir, "app_config.py", NULL);
+	char *mem = g_build_filename(traces, "kernel_1_block_9999999999.mem", NULL);
+	char *stats = g_build_filename(dir, "stats.txt", NULL);
+	char *cfg = src_path("configs/titanv.ini");
+	const char *args[] = { "-o", stats, cfg, dir, NULL };
+	char *text, *out;
+	long kib;
+	int rc;
+
+	g_assert_true(g_file_set_contents(app,
+		"kernel_1 = {\"kernel_name\": \"k\", \"num_registers\": 32,\n"
+		" \"shared_mem_bytes\": 0, \"grid_size\": 10000000000,\n"
+		" \"block_size\": 256, \"cuda_stream_id\": 0}\n"
+		"app_kernels_id = [1]\n", -1, NULL));
+	/* no file at all */
+	rc = run_args(args, 10, &kib, &text);
+	g_test_message("no block file: exit %d, %ld KiB: %s", rc, kib, text);
+	g_assert_cmpint(rc, ==, 0);
+#ifndef __SANITIZE_ADDRESS__
+	g_assert_cmpint(kib, <, 64 * 1024);
+#endif
+	g_assert_true(g_file_get_contents(stats, &out, NULL, NULL));
+	g_assert_true(g_regex_match_simple("sched.blocks +10000000000 ", out, 0, 0));
+	g_assert_true(g_regex_match_simple("sched.empty_blocks +10000000000 ", out, 0, 0));
+	g_free(out);
+	g_free(text);
+	/* the last block only: one run of 10^10 - 1 absent blocks */
+	g_assert_cmpint(g_mkdir(traces, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(mem, "LDG 0x1000 0x1004\n", -1, NULL));
+	rc = run_args(args, 10, &kib, &text);
+	g_test_message("one block file: exit %d, %ld KiB: %s", rc, kib, text);
+	g_assert_cmpint(rc, ==, 0);
+#ifndef __SANITIZE_ADDRESS__
+	g_assert_cmpint(kib, <, 64 * 1024);
+#endif
+	g_assert_true(g_file_get_contents(stats, &out, NULL, NULL));
+	g_assert_true(g_regex_match_simple("sched.blocks +10000000000 ", out, 0, 0));
+	g_assert_true(g_regex_match_simple("sched.empty_blocks +9999999999 ", out, 0, 0));
+	g_assert_true(g_regex_match_simple("sched.blocks_done +1 ", out, 0, 0));
+	g_free(out);
+	g_free(text);
+	g_unlink(mem);
+	g_rmdir(traces);
+	g_unlink(app);
+	g_unlink(stats);
+	g_rmdir(dir);
+	g_free(mem);
+	g_free(traces);
+	g_free(app);
+	g_free(stats);
+	g_free(cfg);
+	g_free(dir);
+}
+
 static void test_flat(void)
 {
 	char *dir, *list;
@@ -195,5 +332,7 @@ int main(int argc, char **argv)
 		g_free(p);
 	g_test_add_func("/memory/flat-in-trace-length", test_flat);
 	g_test_add_func("/memory/flat-in-grid-size", test_flat_grid);
+	g_test_add_func("/memory/size-beyond-memory", test_size_beyond_memory);
+	g_test_add_func("/memory/huge-grid-without-blocks", test_huge_grid);
 	return g_test_run();
 }
