@@ -31,7 +31,8 @@ void builder_reset(struct block_builder *b)
 
 uint64_t *builder_reserve(struct block_builder *b, size_t n)
 {
-	if (b->cap_pool - b->n_pool < n) {
+	/* !pool: even n == 0 needs a pool, NULL + 0 being undefined */
+	if (b->cap_pool - b->n_pool < n || !b->pool) {
 		size_t cap = MAX(MAX(b->cap_pool * 2, b->n_pool + n), 4096);
 
 		b->pool = g_renew(uint64_t, b->pool, cap);

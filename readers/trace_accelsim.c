@@ -180,6 +180,13 @@ static bool as_open(struct trace_reader *t, const char *list, GError **err)
 		}
 		g_array_append_val(s->entries, e);
 	}
+	/* random bytes, or a list of copies only: not a trace to run as
+	 * one of no kernels */
+	if (rc == 0 && !s->entries->len) {
+		trace_error(err, s->list_name, r.lineno,
+			    "no line names a kernel file; expected lines such as kernel-1.traceg");
+		rc = -1;
+	}
 	lr_free(&r);
 	return rc == 0;
 }
@@ -447,7 +454,10 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 		return false;
 	for (int k = 0; k < N_REQ; k++) {
 		if (!have[k]) {
-			trace_error(err, file, 0, "header lacks '%s'", req_form[k]);
+			/* the line where the header ends: #BEGIN_TB, or the
+			 * file's last line */
+			trace_error(err, file, s->lr.lineno,
+				    "the header ending here lacks '%s'", req_form[k]);
 			return false;
 		}
 	}

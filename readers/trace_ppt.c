@@ -319,8 +319,10 @@ static bool parse_list(struct parser *ps, bool keep)
 	while (!is_punct(ps, ']')) {
 		struct pval v = { 0 };
 
-		if (!parse_scalar(ps, &v))
+		if (!parse_scalar(ps, &v)) {
+			pval_clear(&v);
 			return false;
+		}
 		if (!v.is_int) {
 			struct shown s;
 
@@ -525,18 +527,11 @@ static bool ppt_open(struct trace_reader *t, const char *file, GError **err)
 	ps.p = text;
 	ps.end = text + len;
 	ps.dicts = g_hash_table_new_full(NULL, NULL, NULL, pdict_free);
-	if (lex(&ps)) {
-		while (ps.tok.kind != T_END) {
-			if (is_punct(&ps, ';')) {
-				if (!lex(&ps))
-					break;
-				continue;
-			}
-			if (!parse_statement(&ps))
-				break;
-		}
-		ok = ps.tok.kind == T_END && collect_kernels(t, &ps, err);
-	}
+	/* a statement that fails has set *err: nothing more is checked */
+	ok = lex(&ps);
+	while (ok && ps.tok.kind != T_END)
+		ok = is_punct(&ps, ';') ? lex(&ps) : parse_statement(&ps);
+	ok = ok && collect_kernels(t, &ps, err);
 	if (ps.list) {
 		for (guint i = 0; i < ps.list->len; i++)
 			pval_clear(&g_array_index(ps.list, struct pval, i));

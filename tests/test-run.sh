@@ -296,7 +296,7 @@ bad-appconfig-undefined|app_config.py:14: kernel_3 listed in app_kernels_id but 
 bad-appconfig-field|app_config.py:6: "grid_size" of kernel_1 is '"many"'; expected a positive 64-bit integer
 bad-mem-hex|kernel_1_block_7.mem:3: address token 'zz12' is not hexadecimal
 bad-kernelslist|kernelslist.g:5: kernel-4.traceg: no such file (also tried .gz, .xz)
-bad-header|kernel-1.traceg: header lacks '-grid dim = (x,y,z)'
+bad-header|kernel-1.traceg:10: the header ending here lacks '-grid dim = (x,y,z)'
 bad-header-line|kernel-1.traceg:12: unexpected line before #BEGIN_TB
 bad-structure|kernel-1.traceg:12: thread block (2,0,0) is outside the grid (2,1,1)
 bad-decode|kernel-1.traceg:15: cannot decode addresses: unknown mode 7

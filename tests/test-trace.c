@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 #include "trace.h"
 
 static char *shared;		/* NULL when ../shared is absent */
@@ -559,10 +560,128 @@ static void test_bad_kernelslist(void)
 			  "kernelslist.g:5: kernel-4.traceg: no such file (also tried .gz, .xz)");
 }
 
+/* ---- traces written by the test ------------------------------------------- */
+
+/* A new temporary folder holding files[0] = files[1], files[2] = ... */
+static char *write_trace(const char *const *files)
+{
+	char *dir = g_dir_make_tmp("sectorsim-trace-XXXXXX", NULL);
+
+	g_assert_nonnull(dir);
+	for (; *files; files += 2) {
+		char *path = g_build_filename(dir, files[0], NULL);
+		char *sub = g_path_get_dirname(path);
+
+		g_assert_cmpint(g_mkdir_with_parents(sub, 0755), ==, 0);
+		g_assert_true(g_file_set_contents(path, files[1], -1, NULL));
+		g_free(sub);
+		g_free(path);
+	}
+	return dir;
+}
+
+static void remove_tree(const char *path)
+{
+	GDir *d = g_dir_open(path, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		char *p = g_build_filename(path, name, NULL);
+
+		if (g_file_test(p, G_FILE_TEST_IS_DIR))
+			remove_tree(p);
+		else
+			g_unlink(p);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+	g_rmdir(path);
+}
+
+/* Opening `files` fails with exactly `msg` (GLib's test mode makes a
+ * warning, such as an error set twice, fatal). */
+static void expect_written_open_error(const char *const *files, const char *msg)
+{
+	char *dir = write_trace(files);
+	GError *err = NULL;
+
+	g_assert_null(trace_open(dir, TRACE_AUTO, &err));
+	assert_input_error(err, msg);
+	g_error_free(err);
+	remove_tree(dir);
+	g_free(dir);
+}
+
+/*
+ * A statement that fails ends the reading: the list is not then checked
+ * too (which set a second error over the first); a string read before a
+ * failing token is freed (the leak shows under ASan).
+ */
+static void test_bad_app_config_once(void)
+{
+	static const char *const bare[] = { "app_config.py", "x\n", NULL };
+	static const char *const lacks[] = { "app_config.py",
+		"kernel_2 = {\"kernel_name\": \"k\", \"num_registers\": 1,\n"
+		" \"shared_mem_bytes\": 0, \"block_size\": 32}\n"
+		"app_kernels_id = [2]\nkernel_3 =\n", NULL };
+	static const char *const str[] = { "app_config.py",
+		"app_kernels_id = ['a' $\n", NULL };
+	static const char *const open_str[] = { "app_config.py",
+		"app_kernels_id = ['a' \n", NULL };
+
+	expect_written_open_error(bare, "app_config.py:2: found the end of the file; expected '=' after the name");
+	expect_written_open_error(lacks, "app_config.py:5: found the end of the file; expected '{' starting the kernel's parameters");
+	expect_written_open_error(str, "app_config.py:1: found '$'; expected a name, a number, a string or punctuation");
+	expect_written_open_error(open_str, "app_config.py:1: found ''a'' in a list; expected a kernel number");
+}
+
+/* A list that names no kernel file is not a trace of no kernels. */
+static void test_bad_kernelslist_empty(void)
+{
+	static const char *const copies[] = { "kernelslist.g",
+		"MemcpyHtoD,0x00007f0000000000,4096\nfoo.traceg\n", NULL };
+	static const char *const binary[] = { "kernelslist.g",
+		"\x8b\x1f\x7f\x01\xfe\n\xff\x80", NULL };
+
+	expect_written_open_error(copies, "kernelslist.g:2: no line names a kernel file; expected lines such as kernel-1.traceg");
+	expect_written_open_error(binary, "kernelslist.g:2: no line names a kernel file; expected lines such as kernel-1.traceg");
+}
+
+/* A first memory instruction of no lane: no address, and no pointer
+ * arithmetic on the builder's empty pool (UBSan). */
+static void test_accelsim_first_mask_zero(void)
+{
+	static const char *const files[] = {
+		"kernelslist.g", "kernel-1.traceg\n",
+		"kernel-1.traceg",
+		"-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n"
+		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n-cuda stream id = 0\n"
+		"-accelsim tracer version = 5\n\n"
+		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n"
+		"#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+		"0000 00000000 0 STG.E 2 R6 R9 4 1 0x0 0 0\n"
+		"0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0000000000 4 0\n"
+		"#END_TB\n",
+		NULL,
+	};
+	char *dir = write_trace(files);
+	struct trace_reader *t = open_ok(dir, TRACE_AUTO);
+	const struct gpu_block *b;
+
+	next_ok(t);
+	b = block(t, 0);
+	g_assert_cmpuint(b->n_lines, ==, 1);
+	g_assert_cmphex(b->lines[0].lanes, ==, 0xffffffff);
+	trace_close(t);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 static void test_bad_header(void)
 {
 	static const char *const msgs[] = {
-		"kernel-1.traceg: header lacks '-grid dim = (x,y,z)'",
+		"kernel-1.traceg:10: the header ending here lacks '-grid dim = (x,y,z)'",
 		"kernel-2.traceg:3: '-block dim = (64,1)' is malformed; expected '-block dim = (x,y,z)'",
 		"kernel-3.traceg:7: accelsim tracer version '7' is not supported; expected 1.2, 3, 4, 5 or 6",
 		"kernel-4.traceg:1: kernel name contains '\"' or '\\'; expected a name without them",
@@ -951,6 +1070,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
+	g_test_add_func("/trace/bad/kernelslist-no-kernel", test_bad_kernelslist_empty);
+	g_test_add_func("/trace/bad/app-config-one-error", test_bad_app_config_once);
+	g_test_add_func("/trace/accelsim/first-mask-zero", test_accelsim_first_mask_zero);
 	g_test_add_func("/trace/bad/header", test_bad_header);
 	g_test_add_func("/trace/bad/header-line", test_bad_header_line);
 	g_test_add_func("/trace/bad/structure", test_bad_structure);
