@@ -28,6 +28,7 @@ void ini_doc_error(struct ini_doc *d, const char *loc, const char *fmt, ...)
 	g_free(msg);
 }
 
+
 static void entry_free(gpointer p)
 {
 	struct ini_entry *e = p;
@@ -431,6 +432,7 @@ static void load_file(struct ini_doc *d, const char *path, const char *from,
 {
 	char *canon = g_canonicalize_filename(path, NULL);
 	char *text = NULL;
+	gsize len = 0;
 	GError *err = NULL;
 	const char *where = from ? from : path;
 
@@ -446,13 +448,28 @@ static void load_file(struct ini_doc *d, const char *path, const char *from,
 		g_free(canon);
 		return;
 	}
-	if (!g_file_get_contents(path, &text, NULL, &err)) {
+	if (!g_file_get_contents(path, &text, &len, &err)) {
 		if (from)
 			ini_doc_error(d, from, "cannot read included file: %s", err->message);
 		else
 			g_ptr_array_add(d->errors, g_strdup_printf("%s: cannot read configuration: %s",
 								   path, err->message));
 		g_error_free(err);
+		g_free(canon);
+		return;
+	}
+	/* a NUL byte: not a text file (a trace, say, or compressed data),
+	 * which iniparser would read as ending there */
+	const char *nul = memchr(text, '\0', len);
+
+	if (nul) {
+		int line = 1;
+
+		for (const char *p = text; p < nul; p++)
+			line += *p == '\n';
+		g_ptr_array_add(d->errors, g_strdup_printf("%s:%d: byte 0 (at byte %" G_GSIZE_FORMAT "): not a text file; expected an INI configuration",
+							   path, line, (gsize)(nul - text)));
+		g_free(text);
 		g_free(canon);
 		return;
 	}

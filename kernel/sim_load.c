@@ -236,6 +236,97 @@ static void plan_links(struct ss_sim *s)
 	}
 }
 
+/*
+ * The errors as printed: a message quotes the file, whose bytes may be
+ * anything, so its control characters are shown as \xNN (one line each,
+ * nothing raw to the terminal).  Takes a g_malloc()ed string.
+ */
+static char *escape_controls(char *line)
+{
+	GString *out = g_string_new(NULL);
+
+	for (const char *p = line; *p; p++) {
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			g_string_append_printf(out, "\\x%02x", (unsigned char)*p);
+		else
+			g_string_append_c(out, *p);
+	}
+	g_free(line);
+	return g_string_free(out, FALSE);
+}
+
+/* The first "[N]" of line: where N starts and ends (past the digits). */
+static bool find_index(const char *line, size_t *at, size_t *end, uint64_t *n)
+{
+	for (const char *p = strchr(line, '['); p; p = strchr(p + 1, '[')) {
+		const char *q = p + 1;
+
+		while (g_ascii_isdigit(*q))
+			q++;
+		if (q > p + 1 && *q == ']' && q - p < 12) {
+			*at = (size_t)(p + 1 - line);
+			*end = (size_t)(q - line);
+			*n = g_ascii_strtoull(p + 1, NULL, 10);
+			return true;
+		}
+	}
+	return false;
+}
+
+#define MAX_ERRORS 20
+
+/*
+ * Errors that differ only in one array index, one after another (l1[0]
+ * to l1[79] not linked), are said once with the range, l1[0..79]; and at
+ * most MAX_ERRORS are kept, then how many more there were, since past the
+ * first few (a trace given as the configuration has thousands) the rest
+ * is noise.
+ */
+static GPtrArray *tidy_errors(GPtrArray *in)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	guint i = 0, more = 0;
+
+	while (i < in->len) {
+		const char *line = in->pdata[i];
+		size_t at, end, at2, end2;
+		uint64_t first, n, last;
+		guint j = i + 1;
+		char *said;
+
+		if (find_index(line, &at, &end, &first)) {
+			last = first;
+			while (j < in->len) {
+				const char *next = in->pdata[j];
+
+				if (!find_index(next, &at2, &end2, &n) || at2 != at ||
+				    n != last + 1 || strncmp(line, next, at) ||
+				    strcmp(line + end, next + end2))
+					break;
+				last = n;
+				j++;
+			}
+		}
+		if (j > i + 1)
+			said = g_strdup_printf("%.*s%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT "%s",
+					       (int)at, line, first, last, line + end);
+		else
+			said = g_strdup(line);
+		if (out->len < MAX_ERRORS)
+			g_ptr_array_add(out, escape_controls(said));
+		else {
+			g_free(said);
+			more++;
+		}
+		i = j;
+	}
+	if (more)
+		g_ptr_array_add(out, g_strdup_printf("... and %u more error%s", more,
+						     more == 1 ? "" : "s"));
+	g_ptr_array_free(in, TRUE);
+	return out;
+}
+
 struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
 			   const char *const *overrides, const char *input,
 			   GPtrArray **errors)
@@ -264,7 +355,7 @@ struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
 		goto fail;
 	return s;
 fail:
-	*errors = s->errors;
+	*errors = tidy_errors(s->errors);
 	s->errors = NULL;
 	ss_sim_free(s);
 	return NULL;

@@ -310,6 +310,80 @@ static void test_create_refuses(void)
 	ss_registry_free(r);
 }
 
+/* ---- how load errors are said ---------------------------------------------- */
+
+/* The errors of loading `text` (NULL-terminated lines, in `out`). */
+static GPtrArray *load_errors(const char *name, const char *text, gssize len)
+{
+	struct ss_registry *r = ss_registry_new();
+	char *path = g_build_filename(tmpdir, name, NULL);
+	GPtrArray *errors = NULL;
+
+	g_assert_true(g_file_set_contents(path, text, len, NULL));
+	g_assert_null(ss_sim_load(r, path, NULL, NULL, &errors));
+	g_assert_nonnull(errors);
+	for (guint i = 0; i < errors->len; i++) {
+		g_test_message("%s", (char *)errors->pdata[i]);
+		g_assert_null(strchr(errors->pdata[i], '\n'));
+	}
+	g_free(path);
+	ss_registry_free(r);
+	return errors;
+}
+
+/* A file with a NUL byte is not an INI file: one error, where it is. */
+static void test_not_text(void)
+{
+	GPtrArray *e = load_errors("nul.ini", "\0[simulation]\n", 15);
+
+	g_assert_cmpuint(e->len, ==, 1);
+	g_assert_true(g_str_has_suffix(e->pdata[0], "nul.ini:1: byte 0 (at byte 0): not a text file; expected an INI configuration"));
+	g_ptr_array_free(e, TRUE);
+	e = load_errors("nul2.ini", "[simulation]\n\n# \0\n", 17);
+	g_assert_cmpuint(e->len, ==, 1);
+	g_assert_true(g_str_has_suffix(e->pdata[0], "nul2.ini:3: byte 0 (at byte 16): not a text file; expected an INI configuration"));
+	g_ptr_array_free(e, TRUE);
+}
+
+/* A control character the file holds is shown escaped. */
+static void test_error_escapes(void)
+{
+	GPtrArray *e = load_errors("ctl.ini", "[component a\001b]\ntype = x\n", -1);
+
+	g_assert_cmpuint(e->len, >=, 1);
+	g_assert_true(g_str_has_suffix(e->pdata[0], "ctl.ini:1: section name 'a\\x01b' is not valid; expected lower-case letters, digits and '_', starting with a letter"));
+	g_ptr_array_free(e, TRUE);
+}
+
+/* Thousands of errors (a trace given as the configuration): the first
+ * 20, then how many more. */
+static void test_error_cap(void)
+{
+	GString *text = g_string_new(NULL);
+	GPtrArray *e;
+
+	for (int i = 0; i < 1000; i++)
+		g_string_append_printf(text, "\"field_%d\" : %d,\n", i, i);
+	e = load_errors("many.ini", text->str, -1);
+	g_assert_cmpuint(e->len, ==, 21);
+	g_assert_true(g_str_has_suffix(e->pdata[19], "many.ini:20: '\"field_19\" : 19,' is neither a section header nor a key; expected key = value"));
+	g_assert_cmpstr(e->pdata[20], ==, "... and 980 more errors");
+	g_ptr_array_free(e, TRUE);
+	g_string_free(text, TRUE);
+}
+
+/* The same error of every element of an array is said once. */
+static void test_error_ranges(void)
+{
+	GPtrArray *e = load_errors("unlinked.ini", PLUGIN
+		"[component src]\ntype = token_source\ncount = 80\n"
+		"[component sink]\ntype = token_sink\n", -1);
+
+	g_assert_cmpuint(e->len, <=, 3);
+	g_assert_nonnull(strstr(e->pdata[0], "src[0..79].out"));
+	g_ptr_array_free(e, TRUE);
+}
+
 /* ---- what the wiring refuses, one case per binding reason ----------------- */
 
 struct bad_case {
@@ -340,7 +414,7 @@ static const struct bad_case bad_cases[] = {
 	{ "cardinality", "[link a]\nfrom = src[*].out\nto = sink.in[0..2]\n", 9,
 	  "from = src[*].out expands to 2 endpoints but to = sink.in[0..2] expands to 3" },
 	{ "unbound", "", 3,
-	  "src[0].out (out, test.token) is required but not linked" },
+	  "src[0..1].out (out, test.token) is required but not linked" },
 	{ "unbound-element", "[link a]\nfrom = src[*].out\nto = sink.in[1..2]\n", 6,
 	  "sink.in[0] is not linked, but the vector port has 3 elements" },
 	{ "index-not-array", "[link a]\nfrom = src[*].out\nto = sink[0].in[*]\n", 10,
@@ -481,6 +555,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/run-input", test_run_input);
 	g_test_add_func("/config/commands", test_commands);
 	g_test_add_func("/config/create-refuses", test_create_refuses);
+	g_test_add_func("/config/errors/not-text", test_not_text);
+	g_test_add_func("/config/errors/escaped", test_error_escapes);
+	g_test_add_func("/config/errors/at-most-20", test_error_cap);
+	g_test_add_func("/config/errors/array-ranges", test_error_ranges);
 	for (size_t i = 0; i < G_N_ELEMENTS(bad_cases); i++) {
 		char *name = g_strdup_printf("/config/bad-wiring/%s", bad_cases[i].what);
 
