@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The INI loader and the planner: the input is a configuration, loaded
+ * with the stock component types registered, printed back (--dump-config,
+ * --dot) and built (create, bind, init; never run, so no trace is read and
+ * no result written).  Inputs that name plugins (they would dlopen files of
+ * the machine) or /dev, /proc, /sys (an include of /dev/stdin would block)
+ * are skipped.
+ */
+#include "config.h"
+
+#include "fuzz_common.h"
+#include "sim.h"
+#include "builtin.h"
+
+static FILE *devnull;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	fuzz_setup();
+	/* no plugin folder: the plugins' search path holds nothing */
+	setenv("SECTORSIM_PLUGIN_PATH", fuzz_dir, 1);
+	devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ss_registry *reg;
+	struct ss_sim *sim;
+	GPtrArray *errors = NULL;
+	GError *err = NULL;
+	char *path;
+
+	if (fuzz_mentions(data, size, "plugin") || fuzz_mentions(data, size, "/dev") ||
+	    fuzz_mentions(data, size, "/proc") || fuzz_mentions(data, size, "/sys"))
+		return -1;
+	fuzz_write("t.ini", data, size);
+	path = g_build_filename(fuzz_dir, "t.ini", NULL);
+	reg = ss_registry_new();
+	if (!ss_components_register(reg, &err))
+		abort();
+	sim = ss_sim_load(reg, path, NULL, NULL, &errors);
+	if (sim) {
+		ss_sim_dump_config(sim, devnull);
+		ss_sim_dot(sim, devnull);
+		if (!ss_sim_build(sim, &err))
+			g_clear_error(&err);
+		ss_sim_free(sim);
+	} else {
+		g_ptr_array_unref(errors);
+	}
+	ss_registry_free(reg);
+	g_free(path);
+	return 0;
+}
