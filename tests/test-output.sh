@@ -6,8 +6,10 @@
 # Every write error exits 1 with "write error on NAME: REASON".  An input
 # error keeps the finished kernels in FILE.part for --resume.
 #
-# Safe as any user: the outputs are /dev/full, FIFOs and files in a
-# temporary folder; /dev/null is only checked to stay a character device.
+# Safe as any user: the outputs are FIFOs and files in a temporary folder,
+# and /dev/full and /dev/null, which a user cannot replace.  As root, who
+# could (a broken sectorsim would rename its FILE.part over /dev/full), the
+# devices are private nodes made with mknod in the temporary folder.
 #
 # Environment (set by make check): SECTORSIM, G_TEST_SRCDIR.
 
@@ -27,6 +29,15 @@ enospc="No space left on device"
 
 tap_tmpdir test-output
 
+full=/dev/full
+null=/dev/null
+if [ "$(id -u)" = 0 ]; then
+	full=$tmp/full
+	null=$tmp/null
+	mknod -m 666 "$full" c 1 7 2>/dev/null || full=
+	mknod -m 666 "$null" c 1 3 2>/dev/null || null=
+fi
+
 # The results of a plain run, to compare with.
 run --quiet --json "$tmp/ok.json" --csv "$tmp/ok.csv" "$titanv" "$three"
 is "$st" 0 "three kernels into regular files: exit 0"
@@ -36,55 +47,68 @@ run --quiet --rd-profile "$tmp/ok.rd" "$sdcm" "$sticky"
 is "$st" 0 "--rd-profile into a regular file: exit 0"
 
 # ---- (1) a device is written, never replaced ----------------------------------
-if [ -c /dev/full ] && [ -w /dev/full ]; then
+if [ -n "$full" ] && [ -c "$full" ] && [ -w "$full" ]; then
 	for opt in --json --csv -o --rd-profile; do
 		case $opt in
-		--rd-profile) run --quiet "$opt" /dev/full "$sdcm" "$sticky" ;;
-		-o) run --quiet --stats csv "$opt" /dev/full "$titanv" "$three" ;;
-		*) run --quiet "$opt" /dev/full "$titanv" "$three" ;;
+		--rd-profile) run --quiet "$opt" "$full" "$sdcm" "$sticky" ;;
+		-o) run --quiet --stats csv "$opt" "$full" "$titanv" "$three" ;;
+		*) run --quiet "$opt" "$full" "$titanv" "$three" ;;
 		esac
-		is "$st" 1 "$opt /dev/full: exit 1"
-		has "$err" "sectorsim: write error on /dev/full: $enospc" "$opt /dev/full: the message names the device and the reason"
-		[ -c /dev/full ]
-		ok $? "$opt /dev/full: /dev/full is still a character device"
+		is "$st" 1 "$opt $full: exit 1"
+		has "$err" "sectorsim: write error on $full: $enospc" "$opt $full: the message names the device and the reason"
+		[ -c "$full" ]
+		ok $? "$opt $full: it is still a character device"
 	done
-	[ ! -e /dev/full.part ]
-	ok $? "no /dev/full.part was made"
+	[ ! -e "$full.part" ]
+	ok $? "no $full.part was made"
 
 	# ---- (2) standard output is checked too -------------------------------
-	"$SECTORSIM" --quiet "$titanv" "$three" >/dev/full 2>"$tmp/err"
+	"$SECTORSIM" --quiet "$titanv" "$three" >"$full" 2>"$tmp/err"
 	is "$?" 1 "the table on a full standard output: exit 1"
 	is "$(cat "$tmp/err")" "sectorsim: write error on standard output: $enospc" "the message says standard output"
-	"$SECTORSIM" --quiet --stats json --json "$tmp/full.json" "$titanv" "$three" >/dev/full 2>"$tmp/err"
+	"$SECTORSIM" --quiet --stats json --json "$tmp/full.json" "$titanv" "$three" >"$full" 2>"$tmp/err"
 	is "$?" 1 "raw statistics on a full standard output: exit 1"
 	has "$(cat "$tmp/err")" "sectorsim: write error on standard output: $enospc" "the message says standard output"
 	[ ! -e "$tmp/full.json" ] && [ ! -e "$tmp/full.json.part" ]
 	ok $? "a run stopped by a write error leaves no results file"
-	"$SECTORSIM" --list >/dev/full 2>"$tmp/err"
+	"$SECTORSIM" --list >"$full" 2>"$tmp/err"
 	is "$?" 1 "--list on a full standard output: exit 1"
 	has "$(cat "$tmp/err")" "write error on standard output: $enospc" "--list: the message"
-	"$SECTORSIM" --quiet --csv - "$titanv" "$three" >/dev/full 2>"$tmp/err"
+	"$SECTORSIM" --quiet --csv - "$titanv" "$three" >"$full" 2>"$tmp/err"
 	is "$?" 1 "--csv - on a full standard output: exit 1"
 	has "$(cat "$tmp/err")" "write error on standard output: $enospc" "--csv -: the message"
 else
-	skip "/dev/full is not a writable character device" 21
+	skip "no writable /dev/full" 21
 fi
 
-if [ -c /dev/null ]; then
-	run --quiet --json /dev/null --csv /dev/null "$titanv" "$three"
-	is "$st" 0 "--json and --csv /dev/null: exit 0"
-	[ -c /dev/null ] && [ ! -e /dev/null.part ]
-	ok $? "/dev/null is still a character device, and no /dev/null.part"
+if [ -n "$null" ] && [ -c "$null" ]; then
+	run --quiet --json "$null" --csv "$null" "$titanv" "$three"
+	is "$st" 0 "--json and --csv $null: exit 0"
+	[ -c "$null" ] && [ ! -e "$null.part" ]
+	ok $? "$null is still a character device, and no $null.part"
 else
 	skip "no /dev/null" 2
 fi
 
 # ---- (1) a FIFO is written, never replaced -----------------------------------------
+# end_reader PID: the reader of the FIFO is done, or is stopped after 3 s
+# (a sectorsim that never opened the FIFO leaves it waiting)
+end_reader()
+{
+	_i=0
+	while kill -0 "$1" 2>/dev/null && [ $_i -lt 30 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 mkfifo "$tmp/fifo"
 cat "$tmp/fifo" >"$tmp/fifo.got" &
 reader=$!
 run --quiet --csv "$tmp/fifo" "$titanv" "$three"
-wait "$reader"
+end_reader "$reader"
 is "$st" 0 "--csv FIFO: exit 0"
 [ -p "$tmp/fifo" ] && [ ! -e "$tmp/fifo.part" ]
 ok $? "--csv FIFO: the FIFO is still a FIFO, and no FIFO.part"
@@ -94,7 +118,7 @@ ok $? "--csv FIFO: the reader got the CSV of a regular file"
 cat "$tmp/fifo" >"$tmp/fifo.got" &
 reader=$!
 run --quiet --stats csv -o "$tmp/fifo" "$titanv" "$three"
-wait "$reader"
+end_reader "$reader"
 is "$st" 0 "-o FIFO: exit 0"
 [ -p "$tmp/fifo" ]
 ok $? "-o FIFO: the FIFO is still a FIFO"
