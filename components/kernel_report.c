@@ -120,11 +120,12 @@ struct kernel_row {
 	bool absent[N_REPORT_METRICS];	/* metrics the model does not compute */
 };
 
-/* A results file being written: renamed to `path` when complete. */
+/* A results file being written (ss_output_open: PATH.part, renamed to
+ * `path` when complete, or written directly when not a regular file). */
 struct out_file {
-	char *path, *tmp;
+	char *path;
 	const char *head;
-	FILE *f;
+	struct ss_output *out;
 };
 
 struct kernel_report {
@@ -658,28 +659,34 @@ static void scan_kept(const char *text, size_t len, size_t head_len, bool json,
 /*
  * Results go to PATH.part, a kernel at a time, flushed, and are renamed to
  * PATH when the run is complete: an interrupted run keeps every finished
- * kernel there, and --resume continues it.
+ * kernel there, and --resume continues it.  What is not a regular file (a
+ * device, a FIFO, "-" for standard output) is written directly.
  */
 static bool out_open(struct out_file *o, const char *path, const char *head,
 		     GError **err)
 {
+	GError *inner = NULL;
+
 	if (!path)
 		return true;
 	path = g_strdup(path);		/* it may be o->path */
 	g_free(o->path);
-	g_free(o->tmp);
 	o->path = (char *)path;
-	o->tmp = g_strdup_printf("%s.part", path);
 	o->head = head;
-	o->f = fopen(o->tmp, "w");
-	if (!o->f) {
+	o->out = ss_output_open(path, &inner);
+	if (!o->out) {
+		int why = errno;
+		char *part = ss_output_part_name(path);
+
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: cannot write the results: %s",
-			    o->tmp, g_strerror(errno));
-		g_clear_pointer(&o->tmp, g_free);
+			    part ? part : path, g_strerror(why));
+		g_free(part);
+		g_error_free(inner);
 		return false;
 	}
-	fputs(head, o->f);
-	fflush(o->f);
+	/* flushed with the first kernel, whose flush reports a write error
+	 * as the run's own */
+	fputs(head, ss_output_file(o->out));
 	return true;
 }
 
@@ -687,10 +694,13 @@ static bool out_open(struct out_file *o, const char *path, const char *head,
  * (*k) without opening the file for writing yet. */
 static bool out_read_kept(struct out_file *o, bool json, struct kept *k)
 {
+	char *part = o->path ? ss_output_part_name(o->path) : NULL;
 	char *text = NULL;
 	size_t len = 0;
+	bool there = part && g_file_get_contents(part, &text, &len, NULL);
 
-	if (!o->path || !g_file_get_contents(o->tmp, &text, &len, NULL))
+	g_free(part);
+	if (!there)
 		return false;
 	if (len < strlen(o->head) || memcmp(text, o->head, strlen(o->head))) {
 		g_free(text);
@@ -705,41 +715,66 @@ static bool out_read_kept(struct out_file *o, bool json, struct kept *k)
 static bool out_keep(struct out_file *o, const struct kept *k, guint n, GError **err)
 {
 	size_t end = n ? g_array_index(k->ends, size_t, n - 1) : strlen(o->head);
+	GError *inner = NULL;
 
-	if (truncate(o->tmp, end) != 0 || !(o->f = fopen(o->tmp, "a"))) {
+	o->out = ss_output_resume(o->path, end, &inner);
+	if (!o->out) {
+		int why = errno;
+		char *part = ss_output_part_name(o->path);
+
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: cannot resume the results: %s",
-			    o->tmp, g_strerror(errno));
+			    part ? part : o->path, g_strerror(why));
+		g_free(part);
+		g_error_free(inner);
 		return false;
 	}
 	return true;
 }
 
-/* Complete: rename over the name asked for.  Or, with !ok, throw away
- * (keep: leave PATH.part as it is, for --resume). */
-static bool out_close(struct out_file *o, const char *tail, bool ok, bool keep,
-		      GError **err)
+/* After each kernel: what was written reached the file, or the run stops. */
+static bool out_flush(struct kernel_report *r, struct out_file *o)
 {
-	bool good = true;
+	GError *err = NULL;
 
-	if (!o->f)
+	if (!o->out || ss_output_flush(o->out, &err))
 		return true;
-	if (ok)
-		fputs(tail, o->f);
-	good = !ferror(o->f);
-	good &= fclose(o->f) == 0;
-	o->f = NULL;
+	ss_engine_fail(r->c.engine, err);
+	return false;
+}
+
+/* Complete: the tail, then rename over the name asked for. */
+static bool out_commit(struct out_file *o, const char *tail, GError **err)
+{
+	struct ss_output *out = o->out;
+
+	o->out = NULL;
+	if (!out)
+		return true;
+	fputs(tail, ss_output_file(out));
+	return ss_output_commit(out, err);
+}
+
+/* Not complete: leave PATH.part for --resume (keep), or throw it away. */
+static void out_end(struct out_file *o, bool keep)
+{
 	if (keep)
-		return true;
-	if (ok && good && g_rename(o->tmp, o->path) == 0) {
-		g_clear_pointer(&o->tmp, g_free);
-		return true;
-	}
-	if (ok)
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: cannot write the results: %s",
-			    o->path, g_strerror(errno));
-	g_unlink(o->tmp);
-	g_clear_pointer(&o->tmp, g_free);
-	return !ok;
+		ss_output_keep(o->out);
+	else
+		ss_output_abort(o->out);
+	o->out = NULL;
+}
+
+/* The table on standard output reached it, or the run stops. */
+static bool flush_stdout(struct kernel_report *r)
+{
+	struct ss_output *so = ss_output_open("-", NULL);
+	GError *err = NULL;
+	bool ok = ss_output_flush(so, &err);
+
+	ss_output_keep(so);
+	if (!ok)
+		ss_engine_fail(r->c.engine, err);
+	return ok;
 }
 
 /* Every component exists and has registered its counters by now. */
@@ -875,10 +910,8 @@ static int report_start(struct ss_component *c, GError **err)
 	r->csv_head = g_string_free(head, FALSE);
 	if (o->resume) {
 		r->json.path = json ? g_strdup(json) : NULL;
-		r->json.tmp = json ? g_strdup_printf("%s.part", json) : NULL;
 		r->json.head = "{\n  \"kernels\": [";
 		r->csv.path = csv ? g_strdup(csv) : NULL;
-		r->csv.tmp = csv ? g_strdup_printf("%s.part", csv) : NULL;
 		r->csv.head = r->csv_head;
 		return resume(r, err) ? 0 : -1;
 	}
@@ -938,15 +971,15 @@ static void kernel_over(struct kernel_report *r)
 	if (r->progress)
 		fputs("\r\033[K", stderr);	/* the table, not over the progress line */
 	write_text(row, r->n_shown == 0, stdout);
-	fflush(stdout);
+	flush_stdout(r);
 	/* each finished kernel reaches the files at once: a kill keeps it */
-	if (r->json.f) {
-		write_json(row, r->n_rows == 0, r->json.f);
-		fflush(r->json.f);
+	if (r->json.out) {
+		write_json(row, r->n_rows == 0, ss_output_file(r->json.out));
+		out_flush(r, &r->json);
 	}
-	if (r->csv.f) {
-		write_csv(row, r->csv.f);
-		fflush(r->csv.f);
+	if (r->csv.out) {
+		write_csv(row, ss_output_file(r->csv.out));
+		out_flush(r, &r->csv);
 	}
 	r->n_rows++;
 	r->n_shown++;
@@ -1180,26 +1213,28 @@ static void report_finish(struct ss_component *c)
 		fputs("\r\033[K", stderr);
 	if (!stopped)
 		write_summary(r, stdout);
-	fflush(stdout);
+	if (!flush_stdout(r))
+		return;
 	if (!ss_engine_run_options(c->engine)->quiet)
 		fprintf(stderr, "sectorsim: %u kernels, %" G_GUINT64_FORMAT " L1 sector accesses in %.3f s: %.1f M accesses/s\n",
 			r->n_rows, r->l1_accesses, secs, secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
 	if (stopped) {
 		/* the finished kernels stay in FILE.part for --resume */
+		const char *jp = r->json.out ? ss_output_part(r->json.out) : NULL;
+		const char *cp = r->csv.out ? ss_output_part(r->csv.out) : NULL;
+
 		r->interrupted = true;
-		out_close(&r->json, NULL, false, true, NULL);
-		out_close(&r->csv, NULL, false, true, NULL);
 		fprintf(stderr, "sectorsim: interrupted after %u kernels", r->n_rows);
-		if (r->json.tmp || r->csv.tmp)
+		if (jp || cp)
 			fprintf(stderr, "; the results so far are in %s%s%s; --resume finishes them",
-				r->json.tmp ? r->json.tmp : "",
-				r->json.tmp && r->csv.tmp ? " and " : "",
-				r->csv.tmp ? r->csv.tmp : "");
+				jp ? jp : "", jp && cp ? " and " : "", cp ? cp : "");
 		fputc('\n', stderr);
+		out_end(&r->json, true);
+		out_end(&r->csv, true);
 		return;
 	}
-	if (!out_close(&r->json, "\n  ]\n}\n", true, false, &err) ||
-	    !out_close(&r->csv, "", true, false, &err))
+	if (!out_commit(&r->json, "\n  ]\n}\n", &err) ||
+	    !out_commit(&r->csv, "", &err))
 		ss_engine_fail(c->engine, err);
 }
 
@@ -1209,12 +1244,23 @@ static void report_destroy(struct ss_component *c)
 
 	for (int i = 0; i < 4; i++)
 		g_free(r->names[i]);
-	/* a run that failed leaves no half-written results; an interrupted
-	 * one keeps them for --resume */
-	out_close(&r->json, NULL, false, r->interrupted, NULL);
-	out_close(&r->csv, NULL, false, r->interrupted, NULL);
-	g_free(r->json.tmp);
-	g_free(r->csv.tmp);
+	/*
+	 * A run that failed leaves no half-written results.  An interrupted
+	 * one keeps the finished kernels for --resume, and so does one that
+	 * stopped on an input error (a kernel's file malformed or cut short):
+	 * the kernels before it are good, and --resume continues once the
+	 * trace is repaired.  Not when every kernel of the trace had ended:
+	 * the error lies past the last kernel's blocks, nothing is left to
+	 * resume, and the run fails as a whole.
+	 */
+	const GError *why = ss_engine_failure(c->engine);
+	bool input = why && why->domain == SS_ERROR && why->code == SS_ERROR_INPUT;
+	bool all_ended = !r->planned && r->total_kernels &&
+			 r->row.ordinal >= r->total_kernels;
+	bool keep = r->interrupted || (input && r->n_rows && !all_ended);
+
+	out_end(&r->json, keep);
+	out_end(&r->csv, keep);
 	g_free(r->csv_head);
 	g_free(r->json.path);
 	g_free(r->csv.path);

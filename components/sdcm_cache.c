@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/mem.h>
 #include <sectorsim/protocols/cache_stats.h>
@@ -204,9 +205,10 @@ static void write_profile(struct sdcm_cache *s)
 	}
 	if (out->len && (fwrite(out->str, 1, out->len, s->profile) != out->len ||
 			 fflush(s->profile) != 0))
-		ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_CONFIG,
-			"%s: cannot write the reuse-distance profile: %s",
-			ss_engine_run_options(s->c.engine)->rd_profile,
+		ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
+			"write error on %s: %s",
+			!strcmp(ss_engine_run_options(s->c.engine)->rd_profile, "-") ?
+			"standard output" : ss_engine_run_options(s->c.engine)->rd_profile,
 			g_strerror(errno)));
 	/* keys and counts were allocated one by one */
 	GHashTableIter it;

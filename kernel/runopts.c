@@ -27,7 +27,7 @@ const struct ss_run_option_desc ss_run_option_table[] = {
 
 struct ss_run_state {
 	struct ss_run_options opts;	/* the engine's copy */
-	FILE *profile;			/* opened by the first user */
+	struct ss_output *profile;	/* opened by the first user */
 };
 
 static struct ss_run_state *run_of(struct ss_engine *e)
@@ -75,19 +75,35 @@ FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
 {
 	struct ss_run_state *r = run_of(e);
 	const char *path = r->opts.rd_profile;
+	GError *inner = NULL;
 
 	if (!path || r->profile)
-		return r->profile;
-	r->profile = fopen(path, "w");
+		return r->profile ? ss_output_file(r->profile) : NULL;
+	/* PATH.part, renamed at the end; a device or a FIFO directly */
+	r->profile = ss_output_open(path, &inner);
 	if (!r->profile) {
+		int why = errno;
+
+		g_error_free(inner);
 		ss_set_error(err, SS_ERROR_CONFIG, "%s: cannot write the %s: %s",
-			     path, what, g_strerror(errno));
+			     path, what, g_strerror(why));
 		return NULL;
 	}
-	/* on the disk at once, as the rows each user flushes */
-	if (header && (fputs(header, r->profile) < 0 || fflush(r->profile)))
-		g_warning("%s: %s", path, g_strerror(errno));
-	return r->profile;
+	/* on the disk with the first rows, which their writer flushes and
+	 * checks (ss_engine_close_outputs checks the rest) */
+	if (header)
+		fputs(header, ss_output_file(r->profile));
+	return ss_output_file(r->profile);
+}
+
+bool ss_engine_close_outputs(struct ss_engine *e, GError **err)
+{
+	struct ss_output *p = e->run ? e->run->profile : NULL;
+
+	if (!p)
+		return true;
+	e->run->profile = NULL;
+	return ss_output_commit(p, err);
 }
 
 bool ss_engine_has_type_flag(const struct ss_engine *e, unsigned flags)
@@ -105,8 +121,17 @@ void ss_run_free(struct ss_engine *e)
 {
 	if (!e->run)
 		return;
-	if (e->run->profile)
-		fclose(e->run->profile);
+	if (e->run->profile) {
+		GError *err = NULL;
+
+		/* a run that did not finish leaves the profile as it was */
+		if (e->failure || ss_interrupted())
+			ss_output_abort(e->run->profile);
+		else if (!ss_output_commit(e->run->profile, &err)) {
+			g_warning("%s", err->message);
+			g_error_free(err);
+		}
+	}
 	ss_run_options_clear(&e->run->opts);
 	g_free(e->run);
 	e->run = NULL;

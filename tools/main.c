@@ -3,6 +3,7 @@
  * input, 1 internal error. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +49,11 @@ static gboolean register_builtins(struct ss_registry *reg, GError **err)
 static int write_stats(struct ss_engine *e, const struct options *o)
 {
 	enum ss_stats_format f = SS_STATS_TEXT;
+	struct ss_output *out;
+	GError *err = NULL;
 	char *buf = NULL;
 	size_t len = 0;
+	int status = 0;
 	FILE *mem;
 
 	if (!o->stats || !strcmp(o->stats, "text"))
@@ -63,23 +67,22 @@ static int write_stats(struct ss_engine *e, const struct options *o)
 		return fail(EXIT_INTERNAL, "out of memory");
 	ss_stats_write(e, f, mem);
 	fclose(mem);
-	if (o->output) {
-		GError *err = NULL;
-
-		/* Written whole or not at all: a reader never sees half a file. */
-		if (!g_file_set_contents(o->output, buf, len, &err)) {
-			int st = fail(EXIT_CONFIG, "%s: cannot write statistics: %s",
-				      o->output, err->message);
-
-			g_error_free(err);
-			free(buf);
-			return st;
-		}
-	} else {
-		fwrite(buf, 1, len, stdout);
+	/* -o FILE: written whole or not at all (ss_output_open) */
+	out = ss_output_open(o->output ? o->output : "-", &err);
+	if (!out) {
+		status = fail(EXIT_CONFIG, "%s: cannot write statistics: %s",
+			      o->output, g_strerror(errno));
+		g_error_free(err);
+		free(buf);
+		return status;
+	}
+	ss_output_write(out, buf, len);
+	if (!ss_output_commit(out, &err)) {
+		status = fail(EXIT_INTERNAL, "%s", err->message);
+		g_error_free(err);
 	}
 	free(buf);
-	return 0;
+	return status;
 }
 
 /* The built-in types and commands, then the plugins of --plugin. */
@@ -170,6 +173,31 @@ static bool raw_stats_wanted(struct ss_engine *e, const struct options *o)
 	       !ss_engine_has_type_flag(e, SS_TYPE_REPORTS_RUN);
 }
 
+/*
+ * --resume continues the FILE.part files of --json and --csv: an output
+ * written directly (standard output, a device, a FIFO) has none.
+ */
+static int check_resume(const struct options *o)
+{
+	const char *paths[] = { o->run.json, o->run.csv };
+	const char *names[] = { "--json", "--csv" };
+
+	if (!o->run.resume)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		char *part;
+
+		if (!paths[i])
+			continue;
+		part = ss_output_part_name(paths[i]);
+		if (!part)
+			return fail(EXIT_CONFIG, "--resume: %s %s is not a regular file, so there is no partial file to continue from",
+				    names[i], paths[i]);
+		g_free(part);
+	}
+	return 0;
+}
+
 /* Build and run the simulation, with the run's options. */
 static int simulate(struct ss_sim *sim, const struct options *o)
 {
@@ -206,6 +234,12 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 	}
 	if (ss_interrupted())
 		return EXIT_INTERRUPTED;
+	/* the profile file, renamed into place now that it is whole */
+	if (!ss_engine_close_outputs(e, &err)) {
+		status = fail(EXIT_INTERNAL, "%s", err->message);
+		g_error_free(err);
+		return status;
+	}
 	if (!o->run.quiet)
 		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " events to tick %"
 			G_GUINT64_FORMAT " in %.3f s\n", ss_engine_events_run(e),
@@ -225,6 +259,8 @@ static int run(struct options *o, int argc, char **argv)
 	    strcmp(o->stats, "csv"))
 		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
 	if (!status)
+		status = check_resume(o);
+	if (!status)
 		status = set_up_registry(reg, o);
 	if (!status)
 		status = load(reg, o, argc, argv, &sim);
@@ -232,6 +268,32 @@ static int run(struct options *o, int argc, char **argv)
 		status = simulate(sim, o);
 	ss_sim_free(sim);
 	ss_registry_free(reg);
+	return status;
+}
+
+/*
+ * Whatever went to standard output reached it, or the exit status says it
+ * did not (1, unless the run had failed already): a full disk or a closed
+ * pipe is no success.
+ */
+static int check_stdout(int status)
+{
+	struct ss_output *out = ss_output_open("-", NULL);
+	GError *err = NULL;
+	int why;
+
+	if (!ss_output_commit(out, &err)) {
+		if (!status)
+			status = fail(EXIT_INTERNAL, "%s", err->message);
+		g_error_free(err);
+		return status;
+	}
+	errno = 0;
+	if (fclose(stdout) != 0 && !status) {
+		why = errno ? errno : EIO;
+		status = fail(EXIT_INTERNAL, "write error on standard output: %s",
+			      g_strerror(why));
+	}
 	return status;
 }
 
@@ -295,7 +357,7 @@ int main(int argc, char **argv)
 	int command = run_command(argc, argv);
 
 	if (command >= 0)
-		return command;
+		return check_stdout(command);
 	const GOptionEntry before[] = {
 		{ "list", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the component types", NULL },
 		{ "describe", 0, 0, G_OPTION_ARG_STRING, &o.describe, "Describe a component type: parameters, ports, statistics", "TYPE" },
@@ -340,5 +402,5 @@ int main(int argc, char **argv)
 	g_strfreev(o.params);
 	g_strfreev(o.plugins);
 	ss_run_options_clear(&o.run);
-	return status;
+	return check_stdout(status);
 }

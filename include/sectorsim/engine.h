@@ -146,6 +146,56 @@ const struct ss_run_options *ss_engine_run_options(const struct ss_engine *e);
 FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
 			       const char *what, GError **err);
 
+/*
+ * An output file of the run (results, statistics, a profile), opened by
+ * path.  "-" is standard output.  A regular file, or a path where nothing
+ * is yet, is written to PATH.part and renamed over PATH by
+ * ss_output_commit(), so a reader never sees half a file and a run that
+ * does not finish leaves PATH as it was; a symbolic link is followed and
+ * its target replaced the same way.  Anything else (a character device, a
+ * FIFO, a socket) is written directly: it is never replaced.
+ *
+ * ss_output_open() fails with an SS_ERROR_CONFIG whose message is "FILE:
+ * REASON", FILE being the file it could not open, and sets errno.
+ * ss_output_resume()
+ * opens PATH.part to append after its first `keep` bytes (--resume); it
+ * fails as well for an output that has no PATH.part.  Write errors are
+ * kept and reported by ss_output_flush() and ss_output_commit() as an
+ * SS_ERROR_INTERNAL "write error on NAME: REASON" (NAME: the path, or
+ * "standard output").  ss_output_commit() ends the output (renaming
+ * PATH.part, removed if anything failed), ss_output_abort() ends it and
+ * removes PATH.part, ss_output_keep() ends it and leaves PATH.part for
+ * --resume; all three free it and accept NULL.
+ */
+struct ss_output;
+
+struct ss_output *ss_output_open(const char *path, GError **err);
+struct ss_output *ss_output_resume(const char *path, size_t keep,
+				   GError **err);
+FILE *ss_output_file(const struct ss_output *o);
+/* The path as given, or "standard output". */
+const char *ss_output_name(const struct ss_output *o);
+/* PATH.part being written, or NULL when the output is written directly. */
+const char *ss_output_part(const struct ss_output *o);
+bool ss_output_is_stdout(const struct ss_output *o);
+/* fwrite() that keeps the error: false once anything failed. */
+bool ss_output_write(struct ss_output *o, const void *buf, size_t len);
+bool ss_output_flush(struct ss_output *o, GError **err);
+bool ss_output_commit(struct ss_output *o, GError **err);
+void ss_output_abort(struct ss_output *o);
+void ss_output_keep(struct ss_output *o);
+/* The PATH.part an output to `path` would use (newly allocated), or NULL
+ * when it would be written directly ("-", a device, a FIFO...). */
+char *ss_output_part_name(const char *path);
+
+/*
+ * Ends the run's shared outputs (the profile file) after a run that
+ * completed: false with the write error of one.  Not called, the engine
+ * commits them when freed after a run without failure, and removes their
+ * partial files otherwise.
+ */
+bool ss_engine_close_outputs(struct ss_engine *e, GError **err);
+
 size_t ss_engine_pending(const struct ss_engine *e);
 /* Events dispatched since the engine was created. */
 uint64_t ss_engine_events_run(const struct ss_engine *e);
