@@ -13,13 +13,13 @@
 
 const struct ss_run_option_desc ss_run_option_table[] = {
 	{ "json", 0, G_OPTION_ARG_FILENAME, FIELD(json),
-	  "Write the per-kernel results as JSON to FILE", "FILE" },
+	  "Write the per-kernel results as JSON to FILE (- for standard output)", "FILE" },
 	{ "csv", 0, G_OPTION_ARG_FILENAME, FIELD(csv),
-	  "Write the per-kernel results as CSV to FILE", "FILE" },
+	  "Write the per-kernel results as CSV to FILE (- for standard output)", "FILE" },
 	{ "resume", 0, G_OPTION_ARG_NONE, FIELD(resume),
 	  "Finish an interrupted run: keep the kernels already in the --json/--csv FILE.part files, run the rest", NULL },
 	{ "rd-profile", 0, G_OPTION_ARG_FILENAME, FIELD(rd_profile),
-	  "Write the reuse-distance profiles of the components that keep them as CSV to FILE", "FILE" },
+	  "Write the reuse-distance profiles of the components that keep them as CSV to FILE (- for standard output)", "FILE" },
 	{ "quiet", 'q', G_OPTION_ARG_NONE, FIELD(quiet),
 	  "Print nothing but results and errors", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL },

@@ -368,7 +368,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	}, after[] = {
 		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Raw statistics format: text (default), json or csv", "FORMAT" },
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output", "FILE" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output (- is standard output)", "FILE" },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
