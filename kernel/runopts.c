@@ -43,6 +43,13 @@ void ss_run_options_clear(struct ss_run_options *o)
 	     d->long_name; d++)
 		if (d->arg == G_OPTION_ARG_FILENAME)
 			g_free(*(char **)ss_run_option_field(o, d));
+	/* neither are these, which the program sets */
+	g_free(o->version);
+	g_free(o->config);
+	g_free(o->config_digest);
+	g_free(o->trace);
+	g_free(o->trace_digest);
+	g_strfreev(o->params);
 	/* raw_stats_unread is no command-line option: zeroing covers it */
 	memset(o, 0, sizeof(*o));
 }
@@ -61,6 +68,12 @@ void ss_engine_set_run_options(struct ss_engine *e,
 
 			*s = g_strdup(*s);
 		}
+	mine->version = g_strdup(o->version);
+	mine->config = g_strdup(o->config);
+	mine->config_digest = g_strdup(o->config_digest);
+	mine->trace = g_strdup(o->trace);
+	mine->trace_digest = g_strdup(o->trace_digest);
+	mine->params = g_strdupv(o->params);
 }
 
 const struct ss_run_options *ss_engine_run_options(const struct ss_engine *e)

@@ -184,6 +184,9 @@ static int check_resume(const struct options *o)
 
 	if (!o->run.resume)
 		return 0;
+	/* what made the partial files is checked in the JSON's provenance */
+	if (o->run.csv && !o->run.json)
+		return fail(EXIT_CONFIG, "--resume: --csv alone cannot be checked against the run that made it (the CSV records no provenance); give that run's --json too, or run without --resume");
 	for (int i = 0; i < 2; i++) {
 		char *part;
 
@@ -196,6 +199,78 @@ static int check_resume(const struct options *o)
 		g_free(part);
 	}
 	return 0;
+}
+
+/* The SHA-256 of what --dump-config prints for this run. */
+static char *config_digest(struct ss_sim *sim)
+{
+	char *buf = NULL, *digest;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return NULL;
+	ss_sim_dump_config(sim, mem);
+	fclose(mem);
+	digest = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)buf, len);
+	free(buf);
+	return digest;
+}
+
+/*
+ * The identity of the command line's TRACE: the SHA-256 of its kernel
+ * lists, the files that name the kernels and their order (app_config.py,
+ * kernelslist.g: each one present, by name and content; TRACE itself when
+ * it is a file).  Not the kernel files: repairing one that stopped the run
+ * (an input error) and then --resume is what the partial files are for.
+ * NULL when there is no such file.
+ */
+static char *trace_digest(const char *trace)
+{
+	static const char *const lists[] = { "app_config.py", "kernelslist.g", NULL };
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	bool dir = g_file_test(trace, G_FILE_TEST_IS_DIR), any = false;
+	char *digest = NULL;
+
+	for (int i = 0; dir ? lists[i] != NULL : i < 1; i++) {
+		char *path = dir ? g_build_filename(trace, lists[i], NULL) : g_strdup(trace);
+		char *text = NULL;
+		gsize len = 0;
+
+		if (g_file_get_contents(path, &text, &len, NULL)) {
+			const char *name = dir ? lists[i] : "";
+
+			g_checksum_update(sum, (const guchar *)name, strlen(name) + 1);
+			g_checksum_update(sum, (const guchar *)text, len);
+			any = true;
+		}
+		g_free(text);
+		g_free(path);
+	}
+	if (any)
+		digest = g_strdup(g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	return digest;
+}
+
+/*
+ * What produces this run's results, for the results files to record and
+ * --resume to check (struct ss_run_options): the version, the
+ * configuration and its digest, TRACE and its digest, the -p list.
+ */
+static void set_provenance(struct ss_sim *sim, struct options *o, int argc,
+			   char **argv)
+{
+	struct ss_run_options *r = &o->run;
+
+	r->version = g_strdup(PACKAGE_VERSION);
+	r->config = g_canonicalize_filename(argv[1], NULL);
+	r->config_digest = config_digest(sim);
+	if (argc == 3) {
+		r->trace = g_canonicalize_filename(argv[2], NULL);
+		r->trace_digest = trace_digest(argv[2]);
+	}
+	r->params = g_strdupv(o->params);
 }
 
 /* Build and run the simulation, with the run's options. */
@@ -264,8 +339,10 @@ static int run(struct options *o, int argc, char **argv)
 		status = set_up_registry(reg, o);
 	if (!status)
 		status = load(reg, o, argc, argv, &sim);
-	if (!status && !inform(reg, sim, o, &status))
+	if (!status && !inform(reg, sim, o, &status)) {
+		set_provenance(sim, o, argc, argv);
 		status = simulate(sim, o);
+	}
 	ss_sim_free(sim);
 	ss_registry_free(reg);
 	return status;

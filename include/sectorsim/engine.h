@@ -96,6 +96,22 @@ struct ss_run_options {
 	 * of phases.
 	 */
 	gboolean raw_stats_unread;
+	/*
+	 * What produces the run's results, which a results file records so
+	 * that --resume continues only the run it came from (the program
+	 * sets them; no command-line option): the program's version, the
+	 * configuration file and the SHA-256 of the expanded configuration
+	 * (exactly what --dump-config prints, -p and TRACE applied), the
+	 * command line's TRACE (absolute; NULL: the configuration's, which
+	 * the digest covers) and the SHA-256 of its kernel list files, and
+	 * the -p overrides in order (NULL-terminated, or NULL: none).
+	 */
+	char *version;
+	char *config;
+	char *config_digest;
+	char *trace;
+	char *trace_digest;
+	char **params;
 };
 
 /*
