@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -156,6 +157,7 @@ struct kernel_report {
 	bool seen_kernel;
 	bool interrupted;
 	char *csv_head;
+	char *json_head;	/* the provenance, then "kernels" */
 };
 
 static double div0(double a, double b)
@@ -690,15 +692,25 @@ static bool out_open(struct out_file *o, const char *path, const char *head,
 	return true;
 }
 
+static bool same_provenance(const char *part, const char *text, size_t len,
+			    const char *want, GError **err);
+
 /* The results of an interrupted run, if PATH.part holds any: read them
- * (*k) without opening the file for writing yet. */
-static bool out_read_kept(struct out_file *o, bool json, struct kept *k)
+ * (*k) without opening the file for writing yet.  A JSON one made by
+ * another run (same_provenance) is an error, *err set. */
+static bool out_read_kept(struct out_file *o, bool json, struct kept *k,
+			  GError **err)
 {
 	char *part = o->path ? ss_output_part_name(o->path) : NULL;
 	char *text = NULL;
 	size_t len = 0;
 	bool there = part && g_file_get_contents(part, &text, &len, NULL);
 
+	if (there && json && !same_provenance(part, text, len, o->head, err)) {
+		g_free(part);
+		g_free(text);
+		return false;
+	}
 	g_free(part);
 	if (!there)
 		return false;
@@ -835,6 +847,162 @@ static int report_init(struct ss_component *c, GError **err)
 	return 0;
 }
 
+static void json_string(FILE *f, const char *v);
+
+/* A JSON string, or null for NULL. */
+static void json_string_or_null(FILE *f, const char *v)
+{
+	if (v)
+		json_string(f, v);
+	else
+		fputs("null", f);
+}
+
+/*
+ * The head of the JSON results: what produced them (the run options the
+ * program sets), one key a line, so that --resume compares them line by
+ * line, then the opening of "kernels".  "schema" numbers this layout.
+ */
+static char *json_head(const struct ss_run_options *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		g_error("out of memory");
+	fputs("{\n  \"schema\": 1,\n  \"sectorsim\": ", f);
+	json_string_or_null(f, o->version);
+	fputs(",\n  \"config\": {\"path\": ", f);
+	json_string_or_null(f, o->config);
+	fputs(", \"digest\": ", f);
+	json_string_or_null(f, o->config_digest);
+	fputs("},\n  \"trace\": {\"path\": ", f);
+	json_string_or_null(f, o->trace);
+	fputs(", \"digest\": ", f);
+	json_string_or_null(f, o->trace_digest);
+	fputs("},\n  \"params\": [", f);
+	for (char **p = o->params; p && *p; p++) {
+		if (p != o->params)
+			fputs(", ", f);
+		json_string(f, *p);
+	}
+	fputs("],\n  \"kernels\": [", f);
+	fclose(f);
+	return buf;
+}
+
+/* The line of `head` that starts with `  "key": `, without that and the
+ * trailing comma; NULL when there is none. */
+static char *head_value(const char *head, const char *key)
+{
+	char *start = g_strdup_printf("\n  \"%s\": ", key);
+	const char *p = strstr(head, start), *e;
+	char *v = NULL;
+
+	if (p) {
+		p += strlen(start);
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		if (e > p && e[-1] == ',')
+			e--;
+		v = g_strndup(p, e - p);
+	}
+	g_free(start);
+	return v;
+}
+
+/* The string `"name": "..."` of a one-line object `v`, shortened to 8
+ * characters and an ellipsis when it is a digest; "null" if not there. */
+static char *object_field(const char *v, const char *name, bool shorten)
+{
+	char *start = g_strdup_printf("\"%s\": ", name);
+	const char *p = v ? strstr(v, start) : NULL;
+
+	if (!p) {
+		g_free(start);
+		return g_strdup("null");
+	}
+	p += strlen(start);
+	g_free(start);
+	if (*p != '"')
+		return g_strdup("null");
+	const char *e = strchr(p + 1, '"');
+	size_t n = e ? (size_t)(e - p - 1) : strlen(p + 1);
+
+	if (shorten && n > 8)
+		return g_strdup_printf("%.8s\u2026", p + 1);
+	return g_strndup(p + 1, n);
+}
+
+/*
+ * --resume: `text`, a partial JSON file, was made by this very run (same
+ * sectorsim, -p, trace and configuration), or *err says what differs.
+ * The first difference is told, the most telling first: the digest of the
+ * configuration covers -p and the trace's path too.
+ */
+static bool same_provenance(const char *part, const char *text, size_t len,
+			    const char *want, GError **err)
+{
+	const char *k = g_strstr_len(text, len, "\n  \"kernels\": [");
+	char *have = k ? g_strndup(text, k - text + 1) : NULL;
+	char *why = NULL;
+
+	/* ours, or the start of ours (killed before the first kernel) */
+	if ((have && !strncmp(text, want, strlen(want))) ||
+	    (len <= strlen(want) && !memcmp(text, want, len)))
+		goto same;
+	if (!have || !strstr(have, "\n  \"schema\": 1,\n")) {
+		why = g_strdup("made by another version of sectorsim, which records no provenance");
+	} else {
+		static const char *const keys[] = { "sectorsim", "params", "trace", "config" };
+
+		for (int i = 0; i < 4 && !why; i++) {
+			char *a = head_value(have, keys[i]), *b = head_value(want, keys[i]);
+
+			if (!a || strcmp(a, b)) {
+				char *pa = object_field(a, "path", false), *pb = object_field(b, "path", false);
+				char *da = object_field(a, "digest", true), *db = object_field(b, "digest", true);
+
+				switch (i) {
+				case 0:
+					why = g_strdup_printf("made by another sectorsim (%s \u2260 %s)", a ? a : "null", b);
+					break;
+				case 1:
+					why = g_strdup_printf("made with other -p settings (%s \u2260 %s)", a ? a : "null", b);
+					break;
+				case 2:
+					why = strcmp(pa, pb)
+					      ? g_strdup_printf("made from another trace (%s \u2260 %s)", pa, pb)
+					      : g_strdup_printf("made from another trace (kernel list digest %s \u2260 %s)", da, db);
+					break;
+				default:
+					why = strcmp(da, db)
+					      ? g_strdup_printf("made by another configuration (digest %s \u2260 %s)", da, db)
+					      : g_strdup_printf("made by another configuration file (%s \u2260 %s)", pa, pb);
+				}
+				g_free(pa);
+				g_free(pb);
+				g_free(da);
+				g_free(db);
+			}
+			g_free(a);
+			g_free(b);
+		}
+		if (!why)
+			why = g_strdup("made by another version of sectorsim (its provenance differs)");
+	}
+	g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+		    "%s: %s; run without --resume to start afresh", part, why);
+	g_free(why);
+	g_free(have);
+	return false;
+same:
+	g_free(have);
+	return true;
+}
+
 static void skip_kernel(struct kernel_report *r, uint32_t id)
 {
 	struct gpu_kernel k = { .id = id };
@@ -853,11 +1021,18 @@ static void skip_kernel(struct kernel_report *r, uint32_t id)
 static bool resume(struct kernel_report *r, GError **err)
 {
 	struct kept kj = { 0 }, kc = { 0 };
-	bool has_j = out_read_kept(&r->json, true, &kj);
-	bool has_c = out_read_kept(&r->csv, false, &kc);
+	GError *mismatch = NULL;
+	bool has_j = out_read_kept(&r->json, true, &kj, &mismatch);
+	bool has_c = !mismatch && out_read_kept(&r->csv, false, &kc, NULL);
 	guint n = G_MAXUINT;
 	const struct kept *k = has_j ? &kj : &kc;
 	bool ok = true;
+
+	/* made by another run: nothing is touched */
+	if (mismatch) {
+		g_propagate_error(err, mismatch);
+		return false;
+	}
 
 	if (has_j)
 		n = MIN(n, kj.ids->len);
@@ -908,14 +1083,15 @@ static int report_start(struct ss_component *c, GError **err)
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
 	g_string_append_c(head, '\n');
 	r->csv_head = g_string_free(head, FALSE);
+	r->json_head = json_head(o);
 	if (o->resume) {
 		r->json.path = json ? g_strdup(json) : NULL;
-		r->json.head = "{\n  \"kernels\": [";
+		r->json.head = r->json_head;
 		r->csv.path = csv ? g_strdup(csv) : NULL;
 		r->csv.head = r->csv_head;
 		return resume(r, err) ? 0 : -1;
 	}
-	return out_open(&r->json, json, "{\n  \"kernels\": [", err) &&
+	return out_open(&r->json, json, r->json_head, err) &&
 	       out_open(&r->csv, csv, r->csv_head, err) ? 0 : -1;
 }
 
@@ -1262,6 +1438,7 @@ static void report_destroy(struct ss_component *c)
 	out_end(&r->json, keep);
 	out_end(&r->csv, keep);
 	g_free(r->csv_head);
+	free(r->json_head);
 	g_free(r->json.path);
 	g_free(r->csv.path);
 	g_free(r->row.name);

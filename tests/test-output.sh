@@ -178,11 +178,53 @@ ok $? "no results file is made"
 is "$(grep -c '"kernel_id"' "$tmp/r.json.part")" 2 "r.json.part holds kernels 1 and 2"
 is "$(cut -d, -f1 "$tmp/r.csv.part" | tr '\n' ' ')" "kernel_id 1 2 " "r.csv.part holds kernels 1 and 2"
 cp "$three/kernel-3.traceg" "$tmp/t/kernel-3.traceg"
+
+# ---- --resume continues only the run that made the partial files -------------------
+# The JSON records what produced it (sectorsim, the configuration's digest,
+# the trace, -p); another configuration, -p or trace stops with one line,
+# exit 2, and leaves the partial files as they were.
+a100=$top/configs/a100.ini
+cp "$tmp/r.json.part" "$tmp/keep.json"
+cp "$tmp/r.csv.part" "$tmp/keep.csv"
+started="run: report (type kernel_report): start: "
+digest() { "$SECTORSIM" --dump-config "$@" | sha256sum | cut -c1-8; }
+head -n 7 "$tmp/r.json.part" >"$tmp/head.json"
+is "$(sed -n 2p "$tmp/head.json")" '  "schema": 1,' "the JSON starts with its provenance, schema 1"
+has "$(cat "$tmp/head.json")" "/configs/titanv.ini\", \"digest\": \"$(digest "$titanv" "$tmp/t")" "the provenance has the configuration and the digest of --dump-config"
+has "$(cat "$tmp/head.json")" "\"trace\": {\"path\": \"$tmp/t\"" "the provenance has the trace"
+run --quiet --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$a100" "$tmp/t"
+is "$st" 2 "--resume with another configuration: exit 2"
+is "$err" "$started$tmp/r.json.part: made by another configuration (digest $(digest "$titanv" "$tmp/t")… ≠ $(digest "$a100" "$tmp/t")…); run without --resume to start afresh" "another configuration: one line says what differs"
+run --quiet --resume -p sched.max_blocks=32 --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/t"
+is "$st" 2 "--resume with another -p: exit 2"
+is "$err" "$started$tmp/r.json.part: made with other -p settings ([] ≠ [\"sched.max_blocks=32\"]); run without --resume to start afresh" "another -p: one line says what differs"
+mkdir "$tmp/t2"
+cp "$tmp/t"/* "$tmp/t2/"
+run --quiet --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/t2"
+is "$st" 2 "--resume with another trace: exit 2"
+is "$err" "$started$tmp/r.json.part: made from another trace ($tmp/t ≠ $tmp/t2); run without --resume to start afresh" "another trace: one line says what differs"
+mv "$tmp/t/kernelslist.g" "$tmp/list"
+printf 'kernel-1.traceg\nkernel-2.traceg\n' >"$tmp/t/kernelslist.g"
+run --quiet --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/t"
+is "$st" 2 "--resume with another kernel list at the same path: exit 2"
+has "$err" "$tmp/r.json.part: made from another trace (kernel list digest " "another kernel list: one line says so"
+mv "$tmp/list" "$tmp/t/kernelslist.g"
+run --quiet --resume --csv "$tmp/r.csv" "$titanv" "$tmp/t"
+is "$st" 2 "--resume with --csv alone (nothing to check it by): exit 2"
+cmp -s "$tmp/r.json.part" "$tmp/keep.json" && cmp -s "$tmp/r.csv.part" "$tmp/keep.csv" &&
+	[ ! -e "$tmp/r.json" ] && [ ! -e "$tmp/r.csv" ]
+ok $? "the refused --resume runs left the partial files untouched"
+
+# an uninterrupted run of the repaired trace, to compare with
+run --quiet --json "$tmp/okt.json" --csv "$tmp/okt.csv" "$titanv" "$tmp/t"
+is "$st" 0 "the repaired trace, uninterrupted: exit 0"
+cmp -s "$tmp/okt.csv" "$tmp/ok.csv"
+ok $? "its CSV is that of the original trace (the CSV records no provenance)"
 run --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/t"
 is "$st" 0 "the trace repaired, --resume: exit 0"
 has "$err" "resuming: 2 kernels kept from the interrupted run" "--resume keeps kernels 1 and 2"
 is "$(printf '%s\n' "$out" | grep -c '^kernel ')" 1 "--resume runs only kernel 3"
-cmp -s "$tmp/r.json" "$tmp/ok.json" && cmp -s "$tmp/r.csv" "$tmp/ok.csv"
+cmp -s "$tmp/r.json" "$tmp/okt.json" && cmp -s "$tmp/r.csv" "$tmp/okt.csv"
 ok $? "the resumed files are those of an uninterrupted run, byte for byte"
 [ ! -e "$tmp/r.json.part" ] && [ ! -e "$tmp/r.csv.part" ]
 ok $? "no partial file left"
@@ -197,7 +239,7 @@ is "$(grep -c '"kernel_id"' "$tmp/r.json.part" 2>/dev/null)" 2 "kernel 3 cut sho
 cp "$three/kernel-3.traceg" "$tmp/t/kernel-3.traceg"
 run --quiet --resume --json "$tmp/r.json" "$titanv" "$tmp/t"
 is "$st" 0 "repaired, --resume: exit 0"
-cmp -s "$tmp/r.json" "$tmp/ok.json"
+cmp -s "$tmp/r.json" "$tmp/okt.json"
 ok $? "the resumed JSON is that of an uninterrupted run"
 
 # an existing results file survives a failed run

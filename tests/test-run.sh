@@ -207,16 +207,16 @@ has "$err" "rd.csv: cannot write the reuse-distance profile" "the message names 
 # ---- interrupted runs and --resume ----------------------------------------------
 # A trace of two kernels whose second kernel file is a named pipe nobody
 # writes: the run finishes kernel 1, then waits on the pipe, where it is
-# killed (or interrupted).  --resume on the same trace with a real second
-# file must then give byte for byte the files of an uninterrupted run.
+# killed (or interrupted).  --resume on the same trace (the same folder:
+# the results record its path) with a real second file must then give byte
+# for byte the files of an uninterrupted run.
 
-mkdir -p "$tmp/reg" "$tmp/fifo"
+mkdir -p "$tmp/reg" "$tmp/sig"
 gzip -dc "$sample/kernel-1.traceg.gz" >"$tmp/reg/kernel-1.traceg"
 cp "$tmp/reg/kernel-1.traceg" "$tmp/reg/kernel-2.traceg"
 printf 'kernel-1.traceg\nkernel-2.traceg\n' >"$tmp/reg/kernelslist.g"
-cp "$tmp/reg/kernel-1.traceg" "$tmp/reg/kernelslist.g" "$tmp/fifo/"
-mkfifo "$tmp/fifo/kernel-2.traceg"
-"$SECTORSIM" --quiet --json "$tmp/full.json" --csv "$tmp/full.csv" "$titanv" "$tmp/reg" >/dev/null
+cp "$tmp/reg"/* "$tmp/sig/"
+"$SECTORSIM" --quiet --json "$tmp/full.json" --csv "$tmp/full.csv" "$titanv" "$tmp/sig" >/dev/null
 ok $? "two kernels, uninterrupted"
 
 # wait_part FILE: until FILE holds kernel 1 (at most 10 s)
@@ -232,8 +232,9 @@ wait_part()
 }
 
 for sig in KILL INT; do
-	rm -f "$tmp"/r.*
-	"$SECTORSIM" --quiet --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/fifo" >/dev/null 2>"$tmp/sig.err" &
+	rm -f "$tmp"/r.* "$tmp/sig/kernel-2.traceg"
+	mkfifo "$tmp/sig/kernel-2.traceg"
+	"$SECTORSIM" --quiet --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/sig" >/dev/null 2>"$tmp/sig.err" &
 	pid=$!
 	wait_part "$tmp/r.json.part"
 	ok $? "SIG$sig: kernel 1 is in r.json.part before the signal"
@@ -247,7 +248,9 @@ for sig in KILL INT; do
 	fi
 	[ ! -e "$tmp/r.json" ] && [ -e "$tmp/r.json.part" ] && [ -e "$tmp/r.csv.part" ]
 	ok $? "SIG$sig: only the partial files are there"
-	run --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/reg"
+	rm "$tmp/sig/kernel-2.traceg"
+	cp "$tmp/reg/kernel-2.traceg" "$tmp/sig/"
+	run --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/sig"
 	is "$st" 0 "SIG$sig: --resume: exit 0"
 	has "$err" "resuming: 1 kernels kept from the interrupted run" "SIG$sig: --resume keeps kernel 1"
 	is "$(printf '%s\n' "$out" | grep -c '^kernel ')" 1 "SIG$sig: --resume runs only kernel 2"
