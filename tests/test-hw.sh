@@ -40,6 +40,10 @@ ablations/titanv-l1-nonsectored.ini ablations/titanv-l2-nonsectored.ini
 ablations/titanv-l2-all.ini ablations/titanv-l1-fixed32k.ini
 ablations/titanv-l2-unified.ini ablations/a100-l2-unified.ini"
 
+# kernels FILE: the results of a --json FILE from its "kernels" on, without
+# the provenance before them (which names the configuration)
+kernels() { sed -n '/^  "kernels": \[/,$p' "$1"; }
+
 for app in "$@"; do
 	name=${app%%=*}
 	trace=${app#*=}
@@ -49,7 +53,8 @@ for app in "$@"; do
 		is "$st" 0 "$name under $c: exit 0" || diag "$err"
 	done
 	# counter for counter: every metric of every kernel, in the same order
-	is "$(cat "$tmp/$name-titanv-slices.ini.json")" "$(cat "$tmp/$name-titanv.ini.json")" \
+	# (the kernels: the provenance before them names each configuration)
+	is "$(kernels "$tmp/$name-titanv-slices.ini.json")" "$(kernels "$tmp/$name-titanv.ini.json")" \
 		"$name: titanv-slices.ini gives titanv.ini's results"
 	hw=$(cat "$tmp/$name-titanv.ini.json")
 	has "$hw" '"l2_dirty_at_kernel_end": ' "$name: titanv.ini reports the dirty data left in the L2"
