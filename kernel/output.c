@@ -104,12 +104,25 @@ static void output_free(struct ss_output *o)
 	g_free(o);
 }
 
+/*
+ * An output that could not be opened: "NAME: reason" from errno, the
+ * handle freed, and errno kept for the caller (as after fopen()).
+ */
+static struct ss_output *open_failed(struct ss_output *o, const char *name,
+				     GError **err)
+{
+	int why = errno;
+
+	ss_set_error(err, SS_ERROR_CONFIG, "%s: %s", name, g_strerror(why));
+	output_free(o);
+	errno = why;
+	return NULL;
+}
+
 /* On failure errno says why, as after fopen(). */
 static struct ss_output *open_as(const char *path, bool resume, size_t keep,
 				 GError **err)
 {
-	int why;
-
 	struct ss_output *o = output_new(path);
 	struct stat st;
 	bool exists;
@@ -122,14 +135,8 @@ static struct ss_output *open_as(const char *path, bool resume, size_t keep,
 		return o;
 	}
 	o->target = resolve(path, &st, &exists);
-	if (!o->target) {
-		why = errno;
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: %s", path,
-			    g_strerror(why));
-		output_free(o);
-		errno = why;
-		return NULL;
-	}
+	if (!o->target)
+		return open_failed(o, path, err);
 	/* a folder: PATH.part is made, and the rename says it is a folder */
 	if (!exists || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
 		o->part = g_strdup_printf("%s.part", o->target);
@@ -137,27 +144,15 @@ static struct ss_output *open_as(const char *path, bool resume, size_t keep,
 			o->f = NULL;
 		else
 			o->f = fopen(o->part, resume ? "a" : "w");
-		if (!o->f) {
-			why = errno;
-			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: %s",
-				    o->part, g_strerror(why));
-			output_free(o);
-			errno = why;
-			return NULL;
-		}
+		if (!o->f)
+			return open_failed(o, o->part, err);
 		return o;
 	}
 	if (resume)
 		goto not_regular;
 	o->f = fopen(o->target, "w");
-	if (!o->f) {
-		why = errno;
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s: %s", path,
-			    g_strerror(why));
-		output_free(o);
-		errno = why;
-		return NULL;
-	}
+	if (!o->f)
+		return open_failed(o, path, err);
 	return o;
 
 not_regular:
