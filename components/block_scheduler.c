@@ -35,7 +35,6 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/gpu.h>
 #include "occupancy.h"
-#include "trace.h"
 
 static const char *const policy_names[] = { "first_wave", "dynamic", NULL };
 static const char *const granularity_names[] = { "one", "max_active", "avg", NULL };
@@ -247,7 +246,7 @@ static const struct gpu_block *next_block(struct block_scheduler *s)
 
 /*
  * Between batches: when at least a whole batch of the next blocks is
- * absent from the trace (trace_source_next_stored()), pass over all of
+ * absent from the trace (the source's next_held), pass over all of
  * them up to the next block the trace holds.  They count as dispatched
  * empty blocks here, but are neither loaded nor sent, since they carry
  * nothing, not even dropped instructions, and take no slot; the SMs'
@@ -262,7 +261,9 @@ static void skip_absent(struct block_scheduler *s)
 
 	if (s->batch_pos != s->batch_len)
 		return;
-	to = trace_source_next_stored(s->source, s->next_id);
+	if (!s->source->ops->next_held)
+		return;
+	to = s->source->ops->next_held(s->source, s->next_id);
 	if (to < s->next_id + s->batch_cap)
 		return;
 	s->c.stats[BS_BLOCKS] += to - s->next_id;

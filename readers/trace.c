@@ -87,9 +87,23 @@ static void source_release(struct gpu_block_source *s, const struct gpu_block *b
 	g_hash_table_remove(t->loaded, &b->id);
 }
 
+static uint64_t source_next_held(struct gpu_block_source *s, uint64_t from)
+{
+	struct trace_reader *t =
+		(struct trace_reader *)((char *)s - offsetof(struct trace_reader, source));
+	uint64_t next;
+
+	if (!t->in_kernel || t->failed || !t->fmt->next_stored ||
+	    from >= t->kernel.grid_size)
+		return from;
+	next = t->fmt->next_stored(t, from);
+	return MAX(from, MIN(next, t->kernel.grid_size));
+}
+
 static const struct gpu_block_source_ops source_ops = {
 	.load = source_load,
 	.release = source_release,
+	.next_held = source_next_held,
 };
 
 /*
@@ -371,17 +385,3 @@ struct gpu_block_source *trace_block_source(struct trace_reader *t)
 	return &t->source;
 }
 
-uint64_t trace_source_next_stored(struct gpu_block_source *s, uint64_t from)
-{
-	struct trace_reader *t;
-	uint64_t next;
-
-	if (s->ops != &source_ops)
-		return from;
-	t = (struct trace_reader *)((char *)s - offsetof(struct trace_reader, source));
-	if (!t->in_kernel || t->failed || !t->fmt->next_stored ||
-	    from >= t->kernel.grid_size)
-		return from;
-	next = t->fmt->next_stored(t, from);
-	return MAX(from, MIN(next, t->kernel.grid_size));
-}

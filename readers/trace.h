@@ -61,14 +61,4 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 /* The same as a gpu_block_source, for the GPU_KERNEL_BEGIN message. */
 struct gpu_block_source *trace_block_source(struct trace_reader *t);
 
-/*
- * For a source from trace_block_source(): the first block id >= from of
- * the current kernel that the trace may hold, or the grid size; the
- * blocks before it are absent from the trace (in the paper format, block
- * files that do not exist), so each would load as an empty block with
- * nothing dropped, and a dispatcher may count them without loading them.
- * Any other source (a plugin's): `from`.
- */
-uint64_t trace_source_next_stored(struct gpu_block_source *s, uint64_t from);
-
 #endif

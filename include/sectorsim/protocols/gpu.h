@@ -92,6 +92,14 @@ struct gpu_block_source_ops {
 	 * resident blocks only.
 	 */
 	void (*release)(struct gpu_block_source *s, const struct gpu_block *b);
+	/*
+	 * Optional (NULL: any block may hold lines).  The first block id >=
+	 * from of the current kernel that the source may hold lines for, or
+	 * the grid size: the blocks before it would each load as an empty
+	 * block with nothing dropped, so a dispatcher may count them without
+	 * loading them (a paper-format grid of 10^10 blocks with few files).
+	 */
+	uint64_t (*next_held)(struct gpu_block_source *s, uint64_t from);
 };
 
 struct gpu_block_source {
