@@ -233,6 +233,14 @@ static void serve(void *ctx, const struct mem_req *r)
 	int64_t sd = rd_access(s->rd, r->addr & ~(s->sector_bytes - 1));
 	bool down;
 
+	if (G_UNLIKELY(sd == RD_FULL)) {
+		/* once: the run stops at the end of this tick */
+		if (!ss_engine_failure(s->c.engine))
+			ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_INPUT,
+				"%s: kernel %u touches more distinct sectors than its reuse-distance tracker can hold (2^30, or this machine's memory)",
+				s->c.name, s->kernel));
+		return;
+	}
 	sd_hist_add(s->hist[k], sd);
 	s->c.stats[S_LDL + k]++;
 	switch (s->forward) {

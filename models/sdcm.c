@@ -33,13 +33,19 @@ struct u64map {
 	uint32_t gen;
 };
 
-static void map_init(struct u64map *m, unsigned log2cap)
+/* False, with m untouched, when the slots cannot be allocated. */
+static bool map_init(struct u64map *m, unsigned log2cap)
 {
-	m->slot = g_new0(struct u64slot, (size_t)1 << log2cap);
+	struct u64slot *slot = g_try_new0(struct u64slot, (size_t)1 << log2cap);
+
+	if (!slot)
+		return false;
+	m->slot = slot;
 	m->mask = ((size_t)1 << log2cap) - 1;
 	m->shift = 64 - log2cap;
 	m->count = 0;
-	m->gen = 1;	/* g_new0's slots carry gen 0: empty */
+	m->gen = 1;	/* g_try_new0's slots carry gen 0: empty */
+	return true;
 }
 
 static void map_reset(struct u64map *m)
@@ -61,16 +67,21 @@ static inline size_t map_home(const struct u64map *m, uint64_t key)
 	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> m->shift);
 }
 
-static void map_grow(struct u64map *m)
+/*
+ * Twice the slots; false, with the map as it was, beyond 2^32 keys (the
+ * values are 32-bit positions) or when memory runs out: a stream too big
+ * for the machine is the caller's to report, not an abort.
+ */
+static bool map_grow(struct u64map *m)
 {
 	struct u64slot *old = m->slot;
 	size_t oldcap = m->mask + 1;
 	uint32_t oldgen = m->gen;
 	unsigned log2cap = 64 - m->shift + 1;
 
-	if (log2cap > 33)
-		g_error("sdcm: more than 2^32 distinct keys");
-	map_init(m, log2cap);
+	if (log2cap > 33 || (size_t)1 << log2cap > SIZE_MAX / sizeof(*old) ||
+	    !map_init(m, log2cap))
+		return false;
 	for (size_t i = 0; i < oldcap; i++) {
 		if (old[i].gen != oldgen)
 			continue;
@@ -83,11 +94,12 @@ static void map_grow(struct u64map *m)
 		m->count++;
 	}
 	g_free(old);
+	return true;
 }
 
 /*
  * The slot of `key`, or a new one (val to be set by the caller, *fresh set)
- * when it is not in the map.  Load factor at most 1/2: linear probing's
+ * when it is not in the map; NULL when the map cannot grow to take it.  Load factor at most 1/2: linear probing's
  * probe chains stay short, and the slots are small.
  */
 static inline struct u64slot *map_get(struct u64map *m, uint64_t key, bool *fresh)
@@ -106,7 +118,8 @@ static inline struct u64slot *map_get(struct u64map *m, uint64_t key, bool *fres
 		h = (h + 1) & m->mask;
 	}
 	if ((m->count + 1) * 2 > m->mask + 1) {
-		map_grow(m);
+		if (!map_grow(m))
+			return NULL;
 		h = map_home(m, key);
 		while (m->slot[h].gen == m->gen)
 			h = (h + 1) & m->mask;
@@ -229,22 +242,56 @@ static void fen_build(struct rd_tracker *t)
 	}
 }
 
-static void rd_alloc(struct rd_tracker *t, size_t nwords)
+/* Arrays of nwords words: all three or none, the old ones kept. */
+struct rd_arrays {
+	uint64_t *bits;
+	uint8_t *cnt;
+	uint32_t *fen;
+};
+
+static bool rd_arrays_new(struct rd_arrays *a, size_t nwords)
+{
+	a->bits = g_try_new0(uint64_t, nwords);
+	a->cnt = g_try_new0(uint8_t, nwords);
+	a->fen = g_try_new0(uint32_t, nwords / 8 + 1);
+	if (a->bits && a->cnt && a->fen)
+		return true;
+	g_free(a->bits);
+	g_free(a->cnt);
+	g_free(a->fen);
+	return false;
+}
+
+static void rd_install(struct rd_tracker *t, const struct rd_arrays *a,
+		       size_t nwords)
 {
 	g_free(t->bits);
 	g_free(t->cnt);
 	g_free(t->fen);
 	t->nwords = nwords;
 	t->ngroups = nwords / 8;
-	t->bits = g_new0(uint64_t, nwords);
-	t->cnt = g_new0(uint8_t, nwords);
-	t->fen = g_new0(uint32_t, t->ngroups + 1);
+	t->bits = a->bits;
+	t->cnt = a->cnt;
+	t->fen = a->fen;
 }
 
-static void rd_renumber(struct rd_tracker *t)
+/*
+ * Positions 0..live-1 again, in the arrays grown if need be; false, with
+ * nothing changed, when the positions would not fit in 32 bits or the
+ * arrays cannot be allocated.
+ */
+static bool rd_renumber(struct rd_tracker *t)
 {
 	struct u64map *m = &t->map;
 	size_t nwords = t->nwords;
+	struct rd_arrays grown = { 0 };
+
+	while (t->live > nwords * 64 / RD_SPARE)
+		nwords *= 2;
+	if (nwords > ((size_t)1 << 26))	/* positions must fit in val */
+		return false;
+	if (nwords != t->nwords && !rd_arrays_new(&grown, nwords))
+		return false;
 
 	/* fen[] becomes the plain prefix sums of the groups, rebuilt below */
 	t->fen[0] = 0;
@@ -266,12 +313,8 @@ static void rd_renumber(struct rd_tracker *t)
 		s->val = t->fen[s->val >> GROUP_SHIFT] + cnt_before(t, w) +
 			popcount64(t->bits[w] & ((UINT64_C(1) << (s->val & 63)) - 1));
 	}
-	while (t->live > nwords * 64 / RD_SPARE)
-		nwords *= 2;
-	if (nwords > ((size_t)1 << 26))	/* positions must fit in val */
-		g_error("rd_tracker: too many distinct addresses for 32-bit positions");
 	if (nwords != t->nwords)
-		rd_alloc(t, nwords);
+		rd_install(t, &grown, nwords);
 	size_t whole = t->live / 64;
 
 	memset(t->bits, 0xff, whole * sizeof(*t->bits));
@@ -284,14 +327,17 @@ static void rd_renumber(struct rd_tracker *t)
 	}
 	t->n = t->live;
 	fen_build(t);
+	return true;
 }
 
 struct rd_tracker *rd_new(void)
 {
 	struct rd_tracker *t = g_new0(struct rd_tracker, 1);
+	struct rd_arrays a;
 
-	map_init(&t->map, 10);
-	rd_alloc(t, RD_MIN_WORDS);
+	if (!map_init(&t->map, 10) || !rd_arrays_new(&a, RD_MIN_WORDS))
+		g_error("rd_tracker: out of memory");	/* a few KiB */
+	rd_install(t, &a, RD_MIN_WORDS);
 	return t;
 }
 
@@ -330,14 +376,16 @@ __attribute__((target_clones("popcnt", "default")))
 int64_t rd_access(struct rd_tracker *t, uint64_t addr)
 {
 	/* first: a renumbering moves the position of the slot found below */
-	if (t->n == t->nwords * 64)
-		rd_renumber(t);
+	if (t->n == t->nwords * 64 && !rd_renumber(t))
+		return RD_FULL;
 
 	bool fresh;
 	struct u64slot *s = map_get(&t->map, addr, &fresh);
 	size_t n = t->n, nw = n >> 6;
 	int64_t sd;
 
+	if (!s)
+		return RD_FULL;
 	if (fresh) {
 		t->live++;
 		sd = -1;
@@ -377,7 +425,8 @@ struct sd_hist *sd_hist_new(void)
 {
 	struct sd_hist *h = g_new0(struct sd_hist, 1);
 
-	map_init(&h->index, 6);
+	if (!map_init(&h->index, 6))
+		g_error("sd_hist: out of memory");	/* a KiB */
 	h->cap = 16;
 	h->sd = g_new(int64_t, h->cap);
 	h->count = g_new(uint64_t, h->cap);
@@ -406,6 +455,10 @@ void sd_hist_add(struct sd_hist *h, int64_t sd)
 	bool fresh;
 	struct u64slot *s = map_get(&h->index, (uint64_t)sd, &fresh);
 
+	/* distinct distances are fewer than the tracker's addresses, whose
+	 * map is larger: only memory running out, as for any g_new, ends here */
+	if (!s)
+		g_error("sd_hist: out of memory");
 	h->total++;
 	if (!fresh) {
 		h->count[s->val]++;

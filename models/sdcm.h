@@ -28,11 +28,15 @@ struct rd_tracker *rd_new(void);
 void rd_free(struct rd_tracker *t);
 /* Forget everything: a new stream. */
 void rd_reset(struct rd_tracker *t);
+/* What rd_access() returns for a stream the tracker cannot hold. */
+#define RD_FULL INT64_MIN
 /*
  * The reuse distance of an access to `addr`: the number of distinct
  * addresses accessed since the last access to it (0: immediate reuse), or
  * -1 when it was never accessed.  O(log n) in the stream's length; memory
- * grows only with the stream, never per access beyond that.
+ * grows only with the distinct addresses, never per access beyond that.
+ * RD_FULL, with the access not recorded, beyond 2^30 distinct addresses
+ * (positions are 32-bit, a quarter of them live) or when memory runs out.
  */
 int64_t rd_access(struct rd_tracker *t, uint64_t addr);
 

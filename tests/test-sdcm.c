@@ -8,6 +8,10 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
 #include <math.h>
 #include <string.h>
 #include <glib.h>
@@ -190,6 +194,60 @@ static void test_rd_reset(void)
 	run_random_stream(t, 77, 3000, 0.5, SECTORS, 50000);
 	rd_free(t);
 	rd_free(NULL);
+}
+
+/*
+ * Out of memory, the tracker says RD_FULL and stays whole: the run can
+ * report it instead of aborting.  In a child whose address space is
+ * capped 200 MiB above what it uses, so the map's doubling fails early;
+ * not under ASan, whose shadow memory needs terabytes of address space.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define RD_NO_RLIMIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RD_NO_RLIMIT 1
+#endif
+#endif
+
+static void test_rd_full(void)
+{
+#if defined(RD_NO_RLIMIT) || !defined(RLIMIT_AS)
+	g_test_skip("address-space limits do not work under AddressSanitizer");
+#else
+	if (g_test_subprocess()) {
+		struct rd_tracker *t = rd_new();
+		struct rlimit lim;
+		uint64_t vm_kib = 0, i;
+		FILE *f = fopen("/proc/self/status", "r");
+		char line[256];
+		int64_t sd = 0;
+
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "VmSize: %" SCNu64, &vm_kib) == 1)
+				break;
+		if (f)
+			fclose(f);
+		g_assert_cmpuint(vm_kib, >, 0);
+		lim.rlim_cur = lim.rlim_max = (rlim_t)(vm_kib + 200 * 1024) * 1024;
+		g_assert_cmpint(setrlimit(RLIMIT_AS, &lim), ==, 0);
+		for (i = 0; i < (UINT64_C(1) << 31); i++) {
+			sd = rd_access(t, i * 32);
+			if (sd == RD_FULL)
+				break;
+			g_assert_cmpint(sd, ==, -1);
+		}
+		g_assert_cmpint(sd, ==, RD_FULL);
+		g_assert_cmpuint(i, >, 1000000);
+		/* what it holds is intact: the last address, then the first */
+		g_assert_cmpint(rd_access(t, (i - 1) * 32), ==, 0);
+		g_assert_cmpint(rd_access(t, 0), ==, (int64_t)i - 1);
+		rd_free(t);
+		return;
+	}
+	g_test_trap_subprocess(NULL, 120 * G_USEC_PER_SEC, 0);
+	g_test_trap_assert_passed();
+#endif
 }
 
 /* ---- histograms -------------------------------------------------------------- */
@@ -713,6 +771,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sdcm/rd/extreme-keys", test_rd_extreme_keys);
 	g_test_add_func("/sdcm/rd/brute", test_rd_brute);
 	g_test_add_func("/sdcm/rd/reset", test_rd_reset);
+	g_test_add_func("/sdcm/rd/full", test_rd_full);
 	g_test_add_func("/sdcm/hist/order", test_hist_order);
 	g_test_add_func("/sdcm/hist/many", test_hist_many);
 	g_test_add_func("/sdcm/p-hit/table", test_p_hit_table);
