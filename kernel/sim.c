@@ -138,6 +138,18 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 		}
 	}
 	ss_engine_run(e, s->max_ticks ? s->max_ticks : SS_TICK_MAX);
+	/*
+	 * Events left past the limit: the run did not reach its end, so its
+	 * results are not whole.  It fails as a limit (exit status 1); what
+	 * components finished before it stays theirs to keep (a report keeps
+	 * its finished kernels for --resume).
+	 */
+	if (!e->failure && !e->stop && s->max_ticks && ss_engine_pending(e))
+		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_LIMIT,
+					      "%s: max_ticks = %" G_GUINT64_FORMAT " stopped the run before its end (%zu event%s still to run)",
+					      s->max_ticks_loc ? s->max_ticks_loc : "[simulation]",
+					      s->max_ticks, ss_engine_pending(e),
+					      ss_engine_pending(e) == 1 ? "" : "s"));
 	if (e->failure) {
 		/* what a component stopped on is the result of the run */
 		g_propagate_error(error, g_error_copy(e->failure));

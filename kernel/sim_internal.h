@@ -65,6 +65,7 @@ struct ss_sim {
 	GPtrArray *overrides;		/* struct cli_override * */
 	GPtrArray *errors;
 	uint64_t max_ticks;
+	char *max_ticks_loc;		/* "file:line" of max_ticks, for its message */
 	struct ss_engine *engine;
 	bool built, started;
 };

@@ -91,6 +91,7 @@ void ss_sim_free(struct ss_sim *s)
 		g_free(o);
 	}
 	g_ptr_array_free(s->overrides, TRUE);
+	g_free(s->max_ticks_loc);
 	if (s->errors)
 		g_ptr_array_free(s->errors, TRUE);
 	ini_doc_free(s->doc);
@@ -125,6 +126,7 @@ static void load_sim_section(struct ss_sim *s)
 				   mt->value);
 		else
 			s->max_ticks = v;
+		s->max_ticks_loc = g_strdup(mt->loc);
 	}
 	pp = ini_section_get(sim, "plugin_path");
 	if (pp) {

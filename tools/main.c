@@ -316,8 +316,9 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 		return status;
 	}
 	if (!o->run.quiet)
-		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " events to tick %"
+		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " event%s to tick %"
 			G_GUINT64_FORMAT " in %.3f s\n", ss_engine_events_run(e),
+			ss_engine_events_run(e) == 1 ? "" : "s",
 			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6);
 	if (raw_stats_wanted(e, o))
 		status = write_stats(e, o);

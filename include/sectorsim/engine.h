@@ -88,7 +88,8 @@ struct ss_run_options {
 	char *csv;		/* --csv FILE: results as CSV */
 	char *rd_profile;	/* --rd-profile FILE: ss_engine_profile_output() */
 	gboolean resume;	/* --resume: keep the results of an interrupted run */
-	gboolean quiet;		/* --quiet: nothing on stderr but errors */
+	gboolean quiet;		/* --quiet: nothing on stderr but warnings and errors */
+	gboolean strict;	/* --strict: a warning about the input is an error */
 	/*
 	 * Nobody reads the raw statistics after the run (a component reports
 	 * it and they were not asked for): ss_stats_end_phase() then only
@@ -148,6 +149,15 @@ void ss_run_options_clear(struct ss_run_options *o);
  */
 void ss_engine_set_run_options(struct ss_engine *e,
 			       const struct ss_run_options *o);
+
+/*
+ * A defect of the input that the run can go on with (a file cut short at
+ * a boundary, say): one line "sectorsim: warning: MSG" on standard error,
+ * --quiet or not, and true.  Under --strict the run fails instead
+ * (ss_engine_fail, SS_ERROR_INPUT "MSG (--strict)") and it returns false.
+ */
+bool ss_engine_warn_input(struct ss_engine *e, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
 const struct ss_run_options *ss_engine_run_options(const struct ss_engine *e);
 
 /*
@@ -226,6 +236,8 @@ enum ss_error_code {
 	SS_ERROR_PLUGIN,	/* a plugin could not be loaded: exit status 2 */
 	SS_ERROR_INTERNAL,	/* a component failed: exit status 1 */
 	SS_ERROR_INPUT,		/* malformed input (a trace): exit status 2 */
+	SS_ERROR_LIMIT,		/* a limit of the run ([simulation] max_ticks)
+				   ended it before its end: exit status 1 */
 };
 
 /*
