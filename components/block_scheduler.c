@@ -206,10 +206,12 @@ static void send_dispatch(struct ss_port *to, enum gpu_dispatch_op op,
 }
 
 static void send_plan(struct block_scheduler *s, const struct gpu_kernel *k,
+		      struct gpu_block_source *blocks,
 		      const struct gpu_occupancy *occ)
 {
 	struct gpu_kernel_msg out = {
-		.hdr = { sizeof(out), GPU_KERNEL_PLANNED }, .kernel = k, .occ = occ,
+		.hdr = { sizeof(out), GPU_KERNEL_PLANNED }, .kernel = k,
+		.blocks = blocks, .occ = occ,
 	};
 
 	if (ss_port_is_bound(s->plan))
@@ -482,7 +484,7 @@ static void first_fill(struct block_scheduler *s, const struct gpu_kernel_msg *k
 	for (uint32_t sm = 0; sm < n_sms; sm++)
 		s->occ.active_sms += s->slots[(size_t)sm * ma] != NULL;
 
-	send_plan(s, k, &s->occ);
+	send_plan(s, k, km->blocks, &s->occ);
 	for (uint32_t sm = 0; sm < n_sms; sm++)
 		send_dispatch(s->dispatch[sm], GPU_DISPATCH_BEGIN, k, &s->occ, NULL, 0);
 	for (guint i = 0; i < s->first->len; i++) {
@@ -540,7 +542,7 @@ static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *
 		fprintf(stderr, "sectorsim: %s; skipped\n", why);
 		g_free(why);
 	}
-	send_plan(s, k, runs ? &s->occ : NULL);
+	send_plan(s, k, km->blocks, runs ? &s->occ : NULL);
 	for (unsigned sm = 0; sm < s->gpu.num_sms; sm++) {
 		uint32_t slot = 0;
 

@@ -113,6 +113,10 @@ struct kernel_row {
 	uint64_t grid_size;
 	uint32_t block_size, regs, smem;
 	bool runs;
+	/* blocks of the grid the trace holds, when its source says (a
+	 * kernel that runs): fewer than grid_size, the rest counted empty */
+	bool traced_known;
+	uint64_t blocks_traced;
 	uint32_t ordinal;	/* in the trace */
 	uint64_t bytes_done, bytes_total;	/* of the trace, after this kernel */
 	struct gpu_occupancy occ;
@@ -141,6 +145,9 @@ struct kernel_report {
 	const uint64_t *dram_reads, *dram_writes;
 	struct ss_port *next;
 	struct kernel_row row;	/* the kernel under way */
+	/* where its blocks came from (valid until our GPU_KERNEL_DONE) */
+	struct gpu_block_source *blocks;
+	const char *trace_file;
 	bool l1_sdcm, l2_sdcm;
 	bool planned;
 	unsigned n_rows;	/* entries in the files (kept ones included) */
@@ -1081,7 +1088,7 @@ static int report_start(struct ss_component *c, GError **err)
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		if (report_metrics[k].modes & r->mode)
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
-	g_string_append_c(head, '\n');
+	g_string_append(head, ",blocks_in_grid,blocks_traced\n");
 	r->csv_head = g_string_free(head, FALSE);
 	r->json_head = json_head(o);
 	if (o->resume) {
@@ -1127,12 +1134,45 @@ static void show_progress(struct kernel_report *r, const struct kernel_row *row)
 	fflush(stderr);
 }
 
+/*
+ * How many of the grid's blocks the trace holds, and a warning (under
+ * --strict, an error) when it holds fewer: the missing ones ran as empty
+ * blocks, so the numbers are not the whole kernel's.  False when the run
+ * stops here (the count met malformed input, or --strict).
+ */
+static bool check_blocks(struct kernel_report *r, struct kernel_row *row)
+{
+	struct gpu_block_source *b = r->blocks;
+	GError *err = NULL;
+	uint64_t n;
+
+	if (!row->runs || !b || !b->ops->count_held)
+		return true;
+	if (!b->ops->count_held(b, &n, &err)) {
+		ss_engine_fail(r->c.engine, err);
+		return false;
+	}
+	row->traced_known = true;
+	row->blocks_traced = n;
+	if (n >= row->grid_size)
+		return true;
+	if (r->progress)
+		fputs("\r\033[K", stderr);
+	return ss_engine_warn_input(r->c.engine,
+				    "%s: kernel %u (%s): the trace holds %" G_GUINT64_FORMAT " of the grid's %" G_GUINT64_FORMAT " thread blocks; the missing ones ran as empty blocks",
+				    r->trace_file ? r->trace_file : "trace",
+				    row->id, row->name, n, row->grid_size);
+}
+
 static void kernel_over(struct kernel_report *r)
 {
 	struct kernel_row *row = &r->row;
 	struct gpu_kernel_msg done = { .hdr = { sizeof(done), GPU_KERNEL_DONE } };
-	char *label = g_strdup_printf("kernel %u", row->id);
+	char *label;
 
+	if (!check_blocks(r, row))
+		return;
+	label = g_strdup_printf("kernel %u", row->id);
 	if (row->runs) {
 		if (r->mode == HW)
 			compute_hw(r, row);
@@ -1197,6 +1237,8 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 		}
 		if (km->occ)
 			r->row.occ = *km->occ;
+		r->blocks = km->blocks;
+		r->trace_file = k->trace_file;
 		r->planned = true;
 		return;
 	}
@@ -1229,6 +1271,9 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 	fprintf(out, "%skernel %u  %s\n", first ? "" : "\n", row->id, row->name);
 	fprintf(out, "  grid %" G_GUINT64_FORMAT " x %u threads, %u registers, %u B shared",
 		row->grid_size, row->block_size, row->regs, row->smem);
+	if (row->traced_known && row->blocks_traced < row->grid_size)
+		fprintf(out, "; only %" G_GUINT64_FORMAT " blocks traced",
+			row->blocks_traced);
 	if (!row->runs) {
 		fprintf(out, "\n  not simulated: a block does not fit an SM\n");
 		return;
@@ -1285,6 +1330,9 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 		fprintf(f, ",\n      \"error\": \"a block does not fit an SM\"\n    }");
 		return;
 	}
+	fprintf(f, ",\n      \"blocks_in_grid\": %" G_GUINT64_FORMAT, row->grid_size);
+	if (row->traced_known)
+		fprintf(f, ",\n      \"blocks_traced\": %" G_GUINT64_FORMAT, row->blocks_traced);
 	fprintf(f, ",\n      \"occupancy\": {\"block_per_sm_limit_warps\": %u, \"block_per_sm_limit_blocks\": %u, \"block_per_sm_limit_regs\": %u, \"block_per_sm_limit_smem\": %u, \"th_max_active_block_per_sm\": %u, \"allocted_block_per_sm\": %u, \"max_active_block_per_sm\": %u, \"adaptive_smem_size\": %" G_GUINT64_FORMAT "}",
 		o->lim_warps, o->lim_blocks, o->lim_regs, o->lim_smem,
 		o->th_max_active, o->alloc, o->max_active, o->carveout_bytes);
@@ -1347,6 +1395,10 @@ static void write_csv(const struct kernel_row *row, FILE *f)
 			format_number(buf, sizeof(buf), row->m[k], report_metrics[k].is_int);
 		fprintf(f, ",%s", has ? buf : "");
 	}
+	/* last, so that the metrics keep their columns */
+	fprintf(f, ",%" G_GUINT64_FORMAT ",", row->grid_size);
+	if (row->traced_known)
+		fprintf(f, "%" G_GUINT64_FORMAT, row->blocks_traced);
 	fputc('\n', f);
 }
 
@@ -1423,17 +1475,23 @@ static void report_destroy(struct ss_component *c)
 	/*
 	 * A run that failed leaves no half-written results.  An interrupted
 	 * one keeps the finished kernels for --resume, and so does one that
-	 * stopped on an input error (a kernel's file malformed or cut short):
-	 * the kernels before it are good, and --resume continues once the
-	 * trace is repaired.  Not when every kernel of the trace had ended:
+	 * stopped on an input error (a kernel's file malformed or cut short)
+	 * or on a limit of the run (max_ticks): the kernels before it are
+	 * good, and --resume continues from them (once the trace is
+	 * repaired; after a limit, as far as the limit lets each run go).
+	 * After an input error, not when every kernel of the trace had ended:
 	 * the error lies past the last kernel's blocks, nothing is left to
-	 * resume, and the run fails as a whole.
+	 * resume, and the run fails as a whole.  After a limit, even then:
+	 * the results are whole, and --resume completes the file.
 	 */
 	const GError *why = ss_engine_failure(c->engine);
-	bool input = why && why->domain == SS_ERROR && why->code == SS_ERROR_INPUT;
+	bool ours = why && why->domain == SS_ERROR;
+	bool input = ours && why->code == SS_ERROR_INPUT;
+	bool limit = ours && why->code == SS_ERROR_LIMIT;
 	bool all_ended = !r->planned && r->total_kernels &&
 			 r->row.ordinal >= r->total_kernels;
-	bool keep = r->interrupted || (input && r->n_rows && !all_ended);
+	bool keep = r->interrupted || (input && r->n_rows && !all_ended) ||
+		    (limit && r->n_rows);
 
 	out_end(&r->json, keep);
 	out_end(&r->csv, keep);

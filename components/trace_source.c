@@ -44,6 +44,10 @@ struct trace_source {
 	GHashTable *skip;	/* kernel ids not to run (GPU_KERNEL_SKIP) */
 	struct trace_reader *reader;
 	struct ss_port *out;
+	unsigned n_seen;	/* kernels of the trace read */
+	unsigned n_sent;	/* of those, sent to be simulated (the stats
+				   count per phase, a kernel each) */
+	unsigned n_skipped;	/* of those, done already (GPU_KERNEL_SKIP) */
 };
 
 static int ts_create(struct ss_component *c, const struct ss_params *p,
@@ -65,6 +69,27 @@ static int ts_create(struct ss_component *c, const struct ss_params *p,
 	return 0;
 }
 
+/*
+ * At the end of the trace: a run that simulated no kernel has no result,
+ * so it is an error, unless every kernel was done already (a resumed run
+ * that was complete).
+ */
+static void check_some_kernel(struct trace_source *t, struct ss_engine *e)
+{
+	const char *path = t->path && *t->path ? t->path : "trace";
+
+	if (t->n_sent || t->n_skipped)
+		return;
+	if (t->only && t->n_seen)
+		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INPUT,
+					      "%s: no kernel to simulate: %s.kernels selects none of the trace's %u kernels",
+					      path, t->c.name, t->n_seen));
+	else
+		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INPUT,
+					      "%s: no kernel to simulate: the trace lists none",
+					      path));
+}
+
 static void next_kernel(struct ss_engine *e, void *data)
 {
 	struct trace_source *t = data;
@@ -83,10 +108,17 @@ static void next_kernel(struct ss_engine *e, void *data)
 			return;
 		}
 	}
-	do {
+	for (;;) {
 		k = trace_next_kernel(t->reader, &err);
-	} while (k && ((t->only && !g_hash_table_contains(t->only, GSIZE_TO_POINTER((gsize)k->id))) ||
-		       g_hash_table_contains(t->skip, GSIZE_TO_POINTER((gsize)k->id))));
+		if (!k)
+			break;
+		t->n_seen++;
+		if (t->only && !g_hash_table_contains(t->only, GSIZE_TO_POINTER((gsize)k->id)))
+			continue;
+		if (!g_hash_table_contains(t->skip, GSIZE_TO_POINTER((gsize)k->id)))
+			break;
+		t->n_skipped++;
+	}
 	if (!k) {
 		/* an interrupt can cut a read short (EINTR): it wins */
 		if (err && ss_interrupted()) {
@@ -95,6 +127,8 @@ static void next_kernel(struct ss_engine *e, void *data)
 		}
 		if (err)
 			ss_engine_fail(e, err);
+		else
+			check_some_kernel(t, e);
 		return;		/* the end of the trace */
 	}
 
@@ -105,6 +139,7 @@ static void next_kernel(struct ss_engine *e, void *data)
 	};
 
 	t->c.stats[TS_KERNELS]++;
+	t->n_sent++;
 	ss_port_send(t->out, &m.hdr);
 }
 

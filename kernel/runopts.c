@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include "internal.h"
 
 #define FIELD(f) offsetof(struct ss_run_options, f)
@@ -21,7 +22,9 @@ const struct ss_run_option_desc ss_run_option_table[] = {
 	{ "rd-profile", 0, G_OPTION_ARG_FILENAME, FIELD(rd_profile),
 	  "Write the reuse-distance profiles of the components that keep them as CSV to FILE (- for standard output)", "FILE" },
 	{ "quiet", 'q', G_OPTION_ARG_NONE, FIELD(quiet),
-	  "Print nothing but results and errors", NULL },
+	  "Print nothing but results, warnings and errors", NULL },
+	{ "strict", 0, G_OPTION_ARG_NONE, FIELD(strict),
+	  "Stop with exit status 2 at the first warning about the input (a trace cut short, say), instead of going on", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL },
 };
 
@@ -81,6 +84,25 @@ const struct ss_run_options *ss_engine_run_options(const struct ss_engine *e)
 	static const struct ss_run_options unset;
 
 	return e->run ? &e->run->opts : &unset;
+}
+
+bool ss_engine_warn_input(struct ss_engine *e, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (ss_engine_run_options(e)->strict) {
+		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INPUT,
+					      "%s (--strict)", msg));
+		g_free(msg);
+		return false;
+	}
+	fprintf(stderr, "sectorsim: warning: %s\n", msg);
+	g_free(msg);
+	return true;
 }
 
 FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,

@@ -100,10 +100,35 @@ static uint64_t source_next_held(struct gpu_block_source *s, uint64_t from)
 	return MAX(from, MIN(next, t->kernel.grid_size));
 }
 
+static bool source_count_held(struct gpu_block_source *s, uint64_t *n,
+			      GError **err)
+{
+	struct trace_reader *t =
+		(struct trace_reader *)((char *)s - offsetof(struct trace_reader, source));
+
+	if (!t->in_kernel)
+		return ss_set_error(err, SS_ERROR_INTERNAL,
+				    "trace: blocks counted with no current kernel");
+	if (t->failed) {
+		g_propagate_error(err, g_error_copy(t->failed));
+		return false;
+	}
+	GError *e = NULL;
+
+	if (!t->fmt->count_stored(t, n, &e)) {
+		/* as for load: every later use reports it again */
+		t->failed = e;
+		g_propagate_error(err, g_error_copy(e));
+		return false;
+	}
+	return true;
+}
+
 static const struct gpu_block_source_ops source_ops = {
 	.load = source_load,
 	.release = source_release,
 	.next_held = source_next_held,
+	.count_held = source_count_held,
 };
 
 /*

@@ -522,6 +522,7 @@ static bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
 	}
 	s->cur = &g_array_index(s->entries, struct as_entry, s->next);
 	t->kernel.id = (uint32_t)++s->next;
+	t->kernel.trace_file = s->cur->name;
 	if (!lr_open(&s->lr, s->cur->path, s->cur->name, NULL, err) ||
 	    !read_header(t, s, &begin, err)) {
 		lr_close(&s->lr);
@@ -1327,6 +1328,30 @@ out:
 	return ok;
 }
 
+/* The blocks the kernel's file lists (inside the grid, each once: the
+ * first pass refuses others), read to its end if need be. */
+static bool as_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
+{
+	struct as_state *s = t->state;
+
+	if (!s->validated) {
+		bool ok;
+
+		if (!lr_is_open(&s->lr)) {
+			/* the first pass stopped: start it again from the top */
+			g_array_set_size(s->seen, 0);
+			if (!rewind_body(s, err))
+				return false;
+		}
+		ok = finish_first_pass(t, s, err);
+		lr_close(&s->lr);
+		if (!ok)
+			return false;
+	}
+	*n = s->seen->len;
+	return true;
+}
+
 const struct trace_format trace_format_accelsim = {
 	.name = "accelsim",
 	.marker = "kernelslist.g",
@@ -1337,4 +1362,5 @@ const struct trace_format trace_format_accelsim = {
 	.kernel_count = as_kernel_count,
 	.kernel_bytes = as_kernel_bytes,
 	.load = as_load,
+	.count_stored = as_count_stored,
 };

@@ -691,6 +691,28 @@ static uint64_t ppt_next_stored(struct trace_reader *t, uint64_t from)
 	return lo < f->blocks->len ? g_array_index(f->blocks, uint64_t, lo) : UINT64_MAX;
 }
 
+/* The kernel's files of blocks inside its grid, from the folder's listing:
+ * a block without a file is an empty block, or lost. */
+static bool ppt_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
+{
+	struct ppt_state *s = t->state;
+	const struct ppt_files *f = g_hash_table_lookup(ppt_files(s),
+							GUINT_TO_POINTER(t->kernel.id));
+	guint lo = 0, hi = f ? f->blocks->len : 0;
+
+	(void)err;
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+
+		if (g_array_index(f->blocks, uint64_t, mid) < t->kernel.grid_size)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = lo;
+	return true;
+}
+
 static bool ppt_next_kernel(struct trace_reader *t, bool *end,
 			    GError **err)
 {
@@ -720,6 +742,7 @@ static bool ppt_next_kernel(struct trace_reader *t, bool *end,
 	k->regs = pk->regs;
 	k->smem = pk->smem;
 	k->stream_id = pk->stream;
+	k->trace_file = s->traces;
 	return true;
 }
 
@@ -832,4 +855,5 @@ const struct trace_format trace_format_ppt = {
 	.kernel_bytes = ppt_kernel_bytes,
 	.load = ppt_load,
 	.next_stored = ppt_next_stored,
+	.count_stored = ppt_count_stored,
 };

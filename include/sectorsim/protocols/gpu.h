@@ -68,6 +68,9 @@ struct gpu_kernel {
 	uint64_t trace_bytes_total;	/* all of them (as stored); 0: not known */
 	/* generic-address windows of the kernel (Accel-Sim header); 0: not known */
 	uint64_t shmem_base, local_base;
+	/* where its blocks are stored, for messages: the kernel's trace file,
+	 * or the folder of its block files; NULL: not known */
+	const char *trace_file;
 };
 
 /*
@@ -100,6 +103,14 @@ struct gpu_block_source_ops {
 	 * loading them (a paper-format grid of 10^10 blocks with few files).
 	 */
 	uint64_t (*next_held)(struct gpu_block_source *s, uint64_t from);
+	/*
+	 * Optional (NULL: not known).  How many blocks of the current
+	 * kernel's grid the trace holds, so that a trace with fewer blocks
+	 * than its grid (cut short, or files missing) is not taken for a
+	 * whole one.  May read the rest of the kernel's trace to count them:
+	 * false with *err (as load) on malformed input.
+	 */
+	bool (*count_held)(struct gpu_block_source *s, uint64_t *n, GError **err);
 };
 
 struct gpu_block_source {
@@ -128,7 +139,8 @@ struct gpu_occupancy {
 
 enum gpu_kernel_op {			/* carried in hdr.kind */
 	GPU_KERNEL_BEGIN = 1,		/* kernel, blocks (source -> scheduler) */
-	GPU_KERNEL_PLANNED,		/* kernel, occupancy (scheduler -> report) */
+	GPU_KERNEL_PLANNED,		/* kernel, its block source, occupancy
+					   (scheduler -> report) */
 	GPU_KERNEL_DONE,		/* every counter of the kernel is final */
 	GPU_KERNEL_SKIP,		/* kernel->id is not to be run: its results
 					   exist (a resumed run; report -> source) */
@@ -137,7 +149,7 @@ enum gpu_kernel_op {			/* carried in hdr.kind */
 struct gpu_kernel_msg {
 	struct ss_msg hdr;
 	const struct gpu_kernel *kernel;
-	struct gpu_block_source *blocks;	/* BEGIN */
+	struct gpu_block_source *blocks;	/* BEGIN, PLANNED */
 	const struct gpu_occupancy *occ;	/* PLANNED; NULL when the kernel cannot run */
 };
 
