@@ -43,10 +43,37 @@ const char *const sc_write_miss_names[] = {
 const char *const sc_final_writeback_names[] = { "count", "report", "none", NULL };
 const char *const sc_at_kernel_end_names[] = { "invalidate", "keep", NULL };
 
-bool sc_config_from_params(const struct ss_params *p, struct sc_config *cfg,
-			   struct sc_kernel_end *end, GError **err)
+/*
+ * A cache's tables within the machine's memory: all of them, since a
+ * cache that could never be filled is a mistake of its size, and, summed
+ * over the run's caches on the run's account (ss_engine_claim_memory),
+ * the records every kernel's end walks.  The rest of a table is touched
+ * only as the trace uses lines, so many large caches run on a small trace.
+ */
+static bool claim_tables(void *ctx, uint64_t old_resident,
+			 uint64_t new_resident, uint64_t tables, char **why)
+{
+	uint64_t phys = ss_physical_memory(), total;
+
+	if (phys && tables > phys) {
+		*why = g_strdup_printf("the cache's tables need %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of this machine's memory",
+				       tables, phys);
+		return false;
+	}
+	if (ss_engine_claim_memory(ctx, old_resident, new_resident, &total))
+		return true;
+	*why = g_strdup_printf("its %" G_GUINT64_FORMAT " bytes of per-set records, walked at every kernel's end, would bring those of the run's caches to %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of this machine's memory",
+			       new_resident, total, phys);
+	return false;
+}
+
+bool sc_config_from_params(const struct ss_params *p, struct ss_engine *e,
+			   struct sc_config *cfg, struct sc_kernel_end *end,
+			   GError **err)
 {
 	*cfg = (struct sc_config){
+		.memory = claim_tables,
+		.memory_ctx = e,
 		.size = ss_param_uint(p, "size"),
 		.sets = ss_param_uint(p, "sets"),
 		.assoc = ss_param_uint(p, "assoc"),

@@ -79,8 +79,11 @@ extern const char *const sc_index_on_names[],
 	{ "hit_rate", SS_STAT_RATIO, "hits / accesses", "hits", "accesses" }
 
 struct ss_params;
-bool sc_config_from_params(const struct ss_params *p, struct sc_config *cfg,
-			   struct sc_kernel_end *end, GError **err);
+/* The configuration from the SC_PARAM_ROWS of `p`, its tables drawn on
+ * the run's memory account (ss_engine_claim_memory). */
+bool sc_config_from_params(const struct ss_params *p, struct ss_engine *e,
+			   struct sc_config *cfg, struct sc_kernel_end *end,
+			   GError **err);
 
 /* ---- address decoding and slice maps --------------------------------------- */
 

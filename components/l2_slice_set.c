@@ -125,7 +125,7 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	char *given;
 	bool ok;
 
-	if (!sc_config_from_params(p, &cfg, &l2->end, err))
+	if (!sc_config_from_params(p, c->engine, &cfg, &l2->end, err))
 		return -1;
 	l2->n_slices = ss_param_uint(p, "slices");
 	given = g_strdup_printf("slices = %u", l2->n_slices);

@@ -64,7 +64,7 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 	struct sc_config cfg;
 	char *why = NULL;
 
-	if (!sc_config_from_params(p, &cfg, &sc->end, err))
+	if (!sc_config_from_params(p, c->engine, &cfg, &sc->end, err))
 		return -1;
 	sc->size_from_kernel = ss_param_bool(p, "size_from_kernel");
 	cfg.size_from_kernel = sc->size_from_kernel;

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <unistd.h>
+
 #include <string.h>
 #include "internal.h"
 
@@ -297,6 +299,32 @@ void ss_engine_fail(struct ss_engine *e, GError *err)
 const GError *ss_engine_failure(const struct ss_engine *e)
 {
 	return e->failure;
+}
+
+uint64_t ss_physical_memory(void)
+{
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	if (pages > 0 && page > 0)
+		return (uint64_t)pages * (uint64_t)page;
+#endif
+	return 0;
+}
+
+bool ss_engine_claim_memory(struct ss_engine *e, uint64_t old_bytes,
+			    uint64_t new_bytes, uint64_t *total)
+{
+	uint64_t kept = e->claimed_bytes - MIN(old_bytes, e->claimed_bytes);
+	uint64_t phys = ss_physical_memory();
+	uint64_t sum = kept + new_bytes < kept ? UINT64_MAX : kept + new_bytes;
+
+	if (total)
+		*total = sum;
+	if (new_bytes > old_bytes && phys && sum > phys)
+		return false;
+	e->claimed_bytes = sum;
+	return true;
 }
 
 size_t ss_engine_pending(const struct ss_engine *e)

@@ -79,6 +79,7 @@ struct ss_engine {
 	struct ss_stats *stats;
 	GError *failure;		/* the first ss_engine_fail() */
 	struct ss_run_state *run;	/* runopts.c; NULL until used */
+	uint64_t claimed_bytes;		/* ss_engine_claim_memory's account */
 };
 void ss_run_free(struct ss_engine *e);	/* runopts.c */
 

@@ -124,6 +124,7 @@ struct sc_cache {
 	 * than on the stack, so that sending it can end an access (a tail
 	 * call); the next level is done with it when emit returns */
 	struct mem_req down;
+	uint64_t resident_bytes;	/* of sets[]: sc_memory_fn's new_resident */
 };
 
 G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
@@ -350,24 +351,12 @@ static bool check_geometry(const struct sc_config *cfg, uint32_t nsets,
 	return true;
 }
 
-/* The memory the machine has, 0 when the system does not say. */
-static uint64_t physical_memory(void)
-{
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-
-	if (pages > 0 && page > 0)
-		return (uint64_t)pages * (uint64_t)page;
-#endif
-	return 0;
-}
-
 /*
  * The tables of a geometry, allocated whole or not at all.  A size comes
  * from the user (a parameter, or a kernel's L1), so running out of memory
- * here is an error to report, not an abort: the tables may not exceed the
- * machine's physical memory (more would only thrash), and an allocation
- * that fails anyway is refused with the bytes asked for.
+ * here is an error to report, not an abort: the config's memory account
+ * (sc_memory_fn) may refuse the bytes first, and an allocation that fails
+ * anyway is refused with the bytes asked for.
  */
 struct sc_tables {
 	void *blocks;
@@ -379,7 +368,7 @@ struct sc_tables {
 
 static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 			 uint32_t nsets, uint32_t assoc, size_t block_bytes,
-			 uint32_t mask_words, uint64_t size, char **why)
+			 uint32_t mask_words, uint64_t old_resident, char **why)
 {
 	uint64_t n = (uint64_t)nsets * assoc;
 	bool lazy = cfg->write_miss == SC_LAZY_FETCH;
@@ -388,13 +377,19 @@ static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 			 (uint64_t)nsets * sizeof(struct sc_set) +
 			 n * sizeof(struct sc_way) +
 			 (lazy ? n * sizeof(uint32_t) + n * mask_words * sizeof(uint64_t) : 0);
-	uint64_t phys = physical_memory();
+	uint64_t resident = (uint64_t)nsets * sizeof(struct sc_set);
 
 	memset(t, 0, sizeof(*t));
-	if (phys && total > phys) {
-		*why = g_strdup_printf("size %" G_GUINT64_FORMAT " bytes (%u sets of %u ways): the cache's tables need %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of this machine's memory",
-				       size, nsets, assoc, total, phys);
-		return false;
+	if (cfg->memory) {
+		char *no = NULL;
+
+		if (!cfg->memory(cfg->memory_ctx, old_resident, resident, total, &no)) {
+			*why = g_strdup_printf("%u sets of %u ways (%" G_GUINT64_FORMAT " bytes): %s",
+					       nsets, assoc, n * cfg->line_bytes,
+					       no ? no : "its tables are refused");
+			g_free(no);
+			return false;
+		}
 	}
 	if (total > SIZE_MAX || posix_memalign(&t->blocks, CPU_LINE, (size_t)nsets * block_bytes))
 		t->blocks = NULL;
@@ -414,8 +409,15 @@ static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 		g_free(t->readable);
 		g_free(t->bytes);
 		memset(t, 0, sizeof(*t));
-		*why = g_strdup_printf("size %" G_GUINT64_FORMAT " bytes (%u sets of %u ways): out of memory allocating the cache's %" G_GUINT64_FORMAT " bytes of tables",
-				       size, nsets, assoc, total);
+		if (cfg->memory) {
+			char *ignored = NULL;
+
+			/* back to the tables the cache keeps */
+			cfg->memory(cfg->memory_ctx, resident, old_resident, 0, &ignored);
+			g_free(ignored);
+		}
+		*why = g_strdup_printf("%u sets of %u ways (%" G_GUINT64_FORMAT " bytes): out of memory allocating the cache's %" G_GUINT64_FORMAT " bytes of tables",
+				       nsets, assoc, n * cfg->line_bytes, total);
 		return false;
 	}
 	return true;
@@ -439,8 +441,9 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	lanes = assoc <= 8 ? 8 : round_up(assoc, 16);
 	block_bytes = round_up(2 * lanes + ((2 * assoc) << (assoc > 256)), 16);
 	if (!alloc_tables(&t, cfg, nsets, assoc, block_bytes,
-			  (cfg->line_bytes + 63) / 64, size, why))
+			  (cfg->line_bytes + 63) / 64, c->resident_bytes, why))
 		return false;
+	c->resident_bytes = (uint64_t)nsets * sizeof(struct sc_set);
 	c->cfg = *cfg;
 	c->nsets = nsets;
 	c->assoc = assoc;
@@ -510,6 +513,12 @@ void sc_free(struct sc_cache *c)
 {
 	if (!c)
 		return;
+	if (c->resident_bytes && c->cfg.memory) {
+		char *ignored = NULL;
+
+		c->cfg.memory(c->cfg.memory_ctx, c->resident_bytes, 0, 0, &ignored);
+		g_free(ignored);
+	}
 	free_arrays(c);
 	g_free(c);
 }

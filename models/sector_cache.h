@@ -45,6 +45,19 @@ enum sc_probe {
  * else assoc.  With size_from_kernel, sets alone will do: the cache has no
  * lines until the first sc_resize.
  */
+/*
+ * Asked before a cache's tables are allocated or replaced (sc_new,
+ * sc_resize): `tables` is what they all take (the lines' records are
+ * touched only as lines are used), `new_resident` what the cache touches
+ * whatever its accesses (a record per set, walked at every kernel's end),
+ * `old_resident` that of the tables it has now (0: none).  False, with
+ * *why, refuses them, and the cache stays as it was.  Told too when tables
+ * go (tables and new_resident 0; the answer is ignored).  So a caller can
+ * bound each cache and keep one account of the resident bytes of many.
+ */
+typedef bool (*sc_memory_fn)(void *ctx, uint64_t old_resident,
+			     uint64_t new_resident, uint64_t tables, char **why);
+
 struct sc_config {
 	uint64_t size;		/* bytes */
 	uint32_t sets;
@@ -61,6 +74,8 @@ struct sc_config {
 	 * lines hold a modified sector, those lines are not victims */
 	uint32_t protect_dirty_pct;
 	enum sc_bypass bypass;
+	sc_memory_fn memory;	/* optional: NULL, no account */
+	void *memory_ctx;
 };
 
 /* Statistics: per kind (space x op) six counters, then the totals. */

@@ -871,9 +871,81 @@ static void test_random_trials(void)
 	check_coverage(&cov);
 }
 
+/*
+ * The memory account: asked before tables are made or replaced, with the
+ * resident bytes (8 per set) and all the tables' bytes; a refusal leaves
+ * the cache as it was; sc_free gives the resident bytes back.
+ */
+struct account {
+	uint64_t resident, limit;
+	unsigned calls;
+};
+
+static bool account_claim(void *ctx, uint64_t old_resident,
+			  uint64_t new_resident, uint64_t tables, char **why)
+{
+	struct account *a = ctx;
+	uint64_t sum = a->resident - old_resident + new_resident;
+
+	a->calls++;
+	g_assert_cmpuint(old_resident, <=, a->resident);
+	if (new_resident)
+		g_assert_cmpuint(tables, >, new_resident);
+	if (new_resident > old_resident && sum > a->limit) {
+		*why = g_strdup("over the limit");
+		return false;
+	}
+	a->resident = sum;
+	return true;
+}
+
+static void test_memory_account(void)
+{
+	struct account a = { .limit = 64 * 8 };
+	struct sc_config cfg = {
+		.sets = 32, .size_from_kernel = true,
+		.line_bytes = LINE_BYTES, .sector_bytes = SECTOR_BYTES,
+		.index = SET_INDEX_LINEAR, .replacement = SC_LRU,
+		.write_hit = SC_WRITE_BACK, .write_miss = SC_LAZY_FETCH,
+		.count_write_misses = true,
+		.memory = account_claim, .memory_ctx = &a,
+	};
+	char *why = NULL;
+	struct sc_cache *c, *d;
+
+	/* sets and a size from each kernel: no tables yet */
+	c = sc_new(&cfg, NULL, record, NULL, &why);
+	g_assert_nonnull(c);
+	g_assert_cmpuint(a.resident, ==, 0);
+	g_assert_true(sc_resize(c, 32 * 4 * LINE_BYTES, &why));
+	g_assert_cmpuint(a.resident, ==, 32 * 8);
+	/* more ways, the same sets: the same records, swapped */
+	g_assert_true(sc_resize(c, 32 * 8 * LINE_BYTES, &why));
+	g_assert_cmpuint(a.resident, ==, 32 * 8);
+	g_assert_cmpuint(sc_ways(c), ==, 8);
+	/* a second cache of 64 sets would pass the limit of 64 records */
+	cfg.sets = 64;
+	cfg.size_from_kernel = false;
+	cfg.assoc = 2;
+	d = sc_new(&cfg, NULL, record, NULL, &why);
+	g_assert_null(d);
+	g_assert_nonnull(strstr(why, "64 sets of 2 ways"));
+	g_assert_nonnull(strstr(why, "over the limit"));
+	g_clear_pointer(&why, g_free);
+	g_assert_cmpuint(a.resident, ==, 32 * 8);
+	sc_free(c);
+	g_assert_cmpuint(a.resident, ==, 0);
+	d = sc_new(&cfg, NULL, record, NULL, &why);
+	g_assert_nonnull(d);
+	g_assert_cmpuint(a.resident, ==, 64 * 8);
+	sc_free(d);
+	g_assert_cmpuint(a.resident, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/sector-model/random-trials", test_random_trials);
+	g_test_add_func("/sector-model/memory-account", test_memory_account);
 	return g_test_run();
 }

@@ -223,6 +223,22 @@ char *ss_output_part_name(const char *path);
 bool ss_engine_close_outputs(struct ss_engine *e, GError **err);
 
 size_t ss_engine_pending(const struct ss_engine *e);
+
+/* The machine's physical memory in bytes, 0 when the system does not say. */
+uint64_t ss_physical_memory(void);
+
+/*
+ * The run's account of the memory its components touch whatever the
+ * input (a cache's per-set records, walked at every kernel's end), so
+ * that a configuration whose sum exceeds the machine's physical memory
+ * is refused when it is built, with a message, rather than the machine
+ * swapping or its out-of-memory killer ending the run later.  Swap
+ * `old_bytes` (being freed or replaced; 0: none) for `new_bytes`: false,
+ * the account unchanged, when the total would exceed physical memory
+ * (*total, when not NULL: what it would be).  Giving back is always true.
+ */
+bool ss_engine_claim_memory(struct ss_engine *e, uint64_t old_bytes,
+			    uint64_t new_bytes, uint64_t *total);
 /* Events dispatched since the engine was created. */
 uint64_t ss_engine_events_run(const struct ss_engine *e);
 /* Event records allocated so far: flat in steady state (tests check it). */
