@@ -700,7 +700,7 @@ static bool out_open(struct out_file *o, const char *path, const char *head,
 }
 
 static bool same_provenance(const char *part, const char *text, size_t len,
-			    const char *want, GError **err);
+			    const char *want, bool json, GError **err);
 
 /* The results of an interrupted run, if PATH.part holds any: read them
  * (*k) without opening the file for writing yet.  A JSON one made by
@@ -713,7 +713,7 @@ static bool out_read_kept(struct out_file *o, bool json, struct kept *k,
 	size_t len = 0;
 	bool there = part && g_file_get_contents(part, &text, &len, NULL);
 
-	if (there && json && !same_provenance(part, text, len, o->head, err)) {
+	if (there && !same_provenance(part, text, len, o->head, json, err)) {
 		g_free(part);
 		g_free(text);
 		return false;
@@ -870,7 +870,49 @@ static void json_string_or_null(FILE *f, const char *v)
  * program sets), one key a line, so that --resume compares them line by
  * line, then the opening of "kernels".  "schema" numbers this layout.
  */
-static char *json_head(const struct ss_run_options *o)
+/*
+ * What produced the results, in both files: each key's value is one line
+ * of JSON, written as `  "KEY": VALUE,` at the head of the JSON and as
+ * `# KEY: VALUE` lines before the CSV's header (CSV readers skip them as
+ * comments: pandas' comment='#', R's comment.char), so that --resume
+ * checks either file alike.
+ */
+static const char *const provenance_keys[] = {
+	"schema", "sectorsim", "config", "trace", "params", NULL
+};
+
+static void provenance_value(FILE *f, const struct ss_run_options *o, int key)
+{
+	switch (key) {
+	case 0:
+		fputs("1", f);
+		break;
+	case 1:
+		json_string_or_null(f, o->version);
+		break;
+	case 2:
+	case 3:
+		fputs("{\"path\": ", f);
+		json_string_or_null(f, key == 2 ? o->config : o->trace);
+		fputs(", \"digest\": ", f);
+		json_string_or_null(f, key == 2 ? o->config_digest : o->trace_digest);
+		fputs("}", f);
+		break;
+	default:
+		fputs("[", f);
+		for (char **p = o->params; p && *p; p++) {
+			if (p != o->params)
+				fputs(", ", f);
+			json_string(f, *p);
+		}
+		fputs("]", f);
+	}
+}
+
+/* The head of a results file up to its first kernel: the JSON's through
+ * `"kernels": [`, or the CSV's comment lines and `columns`. */
+static char *results_head(const struct ss_run_options *o, bool json,
+			  const char *columns)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -878,32 +920,24 @@ static char *json_head(const struct ss_run_options *o)
 
 	if (!f)
 		g_error("out of memory");
-	fputs("{\n  \"schema\": 1,\n  \"sectorsim\": ", f);
-	json_string_or_null(f, o->version);
-	fputs(",\n  \"config\": {\"path\": ", f);
-	json_string_or_null(f, o->config);
-	fputs(", \"digest\": ", f);
-	json_string_or_null(f, o->config_digest);
-	fputs("},\n  \"trace\": {\"path\": ", f);
-	json_string_or_null(f, o->trace);
-	fputs(", \"digest\": ", f);
-	json_string_or_null(f, o->trace_digest);
-	fputs("},\n  \"params\": [", f);
-	for (char **p = o->params; p && *p; p++) {
-		if (p != o->params)
-			fputs(", ", f);
-		json_string(f, *p);
+	fputs(json ? "{\n" : "# sectorsim results\n", f);
+	for (int k = 0; provenance_keys[k]; k++) {
+		fprintf(f, json ? "  \"%s\": " : "# %s: ", provenance_keys[k]);
+		provenance_value(f, o, k);
+		fputs(json ? ",\n" : "\n", f);
 	}
-	fputs("],\n  \"kernels\": [", f);
+	fputs(json ? "  \"kernels\": [" : columns, f);
 	fclose(f);
 	return buf;
 }
 
-/* The line of `head` that starts with `  "key": `, without that and the
- * trailing comma; NULL when there is none. */
-static char *head_value(const char *head, const char *key)
+/* The value of `key` in `head` (results_head()'s, of the JSON or the
+ * CSV): the rest of its line, without a trailing comma; NULL when there is
+ * none. */
+static char *head_value(const char *head, const char *key, bool json)
 {
-	char *start = g_strdup_printf("\n  \"%s\": ", key);
+	char *start = json ? g_strdup_printf("\n  \"%s\": ", key)
+			   : g_strdup_printf("\n# %s: ", key);
 	const char *p = strstr(head, start), *e;
 	char *v = NULL;
 
@@ -944,29 +978,30 @@ static char *object_field(const char *v, const char *name, bool shorten)
 }
 
 /*
- * --resume: `text`, a partial JSON file, was made by this very run (same
- * sectorsim, -p, trace and configuration), or *err says what differs.
- * The first difference is told, the most telling first: the digest of the
- * configuration covers -p and the trace's path too.
+ * --resume: `text`, a partial JSON or CSV file, was made by this very run
+ * (same sectorsim, -p, trace and configuration), or *err says what
+ * differs.  The first difference is told, the most telling first: the
+ * digest of the configuration covers -p and the trace's path too.
  */
 static bool same_provenance(const char *part, const char *text, size_t len,
-			    const char *want, GError **err)
+			    const char *want, bool json, GError **err)
 {
-	const char *k = g_strstr_len(text, len, "\n  \"kernels\": [");
+	const char *k = g_strstr_len(text, len, json ? "\n  \"kernels\": [" : "\nkernel_id,");
 	char *have = k ? g_strndup(text, k - text + 1) : NULL;
+	char *schema = have ? head_value(have, "schema", json) : NULL;
 	char *why = NULL;
 
 	/* ours, or the start of ours (killed before the first kernel) */
 	if ((have && !strncmp(text, want, strlen(want))) ||
 	    (len <= strlen(want) && !memcmp(text, want, len)))
 		goto same;
-	if (!have || !strstr(have, "\n  \"schema\": 1,\n")) {
+	if (!schema || strcmp(schema, "1")) {
 		why = g_strdup("made by another version of sectorsim, which records no provenance");
 	} else {
 		static const char *const keys[] = { "sectorsim", "params", "trace", "config" };
 
 		for (int i = 0; i < 4 && !why; i++) {
-			char *a = head_value(have, keys[i]), *b = head_value(want, keys[i]);
+			char *a = head_value(have, keys[i], json), *b = head_value(want, keys[i], json);
 
 			if (!a || strcmp(a, b)) {
 				char *pa = object_field(a, "path", false), *pb = object_field(b, "path", false);
@@ -1004,9 +1039,11 @@ static bool same_provenance(const char *part, const char *text, size_t len,
 		    "%s: %s; run without --resume to start afresh", part, why);
 	g_free(why);
 	g_free(have);
+	g_free(schema);
 	return false;
 same:
 	g_free(have);
+	g_free(schema);
 	return true;
 }
 
@@ -1030,7 +1067,7 @@ static bool resume(struct kernel_report *r, GError **err)
 	struct kept kj = { 0 }, kc = { 0 };
 	GError *mismatch = NULL;
 	bool has_j = out_read_kept(&r->json, true, &kj, &mismatch);
-	bool has_c = !mismatch && out_read_kept(&r->csv, false, &kc, NULL);
+	bool has_c = !mismatch && out_read_kept(&r->csv, false, &kc, &mismatch);
 	guint n = G_MAXUINT;
 	const struct kept *k = has_j ? &kj : &kc;
 	bool ok = true;
@@ -1089,8 +1126,9 @@ static int report_start(struct ss_component *c, GError **err)
 		if (report_metrics[k].modes & r->mode)
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
 	g_string_append(head, ",blocks_in_grid,blocks_traced\n");
-	r->csv_head = g_string_free(head, FALSE);
-	r->json_head = json_head(o);
+	r->csv_head = results_head(o, false, head->str);
+	g_string_free(head, TRUE);
+	r->json_head = results_head(o, true, NULL);
 	if (o->resume) {
 		r->json.path = json ? g_strdup(json) : NULL;
 		r->json.head = r->json_head;
@@ -1495,7 +1533,7 @@ static void report_destroy(struct ss_component *c)
 
 	out_end(&r->json, keep);
 	out_end(&r->csv, keep);
-	g_free(r->csv_head);
+	free(r->csv_head);
 	free(r->json_head);
 	g_free(r->json.path);
 	g_free(r->csv.path);

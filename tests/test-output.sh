@@ -176,13 +176,14 @@ is "$err" "kernel-3.traceg:23: cannot decode addresses: unknown mode 7" "one lin
 [ ! -e "$tmp/r.json" ] && [ ! -e "$tmp/r.csv" ]
 ok $? "no results file is made"
 is "$(grep -c '"kernel_id"' "$tmp/r.json.part")" 2 "r.json.part holds kernels 1 and 2"
-is "$(cut -d, -f1 "$tmp/r.csv.part" | tr '\n' ' ')" "kernel_id 1 2 " "r.csv.part holds kernels 1 and 2"
+is "$(grep -v '^#' "$tmp/r.csv.part" | cut -d, -f1 | tr '\n' ' ')" "kernel_id 1 2 " "r.csv.part holds kernels 1 and 2"
 cp "$three/kernel-3.traceg" "$tmp/t/kernel-3.traceg"
 
 # ---- --resume continues only the run that made the partial files -------------------
-# The JSON records what produced it (sectorsim, the configuration's digest,
-# the trace, -p); another configuration, -p or trace stops with one line,
-# exit 2, and leaves the partial files as they were.
+# The JSON and the CSV record what produced them (sectorsim, the
+# configuration's digest, the trace, -p); another configuration, -p or
+# trace stops with one line, exit 2, and leaves the partial files as they
+# were.
 a100=$top/configs/a100.ini
 cp "$tmp/r.json.part" "$tmp/keep.json"
 cp "$tmp/r.csv.part" "$tmp/keep.csv"
@@ -209,8 +210,12 @@ run --quiet --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/t"
 is "$st" 2 "--resume with another kernel list at the same path: exit 2"
 has "$err" "$tmp/r.json.part: made from another trace (kernel list digest " "another kernel list: one line says so"
 mv "$tmp/list" "$tmp/t/kernelslist.g"
-run --quiet --resume --csv "$tmp/r.csv" "$titanv" "$tmp/t"
-is "$st" 2 "--resume with --csv alone (nothing to check it by): exit 2"
+is "$(sed -n 1,2p "$tmp/r.csv.part")" "# sectorsim results
+# schema: 1" "the CSV starts with its provenance, as comment lines"
+has "$(sed -n 4p "$tmp/r.csv.part")" "/configs/titanv.ini\", \"digest\": \"$(digest "$titanv" "$tmp/t")" "the CSV's provenance has the configuration's digest"
+run --quiet --resume --csv "$tmp/r.csv" "$a100" "$tmp/t"
+is "$st" 2 "--resume with --csv alone and another configuration: exit 2"
+is "$err" "$started$tmp/r.csv.part: made by another configuration (digest $(digest "$titanv" "$tmp/t")… ≠ $(digest "$a100" "$tmp/t")…); run without --resume to start afresh" "--csv alone: its own provenance says what differs"
 cmp -s "$tmp/r.json.part" "$tmp/keep.json" && cmp -s "$tmp/r.csv.part" "$tmp/keep.csv" &&
 	[ ! -e "$tmp/r.json" ] && [ ! -e "$tmp/r.csv" ]
 ok $? "the refused --resume runs left the partial files untouched"
@@ -218,8 +223,9 @@ ok $? "the refused --resume runs left the partial files untouched"
 # an uninterrupted run of the repaired trace, to compare with
 run --quiet --json "$tmp/okt.json" --csv "$tmp/okt.csv" "$titanv" "$tmp/t"
 is "$st" 0 "the repaired trace, uninterrupted: exit 0"
-cmp -s "$tmp/okt.csv" "$tmp/ok.csv"
-ok $? "its CSV is that of the original trace (the CSV records no provenance)"
+grep -v '^#' "$tmp/okt.csv" >"$tmp/okt.rows" && grep -v '^#' "$tmp/ok.csv" >"$tmp/ok.rows" &&
+	cmp -s "$tmp/okt.rows" "$tmp/ok.rows"
+ok $? "its CSV is that of the original trace, but for the trace's path"
 run --resume --json "$tmp/r.json" --csv "$tmp/r.csv" "$titanv" "$tmp/t"
 is "$st" 0 "the trace repaired, --resume: exit 0"
 has "$err" "resuming: 2 kernels kept from the interrupted run" "--resume keeps kernels 1 and 2"

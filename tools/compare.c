@@ -332,13 +332,14 @@ static bool blank(const char *s)
 /*
  * The records of text: fields split at commas, a field in double quotes
  * may hold commas, line breaks and doubled quotes; CRLF or LF.  Empty
- * lines are dropped, and with skip_log so are lines that start with '='
- * (ncu's log lines, ==PROF== and ==WARNING==, wherever they land).  Text
+ * lines are dropped, and so are lines that start with `comment` (0:
+ * none): '=' for ncu's log lines, ==PROF== and ==WARNING==, wherever they
+ * land; '#' for what produced our own CSV.  Text
  * after a closing quote is kept rather than refused: ncu never writes it,
  * and a hand-edited file should not fail on it.
  */
 static GPtrArray *csv_parse(const char *path, const char *text, gsize len,
-			    bool skip_log, char **why)
+			    char comment, char **why)
 {
 	GPtrArray *rows = g_ptr_array_new_with_free_func(csv_row_free);
 	GString *f = g_string_new(NULL);
@@ -359,7 +360,7 @@ static GPtrArray *csv_parse(const char *path, const char *text, gsize len,
 			line++;
 			continue;
 		}
-		if (skip_log && text[i] == '=') {
+		if (comment && text[i] == comment) {
 			while (i < len && text[i] != '\n')
 				i++;
 			i++;
@@ -726,7 +727,7 @@ static bool ncu_read(struct table *t, GHashTable *needed, GHashTable *seen, char
 
 	if (!read_whole(t->path, &text, &len, why))
 		return false;
-	rows = csv_parse(t->path, text, len, true, why);
+	rows = csv_parse(t->path, text, len, '=', why);
 	t->last_line = 1;
 	for (gsize i = 0; i < len; i++)
 		if (text[i] == '\n' && i + 1 < len)
@@ -803,10 +804,11 @@ out:
 	return ok;
 }
 
-/* our --csv: kernel_id, kernel_name, then a column per metric */
+/* our --csv: '#' lines (what produced it), then kernel_id, kernel_name, a
+ * column per metric, blocks_in_grid and blocks_traced */
 static bool sim_csv(struct table *t, const char *text, gsize len, char **why)
 {
-	GPtrArray *rows = csv_parse(t->path, text, len, false, why);
+	GPtrArray *rows = csv_parse(t->path, text, len, '#', why);
 	const struct csv_row *h;
 	int kn;
 	bool ok = false;

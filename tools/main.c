@@ -184,9 +184,6 @@ static int check_resume(const struct options *o)
 
 	if (!o->run.resume)
 		return 0;
-	/* what made the partial files is checked in the JSON's provenance */
-	if (o->run.csv && !o->run.json)
-		return fail(EXIT_CONFIG, "--resume: --csv alone cannot be checked against the run that made it (the CSV records no provenance); give that run's --json too, or run without --resume");
 	for (int i = 0; i < 2; i++) {
 		char *part;
 
