@@ -201,7 +201,7 @@ has "$(points gmem_ld_diverg "$tmp/kc.json")" '{"row": "vectoradd:1:vectorAdd", 
 
 run --json "$tmp/no/such/dir/x.json" $all
 is "$st" 2 "--json into a folder that does not exist: exit 2"
-has "$err" "x.json: cannot write the scores" "the message names the file"
+has "$err" "x.json.part: cannot write the scores" "the message names the file"
 
 # ---- ncu's log lines, anywhere --------------------------------------------------
 # vectoradd-ncu.csv starts with three ==PROF== lines and synth-ncu.csv has
@@ -306,5 +306,39 @@ is "$st" 0 "--plot, nothing to show for some metrics: exit 0"
 test ! -e "$tmp/va/scatter-l1_hit_rate.svg"
 ok $? "no scatter plot of l1_hit_rate"
 has "$err" "sectorsim compare: note: no scatter plot of l1_hit_rate: no app instance with both values above 0" "a note says why"
+
+# ---- outputs: as the run's (tests/test-output.sh) ---------------------------
+run --json "$tmp/scores.json" vectoradd.json vectoradd-ncu.csv
+cp "$tmp/scores.json" "$tmp/scores.want"
+run --json - vectoradd.json vectoradd-ncu.csv
+is "$st" 0 "--json -: exit 0"
+has "$out" "$(cat "$tmp/scores.want")" "--json -: the scores on standard output, after the table"
+test ! -e "$data/-"
+ok $? "--json -: no file named -"
+ln -s "$tmp/target.json" "$tmp/link.json"
+run --json "$tmp/link.json" vectoradd.json vectoradd-ncu.csv
+[ -L "$tmp/link.json" ] && cmp -s "$tmp/target.json" "$tmp/scores.want"
+ok $? "--json LINK: the link stays, its target holds the scores"
+run --json "$tmp/no/such/dir/s.json" vectoradd.json vectoradd-ncu.csv
+is "$st" 2 "--json into a missing folder: exit 2"
+is "$err" "$tmp/no/such/dir/s.json.part: cannot write the scores: No such file or directory" "--json into a missing folder: one line"
+full=/dev/full
+if [ "$(id -u)" = 0 ]; then
+	# as root a broken build could replace /dev/full: a private node
+	full=$tmp/full
+	mknod -m 666 "$full" c 1 7 2>/dev/null || full=
+fi
+if [ -n "$full" ] && [ -c "$full" ] && [ -w "$full" ]; then
+	run --json "$full" vectoradd.json vectoradd-ncu.csv
+	is "$st" 1 "--json FULL-DEVICE: exit 1"
+	is "$err" "write error on $full: No space left on device" "--json FULL-DEVICE: the message"
+	[ -c "$full" ] && [ ! -e "$full.part" ]
+	ok $? "--json FULL-DEVICE: still a device, no .part"
+	(cd "$data" && "$SECTORSIM" compare vectoradd.json vectoradd-ncu.csv) >"$full" 2>"$tmp/err"
+	is "$?" 1 "the table on a full standard output: exit 1"
+	is "$(cat "$tmp/err")" "sectorsim compare: write error on standard output: No space left on device" "the table on a full standard output: one line"
+else
+	skip "no writable full device" 5
+fi
 
 done_testing

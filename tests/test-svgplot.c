@@ -408,7 +408,7 @@ static void test_unwritable(void)
 	const double v[] = { 1, 2 };
 	const char *const cat[] = { "a" }, *const ser[] = { "s" };
 	char *path = g_build_filename(tmpdir, "no-such-dir", "x.svg", NULL);
-	char *why = NULL, *want = g_strdup_printf("%s: cannot write: ", path);
+	char *why = NULL, *want = g_strdup_printf("%s.part: cannot write the chart: ", path);
 
 	g_assert_false(svgplot_scatter_loglog(path, "t", "x", "y", v, v, NULL, 2, NULL, &why));
 	g_assert_nonnull(why);

@@ -35,6 +35,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "outfile.h"
 #include "report_metrics.h"
 #include "svgplot.h"
 
@@ -1420,7 +1421,7 @@ int sectorsim_compare_main(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "kernels", 0, 0, G_OPTION_ARG_NONE, &kernels, "Score per kernel instead of per app instance", NULL },
 		{ "corrected", 0, 0, G_OPTION_ARG_NONE, &corrected, "Like-for-like hardware values: l1_hit_rate_stg over store sectors, gmem_ld_diverg against the loads' divergence", NULL },
-		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Also write the scores, and the values scored, as JSON to FILE", "FILE" },
+		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Also write the scores, and the values scored, as JSON to FILE (- for standard output)", "FILE" },
 		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Write SVG charts into DIR: scatter-METRIC.svg, bars-l1_hit_rate.svg, bars-l2_hit_rate.svg", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
@@ -1489,8 +1490,15 @@ int sectorsim_compare_main(int argc, char **argv)
 
 	table = format_table(sc, kernels ? kr->len : ar->len, n_apps, n_kernels,
 			     kernels, corrected);
-	fputs(table, stdout);
-	fflush(stdout);
+	errno = 0;
+	if ((fputs(table, stdout) == EOF || fflush(stdout) != 0) && errno) {
+		/* said now, while errno says why */
+		errf(&why, "sectorsim compare: write error on standard output: %s",
+		     g_strerror(errno));
+		g_free(table);
+		status = 1;
+		goto out;
+	}
 	g_free(table);
 	for (guint i = 0; i < notes->len; i++)
 		fprintf(stderr, "sectorsim compare: note: %s\n", (char *)notes->pdata[i]);
@@ -1498,12 +1506,7 @@ int sectorsim_compare_main(int argc, char **argv)
 	if (json) {
 		text = format_json(sc, kernels ? kr : ar, apps, n_apps, kernels, corrected, notes);
 		/* written whole or not at all: a reader never sees half a file */
-		if (!g_file_set_contents(json, text, -1, &err)) {
-			errf(&why, "%s: cannot write the scores: %s; expected a writable file",
-			     json, err->message);
-			g_error_free(err);
-			status = EXIT_INPUT;
-		}
+		status = tool_write_file(json, "scores", text, strlen(text), &why);
 		g_free(text);
 	}
 out:

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 #include <glib.h>
+#include "outfile.h"
 #include "svgplot.h"
 
 #define FONT "font-family=\"sans-serif\""
@@ -166,16 +167,15 @@ static void put_header(GString *s, double w, double h, const char *title)
 /* writes the document whole, so a reader never sees half a chart */
 static bool finish(GString *s, const char *path, char **why)
 {
-	GError *err = NULL;
+	char *no = NULL;
 	bool ok;
 
 	g_string_append(s, "</svg>\n");
-	ok = g_file_set_contents(path, s->str, (gssize)s->len, &err);
-	if (!ok) {
-		if (why)
-			*why = g_strdup_printf("%s: cannot write: %s", path, err->message);
-		g_error_free(err);
-	}
+	ok = tool_write_file(path, "chart", s->str, s->len, &no) == 0;
+	if (why)
+		*why = no;
+	else
+		g_free(no);
 	g_string_free(s, TRUE);
 	return ok;
 }
