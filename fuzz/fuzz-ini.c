@@ -14,35 +14,46 @@
 #include "builtin.h"
 
 static FILE *devnull;
+static struct ss_registry *reg;
+static size_t n_types;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	GError *err = NULL;
+
 	(void)argc, (void)argv;
-	fuzz_setup();
+	/* not on tmpfs: an include may name "../../stdin" */
+	fuzz_setup_in(false);
 	/* no plugin folder: the plugins' search path holds nothing */
 	setenv("SECTORSIM_PLUGIN_PATH", fuzz_dir, 1);
 	devnull = fopen("/dev/null", "w");
 	if (!devnull)
 		abort();
+	/*
+	 * The stock types, once: loading and building read the registry and
+	 * change it only by loading a plugin, which no input here can ask for
+	 * (checked after each input all the same).
+	 */
+	reg = ss_registry_new();
+	if (!ss_components_register(reg, &err))
+		abort();
+	g_free(ss_registry_names(reg, &n_types));
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ss_registry *reg;
 	struct ss_sim *sim;
 	GPtrArray *errors = NULL;
 	GError *err = NULL;
 	char *path;
+	size_t n;
 
 	if (fuzz_mentions(data, size, "plugin") || fuzz_mentions(data, size, "/dev") ||
 	    fuzz_mentions(data, size, "/proc") || fuzz_mentions(data, size, "/sys"))
 		return -1;
 	fuzz_write("t.ini", data, size);
 	path = g_build_filename(fuzz_dir, "t.ini", NULL);
-	reg = ss_registry_new();
-	if (!ss_components_register(reg, &err))
-		abort();
 	sim = ss_sim_load(reg, path, NULL, NULL, &errors);
 	if (sim) {
 		ss_sim_dump_config(sim, devnull);
@@ -53,7 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		g_ptr_array_unref(errors);
 	}
-	ss_registry_free(reg);
+	g_free(ss_registry_names(reg, &n));
+	if (n != n_types)
+		abort();	/* the registry was changed: it cannot be shared */
 	g_free(path);
 	return 0;
 }

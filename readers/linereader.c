@@ -2,9 +2,10 @@
 /*
  * The trace readers' line input (linereader.h): a file read a chunk at a
  * time into one buffer, through zlib or liblzma when it is compressed, and
- * cut into lines in place.  The buffer grows only for a line longer than
- * it; its LR_SLACK bytes past the text are zeroed so that word-at-a-time
- * scanners may read them.
+ * cut into lines in place.  The buffer is sized from the first file (a
+ * small plain file needs less than a chunk) and grows only for a line
+ * longer than it or a file longer than its size said; its LR_SLACK bytes
+ * past the text are zeroed so that word-at-a-time scanners may read them.
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <sectorsim/engine.h>
 #include "linereader.h"
@@ -36,6 +38,28 @@ void trace_error(GError **err, const char *file, uint64_t line,
 
 #define LR_CHUNK (256 * 1024)	/* decoded text read at a time */
 #define LR_IN (64 * 1024)	/* compressed bytes read at a time */
+#define LR_MIN 4096		/* the least buffer, e.g. for an empty file */
+
+/*
+ * The buffer a file needs at first: a plain file smaller than half a chunk
+ * is read whole into its size and half again (so that the read that finds
+ * its end has room, and the buffer does not grow for it), one of size 0
+ * (empty, or in /proc) into LR_MIN, growing if it holds more; anything
+ * else (compressed, bigger, not a regular file) gets a chunk.  A small
+ * file then costs a small allocation, not a chunk: one input of a fuzz
+ * target is one such file.
+ */
+static size_t first_cap(int fd, enum lr_codec codec)
+{
+	struct stat st;
+	size_t n;
+
+	if (codec != LR_PLAIN || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < 0 || st.st_size >= LR_CHUNK / 2)
+		return LR_CHUNK;
+	n = (size_t)st.st_size;
+	return MAX(n + n / 2 + 2, (size_t)LR_MIN);
+}
 
 void lr_init(struct line_reader *r)
 {
@@ -90,9 +114,15 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 	}
 	r->codec = g_str_has_suffix(path, ".gz") ? LR_GZIP
 		: g_str_has_suffix(path, ".xz") ? LR_XZ : LR_PLAIN;
-	if (!r->buf) {
-		r->cap = LR_CHUNK;
-		r->buf = g_malloc(r->cap + LR_SLACK);
+	{
+		size_t need = first_cap(fd, r->codec);
+
+		/* kept from the last file when big enough; its text is gone */
+		if (!r->buf || r->cap < need) {
+			g_free(r->buf);
+			r->cap = need;
+			r->buf = g_malloc(r->cap + LR_SLACK);
+		}
 	}
 	if (r->codec != LR_PLAIN && !r->in)
 		r->in = g_malloc(LR_IN);
@@ -299,8 +329,9 @@ int lr_next(struct line_reader *r, char **line, size_t *len, GError **err)
 			r->scan -= r->head;
 			r->head = 0;
 		}
-		if (r->cap - 1 - r->tail < LR_CHUNK / 4) {
-			/* a line longer than the buffer */
+		if (r->cap - 1 - r->tail < MIN(r->cap, (size_t)LR_CHUNK) / 4) {
+			/* a line longer than the buffer (or a file longer
+			 * than its size said) */
 			r->cap *= 2;
 			r->buf = g_realloc(r->buf, r->cap + LR_SLACK);
 		}

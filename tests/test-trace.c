@@ -15,6 +15,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "trace.h"
+#include "linereader.h"
 
 static char *shared;		/* NULL when ../shared is absent */
 
@@ -1044,6 +1045,124 @@ static void test_golden_load(gconstpointer data)
 	g_free(path);
 }
 
+/* ---- the line reader -------------------------------------------------------- */
+
+/* `r` (open) gives exactly the lines of `text` ("" gives none). */
+static void expect_lines(struct line_reader *r, const char *text)
+{
+	char **want = g_strsplit(text, "\n", -1);
+	guint n = g_strv_length(want);
+	GError *err = NULL;
+	char *line;
+	size_t len;
+
+	if (n && !*want[n - 1])	/* a final "\n" ends the last line */
+		n--;
+	for (guint i = 0; i < n; i++) {
+		g_assert_cmpint(lr_next(r, &line, &len, &err), ==, 1);
+		g_assert_cmpuint(len, ==, strlen(want[i]));
+		g_assert_cmpstr(line, ==, want[i]);
+		for (size_t k = 1; k <= LR_SLACK; k++) {
+			/* readable (ASan), defined (valgrind) */
+			volatile char c = line[len + k];
+
+			(void)c;
+		}
+	}
+	g_assert_cmpint(lr_next(r, &line, &len, &err), ==, 0);
+	g_assert_no_error(err);
+	g_strfreev(want);
+}
+
+/* `n` bytes of lines of lengths 0..`longest`, "\n"-ended but the last. */
+static char *some_text(size_t n, size_t longest)
+{
+	GString *s = g_string_sized_new(n);
+
+	for (size_t i = 0; s->len < n; i++) {
+		size_t len = MIN((i * 7919) % (longest + 1), n - s->len);
+
+		for (size_t k = 0; k < len; k++)
+			g_string_append_c(s, (char)('a' + (i + k) % 26));
+		if (s->len < n)
+			g_string_append_c(s, '\n');
+	}
+	return g_string_free(s, FALSE);
+}
+
+/*
+ * One reader over files of every size its first buffer is chosen for:
+ * empty, small (no final newline, a "\r\n"), a small file after a bigger
+ * one (the buffer kept) and a bigger after a small one (replaced), one of
+ * a single line longer than a chunk, a file that grew after it was opened
+ * (its first buffer, sized from the old size, must grow), and a file of
+ * /proc, whose size says 0 but which holds lines.
+ */
+static void test_linereader_sizes(void)
+{
+	const size_t sizes[] = { 0, 1, 10, 4095, 4096, 5000, 100000, 60,
+				 131071, 131072, 300000, 7 };
+	char *dir = g_dir_make_tmp("sectorsim-lr-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "f", NULL);
+	struct line_reader r;
+	GError *err = NULL;
+	char *text, *more, *line;
+	size_t len;
+	FILE *f;
+
+	g_assert_nonnull(dir);
+	lr_init(&r);
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		text = some_text(sizes[i], i == 10 ? 300000 : 150);
+		g_assert_true(g_file_set_contents(path, text, -1, NULL));
+		g_assert_true(lr_open(&r, path, "f", NULL, &err));
+		expect_lines(&r, text);
+		g_free(text);
+	}
+
+	g_assert_true(g_file_set_contents(path, "a\r\nb\r\n\r\nc", -1, NULL));
+	g_assert_true(lr_open(&r, path, "f", NULL, &err));
+	expect_lines(&r, "a\nb\n\nc");
+
+	/* grown after the open: 100 bytes said, 200000 read */
+	text = some_text(100, 40);
+	more = some_text(200000, 2000);
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+	lr_free(&r);
+	lr_init(&r);
+	g_assert_true(lr_open(&r, path, "f", NULL, &err));
+	f = fopen(path, "ab");
+	g_assert_nonnull(f);
+	fputc('\n', f);
+	fputs(more, f);
+	g_assert_cmpint(fclose(f), ==, 0);
+	{
+		char *all = g_strconcat(text, "\n", more, NULL);
+
+		expect_lines(&r, all);
+		g_free(all);
+	}
+	g_free(text);
+	g_free(more);
+
+	/* size 0, yet lines */
+	if (g_file_test("/proc/self/maps", G_FILE_TEST_EXISTS)) {
+		int n = 0, ret;
+
+		g_assert_true(lr_open(&r, "/proc/self/maps", "maps", NULL, &err));
+		while ((ret = lr_next(&r, &line, &len, &err)) == 1)
+			n++;
+		g_assert_cmpint(ret, ==, 0);
+		g_assert_cmpint(n, >, 0);
+	}
+	g_assert_no_error(err);
+	lr_free(&r);
+	g_unlink(path);
+	g_rmdir(dir);
+	g_free(path);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1067,6 +1186,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/accelsim/lanes", test_accelsim_lanes);
 	g_test_add_func("/trace/accelsim/dropped", test_accelsim_dropped);
 	g_test_add_func("/trace/open", test_open);
+	g_test_add_func("/trace/linereader/sizes", test_linereader_sizes);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
