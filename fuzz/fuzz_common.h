@@ -163,7 +163,10 @@ FUZZ_NO_COVERAGE G_GNUC_UNUSED static bool fuzz_mentions(const uint8_t *data, si
 #include "trace.h"
 
 /* Every kernel of the trace in FUZZ_DIR, and blocks 0..6 and the last one
- * of each (their lines and addresses read through), until an error. */
+ * of each (their lines and addresses read through), with the block
+ * source's count of the blocks it holds (as the report asks it when a
+ * kernel ends; before the loads on every other kernel, so that the loads
+ * then find the blocks again in a file read to its end), until an error. */
 static void fuzz_walk_trace(enum trace_format_id fmt)
 {
 	GError *err = NULL;
@@ -185,8 +188,17 @@ static void fuzz_walk_trace(enum trace_format_id fmt)
 			ids[n++] = i;
 		if (k->grid_size > 7)
 			ids[n++] = k->grid_size - 1;
+		struct gpu_block_source *src = trace_block_source(t);
+		uint64_t held;
+
+		sink += src->ops->next_held(src, 0);
+		if (nk % 2 && !src->ops->count_held(src, &held, &err))
+			break;
 		if (!trace_load_blocks(t, ids, n, out, &err))
 			break;
+		if (!(nk % 2) && !src->ops->count_held(src, &held, &err))
+			break;
+		sink += held;
 		for (size_t b = 0; b < n; b++)
 			for (uint32_t l = 0; l < out[b]->n_lines; l++) {
 				const struct gpu_line *ln = &out[b]->lines[l];
