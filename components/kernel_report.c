@@ -703,8 +703,8 @@ static bool same_provenance(const char *part, const char *text, size_t len,
 			    const char *want, bool json, GError **err);
 
 /* The results of an interrupted run, if PATH.part holds any: read them
- * (*k) without opening the file for writing yet.  A JSON one made by
- * another run (same_provenance) is an error, *err set. */
+ * (*k) without opening the file for writing yet.  One made by another run
+ * (same_provenance, JSON or CSV) is an error, *err set. */
 static bool out_read_kept(struct out_file *o, bool json, struct kept *k,
 			  GError **err)
 {
@@ -866,16 +866,12 @@ static void json_string_or_null(FILE *f, const char *v)
 }
 
 /*
- * The head of the JSON results: what produced them (the run options the
- * program sets), one key a line, so that --resume compares them line by
- * line, then the opening of "kernels".  "schema" numbers this layout.
- */
-/*
- * What produced the results, in both files: each key's value is one line
- * of JSON, written as `  "KEY": VALUE,` at the head of the JSON and as
- * `# KEY: VALUE` lines before the CSV's header (CSV readers skip them as
- * comments: pandas' comment='#', R's comment.char), so that --resume
- * checks either file alike.
+ * What produced the results (the run options the program sets), in both
+ * files: each key's value is one line of JSON, written as `  "KEY":
+ * VALUE,` at the head of the JSON and as `# KEY: VALUE` lines before the
+ * CSV's header (CSV readers skip them as comments: pandas' comment='#',
+ * R's comment.char), so that --resume checks either file alike, line by
+ * line.  "schema" numbers this layout.
  */
 static const char *const provenance_keys[] = {
 	"schema", "sectorsim", "config", "trace", "params", NULL
@@ -1364,11 +1360,11 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 	json_string(f, row->name);
 	fprintf(f, ",\n      \"grid_size\": %" G_GUINT64_FORMAT ",\n      \"block_size\": %u,\n      \"num_regs\": %u,\n      \"smem_size\": %u",
 		row->grid_size, row->block_size, row->regs, row->smem);
+	fprintf(f, ",\n      \"blocks_in_grid\": %" G_GUINT64_FORMAT, row->grid_size);
 	if (!row->runs) {
 		fprintf(f, ",\n      \"error\": \"a block does not fit an SM\"\n    }");
 		return;
 	}
-	fprintf(f, ",\n      \"blocks_in_grid\": %" G_GUINT64_FORMAT, row->grid_size);
 	if (row->traced_known)
 		fprintf(f, ",\n      \"blocks_traced\": %" G_GUINT64_FORMAT, row->blocks_traced);
 	fprintf(f, ",\n      \"occupancy\": {\"block_per_sm_limit_warps\": %u, \"block_per_sm_limit_blocks\": %u, \"block_per_sm_limit_regs\": %u, \"block_per_sm_limit_smem\": %u, \"th_max_active_block_per_sm\": %u, \"allocted_block_per_sm\": %u, \"max_active_block_per_sm\": %u, \"adaptive_smem_size\": %" G_GUINT64_FORMAT "}",

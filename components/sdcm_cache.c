@@ -234,9 +234,10 @@ static void serve(void *ctx, const struct mem_req *r)
 	bool down;
 
 	if (G_UNLIKELY(sd == RD_FULL)) {
-		/* once: the run stops at the end of this tick */
+		/* once: the run stops after this event; a limit of the
+		 * model, so the finished kernels are kept (SS_ERROR_LIMIT) */
 		if (!ss_engine_failure(s->c.engine))
-			ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_INPUT,
+			ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_LIMIT,
 				"%s: kernel %u touches more distinct sectors than its reuse-distance tracker can hold (2^30, or this machine's memory)",
 				s->c.name, s->kernel));
 		return;

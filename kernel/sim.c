@@ -146,7 +146,7 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 	 */
 	if (!e->failure && !e->stop && s->max_ticks && ss_engine_pending(e))
 		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_LIMIT,
-					      "%s: max_ticks = %" G_GUINT64_FORMAT " stopped the run before its end (%zu event%s still to run)",
+					      "%s: max_ticks = %" G_GUINT64_FORMAT " stopped the run before its end (%zu event%s still to run); expected a larger max_ticks, or 0 for no limit",
 					      s->max_ticks_loc ? s->max_ticks_loc : "[simulation]",
 					      s->max_ticks, ss_engine_pending(e),
 					      ss_engine_pending(e) == 1 ? "" : "s"));

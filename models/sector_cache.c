@@ -498,6 +498,21 @@ struct sc_cache *sc_new(const struct sc_config *cfg, uint64_t *stats,
 			sc_free(c);
 			return NULL;
 		}
+		/* the per-set records are known now (the sets are): on the
+		 * account from the start, so that the build sees every cache */
+		if (cfg->memory) {
+			uint64_t resident = (uint64_t)cfg->sets * sizeof(struct sc_set);
+			char *no = NULL;
+
+			if (!cfg->memory(cfg->memory_ctx, 0, resident, resident, &no)) {
+				*why = g_strdup_printf("%u sets: %s", cfg->sets,
+						       no ? no : "its tables are refused");
+				g_free(no);
+				sc_free(c);
+				return NULL;
+			}
+			c->resident_bytes = resident;
+		}
 		c->cfg = *cfg;
 		c->head.access = access_unsized;
 		return c;

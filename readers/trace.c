@@ -109,6 +109,10 @@ static bool source_count_held(struct gpu_block_source *s, uint64_t *n,
 	if (!t->in_kernel)
 		return ss_set_error(err, SS_ERROR_INTERNAL,
 				    "trace: blocks counted with no current kernel");
+	if (!t->fmt->count_stored) {
+		*n = t->kernel.grid_size;	/* not known: taken as whole */
+		return true;
+	}
 	if (t->failed) {
 		g_propagate_error(err, g_error_copy(t->failed));
 		return false;

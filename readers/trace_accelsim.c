@@ -1337,12 +1337,12 @@ static bool as_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
 	if (!s->validated) {
 		bool ok;
 
-		if (!lr_is_open(&s->lr)) {
-			/* the first pass stopped: start it again from the top */
-			g_array_set_size(s->seen, 0);
-			if (!rewind_body(s, err))
-				return false;
-		}
+		/* not validated: the first pass stopped with the file open
+		 * (a load that failed would have ended the kernel's reading) */
+		if (!lr_is_open(&s->lr))
+			return ss_set_error(err, SS_ERROR_INTERNAL,
+					    "%s: counted after the first pass stopped",
+					    s->cur->name);
 		ok = finish_first_pass(t, s, err);
 		lr_close(&s->lr);
 		if (!ok)

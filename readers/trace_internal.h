@@ -183,9 +183,10 @@ struct trace_format {
 	 */
 	uint64_t (*next_stored)(struct trace_reader *t, uint64_t from);
 	/*
-	 * How many blocks of the current kernel's grid the trace holds
-	 * (into *n), reading the rest of the kernel's trace if need be;
-	 * false with *err on malformed input.
+	 * Optional (NULL: the trace is taken to hold the whole grid).  How
+	 * many blocks of the current kernel's grid the trace holds (into
+	 * *n), reading the rest of the kernel's trace if need be; false with
+	 * *err on malformed input.
 	 */
 	bool (*count_stored)(struct trace_reader *t, uint64_t *n, GError **err);
 };

@@ -35,6 +35,7 @@ nth_end() {
 cp -R "$three" "$tmp/cut"
 n=$(nth_end "$three/kernel-2.traceg" 2)
 head -n "$n" "$three/kernel-2.traceg" >"$tmp/cut/kernel-2.traceg"
+cp -R "$tmp/cut" "$tmp/cut2"
 
 run --quiet --json "$tmp/whole.json" --csv "$tmp/whole.csv" "$titanv" "$three"
 is "$st" 0 "the whole trace: exit 0"
@@ -78,6 +79,17 @@ is "$st" 0 "repaired, --resume --strict: exit 0"
 	cmp -s "$tmp/s.kernels" "$tmp/whole.kernels"
 ok $? "--resume: the JSON is that of the whole trace (the trace's path aside)"
 
+# --resume with the CSV alone: its provenance is checked, its rows kept.
+run --quiet --strict --csv "$tmp/c.csv" "$titanv" "$tmp/cut2"
+is "$st" 2 "--strict, --csv alone: exit 2"
+cp "$three/kernel-2.traceg" "$tmp/cut2/kernel-2.traceg"
+run --resume --csv "$tmp/c.csv" "$titanv" "$tmp/cut2"
+is "$st" 0 "repaired, --resume --csv alone: exit 0"
+has "$err" "resuming: 1 kernels kept from the interrupted run" "--resume --csv alone keeps kernel 1"
+grep -v '^#' "$tmp/c.csv" >"$tmp/c.rows" && grep -v '^#' "$tmp/whole.csv" >"$tmp/whole.rows" &&
+	cmp -s "$tmp/c.rows" "$tmp/whole.rows"
+ok $? "--resume --csv alone: the rows are those of the whole trace"
+
 # ---- paper format: block files missing -----------------------------------------
 # kernel 1 has a grid of 3 and files for blocks 0 and 2; kernel 2 a grid of
 # 2 and a file for block 0.
@@ -118,7 +130,7 @@ ok $? "a kernelslist.g of random bytes: one line"
 printf '[simulation]\ninclude = %s\nmax_ticks = 4\n' "$titanv" >"$tmp/limit.ini"
 run --quiet --json "$tmp/l.json" "$tmp/limit.ini" "$three"
 is "$st" 1 "max_ticks = 4: exit 1"
-is "$err" "sectorsim: $tmp/limit.ini:3: max_ticks = 4 stopped the run before its end (3 events still to run)" \
+is "$err" "sectorsim: $tmp/limit.ini:3: max_ticks = 4 stopped the run before its end (3 events still to run); expected a larger max_ticks, or 0 for no limit" \
 	"max_ticks: the message names the key"
 [ -f "$tmp/l.json.part" ] && [ ! -e "$tmp/l.json" ]
 ok $? "max_ticks: the finished kernels stay in l.json.part"

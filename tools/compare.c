@@ -1491,10 +1491,10 @@ int sectorsim_compare_main(int argc, char **argv)
 	table = format_table(sc, kernels ? kr->len : ar->len, n_apps, n_kernels,
 			     kernels, corrected);
 	errno = 0;
-	if ((fputs(table, stdout) == EOF || fflush(stdout) != 0) && errno) {
+	if (fputs(table, stdout) == EOF || fflush(stdout) != 0) {
 		/* said now, while errno says why */
 		errf(&why, "sectorsim compare: write error on standard output: %s",
-		     g_strerror(errno));
+		     g_strerror(errno ? errno : EIO));
 		g_free(table);
 		status = 1;
 		goto out;
