@@ -60,11 +60,11 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 	     bool *missing, GError **err);
 /*
  * The next line without its end ("\n", "\r\n"), NUL-terminated and writable
- * until the next call: 1, 0 at the end, -1 with *err set.  LR_SLACK bytes
- * after the NUL may be read (they are defined, their values arbitrary), so
- * that a scanner can read a word at a time.
+ * until the next call: 1, 0 at the end, -1 with *err set.  The LR_SLACK
+ * bytes from the NUL on may be read (they are defined, their values
+ * arbitrary), so that a scanner can read 16 bytes at a time.
  */
-#define LR_SLACK 8
+#define LR_SLACK 16
 int lr_next(struct line_reader *r, char **line, size_t *len, GError **err);
 void lr_close(struct line_reader *r);
 bool lr_is_open(const struct line_reader *r);

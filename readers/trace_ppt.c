@@ -798,16 +798,29 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 		dst = builder_reserve(&t->build, (size_t)(end - p) / 2 + 1);
 		while (p < end) {
 			char *tok;
+			const char *q;
 
 			if (*p == ' ') {
 				p++;
 				continue;
 			}
 			tok = p;
-			while (p < end && *p != ' ')
-				p++;
-			if (!parse_hex64(tok, (size_t)(p - tok), &dst[n]))
-				return address_error(r, tok, (size_t)(p - tok), err);
+			/* line[len] is a NUL, so p[1] exists */
+			if (p[0] == '0' && (p[1] | 0x20) == 'x')
+				p += 2;
+			q = scan_hex(p, &dst[n]);
+			if (G_LIKELY(q && q > p && (q == end || *q == ' '))) {
+				p = (char *)q;
+			} else {
+				/* the exact verdict, and its message */
+				p = tok;
+				while (p < end && *p != ' ')
+					p++;
+				if (!parse_hex64(tok, (size_t)(p - tok), &dst[n]))
+					return address_error(r, tok,
+							     (size_t)(p - tok),
+							     err);
+			}
 			n++;
 		}
 		builder_add(&t->build, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);

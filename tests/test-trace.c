@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include "trace.h"
 #include "linereader.h"
+#include "trace_internal.h"
 
 static char *shared;		/* NULL when ../shared is absent */
 
@@ -1062,7 +1063,7 @@ static void expect_lines(struct line_reader *r, const char *text)
 		g_assert_cmpint(lr_next(r, &line, &len, &err), ==, 1);
 		g_assert_cmpuint(len, ==, strlen(want[i]));
 		g_assert_cmpstr(line, ==, want[i]);
-		for (size_t k = 1; k <= LR_SLACK; k++) {
+		for (size_t k = 0; k < LR_SLACK; k++) {
 			/* readable (ASan), defined (valgrind) */
 			volatile char c = line[len + k];
 
@@ -1163,6 +1164,60 @@ static void test_linereader_sizes(void)
 	g_free(dir);
 }
 
+/*
+ * The word-at-a-time hex scanners against parse_hex64 on tokens of every
+ * length 0..20, of every digit and case, with every kind of byte after
+ * them: the same end, the same value, and NULL exactly where a token has
+ * 16 digits or more.
+ */
+typedef const char *(*scan_fn)(const char *, uint64_t *);
+
+static void check_scan(scan_fn scan, const char *tok, size_t n)
+{
+	uint64_t want = 0, got = 0;
+	bool ok = parse_hex64(tok, n, &want);
+	const char *end = scan(tok, &got);
+
+	if (n >= 16) {
+		g_assert_null(end);
+		return;
+	}
+	g_assert_true(end == tok + n);
+	g_assert_true(ok == (n > 0));
+	if (n && got != want)
+		g_error("'%.*s' (%zu digits): %" G_GINT64_MODIFIER "x, expected %"
+			G_GINT64_MODIFIER "x", (int)n, tok, n, got, want);
+}
+
+static void test_scan_hex(void)
+{
+	static const char digits[] = "0123456789abcdefABCDEF";
+	static const char after[] = { ' ', '\0', '\n', 'g', 'G', 'x', '/', ':',
+				      '@', '`', '\x80', '\xb0', '\xe1', '\xff' };
+	scan_fn scans[] = { scan_hex_swar, scan_hex,
+#ifdef HAVE_SCAN_HEX_SSE2
+		scan_hex_sse2,
+#endif
+	};
+	GRand *rnd = g_rand_new_with_seed(12);
+	char buf[48];
+
+	for (size_t n = 0; n <= 20; n++) {
+		for (guint rep = 0; rep < 400; rep++) {
+			for (size_t i = 0; i < n; i++)
+				buf[i] = digits[g_rand_int_range(rnd, 0, sizeof(digits) - 1)];
+			if (rep < 22 && n)	/* every digit in every place */
+				memset(buf, digits[rep], n);
+			buf[n] = after[rep % sizeof(after)];
+			for (size_t i = n + 1; i < sizeof(buf); i++)
+				buf[i] = digits[g_rand_int_range(rnd, 0, sizeof(digits) - 1)];
+			for (size_t f = 0; f < G_N_ELEMENTS(scans); f++)
+				check_scan(scans[f], buf, n);
+		}
+	}
+	g_rand_free(rnd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1176,6 +1231,7 @@ int main(int argc, char **argv)
 	if (!g_file_test(shared, G_FILE_TEST_IS_DIR))
 		g_clear_pointer(&shared, g_free);
 
+	g_test_add_func("/trace/scan-hex", test_scan_hex);
 	g_test_add_func("/trace/ppt/kernels", test_ppt_kernels);
 	g_test_add_func("/trace/ppt/blocks", test_ppt_blocks);
 	g_test_add_func("/trace/accelsim/example", test_accelsim_example);
