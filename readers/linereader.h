@@ -62,9 +62,10 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
  * The next line without its end ("\n", "\r\n"), NUL-terminated and writable
  * until the next call: 1, 0 at the end, -1 with *err set.  The LR_SLACK
  * bytes from the NUL on may be read (they are defined, their values
- * arbitrary), so that a scanner can read 16 bytes at a time.
+ * arbitrary), so that a scanner can read 16 bytes at a time and the byte
+ * after them.
  */
-#define LR_SLACK 16
+#define LR_SLACK 32
 int lr_next(struct line_reader *r, char **line, size_t *len, GError **err);
 void lr_close(struct line_reader *r);
 bool lr_is_open(const struct line_reader *r);

@@ -873,15 +873,73 @@ static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
 			  trace_show(&sh, s->tok[i - 1], tlen(s, i - 1)));
 }
 
-static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
-			size_t len, GError **err)
+/*
+ * A decoded memory instruction into the block being built: the op's
+ * class decides whether it is kept (loads, stores, atomics...), counted
+ * (shared, unknown spaces) or dropped; lanes[0..n-1] are the addresses of
+ * mask's active lanes.  op ends at op_end, where a NUL is written.
+ */
+static bool keep_line(struct trace_reader *t, struct as_state *s, char *op,
+		      size_t baselen, char *op_end, uint64_t mask, uint32_t n,
+		      const uint64_t *lanes, uint64_t round, GError **err)
+{
+	struct op_base base = op_base_of(op, baselen);
+	uint32_t m = 0, listed = 0;
+	uint64_t *dst;
+
+	if (base.cls < OP_LOAD) {
+		/* shared address 0 is a real address: the mask decides */
+		if (base.cls == OP_SHARED) {
+			t->build.n_shared += mask != 0;
+		} else if (base.cls == OP_UNKNOWN) {
+			uint32_t k = 0;
+
+			while (k < n && !lanes[k])
+				k++;
+			t->build.n_unknown += k < n;
+		}
+		return true;
+	}
+	dst = builder_reserve(&t->build, n);
+	/* the k-th active lane is the k-th set bit of the mask */
+	for (uint32_t k = 0, rest = (uint32_t)mask; k < n; k++, rest &= rest - 1) {
+		if (lanes[k]) {
+			dst[m++] = lanes[k];
+			listed |= rest & -rest;
+		}
+	}
+	if (!m)
+		return true;
+	if (round > UINT32_MAX)
+		return line_error(s, err, "warp %u has more than %u instruction lines",
+				  s->warp, UINT32_MAX);
+	*op_end = '\0';	/* a blank, or the line's end */
+	builder_add(&t->build, round << 32 | s->warp, trace_intern(t, op), m,
+		    s->warp, listed);
+	return true;
+}
+
+/* TMA and bulk copies carry a payload of their own: dropped unread. */
+static inline bool is_bulk_copy(const char *op, size_t baselen)
+{
+	return baselen >= 4 && (!memcmp(op, "UTMA", 4) || !memcmp(op, "UBLK", 4));
+}
+
+/*
+ * The exact parser: the line cut into tokens first, each field checked,
+ * every malformed one reported.  Well-formed lines mostly take the one-pass
+ * fast_instruction() below instead.
+ */
+static bool slow_instruction(struct trace_reader *t, struct as_state *s,
+			     char *line, size_t len, uint64_t round,
+			     GError **err)
 {
 	size_t nt = tokenize(s, line, len), i = 0, stop, baselen, opi;
-	uint64_t round = s->n_insts++, v, mask, memw = 0;
-	uint64_t lanes[32], *dst;
-	const char *op, *dot;
-	uint32_t n, m = 0, listed = 0;
-	struct op_base base;
+	uint64_t v, mask, memw = 0;
+	uint64_t lanes[32];
+	const char *dot;
+	char *op;
+	uint32_t n;
 
 	if (s->version < 3) {
 		for (int k = 0; k < 4; k++, i++) {
@@ -918,9 +976,8 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 	op = s->tok[opi];
 	dot = memchr(op, '.', tlen(s, opi));
 	baselen = dot ? (size_t)(dot - op) : tlen(s, opi);
-	/* TMA and bulk copies carry a payload of their own: dropped unread,
-	 * counted as instructions of no known space */
-	if (baselen >= 4 && (!memcmp(op, "UTMA", 4) || !memcmp(op, "UBLK", 4))) {
+	/* counted as instructions of no known space */
+	if (is_bulk_copy(op, baselen)) {
 		t->build.n_unknown += s->keep && mask;
 		return true;
 	}
@@ -954,37 +1011,214 @@ static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 		return false;
 	if (!s->keep)
 		return true;
-	base = op_base_of(op, baselen);
-	if (base.cls < OP_LOAD) {
-		/* shared address 0 is a real address: the mask decides */
-		if (base.cls == OP_SHARED) {
-			t->build.n_shared += mask != 0;
-		} else if (base.cls == OP_UNKNOWN) {
-			uint32_t k = 0;
+	return keep_line(t, s, op, baselen, s->tend[opi], mask, n, lanes, round,
+			 err);
+}
 
-			while (k < n && !lanes[k])
-				k++;
-			t->build.n_unknown += k < n;
-		}
+/*
+ * ---- the fast path ----
+ * Cutting a line into tokens and then parsing each token costs about twice
+ * what one pass from left to right does, and nearly every line is well
+ * formed.  fast_instruction() reads a line in one pass and gives up
+ * (returns false) at anything it does not take -- a field that does not
+ * parse, a number of more than 18 digits, a count that does not match,
+ * the Val layout -- before it has changed any state; the line then goes
+ * to slow_instruction(), which decides it and words any error.  So the
+ * two read every line they both take alike, and only the exact parser
+ * ever reports.  tests/test-trace.c checks both on the same lines.
+ */
+static inline bool is_blank(char c)
+{
+	return (unsigned char)c <= ' ';
+}
+
+static inline char *skip_blanks(char *p, const char *end)
+{
+	while (p < end && is_blank(*p))
+		p++;
+	return p;
+}
+
+/* The end of the token at p (the line's NUL ends the last one). */
+static inline char *token_end(char *p)
+{
+	while (!is_blank(*p))
+		p++;
+	return p;
+}
+
+/* A decimal token of 1 to 18 digits: its end, else NULL. */
+static inline char *fast_u64(char *p, uint64_t *v)
+{
+	uint64_t acc = 0;
+	char *q = p;
+	unsigned d;
+
+	while ((d = (unsigned)(unsigned char)*q - '0') < 10) {
+		acc = acc * 10 + d;	/* wraps only past 19 digits: refused */
+		q++;
+	}
+	if (q == p || q - p > 18 || !is_blank(*q))
+		return NULL;
+	*v = acc;
+	return q;
+}
+
+static inline char *fast_i64(char *p, int64_t *v)
+{
+	bool neg = *p == '-';
+	uint64_t mag;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!(p = fast_u64(p, &mag)))
+		return NULL;
+	*v = neg ? -(int64_t)mag : (int64_t)mag;
+	return p;
+}
+
+/* A hexadecimal token, 0x or not, of at most 15 digits: its end, or NULL. */
+static inline char *fast_hex(char *p, uint64_t *v)
+{
+	const char *q;
+
+	if (p[0] == '0' && (p[1] | 0x20) == 'x')
+		p += 2;
+	q = scan_hex(p, v);
+	if (!q || q == p || !is_blank(*q))
+		return NULL;
+	return (char *)q;
+}
+
+/* n register names (each starts upper case) after their count. */
+static inline char *fast_registers(char *p, const char *end)
+{
+	uint64_t n;
+
+	if (!(p = fast_u64(skip_blanks(p, end), &n)) || n > 32)
+		return NULL;
+	while (n--) {
+		p = skip_blanks(p, end);
+		if (!g_ascii_isupper(*p))
+			return NULL;
+		p = token_end(p);
+	}
+	return p;
+}
+
+/* Exactly `want` more tokens to the line's end. */
+static inline bool fast_rest_is(char *p, const char *end, unsigned want)
+{
+	for (unsigned got = 0;; got++) {
+		p = skip_blanks(p, end);
+		if (p == end)
+			return got == want;
+		if (got == want)
+			return false;
+		p = token_end(p);
+	}
+}
+
+static bool fast_instruction(struct trace_reader *t, struct as_state *s,
+			     char *line, size_t len, uint64_t round,
+			     bool *ok, GError **err)
+{
+	char *p = line, *end = line + len, *op, *op_end;
+	uint64_t v, mask, memw, mode, base;
+	uint64_t lanes[32];
+	int64_t d;
+	size_t baselen;
+	const char *dot;
+	uint32_t n;
+
+	for (int k = s->version < 3 ? 4 : 0; k > 0; k--)
+		if (!(p = fast_u64(skip_blanks(p, end), &v)))
+			return false;
+	if (s->lineinfo && !(p = fast_u64(skip_blanks(p, end), &v)))
+		return false;
+	if (!(p = fast_hex(skip_blanks(p, end), &v)))		/* PC */
+		return false;
+	if (!(p = fast_hex(skip_blanks(p, end), &mask)) || mask > UINT32_MAX)
+		return false;
+	if (!(p = fast_registers(p, end)))
+		return false;
+	op = skip_blanks(p, end);
+	if (op == end)
+		return false;
+	op_end = p = token_end(op);
+	dot = memchr(op, '.', (size_t)(op_end - op));
+	baselen = dot ? (size_t)(dot - op) : (size_t)(op_end - op);
+	if (is_bulk_copy(op, baselen)) {
+		t->build.n_unknown += s->keep && mask;
+		*ok = true;
 		return true;
 	}
-	dst = builder_reserve(&t->build, n);
-	/* the k-th active lane is the k-th set bit of the mask */
-	for (uint32_t k = 0, rest = (uint32_t)mask; k < n; k++, rest &= rest - 1) {
-		if (lanes[k]) {
-			dst[m++] = lanes[k];
-			listed |= rest & -rest;
-		}
+	if (!(p = fast_registers(p, end)))
+		return false;
+	if (s->version >= 6 && contains(op, baselen, "GMMA")) {
+		p = skip_blanks(p, end);
+		if (p == end)
+			return false;
+		p = token_end(p);
 	}
-	if (!m)
+	if (!(p = fast_u64(skip_blanks(p, end), &memw)))
+		return false;
+	if (!memw) {
+		if (!fast_rest_is(p, end, s->n_imm))
+			return false;
+		*ok = true;
 		return true;
-	if (round > UINT32_MAX)
-		return line_error(s, err, "warp %u has more than %u instruction lines",
-				  s->warp, UINT32_MAX);
-	*s->tend[opi] = '\0';	/* a blank, or the line's end */
-	builder_add(&t->build, round << 32 | s->warp, trace_intern(t, op), m,
-		    s->warp, listed);
+	}
+	n = (uint32_t)__builtin_popcount((uint32_t)mask);
+	if (!(p = fast_u64(skip_blanks(p, end), &mode)))
+		return false;
+	switch (mode) {
+	case 0:
+		for (uint32_t k = 0; k < n; k++)
+			if (!(p = fast_hex(skip_blanks(p, end), &lanes[k])))
+				return false;
+		break;
+	case 1:
+		if (!(p = fast_hex(skip_blanks(p, end), &base)) ||
+		    !(p = fast_i64(skip_blanks(p, end), &d)) ||
+		    d < INT32_MIN || d > INT32_MAX)
+			return false;
+		for (uint32_t k = 0; k < n; k++)
+			lanes[k] = base + (uint64_t)d * k;
+		break;
+	case 2:
+		/*
+		 * n - 1 deltas (Accel-Sim's tracer; the other count, n, is
+		 * left to the exact parser)
+		 */
+		if (!n || !(p = fast_hex(skip_blanks(p, end), &base)))
+			return false;
+		lanes[0] = base;
+		for (uint32_t k = 1; k < n; k++) {
+			if (!(p = fast_i64(skip_blanks(p, end), &d)))
+				return false;
+			lanes[k] = lanes[k - 1] + (uint64_t)d;
+		}
+		break;
+	default:
+		return false;
+	}
+	if (!fast_rest_is(p, end, s->n_imm))
+		return false;
+	*ok = !s->keep || keep_line(t, s, op, baselen, op_end, mask, n, lanes,
+				    round, err);
 	return true;
+}
+
+static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
+			size_t len, GError **err)
+{
+	uint64_t round = s->n_insts++;
+	bool ok;
+
+	if (!s->val_layout && fast_instruction(t, s, line, len, round, &ok, err))
+		return ok;
+	return slow_instruction(t, s, line, len, round, err);
 }
 
 /*

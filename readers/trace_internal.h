@@ -56,8 +56,8 @@ static inline bool parse_hex64(const char *s, size_t n, uint64_t *v)
  * Address tokens, which make up most of a trace's bytes, sixteen bytes at
  * a time.  scan_hex(p, &v) reads the hex digits at p (no 0x) into v and
  * returns the first byte that is not a digit, p itself when there is none,
- * or NULL for 16 digits or more (leading zeros may still fit in 64 bits:
- * parse_hex64 decides those).  It reads 16 bytes from p, which the line
+ * or NULL for more than 16 digits (leading zeros may still fit in 64 bits:
+ * parse_hex64 decides those).  It reads 17 bytes from p, which the line
  * reader's LR_SLACK allows.  scan_hex_sse2 (on x86-64, where SSE2 is
  * always there) and scan_hex_swar (anywhere, eight bytes per word) give
  * the same answers; the tests compare both with parse_hex64.
@@ -113,8 +113,12 @@ static inline const char *scan_hex_swar(const char *p, uint64_t *v)
 	}
 	w1 = swar_load(p + 8);
 	stop = swar_nonhex(w1);
-	if (!stop)
-		return NULL;
+	if (!stop) {
+		if (trace_hexval[(unsigned char)p[16]])
+			return NULL;
+		*v = swar_pack(w0, 8) << 32 | swar_pack(w1, 8);
+		return p + 16;
+	}
 	len = (unsigned)__builtin_ctzll(stop) >> 3;
 	*v = swar_pack(w0, 8) << (4 * len) | (len ? swar_pack(w1, len) : 0);
 	return p + 8 + len;
@@ -140,7 +144,7 @@ static inline const char *scan_hex_sse2(const char *p, uint64_t *v)
 	__m128i nib, pair;
 	uint64_t packed;
 
-	if (len == 16)
+	if (len == 16 && trace_hexval[(unsigned char)p[16]])
 		return NULL;
 	if (!len)
 		return p;
