@@ -64,6 +64,9 @@ struct ss_sim {
 	GPtrArray *links;		/* struct plan_link * */
 	GPtrArray *overrides;		/* struct cli_override * */
 	GPtrArray *errors;
+	/* the errors' texts, so that one said again is found at once: a bad
+	 * configuration of thousands of components makes thousands */
+	GHashTable *errors_said;
 	uint64_t max_ticks;
 	char *max_ticks_loc;		/* "file:line" of max_ticks, for its message */
 	struct ss_engine *engine;

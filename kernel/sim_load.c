@@ -29,14 +29,10 @@ void sim_err_at(struct ss_sim *s, const char *loc, const char *fmt, ...)
 	va_end(ap);
 	line = g_strdup_printf("%s: %s", loc, msg);
 	/* The same template key can fail for several components: say it once. */
-	for (guint i = 0; i < s->errors->len; i++)
-		if (strcmp(s->errors->pdata[i], line) == 0) {
-			g_free(line);
-			line = NULL;
-			break;
-		}
-	if (line)
+	if (g_hash_table_add(s->errors_said, line))
 		g_ptr_array_add(s->errors, line);
+	else
+		g_free(line);
 	g_free(msg);
 }
 
@@ -94,6 +90,7 @@ void ss_sim_free(struct ss_sim *s)
 	g_free(s->max_ticks_loc);
 	if (s->errors)
 		g_ptr_array_free(s->errors, TRUE);
+	g_hash_table_destroy(s->errors_said);
 	ini_doc_free(s->doc);
 	g_free(s);
 }
@@ -341,6 +338,7 @@ struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
 	s->links = g_ptr_array_new();
 	s->overrides = g_ptr_array_new();
 	s->errors = g_ptr_array_new_with_free_func(g_free);
+	s->errors_said = g_hash_table_new(g_str_hash, g_str_equal);
 	s->doc = ini_doc_load(ini);
 	if (s->doc->errors->len) {
 		for (guint i = 0; i < s->doc->errors->len; i++)
@@ -357,6 +355,8 @@ struct ss_sim *ss_sim_load(struct ss_registry *r, const char *ini,
 		goto fail;
 	return s;
 fail:
+	/* the set points into the array, which goes to the caller */
+	g_hash_table_remove_all(s->errors_said);
 	*errors = tidy_errors(s->errors);
 	s->errors = NULL;
 	ss_sim_free(s);
