@@ -61,6 +61,10 @@ static size_t first_cap(int fd, enum lr_codec codec)
 	return MAX(n + n / 2 + 2, (size_t)LR_MIN);
 }
 
+static bool pipe_start(struct line_reader *r, GError **err);
+static void pipe_stop(struct line_reader *r);
+static void pipe_free(struct line_reader *r);
+
 void lr_init(struct line_reader *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -76,6 +80,7 @@ void lr_close(struct line_reader *r)
 {
 	if (r->fd < 0)
 		return;
+	pipe_stop(r);
 	if (r->codec == LR_GZIP)
 		inflateEnd(&r->z);
 	else if (r->codec == LR_XZ)
@@ -88,6 +93,7 @@ void lr_close(struct line_reader *r)
 void lr_free(struct line_reader *r)
 {
 	lr_close(r);
+	pipe_free(r);
 	g_free(r->buf);
 	g_free(r->in);
 	lr_init(r);
@@ -128,7 +134,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 		r->in = g_malloc(LR_IN);
 	r->head = r->tail = r->scan = 0;
 	r->lineno = 0;
-	r->eof = r->in_eof = false;
+	r->eof = r->in_eof = r->dec_eof = false;
 	r->in_off = 0;
 	if (r->codec == LR_GZIP) {
 		memset(&r->z, 0, sizeof(r->z));
@@ -149,6 +155,10 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 	}
 	r->fd = fd;
 	r->name = g_strdup(name);
+	if (r->codec != LR_PLAIN && !pipe_start(r, err)) {
+		lr_close(r);
+		return false;
+	}
 	return true;
 }
 
@@ -193,13 +203,14 @@ static void codec_error(struct line_reader *r, size_t unread, const char *what,
 		    r->in_off - unread);
 }
 
-static bool fill_gzip(struct line_reader *r, size_t room, GError **err)
+static bool decode_gzip(struct line_reader *r, char *dst, size_t room,
+			size_t *got, GError **err)
 {
 	z_stream *z = &r->z;
 
-	z->next_out = (Bytef *)r->buf + r->tail;
+	z->next_out = (Bytef *)dst;
 	z->avail_out = (uInt)room;
-	while (z->avail_out == room && !r->eof) {
+	while (z->avail_out == room && !r->dec_eof) {
 		const uint8_t *next = z->next_in;
 		size_t avail = z->avail_in;
 		int ret;
@@ -218,7 +229,7 @@ static bool fill_gzip(struct line_reader *r, size_t room, GError **err)
 			z->next_in = (Bytef *)next;
 			z->avail_in = (uInt)avail;
 			if (!avail)
-				r->eof = true;
+				r->dec_eof = true;
 			else
 				inflateReset(z);
 		} else if (ret == Z_BUF_ERROR && r->in_eof && !z->avail_in) {
@@ -229,24 +240,25 @@ static bool fill_gzip(struct line_reader *r, size_t room, GError **err)
 			return false;
 		}
 	}
-	r->tail += room - z->avail_out;
+	*got = room - z->avail_out;
 	return true;
 }
 
-static bool fill_xz(struct line_reader *r, size_t room, GError **err)
+static bool decode_xz(struct line_reader *r, char *dst, size_t room,
+		      size_t *got, GError **err)
 {
 	lzma_stream *x = &r->x;
 
-	x->next_out = (uint8_t *)r->buf + r->tail;
+	x->next_out = (uint8_t *)dst;
 	x->avail_out = room;
-	while (x->avail_out == room && !r->eof) {
+	while (x->avail_out == room && !r->dec_eof) {
 		lzma_ret ret;
 
 		if (!refill_in(r, &x->next_in, &x->avail_in, err))
 			return false;
 		ret = lzma_code(x, r->in_eof ? LZMA_FINISH : LZMA_RUN);
 		if (ret == LZMA_STREAM_END) {
-			r->eof = true;
+			r->dec_eof = true;
 		} else if (ret == LZMA_BUF_ERROR) {
 			codec_error(r, 0, "xz data is truncated", err);
 			return false;
@@ -263,7 +275,160 @@ static bool fill_xz(struct line_reader *r, size_t room, GError **err)
 			return false;
 		}
 	}
-	r->tail += room - x->avail_out;
+	*got = room - x->avail_out;
+	return true;
+}
+
+/*
+ * ---- the decoding thread ----
+ * A compressed file is decoded by a thread of its own into a ring of
+ * LR_SLOTS chunks, which the reader copies into its line buffer as it
+ * needs text; so inflating runs on another core while the simulation
+ * consumes the lines before.  The thread owns the codec state (z, x, in,
+ * in_off, dec_eof) from lr_open to lr_close; the lock guards the ring and
+ * the verdict.  Text comes out as it would unthreaded, byte for byte,
+ * and a codec error comes after all the text decoded before it.
+ */
+#define LR_SLOTS 4
+
+struct lr_pipe {
+	GThread *thread;
+	GMutex lock;
+	GCond cond;		/* a slot filled or freed, or stop */
+	char *slot[LR_SLOTS];	/* LR_CHUNK bytes each */
+	size_t len[LR_SLOTS];
+	unsigned head, count;	/* the filled slots: head .. head+count-1 */
+	size_t used;		/* bytes of slot[head] already taken */
+	bool done;		/* the thread decodes no more */
+	bool stop;		/* lr_close wants the thread gone */
+	GError *error;		/* why it stopped early, for the reader */
+};
+
+static gpointer decode_thread(gpointer data)
+{
+	struct line_reader *r = data;
+	struct lr_pipe *p = r->pipe;
+	GError *err = NULL;
+	bool ok = true;
+
+	g_mutex_lock(&p->lock);
+	while (ok && !p->stop && !r->dec_eof) {
+		unsigned k = (p->head + p->count) % LR_SLOTS;
+		size_t got = 0;
+
+		if (p->count == LR_SLOTS) {
+			g_cond_wait(&p->cond, &p->lock);
+			continue;
+		}
+		/* slot k is free: the reader never looks at it */
+		g_mutex_unlock(&p->lock);
+		ok = r->codec == LR_GZIP
+			? decode_gzip(r, p->slot[k], LR_CHUNK, &got, &err)
+			: decode_xz(r, p->slot[k], LR_CHUNK, &got, &err);
+		g_mutex_lock(&p->lock);
+		if (got) {
+			p->len[k] = got;
+			p->count++;
+		}
+		g_cond_broadcast(&p->cond);
+	}
+	p->error = err;
+	p->done = true;
+	g_cond_broadcast(&p->cond);
+	g_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static bool pipe_start(struct line_reader *r, GError **err)
+{
+	struct lr_pipe *p = r->pipe;
+	GError *why = NULL;
+
+	if (!p) {
+		p = r->pipe = g_new0(struct lr_pipe, 1);
+		g_mutex_init(&p->lock);
+		g_cond_init(&p->cond);
+		for (unsigned k = 0; k < LR_SLOTS; k++)
+			p->slot[k] = g_malloc(LR_CHUNK);
+	}
+	p->head = p->count = 0;
+	p->used = 0;
+	p->done = p->stop = false;
+	p->thread = g_thread_try_new("sectorsim-inflate", decode_thread, r, &why);
+	if (!p->thread) {
+		trace_error(err, r->name, 0, "cannot start a decoding thread: %s",
+			    why->message);
+		g_error_free(why);
+		return false;
+	}
+	return true;
+}
+
+static void pipe_stop(struct line_reader *r)
+{
+	struct lr_pipe *p = r->pipe;
+
+	if (!p || !p->thread)
+		return;
+	g_mutex_lock(&p->lock);
+	p->stop = true;
+	g_cond_broadcast(&p->cond);
+	g_mutex_unlock(&p->lock);
+	g_thread_join(p->thread);
+	p->thread = NULL;
+	g_clear_error(&p->error);
+}
+
+static void pipe_free(struct line_reader *r)
+{
+	struct lr_pipe *p = r->pipe;
+
+	if (!p)
+		return;
+	pipe_stop(r);
+	for (unsigned k = 0; k < LR_SLOTS; k++)
+		g_free(p->slot[k]);
+	g_mutex_clear(&p->lock);
+	g_cond_clear(&p->cond);
+	g_free(p);
+	r->pipe = NULL;
+}
+
+/* Decoded text from the thread: up to room bytes, or the end, or its error. */
+static bool fill_piped(struct line_reader *r, size_t room, GError **err)
+{
+	struct lr_pipe *p = r->pipe;
+	size_t n;
+	char *src;
+
+	g_mutex_lock(&p->lock);
+	while (!p->count && !p->done)
+		g_cond_wait(&p->cond, &p->lock);
+	if (!p->count) {
+		bool ok = !p->error;
+
+		if (p->error)
+			g_propagate_error(err, g_error_copy(p->error));
+		else
+			r->eof = true;
+		g_mutex_unlock(&p->lock);
+		return ok;
+	}
+	src = p->slot[p->head] + p->used;
+	n = MIN(room, p->len[p->head] - p->used);
+	g_mutex_unlock(&p->lock);
+	/* the thread leaves a filled slot alone until it is given back */
+	memcpy(r->buf + r->tail, src, n);
+	r->tail += n;
+	g_mutex_lock(&p->lock);
+	p->used += n;
+	if (p->used == p->len[p->head]) {
+		p->head = (p->head + 1) % LR_SLOTS;
+		p->count--;
+		p->used = 0;
+		g_cond_broadcast(&p->cond);
+	}
+	g_mutex_unlock(&p->lock);
 	return true;
 }
 
@@ -282,9 +447,8 @@ static bool fill_plain(struct line_reader *r, size_t room, GError **err)
 static bool fill(struct line_reader *r, GError **err)
 {
 	size_t room = r->cap - 1 - r->tail;	/* one byte kept for a NUL */
-	bool ok = r->codec == LR_GZIP ? fill_gzip(r, room, err)
-		: r->codec == LR_XZ ? fill_xz(r, room, err)
-		: fill_plain(r, room, err);
+	bool ok = r->codec == LR_PLAIN ? fill_plain(r, room, err)
+		: fill_piped(r, room, err);
 
 	/* what a word-at-a-time scan may read past the text is defined */
 	memset(r->buf + r->tail, 0, LR_SLACK);

@@ -2,8 +2,10 @@
 /*
  * Line input for the trace readers: a file read line by line, plain, gzip
  * or xz (by its suffix), decompressed a chunk at a time and never whole, so
- * that a trace of any size is read in constant memory.  Lines come back in
- * place in the reader's buffer, writable, without a copy.
+ * that a trace of any size is read in constant memory.  A compressed file
+ * is decoded on a thread of its own, a few chunks ahead, so that inflating
+ * overlaps the simulation.  Lines come back in place in the reader's
+ * buffer, writable, without a copy.
  */
 #ifndef SS_LINEREADER_H
 #define SS_LINEREADER_H
@@ -34,12 +36,16 @@ struct line_reader {
 	char *buf;
 	size_t cap, head, tail, scan;
 	bool eof;		/* no more decoded text will come */
-	/* compressed input */
+	/*
+	 * compressed input, decoded on a thread of its own (struct lr_pipe,
+	 * linereader.c), which alone touches these while the file is open
+	 */
 	unsigned char *in;
-	bool in_eof;
+	bool in_eof, dec_eof;
 	uint64_t in_off;	/* bytes of the file read so far */
 	z_stream z;
 	lzma_stream x;
+	struct lr_pipe *pipe;	/* kept from file to file, like buf */
 };
 
 /*
