@@ -1,0 +1,109 @@
+#!/bin/sh
+# bench/big.sh: end-to-end figures on the large benchmark app of
+# ../shared/bench (big_gen.py), with the floors timed in the same sitting.
+#
+#   bench/big.sh BUILDDIR [RUNS]
+#
+# BUILDDIR holds an ordinary (not sanitizer) build.  RUNS (default 5) runs
+# of each command are timed after one warm-up; each figure is their median
+# wall time, with the largest peak resident set of any run.  The app is
+# generated once into $SECTORSIM_BIG (default /tmp/sectorsim-big/big),
+# which takes a minute or two and about 300 MB; ../shared is found beside
+# the source tree or through $SECTORSIM_SHARED.  Needs python3 (for the
+# generator and the check of the numbers) and GNU time (/usr/bin/time,
+# Debian's package "time").
+#
+# The figures, each against its target of issue #12 on a 2-core machine:
+#   floors            cat of the paper-format tree; zcat of the .gz files
+#   ppt titanv-ref    wall (target <= 0.5 s); numbers checked against
+#                     expected/big_titanv_simulator.json
+#   ppt titanv        wall
+#   accelsim titanv   wall, and its ratio to zcat (target <= 1.2)
+#   peak RSS          of every sectorsim run (target <= 256 MiB)
+# Run it on an otherwise idle machine.
+set -eu
+
+[ $# -ge 1 ] || { echo "usage: $0 BUILDDIR [RUNS]" >&2; exit 2; }
+build=$(cd "$1" && pwd)
+runs=${2:-5}
+src=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SECTORSIM_SHARED:-$src/../shared}
+big=${SECTORSIM_BIG:-/tmp/sectorsim-big/big}
+bin=$build/sectorsim
+timer=/usr/bin/time
+
+[ -x "$bin" ] || { echo "$0: $bin: no sectorsim there; build first" >&2; exit 2; }
+[ -f "$shared/bench/big_gen.py" ] ||
+	{ echo "$0: $shared/bench/big_gen.py: not found; set SECTORSIM_SHARED" >&2; exit 2; }
+[ -x "$timer" ] || { echo "$0: $timer: not found; apt-get install time" >&2; exit 2; }
+command -v python3 >/dev/null ||
+	{ echo "$0: python3: not found; apt-get install python3" >&2; exit 2; }
+
+if [ ! -f "$big/ppt/app_config.py" ] || [ ! -f "$big/accelsim/kernelslist.g" ]; then
+	echo "generating the benchmark app into $big ..." >&2
+	python3 "$shared/bench/big_gen.py" "$big" >&2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sectorsim-bench-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# time_runs NAME CMD...: the warm-up, then RUNS timed runs; prints
+# "NAME  median wall  peak RSS" and leaves the median in $median.
+time_runs() {
+	name=$1
+	shift
+	"$@" >/dev/null 2>&1 || { echo "$0: $name failed: $*" >&2; exit 1; }
+	: >"$tmp/times"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		"$timer" -f '%e %M' -o "$tmp/one" "$@" >/dev/null 2>&1 ||
+			{ echo "$0: $name failed: $*" >&2; exit 1; }
+		tail -n 1 "$tmp/one" >>"$tmp/times"
+		i=$((i + 1))
+	done
+	median=$(sort -n "$tmp/times" | awk -v n="$runs" 'NR == int((n + 1) / 2) { print $1 }')
+	peak=$(sort -n -k2 "$tmp/times" | tail -n 1 | awk '{ printf "%.1f", $2 / 1024 }')
+	printf '%-34s %7s s   peak %6s MiB\n' "$name" "$median" "$peak"
+}
+
+ref=$src/configs/validation/titanv-ref.ini
+hw=$src/configs/titanv.ini
+
+echo "sectorsim $("$bin" --version 2>/dev/null | head -n 1); $(nproc) cores; median of $runs runs"
+time_runs "floor: cat ppt/ tree" sh -c "cat '$big'/ppt/memory_traces/* >/dev/null"
+cat_s=$median
+time_runs "floor: zcat accelsim/*.gz" sh -c "zcat '$big'/accelsim/*.gz >/dev/null"
+zcat_s=$median
+time_runs "ppt, titanv-ref.ini" "$bin" -q "$ref" "$big/ppt"
+ref_s=$median
+time_runs "ppt, titanv.ini" "$bin" -q "$hw" "$big/ppt"
+time_runs "accelsim .gz, titanv.ini" "$bin" -q "$hw" "$big/accelsim"
+as_s=$median
+
+# the numbers: every integer equal, every other value within 1e-9
+"$bin" -q --json "$tmp/ref.json" "$ref" "$big/ppt" >/dev/null
+python3 - "$shared/bench/expected/big_titanv_simulator.json" "$tmp/ref.json" <<'EOF'
+import json, sys
+want = json.load(open(sys.argv[1]))
+got = {k["kernel_id"]: k for k in json.load(open(sys.argv[2]))["kernels"]}
+n = bad = 0
+for k in want["kernels"]:
+    g = got.get(k["kernel_id"])
+    for part in ("metrics", "occupancy"):
+        for key, w in k[part].items():
+            if not isinstance(w, (int, float)) or isinstance(w, bool):
+                continue
+            n += 1
+            v = None if g is None else g[part].get(key)
+            exact = float(w).is_integer()
+            if v is None or (v != w and (exact or abs(v - w) > 1e-9 * max(abs(v), abs(w)))):
+                bad += 1
+                print("  kernel %s %s: expected %r, got %r" % (k["kernel_id"], key, w, v))
+print("numbers vs the paper's implementation: %d compared, %d differ" % (n, bad))
+sys.exit(1 if bad else 0)
+EOF
+
+awk -v r="$ref_s" -v c="$cat_s" -v a="$as_s" -v z="$zcat_s" 'BEGIN {
+	printf "ppt titanv-ref: %.2f s (target <= 0.5 s; %.1fx the cat floor)\n", r, r / c
+	printf "accelsim .gz titanv: %.2fx zcat (target <= 1.2)\n", a / z
+}'
