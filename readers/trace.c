@@ -141,11 +141,13 @@ static const struct gpu_block_source_ops source_ops = {
  * this order.  A new format is a file defining its struct trace_format, and
  * a row here.
  */
-extern const struct trace_format trace_format_ppt, trace_format_accelsim;
+extern const struct trace_format trace_format_ppt, trace_format_accelsim,
+	trace_format_native;
 
 static const struct trace_format *const formats[] = {
 	&trace_format_ppt,
 	&trace_format_accelsim,
+	&trace_format_native,
 };
 
 static struct trace_reader *reader_new(const struct trace_format *fmt,
@@ -175,12 +177,16 @@ static bool is_file(const char *dir, const char *name)
 static void no_marker_error(const char *path, GError **err)
 {
 	GString *s = g_string_new(NULL);
-	size_t n = G_N_ELEMENTS(formats);
+	const char *markers[G_N_ELEMENTS(formats)];
+	size_t n = 0;
 
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (formats[i]->marker)
+			markers[n++] = formats[i]->marker;
 	for (size_t i = 0; i < n; i++)
 		g_string_append_printf(s, "%s%s", !i ? (n > 1 ? "neither " : "no ")
 				       : i + 1 < n ? ", " : " nor ",
-				       formats[i]->marker);
+				       markers[i]);
 	g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
 		    "%s: %s found; expected a trace directory", path, s->str);
 	g_string_free(s, TRUE);
@@ -199,22 +205,46 @@ static const struct trace_format *dir_format(const char *path,
 					     GError **err)
 {
 	if (want) {
-		if (is_file(path, want->marker))
+		if (want->marker && is_file(path, want->marker))
 			return want;
-		trace_error(err, want->marker, 0, "no such file in '%s'", path);
+		if (!want->marker)
+			g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+				    "%s: a directory; a %s trace is a single file",
+				    path, want->name);
+		else
+			trace_error(err, want->marker, 0, "no such file in '%s'", path);
 		return NULL;
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
-		if (is_file(path, formats[i]->marker))
+		if (formats[i]->marker && is_file(path, formats[i]->marker))
 			return formats[i];
 	no_marker_error(path, err);
 	return NULL;
 }
 
+/* Whether the file at path starts with fmt's magic bytes. */
+static bool has_magic(const char *path, const struct trace_format *fmt)
+{
+	char head[16];
+	bool yes = false;
+	FILE *f;
+
+	if (!fmt->magic || fmt->magic_len > sizeof(head))
+		return false;
+	f = fopen(path, "rb");
+	if (f) {
+		yes = fread(head, 1, fmt->magic_len, f) == fmt->magic_len &&
+		      !memcmp(head, fmt->magic, fmt->magic_len);
+		fclose(f);
+	}
+	return yes;
+}
+
 /*
  * The format of a file given as the trace: the one asked for, if it takes
- * a file of that name; or else the first whose marker has that name, else
- * the first that takes any name.
+ * a file of that name or starts with its magic; or else the first whose
+ * magic the file starts with, else the first whose marker has that name,
+ * else the first that takes any name.
  */
 static const struct trace_format *file_format(const char *path,
 					      const char *base,
@@ -222,15 +252,24 @@ static const struct trace_format *file_format(const char *path,
 					      GError **err)
 {
 	if (want) {
-		if (want->any_name || !strcmp(base, want->marker))
+		if (want->any_name || (want->marker && !strcmp(base, want->marker)) ||
+		    (want->magic && has_magic(path, want)))
 			return want;
+		if (want->magic) {
+			trace_error(err, path, 0, "not a %s trace (its first bytes "
+				    "are not the format's magic number)", want->name);
+			return NULL;
+		}
 		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
 			    "%s: a file; expected a directory with %s", path,
 			    want->marker);
 		return NULL;
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
-		if (!strcmp(base, formats[i]->marker))
+		if (has_magic(path, formats[i]))
+			return formats[i];
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (formats[i]->marker && !strcmp(base, formats[i]->marker))
 			return formats[i];
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
 		if (formats[i]->any_name)

@@ -33,6 +33,7 @@ enum trace_format_id {
 	TRACE_AUTO,
 	TRACE_PPT,
 	TRACE_ACCELSIM,
+	TRACE_NATIVE,
 };
 
 struct trace_reader;

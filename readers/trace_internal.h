@@ -271,7 +271,14 @@ struct trace_format {
 	 * open() starts from: app_config.py, kernelslist.g.  A directory
 	 * with the markers of several formats is taken as the first listed.
 	 */
-	const char *marker;
+	const char *marker;		/* NULL: the format is a single file */
+	/*
+	 * The bytes a file of this format starts with (NULL: none); a file
+	 * given as the trace that starts with them is read as this format,
+	 * whatever its name.
+	 */
+	const char *magic;
+	size_t magic_len;
 	/*
 	 * Whether a file of any name may be given as the marker (an Accel-Sim
 	 * kernel list may be called anything); else only a file named

@@ -4,9 +4,11 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "convert.h"
 
 static const struct ss_command commands[] = {
 	{ "compare", "score results against Nsight Compute measurements: MAPE, Pearson r, NRMSE, charts", sectorsim_compare_main },
+	{ "convert", "write a trace in sectorsim's native format: binary, zstd-compressed, read with no option", sectorsim_convert_main },
 };
 
 gboolean ss_tools_register(struct ss_registry *r, GError **error)

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sectorsim's native trace format, shared by its writer (native_write.c,
+ * `sectorsim convert`) and its reader (trace_native.c).  doc/trace-format.md
+ * specifies it; in short: a 16-byte file header, then chunks, each a
+ * 32-byte header and a zstd frame.  A kernel is its BLOCKS chunks, then
+ * its KERNEL chunk (launch data, opcode table, which blocks are stored);
+ * an END chunk closes the file.  Integers in headers are little-endian;
+ * in payloads they are LEB128 varints, signed ones zigzag-coded.
+ */
+#ifndef SS_NATIVE_H
+#define SS_NATIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+#include "trace.h"
+
+/* PNG-style: a high byte, the name, and line ends a text transfer mangles */
+#define NATIVE_MAGIC "\x89SST\r\n\x1a\n"
+#define NATIVE_MAGIC_LEN 8
+#define NATIVE_VERSION 1
+#define NATIVE_FILE_HEADER 16	/* magic, u32 version, u32 header size */
+#define NATIVE_CHUNK_HEADER 32
+/* a chunk's payload, decompressed, at most (a writer aims at 1 MiB) */
+#define NATIVE_RAW_MAX (64u << 20)
+
+enum native_chunk {
+	NATIVE_BLOCKS = 1,	/* a: first block id, b: blocks in the chunk */
+	NATIVE_KERNEL = 2,	/* a: the kernel's ordinal (from 1), b: 0 */
+	NATIVE_END = 3,		/* a: kernels in the file, b: 0; no payload */
+};
+
+struct native_chunk_header {
+	uint32_t type;
+	uint32_t raw_len;	/* payload bytes, decompressed */
+	uint32_t stored_len;	/* bytes of the zstd frame that follows */
+	uint32_t crc;		/* CRC-32 (zlib's) of the decompressed payload */
+	uint64_t a, b;
+};
+
+/* ---- varints -------------------------------------------------------- */
+
+static inline void native_put_uv(GByteArray *b, uint64_t v)
+{
+	uint8_t buf[10];
+	guint n = 0;
+
+	while (v >= 0x80) {
+		buf[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	buf[n++] = (uint8_t)v;
+	g_byte_array_append(b, buf, n);
+}
+
+static inline void native_put_sv(GByteArray *b, int64_t v)
+{
+	native_put_uv(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/* A varint at *p (before end) into *v: false when it runs past end or
+ * past 64 bits. */
+static inline bool native_get_uv(const uint8_t **p, const uint8_t *end,
+				 uint64_t *v)
+{
+	uint64_t acc = 0;
+
+	for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+		uint8_t c = *(*p)++;
+
+		acc |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = acc;
+			return shift < 63 || c <= 1;
+		}
+	}
+	return false;
+}
+
+static inline bool native_get_sv(const uint8_t **p, const uint8_t *end,
+				 int64_t *v)
+{
+	uint64_t u;
+
+	if (!native_get_uv(p, end, &u))
+		return false;
+	*v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+	return true;
+}
+
+void native_put_header(uint8_t out[NATIVE_CHUNK_HEADER],
+		       const struct native_chunk_header *h);
+void native_get_header(const uint8_t in[NATIVE_CHUNK_HEADER],
+		       struct native_chunk_header *h);
+
+/*
+ * Write the trace at src (any format trace_open reads) to out in the
+ * native format; out is written as FILE.part and renamed at the end, so
+ * an existing file is replaced only by a whole one.  level: zstd's.
+ */
+bool native_convert(const char *src, enum trace_format_id fmt,
+		    const char *out, int level, GError **err);
+
+#endif

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The native trace format's writer (native.h, doc/trace-format.md): a
+ * trace of any format read through the trace API, kernel by kernel, its
+ * blocks loaded a batch at a time (so memory follows a batch, not the
+ * trace) and written as they come, in id order, a zstd chunk per ~1 MiB.
+ * What a reader gives the simulation is kept exactly: every line's opcode
+ * text, warp, lanes and addresses, every block's dropped-instruction
+ * counts, which blocks the trace holds and the launch data.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <sectorsim/engine.h>
+#include "native.h"
+#include "trace.h"
+
+#define CHUNK_TARGET (1u << 20)	/* raw payload bytes per BLOCKS chunk */
+#define BATCH 256		/* blocks loaded at a time */
+
+void native_put_header(uint8_t out[NATIVE_CHUNK_HEADER],
+		       const struct native_chunk_header *h)
+{
+	uint32_t w32[4] = { GUINT32_TO_LE(h->type), GUINT32_TO_LE(h->raw_len),
+			    GUINT32_TO_LE(h->stored_len), GUINT32_TO_LE(h->crc) };
+	uint64_t w64[2] = { GUINT64_TO_LE(h->a), GUINT64_TO_LE(h->b) };
+
+	memcpy(out, w32, sizeof(w32));
+	memcpy(out + sizeof(w32), w64, sizeof(w64));
+}
+
+void native_get_header(const uint8_t in[NATIVE_CHUNK_HEADER],
+		       struct native_chunk_header *h)
+{
+	uint32_t w32[4];
+	uint64_t w64[2];
+
+	memcpy(w32, in, sizeof(w32));
+	memcpy(w64, in + sizeof(w32), sizeof(w64));
+	h->type = GUINT32_FROM_LE(w32[0]);
+	h->raw_len = GUINT32_FROM_LE(w32[1]);
+	h->stored_len = GUINT32_FROM_LE(w32[2]);
+	h->crc = GUINT32_FROM_LE(w32[3]);
+	h->a = GUINT64_FROM_LE(w64[0]);
+	h->b = GUINT64_FROM_LE(w64[1]);
+}
+
+struct writer {
+	struct ss_output *out;
+	ZSTD_CCtx *z;
+	int level;
+	void *packed;		/* a compressed payload */
+	size_t cap_packed;
+	GByteArray *raw;	/* the chunk being built */
+	uint64_t first, n_blocks, last_id;
+	/* the current kernel */
+	GHashTable *opcode_index;	/* interned text -> index + 1 */
+	GPtrArray *opcodes;		/* index -> text */
+	GArray *stored;			/* uint64_t ids of the blocks written */
+};
+
+static bool put_chunk(struct writer *w, uint32_t type, uint64_t a, uint64_t b,
+		      GError **err)
+{
+	struct native_chunk_header h = { .type = type, .a = a, .b = b };
+	uint8_t head[NATIVE_CHUNK_HEADER];
+	size_t bound = ZSTD_compressBound(w->raw->len), got = 0;
+
+	if (w->raw->len > NATIVE_RAW_MAX)
+		return ss_set_error(err, SS_ERROR_LIMIT,
+				    "%s: a chunk of %u bytes, more than the format's %u",
+				    ss_output_name(w->out), w->raw->len,
+				    NATIVE_RAW_MAX);
+	if (w->raw->len) {
+		if (w->cap_packed < bound) {
+			g_free(w->packed);
+			w->cap_packed = bound;
+			w->packed = g_malloc(bound);
+		}
+		got = ZSTD_compressCCtx(w->z, w->packed, bound, w->raw->data,
+					w->raw->len, w->level);
+		if (ZSTD_isError(got))
+			return ss_set_error(err, SS_ERROR, "%s: zstd: %s",
+					    ss_output_name(w->out),
+					    ZSTD_getErrorName(got));
+	}
+	h.raw_len = w->raw->len;
+	h.stored_len = (uint32_t)got;
+	h.crc = (uint32_t)crc32(crc32(0, NULL, 0), w->raw->data, w->raw->len);
+	native_put_header(head, &h);
+	ss_output_write(w->out, head, sizeof(head));
+	if (got)
+		ss_output_write(w->out, w->packed, got);
+	g_byte_array_set_size(w->raw, 0);
+	return ss_output_flush(w->out, err);
+}
+
+static bool flush_blocks(struct writer *w, GError **err)
+{
+	bool ok = true;
+
+	if (w->n_blocks)
+		ok = put_chunk(w, NATIVE_BLOCKS, w->first, w->n_blocks, err);
+	w->n_blocks = 0;
+	return ok;
+}
+
+static uint64_t opcode_of(struct writer *w, const char *op)
+{
+	gpointer v = g_hash_table_lookup(w->opcode_index, op);
+
+	if (v)
+		return GPOINTER_TO_SIZE(v) - 1;
+	g_ptr_array_add(w->opcodes, (gpointer)op);
+	g_hash_table_insert(w->opcode_index, (gpointer)op,
+			    GSIZE_TO_POINTER(w->opcodes->len));
+	return w->opcodes->len - 1;
+}
+
+/*
+ * A block: its id (from the chunk's previous one), its counts, and per
+ * line the opcode index, warp + 1 (0: unknown), lanes, the address count
+ * and the addresses, each as the difference from the one before in the
+ * block (zigzag).
+ */
+static void put_block(struct writer *w, const struct gpu_block *b)
+{
+	GByteArray *r = w->raw;
+	uint64_t prev = 0;
+
+	if (!w->n_blocks)
+		w->first = w->last_id = b->id;
+	native_put_uv(r, b->id - w->last_id);
+	w->last_id = b->id;
+	w->n_blocks++;
+	native_put_uv(r, b->n_shared);
+	native_put_uv(r, b->n_unknown);
+	native_put_uv(r, b->n_lines);
+	for (uint32_t i = 0; i < b->n_lines; i++) {
+		const struct gpu_line *l = &b->lines[i];
+
+		native_put_uv(r, opcode_of(w, l->opcode));
+		native_put_uv(r, l->warp == GPU_WARP_UNKNOWN ? 0 : (uint64_t)l->warp + 1);
+		native_put_uv(r, l->lanes);
+		native_put_uv(r, l->n_addr);
+		for (uint32_t k = 0; k < l->n_addr; k++) {
+			native_put_sv(r, (int64_t)(l->addr[k] - prev));
+			prev = l->addr[k];
+		}
+	}
+	g_array_append_val(w->stored, b->id);
+}
+
+static void put_string(GByteArray *r, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	native_put_uv(r, n);
+	g_byte_array_append(r, (const guint8 *)(s ? s : ""), (guint)n);
+}
+
+/*
+ * The KERNEL chunk, after the kernel's blocks: launch data, the opcode
+ * table, the count of blocks the source holds and the ids stored.
+ */
+static bool put_kernel(struct writer *w, const struct gpu_kernel *k,
+		       uint64_t held, GError **err)
+{
+	GByteArray *r = w->raw;
+	uint64_t prev = 0;
+
+	native_put_uv(r, k->id);
+	for (int i = 0; i < 3; i++)
+		native_put_uv(r, k->grid[i]);
+	for (int i = 0; i < 3; i++)
+		native_put_uv(r, k->block[i]);
+	native_put_uv(r, k->grid_size);
+	native_put_uv(r, k->block_size);
+	native_put_uv(r, k->regs);
+	native_put_uv(r, k->smem);
+	native_put_uv(r, k->stream_id);
+	native_put_uv(r, k->shmem_base);
+	native_put_uv(r, k->local_base);
+	put_string(r, k->name);
+	native_put_uv(r, held);
+	native_put_uv(r, w->opcodes->len);
+	for (guint i = 0; i < w->opcodes->len; i++)
+		put_string(r, w->opcodes->pdata[i]);
+	native_put_uv(r, w->stored->len);
+	for (guint i = 0; i < w->stored->len; i++) {
+		uint64_t id = g_array_index(w->stored, uint64_t, i);
+
+		native_put_uv(r, id - prev);
+		prev = id;
+	}
+	return put_chunk(w, NATIVE_KERNEL, k->ordinal, 0, err);
+}
+
+static bool convert_kernel(struct writer *w, struct trace_reader *t,
+			   const struct gpu_kernel *k, GError **err)
+{
+	struct gpu_block_source *src = trace_block_source(t);
+	const struct gpu_block *blocks[BATCH];
+	uint64_t ids[BATCH], from = 0, held = k->grid_size;
+
+	g_hash_table_remove_all(w->opcode_index);
+	g_ptr_array_set_size(w->opcodes, 0);
+	g_array_set_size(w->stored, 0);
+	while (from < k->grid_size) {
+		uint64_t first = src->ops->next_held ? src->ops->next_held(src, from) : from;
+		size_t n = 0;
+
+		if (first >= k->grid_size)
+			break;
+		while (n < BATCH && first + n < k->grid_size) {
+			ids[n] = first + n;
+			n++;
+		}
+		if (!src->ops->load(src, ids, n, blocks, err))
+			return false;
+		for (size_t i = 0; i < n; i++) {
+			const struct gpu_block *b = blocks[i];
+
+			/* an empty block loads as absent: not stored */
+			if (b->n_lines || b->n_shared || b->n_unknown) {
+				put_block(w, b);
+				if (w->raw->len >= CHUNK_TARGET && !flush_blocks(w, err))
+					return false;
+			}
+			if (src->ops->release)
+				src->ops->release(src, b);
+		}
+		from = first + n;
+	}
+	if (!flush_blocks(w, err))
+		return false;
+	if (src->ops->count_held && !src->ops->count_held(src, &held, err))
+		return false;
+	return put_kernel(w, k, held, err);
+}
+
+bool native_convert(const char *src, enum trace_format_id fmt,
+		    const char *out, int level, GError **err)
+{
+	struct trace_reader *t = trace_open(src, fmt, err);
+	struct writer w = { .level = level };
+	uint8_t head[NATIVE_FILE_HEADER];
+	uint32_t version = GUINT32_TO_LE(NATIVE_VERSION);
+	uint32_t head_len = GUINT32_TO_LE(NATIVE_FILE_HEADER);
+	const struct gpu_kernel *k;
+	uint64_t n_kernels = 0;
+	bool ok = false;
+
+	if (!t)
+		return false;
+	w.out = ss_output_open(out, err);
+	if (!w.out) {
+		trace_close(t);
+		return false;
+	}
+	w.z = ZSTD_createCCtx();
+	w.raw = g_byte_array_new();
+	w.opcode_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+	w.opcodes = g_ptr_array_new();
+	w.stored = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	memcpy(head, NATIVE_MAGIC, NATIVE_MAGIC_LEN);
+	memcpy(head + 8, &version, 4);
+	memcpy(head + 12, &head_len, 4);
+	ss_output_write(w.out, head, sizeof(head));
+	for (;;) {
+		GError *e = NULL;
+
+		k = trace_next_kernel(t, &e);
+		if (!k) {
+			if (e) {
+				g_propagate_error(err, e);
+				goto out;
+			}
+			break;
+		}
+		if (!convert_kernel(&w, t, k, err))
+			goto out;
+		n_kernels++;
+	}
+	ok = put_chunk(&w, NATIVE_END, n_kernels, 0, err) &&
+	     ss_output_commit(w.out, err);
+	w.out = NULL;
+out:
+	if (w.out)
+		ss_output_abort(w.out);
+	ZSTD_freeCCtx(w.z);
+	g_free(w.packed);
+	g_byte_array_free(w.raw, TRUE);
+	g_hash_table_destroy(w.opcode_index);
+	g_ptr_array_free(w.opcodes, TRUE);
+	g_array_free(w.stored, TRUE);
+	trace_close(t);
+	return ok;
+}

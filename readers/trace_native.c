@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The native trace format's reader (native.h, doc/trace-format.md).  open()
+ * reads the file header and walks the chunk headers only (seeking past
+ * every payload) into an index: per kernel its KERNEL chunk and its BLOCKS
+ * chunks with their first block ids, and the END chunk must close the
+ * file, so a truncated file is refused before anything runs.  A kernel's
+ * KERNEL chunk is read when the kernel starts; a BLOCKS chunk when a block
+ * in it is loaded, and kept until a block of another chunk is wanted (the
+ * scheduler asks in ascending order).  Every payload's CRC is checked as
+ * it is decompressed.  Blocks come out exactly as the source trace's
+ * reader built them: same lines, opcode texts, warps, lanes, addresses.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include "native.h"
+#include "trace_internal.h"
+
+struct chunk_ref {
+	uint64_t off;		/* of the chunk header */
+	struct native_chunk_header h;
+};
+
+struct native_kernel {
+	struct chunk_ref kernel;
+	GArray *blocks;		/* struct chunk_ref, ascending first id */
+	uint64_t bytes;		/* of its chunks, headers included */
+};
+
+struct native_state {
+	char *path, *name;	/* name: as messages call it */
+	int fd;
+	GArray *kernels;	/* struct native_kernel, in file order */
+	size_t next;		/* the kernel next_kernel reads */
+	ZSTD_DCtx *z;
+	void *packed;
+	size_t cap_packed;
+	/* the current kernel */
+	const char **opcodes;	/* interned in t->strings */
+	size_t n_opcodes;
+	uint64_t *stored;	/* ids of the blocks stored, ascending */
+	size_t n_stored;
+	uint64_t held;		/* blocks the source trace held */
+	/* the BLOCKS chunk in hand, decompressed, and where its next block is */
+	uint8_t *raw;
+	size_t cap_raw, raw_len;
+	const struct chunk_ref *in_hand;
+	const uint8_t *cursor;
+	uint64_t cursor_id, cursor_left;	/* the next block's id; blocks left */
+	bool cursor_fresh;			/* no block read from it yet */
+};
+
+#define bad(err, s, ...) (trace_error((err), (s)->name, 0, __VA_ARGS__), false)
+
+static bool read_at(struct native_state *s, uint64_t off, void *buf, size_t n,
+		    GError **err)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(s->fd, (char *)buf + got, n - got,
+				  (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return bad(err, s, "cannot read: %s", g_strerror(errno));
+		if (r == 0)
+			return bad(err, s, "truncated: the file ends at byte %"
+				   G_GUINT64_FORMAT " inside a chunk; expected a whole "
+				   "sectorsim native trace (sectorsim convert writes one)",
+				   off + got);
+		got += (size_t)r;
+	}
+	return true;
+}
+
+/* The chunk's payload into s->raw (CRC checked); false with *err. */
+static bool load_payload(struct native_state *s, const struct chunk_ref *c,
+			 GError **err)
+{
+	const struct native_chunk_header *h = &c->h;
+	size_t got;
+	uint32_t crc;
+
+	if (s->cap_packed < h->stored_len) {
+		g_free(s->packed);
+		s->cap_packed = h->stored_len;
+		s->packed = g_malloc(s->cap_packed);
+	}
+	if (s->cap_raw < (size_t)h->raw_len + 1) {
+		g_free(s->raw);
+		s->cap_raw = (size_t)h->raw_len + 1;
+		s->raw = g_malloc(s->cap_raw);
+	}
+	if (!read_at(s, c->off + NATIVE_CHUNK_HEADER, s->packed, h->stored_len, err))
+		return false;
+	got = h->raw_len ? ZSTD_decompressDCtx(s->z, s->raw, h->raw_len,
+					       s->packed, h->stored_len) : 0;
+	if (ZSTD_isError(got) || got != h->raw_len)
+		return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+			   " does not decompress to its %u bytes (%s); the file is damaged",
+			   c->off, h->raw_len,
+			   ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
+	crc = (uint32_t)crc32(crc32(0, NULL, 0), s->raw, h->raw_len);
+	if (crc != h->crc)
+		return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+			   ": checksum %08x, expected %08x; the file is damaged",
+			   c->off, crc, h->crc);
+	s->raw_len = h->raw_len;
+	s->in_hand = NULL;
+	return true;
+}
+
+/* ---- open: the index -------------------------------------------------- */
+
+static void kernel_clear(gpointer p)
+{
+	struct native_kernel *k = p;
+
+	if (k->blocks)
+		g_array_free(k->blocks, TRUE);
+}
+
+static bool build_index(struct native_state *s, GError **err)
+{
+	uint8_t head[NATIVE_FILE_HEADER], ch[NATIVE_CHUNK_HEADER];
+	struct native_kernel cur = { 0 };
+	uint32_t version, head_len;
+	struct stat st;
+	uint64_t off, size;
+
+	if (fstat(s->fd, &st) != 0)
+		return bad(err, s, "cannot read: %s", g_strerror(errno));
+	size = (uint64_t)st.st_size;
+	if (size < NATIVE_FILE_HEADER)
+		return bad(err, s, "truncated: %" G_GUINT64_FORMAT " bytes, less "
+			   "than the header; expected a sectorsim native trace", size);
+	if (!read_at(s, 0, head, sizeof(head), err))
+		return false;
+	if (memcmp(head, NATIVE_MAGIC, NATIVE_MAGIC_LEN))
+		return bad(err, s, "not a sectorsim native trace (its first bytes "
+			   "are not the format's magic number)");
+	memcpy(&version, head + 8, 4);
+	memcpy(&head_len, head + 12, 4);
+	version = GUINT32_FROM_LE(version);
+	head_len = GUINT32_FROM_LE(head_len);
+	if (version != NATIVE_VERSION)
+		return bad(err, s, "native trace format version %u; this sectorsim "
+			   "reads version %u (convert the trace again)",
+			   version, NATIVE_VERSION);
+	if (head_len != NATIVE_FILE_HEADER)
+		return bad(err, s, "header of %u bytes; expected %u: the file is damaged",
+			   head_len, NATIVE_FILE_HEADER);
+	for (off = NATIVE_FILE_HEADER;; ) {
+		struct chunk_ref c = { .off = off };
+		uint64_t end;
+
+		if (off == size)
+			return bad(err, s, "truncated: no end chunk after %u kernel%s; "
+				   "expected a whole sectorsim native trace",
+				   s->kernels->len, s->kernels->len == 1 ? "" : "s");
+		if (!read_at(s, off, ch, sizeof(ch), err))
+			return false;
+		native_get_header(ch, &c.h);
+		end = off + NATIVE_CHUNK_HEADER + c.h.stored_len;
+		if (c.h.raw_len > NATIVE_RAW_MAX || (c.h.raw_len && !c.h.stored_len) ||
+		    (!c.h.raw_len && c.h.stored_len))
+			return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+				   ": sizes %u (raw) and %u (stored) are impossible; "
+				   "the file is damaged", off, c.h.raw_len, c.h.stored_len);
+		if (end > size)
+			return bad(err, s, "truncated: the chunk at byte %" G_GUINT64_FORMAT
+				   " runs past the file's end; expected a whole sectorsim "
+				   "native trace", off);
+		if (c.h.type == NATIVE_END) {
+			if (cur.blocks && cur.blocks->len)
+				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+					   ": the end comes before the blocks' kernel; "
+					   "the file is damaged", off);
+			if (c.h.a != s->kernels->len || end != size)
+				return bad(err, s, "end chunk at byte %" G_GUINT64_FORMAT
+					   " says %" G_GUINT64_FORMAT " kernels, %u found%s; "
+					   "the file is damaged", off, c.h.a, s->kernels->len,
+					   end != size ? ", and bytes follow it" : "");
+			break;
+		}
+		if (!cur.blocks)
+			cur.blocks = g_array_new(FALSE, FALSE, sizeof(struct chunk_ref));
+		if (c.h.type == NATIVE_BLOCKS) {
+			const struct chunk_ref *last = cur.blocks->len
+				? &g_array_index(cur.blocks, struct chunk_ref,
+						 cur.blocks->len - 1) : NULL;
+
+			if (!c.h.b || (last && c.h.a <= last->h.a))
+				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+					   ": blocks out of order; the file is damaged", off);
+			g_array_append_val(cur.blocks, c);
+		} else if (c.h.type == NATIVE_KERNEL) {
+			if (c.h.a != s->kernels->len + 1)
+				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+					   ": kernel %" G_GUINT64_FORMAT " where %u was "
+					   "expected; the file is damaged", off, c.h.a,
+					   s->kernels->len + 1);
+			cur.kernel = c;
+			cur.bytes += end - off;
+			g_array_append_val(s->kernels, cur);
+			memset(&cur, 0, sizeof(cur));
+			off = end;
+			continue;
+		} else {
+			return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+				   " of unknown type %u; the file is damaged",
+				   off, c.h.type);
+		}
+		cur.bytes += end - off;
+		off = end;
+	}
+	kernel_clear(&cur);
+	return true;
+}
+
+static bool native_open(struct trace_reader *t, const char *file, GError **err)
+{
+	struct native_state *s = g_new0(struct native_state, 1);
+
+	t->state = s;
+	s->path = g_strdup(file);
+	s->name = g_path_get_basename(file);
+	s->kernels = g_array_new(FALSE, TRUE, sizeof(struct native_kernel));
+	g_array_set_clear_func(s->kernels, kernel_clear);
+	s->z = ZSTD_createDCtx();
+	do
+		s->fd = open(file, O_RDONLY | O_CLOEXEC);
+	while (s->fd < 0 && errno == EINTR);
+	if (s->fd < 0)
+		return bad(err, s, "cannot open: %s", g_strerror(errno));
+	return build_index(s, err);
+}
+
+static void native_close(struct trace_reader *t)
+{
+	struct native_state *s = t->state;
+
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	g_array_free(s->kernels, TRUE);
+	ZSTD_freeDCtx(s->z);
+	g_free(s->packed);
+	g_free(s->raw);
+	g_free(s->opcodes);
+	g_free(s->stored);
+	g_free(s->path);
+	g_free(s->name);
+	g_free(s);
+	t->state = NULL;
+}
+
+static size_t native_kernel_count(const struct trace_reader *t)
+{
+	const struct native_state *s = t->state;
+
+	return s->kernels->len;
+}
+
+static uint64_t native_kernel_bytes(struct trace_reader *t, size_t i)
+{
+	struct native_state *s = t->state;
+
+	return g_array_index(s->kernels, struct native_kernel, i).bytes;
+}
+
+/* ---- a kernel ----------------------------------------------------------- */
+
+#define damaged(err, s, c, what) \
+	bad(err, s, "chunk at byte %" G_GUINT64_FORMAT ": %s; the file is damaged", \
+	    (c)->off, what)
+
+static bool get_u32(const uint8_t **p, const uint8_t *end, uint32_t *v)
+{
+	uint64_t u;
+
+	if (!native_get_uv(p, end, &u) || u > UINT32_MAX)
+		return false;
+	*v = (uint32_t)u;
+	return true;
+}
+
+static const char *get_string(struct trace_reader *t, const uint8_t **p,
+			      const uint8_t *end)
+{
+	uint64_t n;
+	char *text;
+	const char *kept;
+
+	if (!native_get_uv(p, end, &n) || n > (uint64_t)(end - *p) ||
+	    memchr(*p, '\0', n))
+		return NULL;
+	text = g_strndup((const char *)*p, n);
+	kept = trace_intern(t, text);
+	g_free(text);
+	*p += n;
+	return kept;
+}
+
+static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
+{
+	struct native_state *s = t->state;
+	struct gpu_kernel *k = &t->kernel;
+	const struct native_kernel *nk;
+	const uint8_t *p, *e;
+	uint64_t n, id = 0;
+
+	if (s->next == s->kernels->len) {
+		*end = true;
+		return true;
+	}
+	nk = &g_array_index(s->kernels, struct native_kernel, s->next);
+	if (!load_payload(s, &nk->kernel, err))
+		return false;
+	p = s->raw;
+	e = s->raw + s->raw_len;
+	memset(k, 0, sizeof(*k));
+	if (!get_u32(&p, e, &k->id) ||
+	    !get_u32(&p, e, &k->grid[0]) || !get_u32(&p, e, &k->grid[1]) ||
+	    !get_u32(&p, e, &k->grid[2]) || !get_u32(&p, e, &k->block[0]) ||
+	    !get_u32(&p, e, &k->block[1]) || !get_u32(&p, e, &k->block[2]) ||
+	    !native_get_uv(&p, e, &k->grid_size) || !get_u32(&p, e, &k->block_size) ||
+	    !get_u32(&p, e, &k->regs) || !get_u32(&p, e, &k->smem) ||
+	    !native_get_uv(&p, e, &k->stream_id) ||
+	    !native_get_uv(&p, e, &k->shmem_base) ||
+	    !native_get_uv(&p, e, &k->local_base) ||
+	    !(k->name = get_string(t, &p, e)) ||
+	    !native_get_uv(&p, e, &s->held) || !native_get_uv(&p, e, &n) ||
+	    n > (uint64_t)(e - p))
+		return damaged(err, s, &nk->kernel, "a kernel's launch data does not parse");
+	s->n_opcodes = (size_t)n;
+	s->opcodes = g_renew(const char *, s->opcodes, s->n_opcodes);
+	for (size_t i = 0; i < s->n_opcodes; i++)
+		if (!(s->opcodes[i] = get_string(t, &p, e)))
+			return damaged(err, s, &nk->kernel, "an opcode does not parse");
+	if (!native_get_uv(&p, e, &n) || n > (uint64_t)(e - p))
+		return damaged(err, s, &nk->kernel, "the stored blocks do not parse");
+	s->n_stored = (size_t)n;
+	s->stored = g_renew(uint64_t, s->stored, s->n_stored);
+	for (size_t i = 0; i < s->n_stored; i++) {
+		uint64_t d;
+
+		if (!native_get_uv(&p, e, &d) || (i && !d) || id + d < id ||
+		    id + d >= k->grid_size)
+			return damaged(err, s, &nk->kernel, "a stored block id is out of place");
+		s->stored[i] = id += d;
+	}
+	if (p != e)
+		return damaged(err, s, &nk->kernel, "bytes follow a kernel's data");
+	k->ordinal = (uint32_t)s->next + 1;
+	k->n_kernels = s->kernels->len;
+	k->trace_bytes = nk->bytes;
+	for (size_t i = 0; i < s->next; i++)
+		k->trace_bytes_before +=
+			g_array_index(s->kernels, struct native_kernel, i).bytes;
+	k->trace_file = s->path;
+	s->in_hand = NULL;
+	s->next++;
+	return true;
+}
+
+/* ---- blocks ------------------------------------------------------------- */
+
+static bool is_stored(const struct native_state *s, uint64_t id, size_t *at)
+{
+	size_t lo = 0, hi = s->n_stored;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->stored[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return lo < s->n_stored && s->stored[lo] == id;
+}
+
+/* The BLOCKS chunk that holds id: the last whose first id is <= id. */
+static const struct chunk_ref *chunk_of(const struct native_kernel *nk, uint64_t id)
+{
+	guint lo = 0, hi = nk->blocks->len;
+
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+
+		if (g_array_index(nk->blocks, struct chunk_ref, mid).h.a <= id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &g_array_index(nk->blocks, struct chunk_ref, lo - 1) : NULL;
+}
+
+/*
+ * The next block of the chunk in hand into *id; its lines go into t->build
+ * when it is `want`, else it is only passed over.
+ */
+static bool next_block(struct trace_reader *t, struct native_state *s,
+		       uint64_t want, uint64_t *id, GError **err)
+{
+	const uint8_t *p = s->cursor, *e = s->raw + s->raw_len;
+	const struct chunk_ref *c = s->in_hand;
+	uint64_t d, n_lines, prev = 0;
+	uint32_t n_shared, n_unknown;
+	bool build;
+
+	/* the chunk's first block is its header's id (delta 0), then up */
+	if (!s->cursor_left || !native_get_uv(&p, e, &d) ||
+	    (s->cursor_fresh ? d != 0 : d == 0) || s->cursor_id + d < s->cursor_id ||
+	    !get_u32(&p, e, &n_shared) || !get_u32(&p, e, &n_unknown) ||
+	    !native_get_uv(&p, e, &n_lines) || n_lines > (uint64_t)(e - p) ||
+	    n_lines > UINT32_MAX)
+		return damaged(err, s, c, "a block's head does not parse");
+	*id = s->cursor_id + d;
+	build = *id == want;
+	if (build) {
+		builder_reset(&t->build);
+		t->build.n_shared = n_shared;
+		t->build.n_unknown = n_unknown;
+	}
+	for (uint64_t i = 0; i < n_lines; i++) {
+		uint64_t op, warp, lanes, n_addr, *dst = NULL;
+
+		if (!native_get_uv(&p, e, &op) || op >= s->n_opcodes ||
+		    !native_get_uv(&p, e, &warp) || warp > (uint64_t)UINT32_MAX ||
+		    !native_get_uv(&p, e, &lanes) || lanes > UINT32_MAX ||
+		    !native_get_uv(&p, e, &n_addr) || n_addr > (uint64_t)(e - p))
+			return damaged(err, s, c, "a line does not parse");
+		if (build)
+			dst = builder_reserve(&t->build, (size_t)n_addr);
+		for (uint64_t k = 0; k < n_addr; k++) {
+			int64_t delta;
+
+			if (!native_get_sv(&p, e, &delta))
+				return damaged(err, s, c, "an address does not parse");
+			prev += (uint64_t)delta;
+			if (dst)
+				dst[k] = prev;
+		}
+		if (build)
+			builder_add(&t->build, i, s->opcodes[op], (uint32_t)n_addr,
+				    warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
+				    (uint32_t)lanes);
+	}
+	s->cursor = p;
+	s->cursor_id = *id;
+	s->cursor_left--;
+	s->cursor_fresh = false;
+	if (!s->cursor_left && p != e)
+		return damaged(err, s, c, "bytes follow the chunk's last block");
+	return !build || trace_finish_block(t, *id, false, err);
+}
+
+static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
+			GError **err)
+{
+	struct native_state *s = t->state;
+	const struct native_kernel *nk =
+		&g_array_index(s->kernels, struct native_kernel, s->next - 1);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct chunk_ref *c;
+		uint64_t got;
+		size_t at;
+
+		if (!is_stored(s, ids[i], &at))
+			continue;	/* the reader makes it an empty block */
+		c = chunk_of(nk, ids[i]);
+		if (!c)
+			return bad(err, s, "block %" G_GUINT64_FORMAT " of kernel %u "
+				   "is listed but in no chunk; the file is damaged",
+				   ids[i], t->kernel.ordinal);
+		/* from the chunk's start unless the cursor is before the block */
+		if (s->in_hand != c || (!s->cursor_fresh && s->cursor_id >= ids[i])) {
+			if (s->in_hand != c && !load_payload(s, c, err))
+				return false;
+			s->in_hand = c;
+			s->cursor = s->raw;
+			s->cursor_id = c->h.a;
+			s->cursor_left = c->h.b;
+			s->cursor_fresh = true;
+		}
+		do {
+			if (!next_block(t, s, ids[i], &got, err))
+				return false;
+		} while (got < ids[i]);
+		if (got != ids[i])
+			return damaged(err, s, c, "a listed block is not in its chunk");
+	}
+	return true;
+}
+
+static uint64_t native_next_stored(struct trace_reader *t, uint64_t from)
+{
+	struct native_state *s = t->state;
+	size_t at;
+
+	is_stored(s, from, &at);
+	return at < s->n_stored ? s->stored[at] : UINT64_MAX;
+}
+
+static bool native_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
+{
+	struct native_state *s = t->state;
+
+	(void)err;
+	*n = s->held;
+	return true;
+}
+
+const struct trace_format trace_format_native = {
+	.name = "native",
+	.marker = NULL,
+	.magic = NATIVE_MAGIC,
+	.magic_len = NATIVE_MAGIC_LEN,
+	.any_name = false,
+	.open = native_open,
+	.close = native_close,
+	.next_kernel = native_next_kernel,
+	.kernel_count = native_kernel_count,
+	.kernel_bytes = native_kernel_bytes,
+	.load = native_load,
+	.next_stored = native_next_stored,
+	.count_stored = native_count_stored,
+};

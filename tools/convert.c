@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `sectorsim convert TRACE OUT`: a trace of any format into sectorsim's
+ * native format (readers/native.h, doc/trace-format.md), which
+ * `sectorsim CONFIG.ini OUT` then reads with no option.  Exit status 0,
+ * 2 for a trace that cannot be read or a bad command line, 1 for anything
+ * else (a write error).  OUT is written as OUT.part and renamed when whole.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sectorsim/engine.h>
+#include "convert.h"
+#include "native.h"
+#include "trace.h"
+
+static const char *const format_names[] = { "auto", "ppt", "accelsim", "native" };
+
+int sectorsim_convert_main(int argc, char **argv)
+{
+	char *format = NULL;
+	int level = 3;
+	GOptionEntry entries[] = {
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &format, "Read TRACE as this format: auto (the default), ppt, accelsim or native", "NAME" },
+		{ "level", 0, 0, G_OPTION_ARG_INT, &level, "zstd compression level, 1 to 19 (default 3): higher is smaller and slower to write, as fast to read", "N" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	enum trace_format_id fmt = TRACE_AUTO;
+	GOptionContext *ctx;
+	GError *err = NULL;
+	int status = 2;
+
+	if (!g_get_prgname())
+		g_set_prgname("sectorsim convert");
+	ctx = g_option_context_new("TRACE OUT");
+	g_option_context_set_summary(ctx,
+		"Write TRACE (a paper-format folder, an Accel-Sim kernelslist.g or\n"
+		"folder, or a native file) to OUT in sectorsim's native format:\n"
+		"binary, zstd-compressed, checksummed, read by `sectorsim CONFIG.ini\n"
+		"OUT` with the same results as TRACE.  OUT - is standard output.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "sectorsim convert: %s (see --help)\n", err->message);
+		g_error_free(err);
+		g_option_context_free(ctx);
+		goto out;
+	}
+	g_option_context_free(ctx);
+	if (argc != 3) {
+		fprintf(stderr, "sectorsim convert: %d argument%s; expected TRACE OUT (see --help)\n",
+			argc - 1, argc == 2 ? "" : "s");
+		goto out;
+	}
+	if (format) {
+		size_t i = 0;
+
+		while (i < G_N_ELEMENTS(format_names) && strcmp(format, format_names[i]))
+			i++;
+		if (i == G_N_ELEMENTS(format_names)) {
+			fprintf(stderr, "sectorsim convert: --format %s; expected auto, ppt, accelsim or native\n",
+				format);
+			goto out;
+		}
+		fmt = (enum trace_format_id)i;
+	}
+	if (level < 1 || level > 19) {
+		fprintf(stderr, "sectorsim convert: --level %d; expected 1 to 19\n", level);
+		goto out;
+	}
+	if (!native_convert(argv[1], fmt, argv[2], level, &err)) {
+		fprintf(stderr, "sectorsim convert: %s\n", err->message);
+		status = err->code == SS_ERROR_INPUT || err->code == SS_ERROR_CONFIG ? 2 : 1;
+		g_error_free(err);
+		goto out;
+	}
+	status = 0;
+out:
+	g_free(format);
+	return status;
+}
