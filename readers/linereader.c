@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
@@ -293,8 +294,9 @@ static bool decode_xz(struct line_reader *r, char *dst, size_t room,
 
 struct lr_pipe {
 	GThread *thread;
-	GMutex lock;
-	GCond cond;		/* a slot filled or freed, or stop */
+	/* POSIX's, not GLib's: ThreadSanitizer sees through these */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* a slot filled or freed, or stop */
 	char *slot[LR_SLOTS];	/* LR_CHUNK bytes each */
 	size_t len[LR_SLOTS];
 	unsigned head, count;	/* the filled slots: head .. head+count-1 */
@@ -311,31 +313,31 @@ static gpointer decode_thread(gpointer data)
 	GError *err = NULL;
 	bool ok = true;
 
-	g_mutex_lock(&p->lock);
+	pthread_mutex_lock(&p->lock);
 	while (ok && !p->stop && !r->dec_eof) {
 		unsigned k = (p->head + p->count) % LR_SLOTS;
 		size_t got = 0;
 
 		if (p->count == LR_SLOTS) {
-			g_cond_wait(&p->cond, &p->lock);
+			pthread_cond_wait(&p->cond, &p->lock);
 			continue;
 		}
 		/* slot k is free: the reader never looks at it */
-		g_mutex_unlock(&p->lock);
+		pthread_mutex_unlock(&p->lock);
 		ok = r->codec == LR_GZIP
 			? decode_gzip(r, p->slot[k], LR_CHUNK, &got, &err)
 			: decode_xz(r, p->slot[k], LR_CHUNK, &got, &err);
-		g_mutex_lock(&p->lock);
+		pthread_mutex_lock(&p->lock);
 		if (got) {
 			p->len[k] = got;
 			p->count++;
 		}
-		g_cond_broadcast(&p->cond);
+		pthread_cond_broadcast(&p->cond);
 	}
 	p->error = err;
 	p->done = true;
-	g_cond_broadcast(&p->cond);
-	g_mutex_unlock(&p->lock);
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -346,8 +348,8 @@ static bool pipe_start(struct line_reader *r, GError **err)
 
 	if (!p) {
 		p = r->pipe = g_new0(struct lr_pipe, 1);
-		g_mutex_init(&p->lock);
-		g_cond_init(&p->cond);
+		pthread_mutex_init(&p->lock, NULL);
+		pthread_cond_init(&p->cond, NULL);
 		for (unsigned k = 0; k < LR_SLOTS; k++)
 			p->slot[k] = g_malloc(LR_CHUNK);
 	}
@@ -370,10 +372,10 @@ static void pipe_stop(struct line_reader *r)
 
 	if (!p || !p->thread)
 		return;
-	g_mutex_lock(&p->lock);
+	pthread_mutex_lock(&p->lock);
 	p->stop = true;
-	g_cond_broadcast(&p->cond);
-	g_mutex_unlock(&p->lock);
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
 	g_thread_join(p->thread);
 	p->thread = NULL;
 	g_clear_error(&p->error);
@@ -388,8 +390,8 @@ static void pipe_free(struct line_reader *r)
 	pipe_stop(r);
 	for (unsigned k = 0; k < LR_SLOTS; k++)
 		g_free(p->slot[k]);
-	g_mutex_clear(&p->lock);
-	g_cond_clear(&p->cond);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
 	g_free(p);
 	r->pipe = NULL;
 }
@@ -401,9 +403,9 @@ static bool fill_piped(struct line_reader *r, size_t room, GError **err)
 	size_t n;
 	char *src;
 
-	g_mutex_lock(&p->lock);
+	pthread_mutex_lock(&p->lock);
 	while (!p->count && !p->done)
-		g_cond_wait(&p->cond, &p->lock);
+		pthread_cond_wait(&p->cond, &p->lock);
 	if (!p->count) {
 		bool ok = !p->error;
 
@@ -411,24 +413,24 @@ static bool fill_piped(struct line_reader *r, size_t room, GError **err)
 			g_propagate_error(err, g_error_copy(p->error));
 		else
 			r->eof = true;
-		g_mutex_unlock(&p->lock);
+		pthread_mutex_unlock(&p->lock);
 		return ok;
 	}
 	src = p->slot[p->head] + p->used;
 	n = MIN(room, p->len[p->head] - p->used);
-	g_mutex_unlock(&p->lock);
+	pthread_mutex_unlock(&p->lock);
 	/* the thread leaves a filled slot alone until it is given back */
 	memcpy(r->buf + r->tail, src, n);
 	r->tail += n;
-	g_mutex_lock(&p->lock);
+	pthread_mutex_lock(&p->lock);
 	p->used += n;
 	if (p->used == p->len[p->head]) {
 		p->head = (p->head + 1) % LR_SLOTS;
 		p->count--;
 		p->used = 0;
-		g_cond_broadcast(&p->cond);
+		pthread_cond_broadcast(&p->cond);
 	}
-	g_mutex_unlock(&p->lock);
+	pthread_mutex_unlock(&p->lock);
 	return true;
 }
 
