@@ -175,7 +175,24 @@ static const struct hw_count hw_counts[][2] = {	/* [cls - OP_LOAD][space] */
 	},
 };
 
+/*
+ * What the reference's substring tests make of an opcode, in their order:
+ * the first that matches decides (LDGSTS contains LDG: a global load).
+ */
+enum ref_class { REF_RED, REF_ATOM, REF_LDG, REF_STG, REF_LDL, REF_STL, REF_OTHER };
+
+static enum ref_class ref_class_of(const char *op)
+{
+	return strstr(op, "RED") ? REF_RED
+		: strstr(op, "ATOM") ? REF_ATOM
+		: strstr(op, "LDG") ? REF_LDG
+		: strstr(op, "STG") ? REF_STG
+		: strstr(op, "LDL") ? REF_LDL
+		: strstr(op, "STL") ? REF_STL : REF_OTHER;
+}
+
 struct opinfo {
+	uint8_t ref;		/* enum ref_class, for classify = ref */
 	uint8_t cls;		/* enum op_class */
 	uint8_t space;		/* enum op_space */
 	bool bypass;		/* a .STRONG.GPU load: past the L1 when global */
@@ -211,7 +228,8 @@ static void decode_opcode(const char *op, struct opinfo *o)
 	struct op_base base = op_base_of(op, baselen);
 	bool strong = false, gpu = false, width_found = false;
 
-	*o = (struct opinfo){ .cls = base.cls, .space = base.space, .width = 4 };
+	*o = (struct opinfo){ .ref = ref_class_of(op), .cls = base.cls,
+			      .space = base.space, .width = 4 };
 	o->ldgsts = baselen == 6 && !memcmp(op, "LDGSTS", 6);
 	/* the modifiers: the first all-digit token, or U and digits, is the
 	 * width in bits (LDG.E.64: 8 bytes, LDG.E.U8: 1); none: 4 bytes */
@@ -356,8 +374,8 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	w->resident = g_array_new(FALSE, FALSE, sizeof(struct resident));
-	if (w->classify_hw)
-		w->ops = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	/* each opcode's class, decoded once per kernel (both classify modes) */
+	w->ops = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	w->sectors_cap = 64;
 	w->sectors = g_new(uint64_t, w->sectors_cap);
 	w->masks = g_new(uint32_t, w->sectors_cap);
@@ -402,29 +420,31 @@ static void sectors_reserve(struct warp_interleaver *w, uint32_t n)
 
 /* ---- classify = ref: substring tests, sticky flags ------------------------- */
 
+static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op);
+
 static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 {
 	uint64_t *st = w->c.stats;
 	const char *op = l->opcode;
 	uint32_t lines, n;
 
+	enum ref_class ref = opinfo_of(w, op)->ref;	/* decoded once per opcode */
+
 	sectors_reserve(w, l->n_addr);
 	n = coalesce(w->coalescer, l->addr, l->n_addr, w->sectors, &lines);
-	/* the reference's substring tests, in its order: the first that
-	 * matches decides (LDGSTS contains LDG: a global load) */
-	if (strstr(op, "RED")) {
+	if (ref == REF_RED) {
 		st[WI_RED_REQS]++;
 		st[WI_ATOM_RED_TRANS] += n;
 		return;
 	}
-	if (strstr(op, "ATOM")) {
+	if (ref == REF_ATOM) {
 		st[WI_ATOM_REQS]++;
 		st[WI_ATOM_RED_TRANS] += n;
 		return;
 	}
-	if (strstr(op, "LDG") || strstr(op, "STG")) {
+	if (ref == REF_LDG || ref == REF_STG) {
 		w->is_local = false;
-		if (strstr(op, "LDG")) {
+		if (ref == REF_LDG) {
 			w->is_store = false;
 			st[WI_GMEM_LD_REQS]++;
 			st[WI_GMEM_LD_SECTORS] += n;
@@ -435,10 +455,10 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 			st[WI_GMEM_ST_SECTORS] += n;
 			st[WI_GMEM_ST_TRANS] += lines;
 		}
-	} else if (strstr(op, "LDL") || strstr(op, "STL")) {
+	} else if (ref == REF_LDL || ref == REF_STL) {
 		w->is_local = true;
 		st[WI_LMEM_USED] = 1;
-		if (strstr(op, "LDL")) {
+		if (ref == REF_LDL) {
 			w->is_store = false;
 			st[WI_LMEM_LD_REQS]++;
 			st[WI_LMEM_LD_TRANS] += lines;
