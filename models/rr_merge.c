@@ -8,7 +8,7 @@
 /* The requests of one input not served yet: a ring that grows. */
 struct rr_fifo {
 	struct mem_req *buf;
-	size_t cap, head, n;
+	size_t cap, head, n;	/* cap: 0 or a power of two (index & (cap - 1)) */
 	bool ended;
 };
 
@@ -49,17 +49,24 @@ static void fifo_push(struct rr_fifo *f, const struct mem_req *r)
 
 		/* unwrap the ring into the new buffer */
 		for (size_t i = 0; i < f->n; i++)
-			buf[i] = f->buf[(f->head + i) % f->cap];
+			buf[i] = f->buf[(f->head + i) & (f->cap - 1)];
 		g_free(f->buf);
 		f->buf = buf;
 		f->cap = cap;
 		f->head = 0;
 	}
-	f->buf[(f->head + f->n) % f->cap] = *r;
+	f->buf[(f->head + f->n) & (f->cap - 1)] = *r;
 	f->n++;
 }
 
 /* Serve inputs in turn while the one whose turn it is can go. */
+/* The next input's turn (no division: this runs per request). */
+static inline void next_turn(struct rr_merge *m)
+{
+	if (++m->cursor == m->n_in)
+		m->cursor = 0;
+}
+
 static void drain(struct rr_merge *m)
 {
 	unsigned skipped = 0;
@@ -70,14 +77,14 @@ static void drain(struct rr_merge *m)
 		if (f->n) {
 			struct mem_req r = f->buf[f->head];
 
-			f->head = (f->head + 1) % f->cap;
+			f->head = (f->head + 1) & (f->cap - 1);
 			f->n--;
 			skipped = 0;
-			m->cursor = (m->cursor + 1) % m->n_in;
+			next_turn(m);
 			m->serve(m->ctx, &r);
 		} else if (f->ended) {
 			skipped++;
-			m->cursor = (m->cursor + 1) % m->n_in;
+			next_turn(m);
 		} else {
 			return;		/* its next request is still to come */
 		}
@@ -92,7 +99,7 @@ void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r)
 	}
 	if (i == m->cursor && !m->fifo[i].n) {
 		/* its turn and nothing before it: no need to queue */
-		m->cursor = (m->cursor + 1) % m->n_in;
+		next_turn(m);
 		m->serve(m->ctx, r);
 	} else {
 		fifo_push(&m->fifo[i], r);
