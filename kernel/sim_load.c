@@ -28,11 +28,17 @@ void sim_err_at(struct ss_sim *s, const char *loc, const char *fmt, ...)
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	line = g_strdup_printf("%s: %s", loc, msg);
-	/* The same template key can fail for several components: say it once. */
-	if (g_hash_table_add(s->errors_said, line))
-		g_ptr_array_add(s->errors, line);
-	else
+	/*
+	 * The same template key can fail for several components: say it once.
+	 * (Not g_hash_table_add's verdict alone: on a repeat it would keep
+	 * the new pointer, which is freed here.)
+	 */
+	if (g_hash_table_contains(s->errors_said, line)) {
 		g_free(line);
+	} else {
+		g_hash_table_add(s->errors_said, line);
+		g_ptr_array_add(s->errors, line);
+	}
 	g_free(msg);
 }
 
