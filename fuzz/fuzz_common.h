@@ -167,10 +167,10 @@ FUZZ_NO_COVERAGE G_GNUC_UNUSED static bool fuzz_mentions(const uint8_t *data, si
  * source's count of the blocks it holds (as the report asks it when a
  * kernel ends; before the loads on every other kernel, so that the loads
  * then find the blocks again in a file read to its end), until an error. */
-static void fuzz_walk_trace(enum trace_format_id fmt)
+static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 {
 	GError *err = NULL;
-	struct trace_reader *t = trace_open(fuzz_dir, fmt, &err);
+	struct trace_reader *t = trace_open(path, fmt, &err);
 	const struct gpu_kernel *k;
 	volatile uint64_t sink = 0;
 
@@ -211,6 +211,12 @@ static void fuzz_walk_trace(enum trace_format_id fmt)
 	(void)sink;
 	g_clear_error(&err);
 	trace_close(t);
+}
+
+/* The trace in the temporary folder (a folder format's marker is there). */
+static void fuzz_walk_trace(enum trace_format_id fmt)
+{
+	fuzz_walk_trace_at(fuzz_dir, fmt);
 }
 #endif
 

@@ -129,10 +129,24 @@ static void kernel_clear(gpointer p)
 		g_array_free(k->blocks, TRUE);
 }
 
+/* The index into s->kernels; *kept gathers the kernel being read. */
+static bool index_chunks(struct native_state *s, struct native_kernel *kept,
+			 GError **err);
+
 static bool build_index(struct native_state *s, GError **err)
 {
-	uint8_t head[NATIVE_FILE_HEADER], ch[NATIVE_CHUNK_HEADER];
 	struct native_kernel cur = { 0 };
+	bool ok = index_chunks(s, &cur, err);
+
+	/* a kernel's chunks not yet closed by its KERNEL chunk */
+	kernel_clear(&cur);
+	return ok;
+}
+
+static bool index_chunks(struct native_state *s, struct native_kernel *kept,
+			 GError **err)
+{
+	uint8_t head[NATIVE_FILE_HEADER], ch[NATIVE_CHUNK_HEADER];
 	uint32_t version, head_len;
 	struct stat st;
 	uint64_t off, size;
@@ -181,7 +195,7 @@ static bool build_index(struct native_state *s, GError **err)
 				   " runs past the file's end; expected a whole sectorsim "
 				   "native trace", off);
 		if (c.h.type == NATIVE_END) {
-			if (cur.blocks && cur.blocks->len)
+			if (kept->blocks && kept->blocks->len)
 				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 					   ": the end comes before the blocks' kernel; "
 					   "the file is damaged", off);
@@ -192,27 +206,27 @@ static bool build_index(struct native_state *s, GError **err)
 					   end != size ? ", and bytes follow it" : "");
 			break;
 		}
-		if (!cur.blocks)
-			cur.blocks = g_array_new(FALSE, FALSE, sizeof(struct chunk_ref));
+		if (!kept->blocks)
+			kept->blocks = g_array_new(FALSE, FALSE, sizeof(struct chunk_ref));
 		if (c.h.type == NATIVE_BLOCKS) {
-			const struct chunk_ref *last = cur.blocks->len
-				? &g_array_index(cur.blocks, struct chunk_ref,
-						 cur.blocks->len - 1) : NULL;
+			const struct chunk_ref *last = kept->blocks->len
+				? &g_array_index(kept->blocks, struct chunk_ref,
+						 kept->blocks->len - 1) : NULL;
 
 			if (!c.h.b || (last && c.h.a <= last->h.a))
 				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 					   ": blocks out of order; the file is damaged", off);
-			g_array_append_val(cur.blocks, c);
+			g_array_append_val(kept->blocks, c);
 		} else if (c.h.type == NATIVE_KERNEL) {
 			if (c.h.a != s->kernels->len + 1)
 				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 					   ": kernel %" G_GUINT64_FORMAT " where %u was "
 					   "expected; the file is damaged", off, c.h.a,
 					   s->kernels->len + 1);
-			cur.kernel = c;
-			cur.bytes += end - off;
-			g_array_append_val(s->kernels, cur);
-			memset(&cur, 0, sizeof(cur));
+			kept->kernel = c;
+			kept->bytes += end - off;
+			g_array_append_val(s->kernels, *kept);
+			memset(kept, 0, sizeof(*kept));
 			off = end;
 			continue;
 		} else {
@@ -220,10 +234,9 @@ static bool build_index(struct native_state *s, GError **err)
 				   " of unknown type %u; the file is damaged",
 				   off, c.h.type);
 		}
-		cur.bytes += end - off;
+		kept->bytes += end - off;
 		off = end;
 	}
-	kernel_clear(&cur);
 	return true;
 }
 
@@ -232,8 +245,9 @@ static bool native_open(struct trace_reader *t, const char *file, GError **err)
 	struct native_state *s = g_new0(struct native_state, 1);
 
 	t->state = s;
+	/* a single file: messages name it as it was given */
 	s->path = g_strdup(file);
-	s->name = g_path_get_basename(file);
+	s->name = g_strdup(file);
 	s->kernels = g_array_new(FALSE, TRUE, sizeof(struct native_kernel));
 	g_array_set_clear_func(s->kernels, kernel_clear);
 	s->z = ZSTD_createDCtx();

@@ -2,9 +2,10 @@
 /*
  * `sectorsim convert TRACE OUT`: a trace of any format into sectorsim's
  * native format (readers/native.h, doc/trace-format.md), which
- * `sectorsim CONFIG.ini OUT` then reads with no option.  Exit status 0,
- * 2 for a trace that cannot be read or a bad command line, 1 for anything
- * else (a write error).  OUT is written as OUT.part and renamed when whole.
+ * `sectorsim CONFIG.ini OUT` then reads with no option.  Exit status 0;
+ * 2 for a trace that cannot be read, an OUT that cannot be created or a
+ * bad command line (as for the program's own outputs); 1 for a write
+ * error.  OUT is written as OUT.part and renamed when whole.
  */
 #include "config.h"
 
