@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "sanitized.h"
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,8 +98,8 @@ static void test_flat_grid(void)
 	char *large = g_dir_make_tmp("sectorsim-grid-XXXXXX", NULL);
 	long one, many;
 
-#ifdef __SANITIZE_ADDRESS__
-	g_test_skip("AddressSanitizer build: resident memory says nothing here");
+#ifdef SS_SANITIZED
+	g_test_skip("sanitizer build: resident memory says nothing here");
 	remove_grid(small);
 	remove_grid(large);
 	return;
@@ -199,10 +200,10 @@ static void test_size_beyond_memory(void)
  */
 static void test_sum_beyond_memory(void)
 {
-#ifdef __SANITIZE_ADDRESS__
+#ifdef SS_SANITIZED
 	/* ASan's allocator maps and poisons the half of the machine's memory
 	 * the caches before the refused one take, which takes minutes */
-	g_test_skip("AddressSanitizer build: tables of gigabytes are too slow to map");
+	g_test_skip("sanitizer build: tables of gigabytes are too slow to map");
 #else
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 	guint64 phys = (guint64)pages * (guint64)page, sets = 1;
@@ -266,7 +267,7 @@ static void test_huge_grid(void)
 	rc = run_args(args, 10, &kib, &text);
 	g_test_message("no block file: exit %d, %ld KiB: %s", rc, kib, text);
 	g_assert_cmpint(rc, ==, 0);
-#ifndef __SANITIZE_ADDRESS__
+#ifndef SS_SANITIZED
 	g_assert_cmpint(kib, <, 64 * 1024);
 #endif
 	g_assert_true(g_file_get_contents(stats, &out, NULL, NULL));
@@ -280,7 +281,7 @@ static void test_huge_grid(void)
 	rc = run_args(args, 10, &kib, &text);
 	g_test_message("one block file: exit %d, %ld KiB: %s", rc, kib, text);
 	g_assert_cmpint(rc, ==, 0);
-#ifndef __SANITIZE_ADDRESS__
+#ifndef SS_SANITIZED
 	g_assert_cmpint(kib, <, 64 * 1024);
 #endif
 	g_assert_true(g_file_get_contents(stats, &out, NULL, NULL));
@@ -315,9 +316,9 @@ static void test_flat(void)
 		g_test_skip("../shared/golden is not there (set SECTORSIM_SHARED)");
 		return;
 	}
-#ifdef __SANITIZE_ADDRESS__
+#ifdef SS_SANITIZED
 	/* its quarantine keeps freed memory resident on purpose */
-	g_test_skip("AddressSanitizer build: resident memory says nothing here");
+	g_test_skip("sanitizer build: resident memory says nothing here");
 	return;
 #endif
 	/* the app ten times: its kernel files linked, its list repeated */

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include "sanitized.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -200,20 +201,13 @@ static void test_rd_reset(void)
  * Out of memory, the tracker says RD_FULL and stays whole: the run can
  * report it instead of aborting.  In a child whose address space is
  * capped 200 MiB above what it uses, so the map's doubling fails early;
- * not under ASan, whose shadow memory needs terabytes of address space.
+ * not under ASan or TSan, whose shadow memory needs terabytes of address
+ * space.
  */
-#if defined(__SANITIZE_ADDRESS__)
-#define RD_NO_RLIMIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RD_NO_RLIMIT 1
-#endif
-#endif
-
 static void test_rd_full(void)
 {
-#if defined(RD_NO_RLIMIT) || !defined(RLIMIT_AS)
-	g_test_skip("address-space limits do not work under AddressSanitizer");
+#if defined(SS_SANITIZED) || !defined(RLIMIT_AS)
+	g_test_skip("address-space limits do not work under a sanitizer");
 #else
 	if (g_test_subprocess()) {
 		struct rd_tracker *t = rd_new();
