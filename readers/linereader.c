@@ -217,7 +217,7 @@ static bool decode_gzip(struct line_reader *r, char *dst, size_t room,
 		int ret;
 
 		if (!refill_in(r, &next, &avail, err))
-			return false;
+			goto fail;
 		z->next_in = (Bytef *)next;
 		z->avail_in = (uInt)avail;
 		ret = inflate(z, Z_NO_FLUSH);
@@ -226,7 +226,7 @@ static bool decode_gzip(struct line_reader *r, char *dst, size_t room,
 			next = z->next_in;
 			avail = z->avail_in;
 			if (!refill_in(r, &next, &avail, err))
-				return false;
+				goto fail;
 			z->next_in = (Bytef *)next;
 			z->avail_in = (uInt)avail;
 			if (!avail)
@@ -235,14 +235,18 @@ static bool decode_gzip(struct line_reader *r, char *dst, size_t room,
 				inflateReset(z);
 		} else if (ret == Z_BUF_ERROR && r->in_eof && !z->avail_in) {
 			codec_error(r, 0, "gzip data is truncated", err);
-			return false;
+			goto fail;
 		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
 			codec_error(r, z->avail_in, "gzip data is corrupt", err);
-			return false;
+			goto fail;
 		}
 	}
 	*got = room - z->avail_out;
 	return true;
+fail:
+	/* the text decoded before the error still counts: it comes first */
+	*got = room - z->avail_out;
+	return false;
 }
 
 static bool decode_xz(struct line_reader *r, char *dst, size_t room,
@@ -256,28 +260,32 @@ static bool decode_xz(struct line_reader *r, char *dst, size_t room,
 		lzma_ret ret;
 
 		if (!refill_in(r, &x->next_in, &x->avail_in, err))
-			return false;
+			goto fail;
 		ret = lzma_code(x, r->in_eof ? LZMA_FINISH : LZMA_RUN);
 		if (ret == LZMA_STREAM_END) {
 			r->dec_eof = true;
 		} else if (ret == LZMA_BUF_ERROR) {
 			codec_error(r, 0, "xz data is truncated", err);
-			return false;
+			goto fail;
 		} else if (ret == LZMA_MEM_ERROR) {
 			codec_error(r, x->avail_in, "out of memory decoding xz data",
 				    err);
-			return false;
+			goto fail;
 		} else if (ret == LZMA_OPTIONS_ERROR) {
 			codec_error(r, x->avail_in,
 				    "xz data uses unsupported options", err);
-			return false;
+			goto fail;
 		} else if (ret != LZMA_OK) {
 			codec_error(r, x->avail_in, "xz data is corrupt", err);
-			return false;
+			goto fail;
 		}
 	}
 	*got = room - x->avail_out;
 	return true;
+fail:
+	/* the text decoded before the error still counts: it comes first */
+	*got = room - x->avail_out;
+	return false;
 }
 
 /*

@@ -59,6 +59,7 @@ struct writer {
 	GHashTable *opcode_index;	/* interned text -> index + 1 */
 	GPtrArray *opcodes;		/* index -> text */
 	GArray *stored;			/* uint64_t ids of the blocks written */
+	GArray *held;			/* uint64_t pairs: [start, end) runs */
 };
 
 static bool put_chunk(struct writer *w, uint32_t type, uint64_t a, uint64_t b,
@@ -68,11 +69,13 @@ static bool put_chunk(struct writer *w, uint32_t type, uint64_t a, uint64_t b,
 	uint8_t head[NATIVE_CHUNK_HEADER];
 	size_t bound = ZSTD_compressBound(w->raw->len), got = 0;
 
+	/* a chunk holds whole blocks: one block may be too big for it */
 	if (w->raw->len > NATIVE_RAW_MAX)
-		return ss_set_error(err, SS_ERROR_LIMIT,
-				    "%s: a chunk of %u bytes, more than the format's %u",
-				    ss_output_name(w->out), w->raw->len,
-				    NATIVE_RAW_MAX);
+		return ss_set_error(err, SS_ERROR_INPUT,
+				    "%s: a thread block of %u bytes encoded, more than the "
+				    "%u of a native chunk; this trace cannot be converted "
+				    "(run it as it is)", ss_output_name(w->out),
+				    w->raw->len, NATIVE_RAW_MAX);
 	if (w->raw->len) {
 		if (w->cap_packed < bound) {
 			g_free(w->packed);
@@ -195,7 +198,41 @@ static bool put_kernel(struct writer *w, const struct gpu_kernel *k,
 		native_put_uv(r, id - prev);
 		prev = id;
 	}
+	native_put_uv(r, w->held->len / 2);
+	prev = 0;
+	for (guint i = 0; i < w->held->len; i += 2) {
+		uint64_t start = g_array_index(w->held, uint64_t, i);
+		uint64_t end = g_array_index(w->held, uint64_t, i + 1);
+
+		native_put_uv(r, start - prev);
+		native_put_uv(r, end - start);
+		prev = end;
+	}
 	return put_chunk(w, NATIVE_KERNEL, k->ordinal, 0, err);
+}
+
+/*
+ * The runs of block ids the source's next_held passes through, as
+ * [start, end) pairs: what a dispatcher may skip must be the same from
+ * the native file (a ppt folder's listing; Accel-Sim: the whole grid).
+ */
+static void held_runs(struct gpu_block_source *src, uint64_t grid, GArray *out)
+{
+	uint64_t from = 0;
+
+	g_array_set_size(out, 0);
+	while (from < grid) {
+		uint64_t start = src->ops->next_held ? src->ops->next_held(src, from) : from;
+		uint64_t end = start + 1;
+
+		if (start >= grid)
+			break;
+		while (end < grid && (!src->ops->next_held || src->ops->next_held(src, end) == end))
+			end++;
+		g_array_append_val(out, start);
+		g_array_append_val(out, end);
+		from = end;
+	}
 }
 
 static bool convert_kernel(struct writer *w, struct trace_reader *t,
@@ -203,18 +240,18 @@ static bool convert_kernel(struct writer *w, struct trace_reader *t,
 {
 	struct gpu_block_source *src = trace_block_source(t);
 	const struct gpu_block *blocks[BATCH];
-	uint64_t ids[BATCH], from = 0, held = k->grid_size;
+	uint64_t ids[BATCH], held = k->grid_size;
 
 	g_hash_table_remove_all(w->opcode_index);
 	g_ptr_array_set_size(w->opcodes, 0);
 	g_array_set_size(w->stored, 0);
-	while (from < k->grid_size) {
-		uint64_t first = src->ops->next_held ? src->ops->next_held(src, from) : from;
+	held_runs(src, k->grid_size, w->held);
+	for (guint run = 0; run < w->held->len; run += 2)
+	for (uint64_t first = g_array_index(w->held, uint64_t, run),
+	     end = g_array_index(w->held, uint64_t, run + 1); first < end; ) {
 		size_t n = 0;
 
-		if (first >= k->grid_size)
-			break;
-		while (n < BATCH && first + n < k->grid_size) {
+		while (n < BATCH && first + n < end) {
 			ids[n] = first + n;
 			n++;
 		}
@@ -232,7 +269,7 @@ static bool convert_kernel(struct writer *w, struct trace_reader *t,
 			if (src->ops->release)
 				src->ops->release(src, b);
 		}
-		from = first + n;
+		first += n;
 	}
 	if (!flush_blocks(w, err))
 		return false;
@@ -265,6 +302,7 @@ bool native_convert(const char *src, enum trace_format_id fmt,
 	w.opcode_index = g_hash_table_new(g_direct_hash, g_direct_equal);
 	w.opcodes = g_ptr_array_new();
 	w.stored = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	w.held = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	memcpy(head, NATIVE_MAGIC, NATIVE_MAGIC_LEN);
 	memcpy(head + 8, &version, 4);
 	memcpy(head + 12, &head_len, 4);
@@ -296,6 +334,7 @@ out:
 	g_hash_table_destroy(w.opcode_index);
 	g_ptr_array_free(w.opcodes, TRUE);
 	g_array_free(w.stored, TRUE);
+	g_array_free(w.held, TRUE);
 	trace_close(t);
 	return ok;
 }

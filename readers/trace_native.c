@@ -47,7 +47,9 @@ struct native_state {
 	size_t n_opcodes;
 	uint64_t *stored;	/* ids of the blocks stored, ascending */
 	size_t n_stored;
-	uint64_t held;		/* blocks the source trace held */
+	uint64_t *held;		/* [start, end) runs next_held passes through */
+	size_t n_held;		/* runs */
+	uint64_t n_source;	/* blocks the source trace held (count_held) */
 	/* the BLOCKS chunk in hand, decompressed, and where its next block is */
 	uint8_t *raw;
 	size_t cap_raw, raw_len;
@@ -185,7 +187,9 @@ static bool index_chunks(struct native_state *s, struct native_kernel *kept,
 			return false;
 		native_get_header(ch, &c.h);
 		end = off + NATIVE_CHUNK_HEADER + c.h.stored_len;
-		if (c.h.raw_len > NATIVE_RAW_MAX || (c.h.raw_len && !c.h.stored_len) ||
+		if (c.h.raw_len > NATIVE_RAW_MAX ||
+		    c.h.stored_len > ZSTD_compressBound(NATIVE_RAW_MAX) ||
+		    (c.h.raw_len && !c.h.stored_len) ||
 		    (!c.h.raw_len && c.h.stored_len))
 			return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 				   ": sizes %u (raw) and %u (stored) are impossible; "
@@ -194,6 +198,12 @@ static bool index_chunks(struct native_state *s, struct native_kernel *kept,
 			return bad(err, s, "truncated: the chunk at byte %" G_GUINT64_FORMAT
 				   " runs past the file's end; expected a whole sectorsim "
 				   "native trace", off);
+		if ((c.h.type == NATIVE_KERNEL || c.h.type == NATIVE_END) &&
+		    (c.h.b || (c.h.type == NATIVE_END && c.h.raw_len)))
+			return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT ": a %s chunk "
+				   "with %s; the file is damaged", off,
+				   c.h.type == NATIVE_END ? "END" : "KERNEL",
+				   c.h.b ? "a block count" : "a payload");
 		if (c.h.type == NATIVE_END) {
 			if (kept->blocks && kept->blocks->len)
 				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
@@ -273,6 +283,7 @@ static void native_close(struct trace_reader *t)
 	g_free(s->raw);
 	g_free(s->opcodes);
 	g_free(s->stored);
+	g_free(s->held);
 	g_free(s->path);
 	g_free(s->name);
 	g_free(s);
@@ -354,7 +365,7 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 	    !native_get_uv(&p, e, &k->shmem_base) ||
 	    !native_get_uv(&p, e, &k->local_base) ||
 	    !(k->name = get_string(t, &p, e)) ||
-	    !native_get_uv(&p, e, &s->held) || !native_get_uv(&p, e, &n) ||
+	    !native_get_uv(&p, e, &s->n_source) || !native_get_uv(&p, e, &n) ||
 	    n > (uint64_t)(e - p))
 		return damaged(err, s, &nk->kernel, "a kernel's launch data does not parse");
 	s->n_opcodes = (size_t)n;
@@ -373,6 +384,21 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 		    id + d >= k->grid_size)
 			return damaged(err, s, &nk->kernel, "a stored block id is out of place");
 		s->stored[i] = id += d;
+	}
+	if (!native_get_uv(&p, e, &n) || n > (uint64_t)(e - p) / 2)
+		return damaged(err, s, &nk->kernel, "the held runs do not parse");
+	s->n_held = (size_t)n;
+	s->held = g_renew(uint64_t, s->held, 2 * s->n_held);
+	id = 0;
+	for (size_t i = 0; i < s->n_held; i++) {
+		uint64_t gap, len;
+
+		if (!native_get_uv(&p, e, &gap) || !native_get_uv(&p, e, &len) ||
+		    !len || (i && !gap) || id + gap < id || id + gap >= k->grid_size ||
+		    len > k->grid_size - (id + gap))
+			return damaged(err, s, &nk->kernel, "a held run is out of place");
+		s->held[2 * i] = id += gap;
+		s->held[2 * i + 1] = id += len;
 	}
 	if (p != e)
 		return damaged(err, s, &nk->kernel, "bytes follow a kernel's data");
@@ -435,6 +461,8 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 	uint32_t n_shared, n_unknown;
 	bool build;
 
+	if (s->cursor_left && p == e)
+		return damaged(err, s, c, "fewer blocks than its header counts");
 	/* the chunk's first block is its header's id (delta 0), then up */
 	if (!s->cursor_left || !native_get_uv(&p, e, &d) ||
 	    (s->cursor_fresh ? d != 0 : d == 0) || s->cursor_id + d < s->cursor_id ||
@@ -521,13 +549,24 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	return true;
 }
 
+/* As the source's next_held did: from inside a held run, else the next run. */
 static uint64_t native_next_stored(struct trace_reader *t, uint64_t from)
 {
 	struct native_state *s = t->state;
-	size_t at;
+	size_t lo = 0, hi = s->n_held;
 
-	is_stored(s, from, &at);
-	return at < s->n_stored ? s->stored[at] : UINT64_MAX;
+	/* the first run that ends after from */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->held[2 * mid + 1] <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->n_held)
+		return UINT64_MAX;
+	return MAX(from, s->held[2 * lo]);
 }
 
 static bool native_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
@@ -535,7 +574,7 @@ static bool native_count_stored(struct trace_reader *t, uint64_t *n, GError **er
 	struct native_state *s = t->state;
 
 	(void)err;
-	*n = s->held;
+	*n = s->n_source;
 	return true;
 }
 

@@ -76,8 +76,15 @@ flip() { patch "$1" "$2" $(($(byte "$1" "$2") ^ 1)) "$3"; }
 
 # ---- the traces ---------------------------------------------------------------
 
+# sparse: the sample with a grid of 100000 blocks, of which it holds 196, so
+# that a dispatcher skipping absent blocks (next_held) would show in the
+# raw statistics (sched.blocks, sm.blocks)
+mkdir "$tmp/sparse"
+cp "$top/traces/vectoradd-a100/kernelslist.g" "$tmp/sparse/"
+gzip -dc "$top/traces/vectoradd-a100/kernel-1.traceg.gz" |
+	sed 's/^-grid dim = .*/-grid dim = (100000,1,1)/' >"$tmp/sparse/kernel-1.traceg"
 set -- "sample=$top/traces/vectoradd-a100" "ppt=$srcdir/data/trace/ppt" \
-	"accelsim=$srcdir/data/trace/accelsim"
+	"accelsim=$srcdir/data/trace/accelsim" "sparse=$tmp/sparse"
 bundled=$#
 if [ -d "$shared/golden/real" ]; then
 	for d in "$shared"/golden/real/*/; do
@@ -125,10 +132,18 @@ for app in "$@"; do
 		cn=$(basename "$c" .ini)
 		a=$name-$cn-src
 		b=$name-$cn-sst
-		# the two runs side by side: two cores
-		sim "$a" -q --csv "$tmp/$a.csv" "$cfg/$c" "$trace" &
+		# the two runs side by side: two cores; the bundled traces' raw
+		# statistics too (every counter of every component)
+		stats_a= stats_b=
+		if [ "$n" -le "$bundled" ]; then
+			stats_a="--stats=csv --output=$tmp/$a.stats"
+			stats_b="--stats=csv --output=$tmp/$b.stats"
+		fi
+		# shellcheck disable=SC2086 # two words or none
+		sim "$a" -q --csv "$tmp/$a.csv" $stats_a "$cfg/$c" "$trace" &
 		pid=$!
-		sim "$b" -q --csv "$tmp/$b.csv" "$cfg/$c" "$sst"
+		# shellcheck disable=SC2086
+		sim "$b" -q --csv "$tmp/$b.csv" $stats_b "$cfg/$c" "$sst"
 		wait "$pid"
 		sa=$(cat "$tmp/$a.st")
 		is "$(cat "$tmp/$b.st")" "$sa" "$name under $c: the native file exits as the source ($sa)" ||
@@ -144,6 +159,11 @@ for app in "$@"; do
 			rows "$tmp/$a.csv" >"$tmp/$a.rows"
 			rows "$tmp/$b.csv" >"$tmp/$b.rows"
 			diag "$(diff "$tmp/$a.rows" "$tmp/$b.rows" | head -20)"
+		fi
+		if [ "$n" -le "$bundled" ]; then
+			cmp -s "$tmp/$a.stats" "$tmp/$b.stats"
+			ok $? "$name under $c: the same raw statistics" ||
+				diag "$(diff "$tmp/$a.stats" "$tmp/$b.stats" | head -10)"
 		fi
 		if cmp -s "$tmp/$a.out" "$tmp/$b.out" &&
 			[ "$(msgs "$a")" = "$(msgs "$b")" ]; then
