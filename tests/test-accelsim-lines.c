@@ -83,6 +83,14 @@ static void run_one(const char *line, const struct setting *set, bool fast,
 	memset(o, 0, sizeof(*o));
 	if (fast) {
 		o->handled = fast_instruction(&t, &s, buf, len, 5, &o->ok, &err);
+		if (!o->handled) {
+			/* a refusal changes nothing: the exact parser starts afresh */
+			g_assert_cmpuint(t.build.n_pend, ==, 0);
+			g_assert_cmpuint(t.build.n_shared, ==, 0);
+			g_assert_cmpuint(t.build.n_unknown, ==, 0);
+			g_assert_null(err);
+			g_assert_cmpmem(buf, len, line, len);
+		}
 	} else {
 		o->handled = true;
 		o->ok = slow_instruction(&t, &s, buf, len, 5, &err);
