@@ -10,6 +10,11 @@
 #   run ARGS...           $SECTORSIM ARGS: stdout in $out, stderr in $err,
 #                         exit status in $st (a test may define its own)
 #
+# and sets the paths every test uses, from $srcdir (which the test sets
+# before sourcing this file): SECTORSIM (absolute, since tests change
+# folders; make check sets it), top (the source tree), cfg (its configs/)
+# and shared (../shared, or $SECTORSIM_SHARED).
+#
 # Checks are counted as they run, so the plan comes last (TAP allows that).
 # POSIX sh only: the automake TAP driver runs the tests with /bin/sh.
 
@@ -89,3 +94,11 @@ run()
 	err=$(cat "$tmp/err")
 }
 
+# shellcheck disable=SC2034 # used by the tests that source this file
+{
+	SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
+	case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
+	top=$srcdir/..
+	cfg=$top/configs
+	shared=${SECTORSIM_SHARED:-$top/../shared}
+}

@@ -19,8 +19,6 @@ srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source-path=SCRIPTDIR source=tap.sh
 . "$srcdir/tap.sh"
 
-SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
-case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
 SECTORSIM_PLUGIN_PATH=${SECTORSIM_PLUGIN_PATH:-$srcdir/.libs}
 export SECTORSIM_PLUGIN_PATH
 data=$srcdir/data

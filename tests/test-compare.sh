@@ -31,8 +31,6 @@ srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source-path=SCRIPTDIR source=tap.sh
 . "$srcdir/tap.sh"
 
-SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
-case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
 data=$srcdir/data/compare
 
 tap_tmpdir test-compare

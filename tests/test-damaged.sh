@@ -15,9 +15,6 @@ srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source-path=SCRIPTDIR source=tap.sh
 . "$srcdir/tap.sh"
 
-SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
-case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
-top=$srcdir/..
 titanv=$top/configs/titanv.ini
 ref=$top/configs/validation/titanv-ref.ini
 three=$srcdir/data/output/three

@@ -13,12 +13,6 @@ srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source-path=SCRIPTDIR source=tap.sh
 . "$srcdir/tap.sh"
 
-SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
-case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
-top=$srcdir/..
-cfg=$top/configs
-shared=${SECTORSIM_SHARED:-$top/../shared}
-
 tap_tmpdir test-hw
 
 # The traces: the bundled sample always; the golden ones when ../shared is there.

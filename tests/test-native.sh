@@ -21,12 +21,7 @@ srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source-path=SCRIPTDIR source=tap.sh
 . "$srcdir/tap.sh"
 
-SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
-case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
-top=$srcdir/..
-cfg=$top/configs
 titanv=$cfg/titanv.ini
-shared=${SECTORSIM_SHARED:-$top/../shared}
 
 tap_tmpdir test-native
 

@@ -18,9 +18,6 @@ srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source-path=SCRIPTDIR source=tap.sh
 . "$srcdir/tap.sh"
 
-SECTORSIM=${SECTORSIM:-$srcdir/../sectorsim}
-case $SECTORSIM in /*) ;; *) SECTORSIM=$PWD/$SECTORSIM ;; esac
-top=$srcdir/..
 titanv=$top/configs/titanv.ini
 sdcm=$top/configs/validation/titanv-sdcm-ref.ini
 sticky=$srcdir/data/pipeline/sticky
