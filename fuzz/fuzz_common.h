@@ -214,7 +214,7 @@ static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 }
 
 /* The trace in the temporary folder (a folder format's marker is there). */
-static void fuzz_walk_trace(enum trace_format_id fmt)
+static inline void fuzz_walk_trace(enum trace_format_id fmt)
 {
 	fuzz_walk_trace_at(fuzz_dir, fmt);
 }
