@@ -14,11 +14,9 @@
 #include <sectorsim/protocols/gpu.h>
 #include "trace.h"
 
-static const char *const format_names[] = { "auto", "ppt", "accelsim", "native", NULL };
-
 static const struct ss_param_desc params[] = {
 	{ "path", SS_P_PATH, NULL, "trace directory (app_config.py or kernelslist.g inside), an Accel-Sim kernelslist.g or a native trace file (sectorsim convert); the command line's TRACE replaces it", NULL, 0, 0, SS_PF_INPUT },
-	{ "format", SS_P_ENUM, "auto", "auto (a file with the native magic number: native; app_config.py: ppt, else kernelslist.g: accelsim), ppt, accelsim or native", format_names, 0, 0, 0 },
+	{ "format", SS_P_ENUM, "auto", "auto (a file with the native magic number: native; app_config.py: ppt, else kernelslist.g: accelsim), ppt, accelsim or native", trace_format_names, 0, 0, 0 },
 	{ "kernels", SS_P_LIST, "", "ids of the kernels to run (as reported: kernel_id); empty: all", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };

@@ -150,6 +150,10 @@ static const struct trace_format *const formats[] = {
 	&trace_format_native,
 };
 
+/* "auto", then each row of formats[] by its .name, in order */
+const char *const trace_format_names[] = { "auto", "ppt", "accelsim", "native", NULL };
+G_STATIC_ASSERT(G_N_ELEMENTS(trace_format_names) == G_N_ELEMENTS(formats) + 2);
+
 static struct trace_reader *reader_new(const struct trace_format *fmt,
 				       const char *dir)
 {

@@ -36,6 +36,13 @@ enum trace_format_id {
 	TRACE_NATIVE,
 };
 
+/*
+ * The formats' names, indexed by enum trace_format_id ("auto" first),
+ * NULL-terminated: the trace_source "format" choices and convert's
+ * --format read this one list.
+ */
+extern const char *const trace_format_names[];
+
 struct trace_reader;
 
 /* `path`: a trace directory of either format, or an Accel-Sim kernelslist.g. */

@@ -1218,6 +1218,28 @@ static void test_scan_hex(void)
 	g_rand_free(rnd);
 }
 
+/* trace_format_names[] is indexed by the format each trace is read as. */
+static void test_format_names(void)
+{
+	static const struct { const char *path, *name; } cases[] = {
+		{ "data/trace/ppt", "ppt" },
+		{ "data/trace/accelsim", "accelsim" },
+		{ "data/trace/native/ppt.sst", "native" },
+	};
+
+	g_assert_cmpstr(trace_format_names[TRACE_AUTO], ==, "auto");
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		char *path = g_build_filename(g_getenv("G_TEST_SRCDIR"), cases[i].path, NULL);
+		GError *err = NULL;
+		struct trace_reader *t = trace_open(path, TRACE_AUTO, &err);
+
+		g_assert_no_error(err);
+		g_assert_cmpstr(trace_format_names[trace_format_of(t)], ==, cases[i].name);
+		trace_close(t);
+		g_free(path);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1232,6 +1254,7 @@ int main(int argc, char **argv)
 		g_clear_pointer(&shared, g_free);
 
 	g_test_add_func("/trace/scan-hex", test_scan_hex);
+	g_test_add_func("/trace/format-names", test_format_names);
 	g_test_add_func("/trace/ppt/kernels", test_ppt_kernels);
 	g_test_add_func("/trace/ppt/blocks", test_ppt_blocks);
 	g_test_add_func("/trace/accelsim/example", test_accelsim_example);

@@ -17,8 +17,6 @@
 #include "native.h"
 #include "trace.h"
 
-static const char *const format_names[] = { "auto", "ppt", "accelsim", "native" };
-
 int sectorsim_convert_main(int argc, char **argv)
 {
 	char *format = NULL;
@@ -57,9 +55,9 @@ int sectorsim_convert_main(int argc, char **argv)
 	if (format) {
 		size_t i = 0;
 
-		while (i < G_N_ELEMENTS(format_names) && strcmp(format, format_names[i]))
+		while (trace_format_names[i] && strcmp(format, trace_format_names[i]))
 			i++;
-		if (i == G_N_ELEMENTS(format_names)) {
+		if (!trace_format_names[i]) {
 			fprintf(stderr, "sectorsim convert: --format %s; expected auto, ppt, accelsim or native\n",
 				format);
 			goto out;
