@@ -62,6 +62,19 @@ static size_t first_cap(int fd, enum lr_codec codec)
 	return MAX(n + n / 2 + 2, (size_t)LR_MIN);
 }
 
+/*
+ * A compressed file of at most one read of input (LR_IN) is decoded by the
+ * reader itself: a thread, its ring and their start cost more than
+ * decoding it, and traces of many small kernels are common.
+ */
+static bool small_file(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		st.st_size >= 0 && st.st_size <= LR_IN;
+}
+
 static bool pipe_start(struct line_reader *r, GError **err);
 static void pipe_stop(struct line_reader *r);
 static void pipe_free(struct line_reader *r);
@@ -82,6 +95,7 @@ void lr_close(struct line_reader *r)
 	if (r->fd < 0)
 		return;
 	pipe_stop(r);
+	g_clear_error(&r->held_error);
 	if (r->codec == LR_GZIP)
 		inflateEnd(&r->z);
 	else if (r->codec == LR_XZ)
@@ -156,7 +170,8 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 	}
 	r->fd = fd;
 	r->name = g_strdup(name);
-	if (r->codec != LR_PLAIN && !pipe_start(r, err)) {
+	r->threaded = r->codec != LR_PLAIN && !small_file(fd);
+	if (r->threaded && !pipe_start(r, err)) {
 		lr_close(r);
 		return false;
 	}
@@ -290,7 +305,7 @@ fail:
 
 /*
  * ---- the decoding thread ----
- * A compressed file is decoded by a thread of its own into a ring of
+ * A compressed file bigger than LR_IN is decoded by a thread of its own into a ring of
  * LR_SLOTS chunks, which the reader copies into its line buffer as it
  * needs text; so inflating runs on another core while the simulation
  * consumes the lines before.  The thread owns the codec state (z, x, in,
@@ -442,6 +457,37 @@ static bool fill_piped(struct line_reader *r, size_t room, GError **err)
 	return true;
 }
 
+/*
+ * Decoded text without the thread: as fill_piped gives it, the text
+ * decoded before a codec error first, then the error at the next call.
+ */
+static bool fill_unthreaded(struct line_reader *r, size_t room, GError **err)
+{
+	GError *why = NULL;
+	size_t got = 0;
+	bool ok;
+
+	if (r->held_error) {
+		g_propagate_error(err, g_steal_pointer(&r->held_error));
+		return false;
+	}
+	ok = r->codec == LR_GZIP
+		? decode_gzip(r, r->buf + r->tail, room, &got, &why)
+		: decode_xz(r, r->buf + r->tail, room, &got, &why);
+	r->tail += got;
+	if (!ok) {
+		if (got) {
+			r->held_error = why;
+			return true;
+		}
+		g_propagate_error(err, why);
+		return false;
+	}
+	if (!got)
+		r->eof = true;
+	return true;
+}
+
 static bool fill_plain(struct line_reader *r, size_t room, GError **err)
 {
 	size_t got;
@@ -458,7 +504,8 @@ static bool fill(struct line_reader *r, GError **err)
 {
 	size_t room = r->cap - 1 - r->tail;	/* one byte kept for a NUL */
 	bool ok = r->codec == LR_PLAIN ? fill_plain(r, room, err)
-		: fill_piped(r, room, err);
+		: r->threaded ? fill_piped(r, room, err)
+		: fill_unthreaded(r, room, err);
 
 	/* what a word-at-a-time scan may read past the text is defined */
 	memset(r->buf + r->tail, 0, LR_SLACK);

@@ -38,8 +38,11 @@ struct line_reader {
 	bool eof;		/* no more decoded text will come */
 	/*
 	 * compressed input, decoded on a thread of its own (struct lr_pipe,
-	 * linereader.c), which alone touches these while the file is open
+	 * linereader.c), which alone touches these while the file is open;
+	 * or, for a small file, by the reader itself (threaded false)
 	 */
+	bool threaded;
+	GError *held_error;	/* unthreaded: a codec error after text */
 	unsigned char *in;
 	bool in_eof, dec_eof;
 	uint64_t in_off;	/* bytes of the file read so far */

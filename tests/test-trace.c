@@ -1164,6 +1164,141 @@ static void test_linereader_sizes(void)
 	g_free(dir);
 }
 
+/* ---- compressed files: decoded inline when small, on a thread when big -- */
+
+static GBytes *gzip_bytes(const char *text, size_t n)
+{
+	z_stream z = { 0 };
+	size_t cap = deflateBound(&z, (uLong)n) + 64;
+	unsigned char *out = g_malloc(cap);
+
+	g_assert_cmpint(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+				     Z_DEFAULT_STRATEGY), ==, Z_OK);
+	z.next_in = (Bytef *)text;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	g_assert_cmpint(deflate(&z, Z_FINISH), ==, Z_STREAM_END);
+	n = z.total_out;
+	deflateEnd(&z);
+	return g_bytes_new_take(out, n);
+}
+
+static GBytes *xz_bytes(const char *text, size_t n)
+{
+	size_t cap = lzma_stream_buffer_bound(n), pos = 0;
+	uint8_t *out = g_malloc(cap);
+
+	g_assert_cmpint(lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, NULL,
+						(const uint8_t *)text, n, out,
+						&pos, cap), ==, LZMA_OK);
+	return g_bytes_new_take(out, pos);
+}
+
+/* `n` bytes of lines of random hex: about half as big compressed */
+static char *hex_text(size_t n, guint32 seed)
+{
+	GRand *rng = g_rand_new_with_seed(seed);
+	char *s = g_malloc(n + 1);
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = i % 41 == 40 ? '\n' : "0123456789abcdef"[g_rand_int(rng) % 16];
+	s[n] = '\0';
+	g_rand_free(rng);
+	return s;
+}
+
+/*
+ * Both codecs, a file smaller than one read (decoded by the reader) and
+ * one bigger (by the decoding thread), whole and cut: the same lines as
+ * the plain text; for a cut file every line decoded before the cut, in
+ * order, then the codec's error; for a damaged one, text then the error.
+ */
+static void test_linereader_compressed(void)
+{
+	const size_t sizes[] = { 0, 1000, 60000, 400000 };
+	char *dir = g_dir_make_tmp("sectorsim-lrz-XXXXXX", NULL);
+	struct line_reader r;
+
+	g_assert_nonnull(dir);
+	lr_init(&r);
+	for (int codec = 0; codec < 2; codec++) {
+		const char *suffix = codec ? ".xz" : ".gz";
+		char *path = g_strconcat(dir, "/f", suffix, NULL);
+		bool saw_small = false, saw_big = false;
+
+		for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+			char *text = hex_text(sizes[i], (guint32)i);
+			GBytes *z = codec ? xz_bytes(text, sizes[i])
+				: gzip_bytes(text, sizes[i]);
+			size_t zlen;
+			const char *zdata = g_bytes_get_data(z, &zlen);
+			GError *err = NULL;
+			char *line;
+			size_t len, at = 0;
+			int ret;
+
+			g_assert_true(g_file_set_contents(path, zdata, (gssize)zlen, NULL));
+			g_assert_true(lr_open(&r, path, "f", NULL, &err));
+			g_assert_cmpint(r.threaded, ==, zlen > 64 * 1024);
+			saw_small |= !r.threaded;
+			saw_big |= r.threaded;
+			expect_lines(&r, text);
+
+			/* cut at two thirds: a prefix of the lines, then the error */
+			g_assert_true(g_file_set_contents(path, zdata,
+							  (gssize)(zlen * 2 / 3), NULL));
+			g_assert_true(lr_open(&r, path, "f", NULL, &err));
+			while ((ret = lr_next(&r, &line, &len, &err)) == 1) {
+				g_assert_cmpmem(line, len, text + at, len);
+				at += len;
+				g_assert_true(text[at] == '\n' || !text[at]);
+				at++;
+			}
+			g_assert_cmpint(ret, ==, -1);
+			g_assert_nonnull(err);
+			g_assert_true(strstr(err->message, "truncated") ||
+				      strstr(err->message, "corrupt"));
+			/* the text before the cut came first, small or big */
+			if (sizes[i] >= 60000)
+				g_assert_cmpuint(at, >, sizes[i] / 3);
+			g_clear_error(&err);
+
+			/*
+			 * damaged at two thirds: text (maybe wrong after the
+			 * damage), then the error; a decoder that meets the
+			 * damage in the call that decodes the text before it
+			 * must still hand that text over first
+			 */
+			{
+				char *bad = g_memdup2(zdata, zlen);
+
+				for (size_t k = zlen * 2 / 3; k < zlen * 2 / 3 + 64 && k < zlen; k++)
+					bad[k] = (char)(bad[k] ^ 0x5a);
+				g_assert_true(g_file_set_contents(path, bad, (gssize)zlen, NULL));
+				g_free(bad);
+			}
+			g_assert_true(lr_open(&r, path, "f", NULL, &err));
+			at = 0;
+			while ((ret = lr_next(&r, &line, &len, &err)) == 1)
+				at += len + 1;
+			g_assert_cmpint(ret, ==, -1);
+			g_assert_nonnull(err);
+			if (sizes[i] >= 60000)
+				g_assert_cmpuint(at, >, sizes[i] / 3);
+			g_clear_error(&err);
+			g_bytes_unref(z);
+			g_free(text);
+		}
+		g_assert_true(saw_small && saw_big);
+		g_unlink(path);
+		g_free(path);
+	}
+	lr_free(&r);
+	g_rmdir(dir);
+	g_free(dir);
+}
+
 /*
  * The word-at-a-time hex scanners against parse_hex64 on tokens of every
  * length 0..20, of every digit and case, with every kind of byte after
@@ -1266,6 +1401,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/accelsim/dropped", test_accelsim_dropped);
 	g_test_add_func("/trace/open", test_open);
 	g_test_add_func("/trace/linereader/sizes", test_linereader_sizes);
+	g_test_add_func("/trace/linereader/compressed", test_linereader_compressed);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
