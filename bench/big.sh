@@ -17,7 +17,8 @@
 #   floors            cat of the paper-format tree; zcat of the .gz files
 #   ppt titanv-ref    wall (target <= 0.5 s); numbers checked against
 #                     expected/big_titanv_simulator.json
-#   ppt titanv        wall
+#   ppt titanv-ref, --threads 2: wall, and the speed-up over one thread
+#   ppt titanv        wall, on one thread and on two (target >= 1.7x)
 #   accelsim titanv   wall, and its ratio to zcat (target <= 1.2)
 #   peak RSS          of every sectorsim run (target <= 256 MiB)
 # Run it on an otherwise idle machine.
@@ -76,7 +77,12 @@ time_runs "floor: zcat accelsim/*.gz" sh -c "zcat '$big'/accelsim/*.gz >/dev/nul
 zcat_s=$median
 time_runs "ppt, titanv-ref.ini" "$bin" -q "$ref" "$big/ppt"
 ref_s=$median
+time_runs "ppt, titanv-ref.ini, --threads 2" "$bin" -q --threads 2 "$ref" "$big/ppt"
+ref2_s=$median
 time_runs "ppt, titanv.ini" "$bin" -q "$hw" "$big/ppt"
+hw_s=$median
+time_runs "ppt, titanv.ini, --threads 2" "$bin" -q --threads 2 "$hw" "$big/ppt"
+hw2_s=$median
 time_runs "accelsim .gz, titanv.ini" "$bin" -q "$hw" "$big/accelsim"
 as_s=$median
 
@@ -103,7 +109,10 @@ print("numbers vs the paper's implementation: %d compared, %d differ" % (n, bad)
 sys.exit(1 if bad else 0)
 EOF
 
-awk -v r="$ref_s" -v c="$cat_s" -v a="$as_s" -v z="$zcat_s" 'BEGIN {
+awk -v r="$ref_s" -v c="$cat_s" -v a="$as_s" -v z="$zcat_s" \
+    -v r2="$ref2_s" -v h="$hw_s" -v h2="$hw2_s" 'BEGIN {
 	printf "ppt titanv-ref: %.2f s (target <= 0.5 s; %.1fx the cat floor)\n", r, r / c
+	printf "ppt titanv-ref --threads 2: %.2fx one thread\n", r / r2
+	printf "ppt titanv --threads 2: %.2fx one thread (target >= 1.7)\n", h / h2
 	printf "accelsim .gz titanv: %.2fx zcat (target <= 1.2)\n", a / z
 }'

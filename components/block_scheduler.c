@@ -184,6 +184,15 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 		g_free(s->carveouts);
 		return -1;
 	}
+	/*
+	 * first_wave hands each SM all its blocks at a kernel's start, in one
+	 * tick, after the last kernel ended on every SM, and listens to none
+	 * of them: when an SM takes them changes nothing (--threads).
+	 * Dynamic dispatch refills slots tick by tick as the SMs report.
+	 */
+	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
+	if (policy == POLICY_FIRST_WAVE)
+		ss_component_set_port_flags(c, "dispatch", SS_PORT_SENDS_WHEN_IDLE);
 	s->dispatch = g_new(struct ss_port *, n_sms);
 	for (unsigned i = 0; i < n_sms; i++)
 		s->dispatch[i] = ss_component_port(c, "dispatch", i);

@@ -148,6 +148,13 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	l2->merge = rr_merge_new(l2->n_in, ss_param_enum(p, "merge") == MERGE_ARRIVAL,
 				 serve, l2);
+	/*
+	 * It answers nothing upstream, and the round-robin merge takes input
+	 * k's turn only once k has sent or ended: the order served is that of
+	 * the whole streams, whenever their requests come (--threads).
+	 */
+	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
+		(ss_param_enum(p, "merge") == MERGE_RR ? SS_PORT_ANY_DELAY : 0));
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
 	if (l2->n_slices > 1)
 		l2->counts = g_new0(uint64_t, (size_t)SC_N_STATS * l2->n_slices);

@@ -122,6 +122,16 @@ static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 	s->mem_side = ss_component_port(c, "mem_side", 0);
 	s->merge = rr_merge_new(ss_component_port_count(c, "cpu_side"), false,
 				serve, s);
+	/*
+	 * It answers nothing upstream.  Merging several inputs round-robin,
+	 * it serves the same order whenever their requests come (--threads),
+	 * unless it writes the run's profile file: all instances append to
+	 * it as each ends a kernel, an order that is the one thread's.
+	 */
+	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
+		(ss_component_port_count(c, "cpu_side") > 1 &&
+		 !ss_engine_run_options(c->engine)->rd_profile ?
+		 SS_PORT_ANY_DELAY : 0));
 	s->rd = rd_new();
 	for (int k = 0; k < N_CATS; k++)
 		s->hist[k] = sd_hist_new();

@@ -72,6 +72,8 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 	sc->forward_all = ss_param_enum(p, "forward") == 1;
 	sc->cpu_side = ss_component_port(c, "cpu_side", 0);
 	sc->mem_side = ss_component_port(c, "mem_side", 0);
+	/* no responses: what it passes on goes down (--threads) */
+	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);
 	sc->cache = sc_new(&cfg, c->stats, sc->forward_all ? emit_nothing : emit_down,
 			   sc, &why);
 	if (!sc->cache) {

@@ -338,6 +338,8 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		COALESCE_DESCENDING,
 	};
 
+	/* what it reports goes out on `done`, never back on tb_in (--threads) */
+	ss_component_set_port_flags(c, "tb_in", SS_PORT_SILENT);
 	w->issue = ss_param_enum(p, "issue");
 	w->subcores = ss_param_uint(p, "subcores");
 	w->classify_hw = ss_param_enum(p, "classify") == 1;

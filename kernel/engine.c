@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <string.h>
@@ -18,14 +19,43 @@
 #define SEQ_BITS 48
 #define SEQ_MASK ((UINT64_C(1) << SEQ_BITS) - 1)
 
+__thread struct ss_engine *ss_running_queue;
+
+/* The queue alone: a partition's (partition.c), or the start of an engine. */
+struct ss_engine *ss_engine_new_queue(struct ss_engine *root)
+{
+	struct ss_engine *q = g_new0(struct ss_engine, 1);
+
+	q->root = root;
+	q->cap_events = 64;
+	q->free_node = NODE_NIL;
+	q->heap = g_new(struct ss_event, q->cap_events);
+	q->held_slabs = g_ptr_array_new_with_free_func(g_free);
+	return q;
+}
+
+static void free_queue_parts(struct ss_engine *e)
+{
+	g_ptr_array_free(e->held_slabs, TRUE);
+	for (unsigned i = 0; i < WHEEL_SLOTS; i++)
+		g_free(e->wheel[i].runs);
+	g_free(e->nodes);
+	g_free(e->heap);
+}
+
+void ss_engine_free_queue(struct ss_engine *q)
+{
+	if (!q)
+		return;
+	free_queue_parts(q);
+	g_free(q);
+}
+
 struct ss_engine *ss_engine_new(void)
 {
-	struct ss_engine *e = g_new0(struct ss_engine, 1);
+	struct ss_engine *e = ss_engine_new_queue(NULL);
 
-	e->cap_events = 64;
-	e->free_node = NODE_NIL;
-	e->heap = g_new(struct ss_event, e->cap_events);
-	e->held_slabs = g_ptr_array_new_with_free_func(g_free);
+	e->root = e;
 	e->components = g_ptr_array_new();
 	e->by_name = g_hash_table_new(g_str_hash, g_str_equal);
 	e->stats = ss_stats_new();
@@ -36,23 +66,20 @@ void ss_engine_free(struct ss_engine *e)
 {
 	if (!e)
 		return;
+	ss_partition_free(e);
 	ss_instances_destroy(e);
 	g_ptr_array_free(e->components, TRUE);
 	g_hash_table_destroy(e->by_name);
 	ss_run_free(e);
 	g_clear_error(&e->failure);
 	ss_stats_free(e->stats);
-	g_ptr_array_free(e->held_slabs, TRUE);
-	for (unsigned i = 0; i < WHEEL_SLOTS; i++)
-		g_free(e->wheel[i].runs);
-	g_free(e->nodes);
-	g_free(e->heap);
+	free_queue_parts(e);
 	g_free(e);
 }
 
 uint64_t ss_engine_now(const struct ss_engine *e)
 {
-	return e->now;
+	return ss_queue_of((struct ss_engine *)e)->now;
 }
 
 /*
@@ -180,6 +207,7 @@ out:
 bool ss_schedule(struct ss_engine *e, uint64_t when, int16_t prio,
 		 ss_event_fn fn, void *data)
 {
+	e = ss_queue_of(e);
 	if (G_UNLIKELY(when < e->now)) {
 		g_critical("event scheduled in the past: tick %" G_GUINT64_FORMAT
 			   " < now %" G_GUINT64_FORMAT, when, e->now);
@@ -275,30 +303,55 @@ uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
 			r->head = ev.next;
 		}
 		e->n_wheel--;
-		ev.fn(e, ev.data);
+		ev.fn(e->root, ev.data);
 		ran++;
 	}
 	e->events_run += ran;
 	return ran;
 }
 
+/*
+ * The queue running now stops after this event; in a partitioned run,
+ * `halted` stops the others at their next step.
+ */
 void ss_engine_stop(struct ss_engine *e)
 {
-	e->stop = true;
+	ss_queue_of(e)->stop = true;
+	g_atomic_int_set(&e->root->halted, 1);
 }
+
+/* Partitions may fail at once: the first failure wins, under this lock. */
+static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void ss_engine_fail(struct ss_engine *e, GError *err)
 {
-	if (!e->failure)
-		e->failure = err;
+	struct ss_engine *root = e->root;
+
+	pthread_mutex_lock(&fail_lock);
+	if (!root->failure)
+		root->failure = err;
 	else
 		g_error_free(err);
-	e->stop = true;
+	pthread_mutex_unlock(&fail_lock);
+	ss_engine_stop(e);
+}
+
+bool ss_engine_next_tick(const struct ss_engine *q, uint64_t *tick)
+{
+	if (q->wheel[q->now & WHEEL_MASK].first != q->wheel[q->now & WHEEL_MASK].n)
+		*tick = q->now;
+	else if (q->n_wheel)
+		*tick = wheel_next_tick(q);
+	else if (q->n_events)
+		*tick = (uint64_t)(q->heap[0].key >> 64);
+	else
+		return false;
+	return true;
 }
 
 const GError *ss_engine_failure(const struct ss_engine *e)
 {
-	return e->failure;
+	return e->root->failure;
 }
 
 uint64_t ss_physical_memory(void)
@@ -312,19 +365,29 @@ uint64_t ss_physical_memory(void)
 	return 0;
 }
 
+/* Partitions resize their caches at once (an L1 per SM at a kernel's start). */
+/* POSIX's, not GLib's: ThreadSanitizer sees through these */
+static pthread_mutex_t claim_lock = PTHREAD_MUTEX_INITIALIZER;
+
 bool ss_engine_claim_memory(struct ss_engine *e, uint64_t old_bytes,
 			    uint64_t new_bytes, uint64_t *total)
 {
-	uint64_t kept = e->claimed_bytes - MIN(old_bytes, e->claimed_bytes);
 	uint64_t phys = ss_physical_memory();
+	bool ok = true;
+
+	e = e->root;
+	pthread_mutex_lock(&claim_lock);
+	uint64_t kept = e->claimed_bytes - MIN(old_bytes, e->claimed_bytes);
 	uint64_t sum = kept + new_bytes < kept ? UINT64_MAX : kept + new_bytes;
 
 	if (total)
 		*total = sum;
 	if (new_bytes > old_bytes && phys && sum > phys)
-		return false;
-	e->claimed_bytes = sum;
-	return true;
+		ok = false;
+	else
+		e->claimed_bytes = sum;
+	pthread_mutex_unlock(&claim_lock);
+	return ok;
 }
 
 size_t ss_engine_pending(const struct ss_engine *e)

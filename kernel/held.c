@@ -35,6 +35,7 @@ static void held_deliver(struct ss_engine *e, void *data)
 	struct ss_held_msg *h = data;
 	struct ss_port *dst = h->dst;
 
+	e = ss_queue_of(e);	/* the pool of the partition it was sent in */
 	dst->owner->type->ops->xrecv(dst->owner, dst, &h->u.hdr);
 	h->next_free = e->held_free;
 	e->held_free = h;
@@ -43,7 +44,7 @@ static void held_deliver(struct ss_engine *e, void *data)
 void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
 			  uint64_t latency)
 {
-	struct ss_engine *e = p->owner->engine;
+	struct ss_engine *e = ss_queue_of(p->owner->engine);
 
 	if (G_UNLIKELY(!p->bound)) {
 		p->peer_recv(p->peer_comp, p->peer, m);	/* reports and stops */

@@ -58,6 +58,13 @@ struct ss_stat_entry;
 struct ss_stats;
 
 struct ss_engine {
+	/*
+	 * The run's engine, whose services (components, statistics, errors,
+	 * options) every component reaches through c->engine; itself for
+	 * that engine.  A partition (partition.c) has an engine of its own
+	 * for its events and held messages only, whose root is the run's.
+	 */
+	struct ss_engine *root;
 	struct ss_slot wheel[WHEEL_SLOTS];
 	uint64_t wheel_map[WHEEL_SLOTS / 64];	/* non-empty slots */
 	size_t n_wheel;
@@ -80,7 +87,43 @@ struct ss_engine {
 	GError *failure;		/* the first ss_engine_fail() */
 	struct ss_run_state *run;	/* runopts.c; NULL until used */
 	uint64_t claimed_bytes;		/* ss_engine_claim_memory's account */
+	int halted;			/* stop or failure, for every partition (atomic) */
+	struct ss_partitions *parts;	/* partition.c; NULL: one queue, this one */
 };
+
+/*
+ * The queue of the partition this thread runs now (partition.c), NULL
+ * outside a partitioned run: ss_schedule, ss_engine_now and held messages
+ * act on it, so a component's events stay in its own partition whatever
+ * engine pointer it passes.
+ */
+extern __thread struct ss_engine *ss_running_queue
+	__attribute__((tls_model("initial-exec")));
+
+static inline struct ss_engine *ss_queue_of(struct ss_engine *e)
+{
+	struct ss_engine *q = ss_running_queue;
+
+	return G_UNLIKELY(q != NULL) ? q : e;
+}
+
+/* engine.c: a partition's queue, and the tick of its next event */
+struct ss_engine *ss_engine_new_queue(struct ss_engine *root);
+void ss_engine_free_queue(struct ss_engine *q);
+bool ss_engine_next_tick(const struct ss_engine *q, uint64_t *tick);
+
+/*
+ * partition.c: the components' partitions (c->part; returns how many),
+ * their queues and cut links, the thread a component's xstart runs as
+ * (enter / leave), the run on up to `threads` threads, what it left.
+ */
+unsigned ss_partition_plan(struct ss_engine *e);
+void ss_partition_prepare(struct ss_engine *e, unsigned n_parts);
+void ss_partition_enter(struct ss_component *c);
+void ss_partition_leave(void);
+void ss_partition_run(struct ss_engine *e, unsigned threads);
+size_t ss_partition_pending(struct ss_engine *e);
+void ss_partition_free(struct ss_engine *e);
 void ss_run_free(struct ss_engine *e);	/* runopts.c */
 
 /* stats.c */

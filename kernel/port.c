@@ -132,6 +132,17 @@ unsigned ss_component_port_count(const struct ss_component *c,
 	return g ? g->n : 0;
 }
 
+void ss_component_set_port_flags(struct ss_component *c, const char *name,
+				 unsigned flags)
+{
+	struct ss_port_group *g = find_group(c, name);
+
+	if (g)
+		g->flags = flags;
+	else
+		g_critical("%s: no port named %s", c->name, name);
+}
+
 void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
 {
 	va_list ap;

@@ -108,26 +108,58 @@ static gboolean create_and_init(struct ss_sim *s, GError **error)
 	return TRUE;
 }
 
+void ss_sim_set_run_options(struct ss_sim *s, const struct ss_run_options *o)
+{
+	s->run_options = o;
+}
+
 gboolean ss_sim_build(struct ss_sim *s, GError **error)
 {
 	g_return_val_if_fail(!s->built, FALSE);
 	s->built = true;
 	s->engine = ss_engine_new();
+	if (s->run_options)
+		ss_engine_set_run_options(s->engine, s->run_options);
+	s->run_options = NULL;
 	add_instances(s);
 	return bind_pairs(s, error) && create_and_init(s, error);
+}
+
+/* The run's thread count; 0, unset, is 1 (the program resolves --threads). */
+static unsigned run_threads(struct ss_engine *e)
+{
+	int n = ss_engine_run_options(e)->threads;
+
+	return n > 0 ? (unsigned)n : 1;
 }
 
 gboolean ss_sim_run(struct ss_sim *s, GError **error)
 {
 	struct ss_engine *e = s->engine;
+	unsigned threads;
 
 	g_return_val_if_fail(s->built && !s->started, FALSE);
 	s->started = true;
+	threads = run_threads(e);
+	/* a tick limit is one clock's: such a run keeps one */
+	if (threads > 1 && !s->max_ticks) {
+		unsigned n_parts = ss_partition_plan(e);
+
+		if (n_parts > 1)
+			ss_partition_prepare(e, n_parts);
+	}
 	for (guint i = 0; i < e->components->len; i++) {
 		struct ss_component *x = e->components->pdata[i];
 		GError *inner = NULL;
+		int ret = 0;
 
-		if (x->type->ops->xstart && x->type->ops->xstart(x, &inner) != 0) {
+		/* its first events go to its partition's queue */
+		if (e->parts)
+			ss_partition_enter(x);
+		if (x->type->ops->xstart)
+			ret = x->type->ops->xstart(x, &inner);
+		ss_partition_leave();
+		if (ret != 0) {
 			/* a bad input or option is the user's to fix, not a bug */
 			int code = inner && inner->domain == SS_ERROR &&
 				   (inner->code == SS_ERROR_CONFIG ||
@@ -137,7 +169,10 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 			return component_failed(error, "run", x, "start", inner, code);
 		}
 	}
-	ss_engine_run(e, s->max_ticks ? s->max_ticks : SS_TICK_MAX);
+	if (e->parts)
+		ss_partition_run(e, threads);
+	else
+		ss_engine_run(e, s->max_ticks ? s->max_ticks : SS_TICK_MAX);
 	/*
 	 * Events left past the limit: the run did not reach its end, so its
 	 * results are not whole.  It fails as a limit (exit status 1); what

@@ -31,6 +31,12 @@ void ss_sim_dump_config(struct ss_sim *s, FILE *out);
 /* The component graph for Graphviz. */
 void ss_sim_dot(struct ss_sim *s, FILE *out);
 
+/*
+ * The run's options, for the components to see from their creation on
+ * (what they promise about their ports may depend on them); `o` is
+ * copied by ss_sim_build, so it must live until then.
+ */
+void ss_sim_set_run_options(struct ss_sim *s, const struct ss_run_options *o);
 /* Create, bind and initialise every component. */
 gboolean ss_sim_build(struct ss_sim *s, GError **error);
 /* Start, run to the end or to max_ticks, finish. */

@@ -70,6 +70,7 @@ struct ss_sim {
 	uint64_t max_ticks;
 	char *max_ticks_loc;		/* "file:line" of max_ticks, for its message */
 	struct ss_engine *engine;
+	const struct ss_run_options *run_options;	/* for build, or NULL */
 	bool built, started;
 };
 

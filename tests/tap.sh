@@ -76,6 +76,23 @@ done_testing()
 	exit
 }
 
+# golden_traces: "NAME=PATH" lines for the Accel-Sim traces of
+# ../shared/golden (every real app, synth, accelsim_features and
+# conversion_example); nothing when ../shared is not there.  Take them
+# with IFS set to a newline: IFS=$tap_nl; set -- "$@" $(golden_traces); unset IFS
+tap_nl='
+'
+golden_traces()
+{
+	[ -d "$shared/golden/real" ] || return 0
+	for d in "$shared"/golden/real/*/; do
+		[ -f "$d/kernelslist.g" ] && printf '%s\n' "$(basename "$d")=${d%/}"
+	done
+	printf '%s\n' "synth=$shared/golden/synth/app" \
+		"accelsim_features=$shared/golden/accelsim_features/accelsim" \
+		"conversion_example=$shared/golden/conversion_example/accelsim"
+}
+
 tap_tmpdir()
 {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || {

@@ -16,18 +16,12 @@ srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
 tap_tmpdir test-hw
 
 # The traces: the bundled sample always; the golden ones when ../shared is there.
-set -- "sample=$top/traces/vectoradd-a100"
-if [ -d "$shared/golden/real" ]; then
-	for d in "$shared"/golden/real/*/; do
-		[ -f "$d/kernelslist.g" ] && set -- "$@" "$(basename "$d")=$d"
-	done
-	set -- "$@" "synth=$shared/golden/synth/app" \
-		"accelsim_features=$shared/golden/accelsim_features/accelsim" \
-		"conversion_example=$shared/golden/conversion_example/accelsim"
-	have_shared=1
-else
-	have_shared=0
-fi
+IFS=$tap_nl
+# shellcheck disable=SC2046 # one trace per line
+set -- "sample=$top/traces/vectoradd-a100" $(golden_traces)
+unset IFS
+have_shared=0
+[ $# -gt 1 ] && have_shared=1
 
 configs="titanv.ini a100.ini titanv-slices.ini titanv-no-l1.ini
 ablations/titanv-l1-nonsectored.ini ablations/titanv-l2-nonsectored.ini

@@ -277,8 +277,10 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 	struct ss_engine *e = NULL;
 	GError *err = NULL;
 	int status = 0;
-	bool ok = ss_sim_build(sim, &err);
+	bool ok;
 
+	ss_sim_set_run_options(sim, &o->run);
+	ok = ss_sim_build(sim, &err);
 	if (ok) {
 		struct ss_run_options run = o->run;
 
@@ -314,9 +316,12 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 	}
 	if (!o->run.quiet)
 		fprintf(stderr, "sectorsim: %" G_GUINT64_FORMAT " event%s to tick %"
-			G_GUINT64_FORMAT " in %.3f s\n", ss_engine_events_run(e),
+			G_GUINT64_FORMAT " in %.3f s, %u partition%s on %u thread%s\n",
+			ss_engine_events_run(e),
 			ss_engine_events_run(e) == 1 ? "" : "s",
-			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6);
+			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6,
+			ss_engine_partitions(e), ss_engine_partitions(e) == 1 ? "" : "s",
+			ss_engine_threads(e), ss_engine_threads(e) == 1 ? "" : "s");
 	if (raw_stats_wanted(e, o))
 		status = write_stats(e, o);
 	return status;
@@ -447,7 +452,7 @@ int main(int argc, char **argv)
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GArray *entries = option_entries(before, &o.run, after);
+	GArray *entries;
 	GOptionContext *ctx = g_option_context_new("CONFIG.ini [TRACE]");
 	GError *err = NULL;
 	int status;
@@ -459,14 +464,22 @@ int main(int argc, char **argv)
 		"the component types and the commands (sectorsim NAME --help).\n"
 		"Plugins are searched in plugin_path\n"
 		"of [simulation], then $SECTORSIM_PLUGIN_PATH, then " PKGLIBDIR ".");
+	o.run.threads = G_MININT;	/* unset, told apart from --threads 0 */
+	entries = option_entries(before, &o.run, after);
 	g_option_context_add_main_entries(ctx, (GOptionEntry *)entries->data, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		status = fail(EXIT_CONFIG, "%s (see --help)", err->message);
 		g_error_free(err);
+	} else if (o.run.threads < 0 && o.run.threads != G_MININT) {
+		status = fail(EXIT_CONFIG, "--threads %d: expected a number of threads, 1 or more (0: one per online core)",
+			      o.run.threads);
 	} else if (o.version) {
 		printf("sectorsim %s (component ABI %u)\n", PACKAGE_VERSION, SS_ABI_VERSION);
 		status = 0;
 	} else {
+		/* unset: one thread; 0: one per online core */
+		o.run.threads = o.run.threads == G_MININT ? 1
+			: o.run.threads ? o.run.threads : (gint)g_get_num_processors();
 		status = run(&o, argc, argv);
 	}
 	g_option_context_free(ctx);

@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 2
+#define SS_ABI_VERSION 3
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -151,6 +151,7 @@ struct ss_port_group {
 	const struct ss_port_desc *desc;
 	struct ss_port *ports;
 	unsigned n;
+	unsigned flags;		/* SS_PORT_*: what the component promises */
 };
 
 /*
@@ -169,6 +170,7 @@ struct ss_component {
 	struct ss_port_group *port_groups;	/* one per row of type->ports */
 	unsigned n_port_groups;
 	bool created;		/* the core's: xcreate succeeded, xdestroy is due */
+	unsigned part;		/* the core's: the partition it runs in */
 };
 
 #define SS_COMPONENT(ptr, type, member) \
@@ -188,6 +190,32 @@ unsigned ss_component_port_count(const struct ss_component *c,
  */
 void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
 	G_GNUC_PRINTF(3, 4);
+
+/*
+ * What a component promises about the traffic on one of its ports (every
+ * element of it), set in xcreate or xinit from its parameters.  With these
+ * the core may run the two ends of a link on different threads
+ * (`--threads`): it does so when, in each direction, the sender is
+ * SILENT or SENDS_WHEN_IDLE or the receiver takes ANY_DELAY (doc/INTERNALS.md,
+ * "Partitions").  A promise that does not hold makes results depend on
+ * the thread count; with no flags the ends always share a thread.
+ */
+/* This end sends nothing. */
+#define SS_PORT_SILENT		(1u << 0)
+/*
+ * What arrives here may arrive any time later and interleaved in any way
+ * with the other inputs, as long as each link's messages keep their order
+ * and those sent in one tick arrive together: the results are the same.
+ */
+#define SS_PORT_ANY_DELAY	(1u << 1)
+/*
+ * This end sends only to a peer that has nothing under way, all it sends
+ * in a tick arriving together, and nothing it does afterwards depends on
+ * when the peer acts on it (a phase's work handed out at its start).
+ */
+#define SS_PORT_SENDS_WHEN_IDLE	(1u << 2)
+void ss_component_set_port_flags(struct ss_component *c, const char *name,
+				 unsigned flags);
 
 /*
  * Statistics beyond the static table, e.g. one per slice: `name` may hold

@@ -90,6 +90,7 @@ struct ss_run_options {
 	gboolean resume;	/* --resume: keep the results of an interrupted run */
 	gboolean quiet;		/* --quiet: nothing on stderr but warnings and errors */
 	gboolean strict;	/* --strict: a warning about the input is an error */
+	gint threads;		/* --threads N, N >= 1 (0: unset, one) */
 	/*
 	 * Nobody reads the raw statistics after the run (a component reports
 	 * it and they were not asked for): ss_stats_end_phase() then only
@@ -119,7 +120,8 @@ struct ss_run_options {
  * The command line's options that fill struct ss_run_options, one row
  * each, so that an option is declared once: the program builds its
  * GOptionEntry rows from this table.  `arg` is G_OPTION_ARG_NONE for a
- * gboolean field, G_OPTION_ARG_FILENAME for a char * one.  The table ends
+ * gboolean field, G_OPTION_ARG_INT for a gint one, G_OPTION_ARG_FILENAME
+ * for a char * one.  The table ends
  * with a row whose long_name is NULL.
  */
 struct ss_run_option_desc {
@@ -241,6 +243,9 @@ bool ss_engine_claim_memory(struct ss_engine *e, uint64_t old_bytes,
 			    uint64_t new_bytes, uint64_t *total);
 /* Events dispatched since the engine was created. */
 uint64_t ss_engine_events_run(const struct ss_engine *e);
+/* Partitions the run ran as (1: one event queue) and threads it used. */
+unsigned ss_engine_partitions(const struct ss_engine *e);
+unsigned ss_engine_threads(const struct ss_engine *e);
 /* Event records allocated so far: flat in steady state (tests check it). */
 size_t ss_engine_event_capacity(const struct ss_engine *e);
 

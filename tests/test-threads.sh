@@ -1,0 +1,90 @@
+#!/bin/sh
+# --threads: every output is the same for every thread count.  Each trace
+# (the bundled sample always; every golden trace with ../shared) runs under
+# every stock and validation configuration with --threads 1, 2, 3 and 8;
+# the table, --json, --csv, the raw statistics (--stats json -o) and, for
+# the SDCM baseline, --rd-profile must be byte-identical to --threads 1's.
+# The reference configurations must really run as several partitions
+# (the summary line says how many), or this test would prove nothing.
+#
+# Environment (set by make check): SECTORSIM, G_TEST_SRCDIR, SECTORSIM_SHARED.
+
+set -u
+srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+. "$srcdir/tap.sh"
+
+tap_tmpdir test-threads
+
+IFS=$tap_nl
+# shellcheck disable=SC2046 # one trace per line
+set -- "sample=$top/traces/vectoradd-a100" $(golden_traces)
+unset IFS
+[ $# -gt 1 ] || diag "../shared not found: the bundled sample only"
+
+configs="validation/titanv-ref.ini validation/a100-ref.ini
+validation/titanv-sdcm-ref.ini titanv.ini a100.ini titanv-slices.ini
+titanv-no-l1.ini"
+
+# outputs N NAME CONFIG TRACE: every output of one run into $tmp/NAME-N.*
+outputs()
+{
+	o=$tmp/$2-$1
+	prof=
+	case $3 in
+	*sdcm*) prof="--rd-profile $o.prof" ;;
+	esac
+	# shellcheck disable=SC2086
+	"$SECTORSIM" --threads "$1" --json "$o.json" --csv "$o.csv" \
+		--stats json -o "$o.stats" $prof "$cfg/$3" "$4" \
+		> "$o.table" 2> "$o.err"
+	echo $? > "$o.status"
+}
+
+for app in "$@"; do
+	name=${app%%=*}
+	trace=${app#*=}
+	for c in $configs; do
+		key=$name-$(echo "$c" | tr / -)
+		outputs 1 "$key" "$c" "$trace"
+		is "$(cat "$tmp/$key-1.status")" 0 "$key: --threads 1 exits 0" ||
+			diag "$(cat "$tmp/$key-1.err")"
+		for n in 2 3 8; do
+			outputs "$n" "$key" "$c" "$trace"
+			same=0
+			for f in status table json csv stats; do
+				cmp -s "$tmp/$key-1.$f" "$tmp/$key-$n.$f" ||
+					{ same=1; diag "$key: .$f differs with --threads $n"; }
+			done
+			case $c in
+			*sdcm*) cmp -s "$tmp/$key-1.prof" "$tmp/$key-$n.prof" ||
+					{ same=1; diag "$key: the profile differs with --threads $n"; } ;;
+			esac
+			ok $same "$key: --threads $n gives --threads 1's outputs"
+		done
+		# the summary's "N partitions on M threads"
+		parts=$(sed -n 's/.* in [0-9.]* s, \([0-9]*\) partitions* on.*/\1/p' "$tmp/$key-8.err")
+		case $c in
+		validation/titanv-ref.ini | validation/a100-ref.ini)
+			[ "${parts:-1}" -gt 1 ]
+			ok $? "$key: runs as several partitions (${parts:-?})" ;;
+		esac
+	done
+done
+
+# one thread when not told, --threads 0 one per core; a bad count is refused
+"$SECTORSIM" -q "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100" \
+	> "$tmp/default.table" 2> "$tmp/default.err"
+is "$?" 0 "no --threads: exit 0"
+cmp -s "$tmp/default.table" "$tmp/sample-validation-titanv-ref.ini-1.table"
+ok $? "no --threads: --threads 1's table"
+run --threads 0 "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100"
+is "$st" 0 "--threads 0: exit 0"
+is "$out" "$(cat "$tmp/sample-validation-titanv-ref.ini-1.table")" \
+	"--threads 0: --threads 1's table"
+run --threads -2 "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100"
+is "$st" 2 "--threads -2: exit 2"
+is "$err" "sectorsim: --threads -2: expected a number of threads, 1 or more (0: one per online core)" \
+	"--threads -2: one line saying what is expected"
+
+done_testing
