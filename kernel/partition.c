@@ -180,8 +180,9 @@ static struct batch *batch_get(struct ss_partitions *ps)
 		ps->spare = b->next;
 	pthread_mutex_unlock(&ps->lock);
 	if (!b) {
+		/* room for what leaves at FLUSH_BYTES: no growing on the way */
 		b = g_new0(struct batch, 1);
-		b->cap = 4096;
+		b->cap = FLUSH_BYTES + 16 * (sizeof(struct cut_rec) + SS_MSG_MAX);
 		b->data = g_malloc(b->cap);
 	}
 	b->next = NULL;
