@@ -265,10 +265,19 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		}
 		return;
 	case MEM_CTL_FLUSH:
-		act_then_pass(l2, ACT_FLUSH, r);
-		return;
 	case MEM_CTL_INVALIDATE:
-		act_then_pass(l2, ACT_INVALIDATE, r);
+		/*
+		 * These act when they arrive, between requests: where the
+		 * inputs run on threads of their own (merge = rr promises any
+		 * delay), that place would be the scheduling's.
+		 */
+		if (ss_engine_partitions(l2->c.engine) > 1) {
+			ss_component_fail(&l2->c, SS_ERROR_CONFIG,
+					  "a flush or invalidation from cpu_side[%u] in mid-stream has no fixed place among the inputs' requests on several threads; run with --threads 1",
+					  in->index);
+			return;
+		}
+		act_then_pass(l2, r->ctl == MEM_CTL_FLUSH ? ACT_FLUSH : ACT_INVALIDATE, r);
 		return;
 	}
 	for (unsigned i = 0; i < l2->n_out; i++)

@@ -124,14 +124,18 @@ static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 				serve, s);
 	/*
 	 * It answers nothing upstream.  Merging several inputs round-robin,
-	 * it serves the same order whenever their requests come (--threads),
-	 * unless it writes the run's profile file: all instances append to
-	 * it as each ends a kernel, an order that is the one thread's.
+	 * it serves the same order whenever their requests come (--threads).
+	 * Writing the run's profile file, every instance appends to it as it
+	 * ends a kernel, an order only one clock gives: all stay joined.
 	 */
-	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
-		(ss_component_port_count(c, "cpu_side") > 1 &&
-		 !ss_engine_run_options(c->engine)->rd_profile ?
-		 SS_PORT_ANY_DELAY : 0));
+	if (ss_engine_run_options(c->engine)->rd_profile) {
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_JOINED);
+		ss_component_set_port_flags(c, "mem_side", SS_PORT_JOINED);
+	} else {
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
+			(ss_component_port_count(c, "cpu_side") > 1 ?
+			 SS_PORT_ANY_DELAY : 0));
+	}
 	s->rd = rd_new();
 	for (int k = 0; k < N_CATS; k++)
 		s->hist[k] = sd_hist_new();

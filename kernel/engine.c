@@ -320,18 +320,28 @@ void ss_engine_stop(struct ss_engine *e)
 	g_atomic_int_set(&e->root->halted, 1);
 }
 
-/* Partitions may fail at once: the first failure wins, under this lock. */
+/*
+ * Partitions may fail at once, under this lock (POSIX's: ThreadSanitizer
+ * sees through it).  The first failure wins, except that one of a
+ * partition numbered lower replaces it: when every SM fails the same way
+ * at a kernel's start, the run names the first SM, as on one thread.
+ */
 static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void ss_engine_fail(struct ss_engine *e, GError *err)
 {
 	struct ss_engine *root = e->root;
+	unsigned rank = ss_partition_running();
 
 	pthread_mutex_lock(&fail_lock);
-	if (!root->failure)
+	if (!root->failure || rank < root->failure_rank) {
+		if (root->failure)
+			g_error_free(root->failure);
 		root->failure = err;
-	else
+		root->failure_rank = rank;
+	} else {
 		g_error_free(err);
+	}
 	pthread_mutex_unlock(&fail_lock);
 	ss_engine_stop(e);
 }
@@ -351,7 +361,12 @@ bool ss_engine_next_tick(const struct ss_engine *q, uint64_t *tick)
 
 const GError *ss_engine_failure(const struct ss_engine *e)
 {
-	return e->root->failure;
+	const GError *f;
+
+	pthread_mutex_lock(&fail_lock);
+	f = e->root->failure;
+	pthread_mutex_unlock(&fail_lock);
+	return f;
 }
 
 uint64_t ss_physical_memory(void)

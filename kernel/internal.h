@@ -88,6 +88,7 @@ struct ss_engine {
 	struct ss_run_state *run;	/* runopts.c; NULL until used */
 	uint64_t claimed_bytes;		/* ss_engine_claim_memory's account */
 	int halted;			/* stop or failure, for every partition (atomic) */
+	unsigned failure_rank;		/* the partition that failed (see ss_engine_fail) */
 	struct ss_partitions *parts;	/* partition.c; NULL: one queue, this one */
 };
 
@@ -123,6 +124,8 @@ void ss_partition_enter(struct ss_component *c);
 void ss_partition_leave(void);
 void ss_partition_run(struct ss_engine *e, unsigned threads);
 size_t ss_partition_pending(struct ss_engine *e);
+/* The partition this thread runs now, UINT_MAX outside a partitioned run. */
+unsigned ss_partition_running(void);
 void ss_partition_free(struct ss_engine *e);
 void ss_run_free(struct ss_engine *e);	/* runopts.c */
 

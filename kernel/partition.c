@@ -120,7 +120,8 @@ static bool link_is_cut(struct ss_port *p)
 {
 	struct ss_port_group *a = group_of(p), *b = group_of(p->peer);
 
-	return a && b && direction_free(a, b) && direction_free(b, a);
+	return a && b && !((a->flags | b->flags) & SS_PORT_JOINED) &&
+		direction_free(a, b) && direction_free(b, a);
 }
 
 /*
@@ -204,9 +205,12 @@ static void cut_recv(struct ss_component *to, struct ss_port *in,
 		to->type->ops->xrecv(to, in, m);
 		return;
 	}
-	if (G_UNLIKELY(m->size < sizeof(*m) || m->size > SS_MSG_MAX))
-		g_error("%s.%s: message of %u bytes cannot cross threads (at most %d)",
-			to->name, in->desc->name, m->size, SS_MSG_MAX);
+	if (G_UNLIKELY(m->size < sizeof(*m) || m->size > SS_MSG_MAX)) {
+		ss_component_fail(to, SS_ERROR_INTERNAL,
+				  "%s: a message of %u bytes cannot cross threads (at most %d); run with --threads 1",
+				  in->desc->name, m->size, SS_MSG_MAX);
+		return;
+	}
 	bp = &from->out[to->part];
 	if (!*bp) {
 		*bp = batch_get(ps);
@@ -288,13 +292,21 @@ static void flush(struct ss_partitions *ps, struct part *p)
 	p->out_len = 0;
 }
 
+static bool halted(struct ss_partitions *ps);
+
+/*
+ * What came for a partition, batch by batch.  Once the run halts nothing
+ * more is delivered: on one thread nothing after the failing event runs
+ * (an L2 handed every SM's kernel end after a failure would finish the
+ * kernel and a report would write it).
+ */
 static void deliver(struct ss_partitions *ps, struct batch *list)
 {
 	while (list) {
 		struct batch *b = list;
 
 		list = b->next;
-		for (size_t at = 0; at < b->len;) {
+		for (size_t at = 0; at < b->len && !halted(ps);) {
 			struct cut_rec *r = (struct cut_rec *)(void *)(b->data + at);
 			struct ss_port *in = r->in;
 
@@ -370,6 +382,11 @@ static gpointer worker(gpointer data)
 
 		if (ps->done)
 			break;
+		if (halted(ps)) {
+			ps->done = true;
+			pthread_cond_broadcast(&ps->cond);
+			break;
+		}
 		if (!p) {
 			if (!ps->running) {
 				ps->done = true;
@@ -481,6 +498,11 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 		e->events_run += ps->part[i].q->events_run;
 		e->now = MAX(e->now, ps->part[i].q->now);
 	}
+}
+
+unsigned ss_partition_running(void)
+{
+	return running_part ? running_part->id : UINT_MAX;
 }
 
 unsigned ss_engine_partitions(const struct ss_engine *e)

@@ -141,8 +141,12 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 	g_return_val_if_fail(s->built && !s->started, FALSE);
 	s->started = true;
 	threads = run_threads(e);
-	/* a tick limit is one clock's: such a run keeps one */
-	if (threads > 1 && !s->max_ticks) {
+	/*
+	 * A tick limit is one clock's: such a run keeps one; so does one
+	 * whose components scheduled before starting (xinit), since such
+	 * events belong to no partition yet.
+	 */
+	if (threads > 1 && !s->max_ticks && !ss_engine_pending(e)) {
 		unsigned n_parts = ss_partition_plan(e);
 
 		if (n_parts > 1)

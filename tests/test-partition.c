@@ -136,6 +136,9 @@ static void test_plan(void)
 		/* the sink may answer, and the source takes no delay */
 		{ SS_PORT_SILENT, SS_PORT_ANY_DELAY, 1 },
 		{ SS_PORT_SILENT | SS_PORT_ANY_DELAY, 0, N_SRC + 1 },
+		/* promises, but one end is joined */
+		{ SS_PORT_JOINED, SS_PORT_ANY_DELAY | SS_PORT_SILENT, 1 },
+		{ 0, SS_PORT_ANY_DELAY | SS_PORT_SILENT | SS_PORT_JOINED, 1 },
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -2,10 +2,12 @@
 # --threads: every output is the same for every thread count.  Each trace
 # (the bundled sample always; every golden trace with ../shared) runs under
 # every stock and validation configuration with --threads 1, 2, 3 and 8;
-# the table, --json, --csv, the raw statistics (--stats json -o) and, for
-# the SDCM baseline, --rd-profile must be byte-identical to --threads 1's.
-# The reference configurations must really run as several partitions
-# (the summary line says how many), or this test would prove nothing.
+# the table, --json, --csv and the raw statistics (--stats json -o) must
+# be byte-identical to --threads 1's, and so must --rd-profile, with
+# which the SDCM baseline runs a second time (as one partition: its
+# instances append to the profile in one clock's order).  The reference
+# configurations must really run as several partitions (the summary line
+# says how many), or this test would prove nothing.
 #
 # Environment (set by make check): SECTORSIM, G_TEST_SRCDIR, SECTORSIM_SHARED.
 
@@ -23,8 +25,8 @@ unset IFS
 [ $# -gt 1 ] || diag "../shared not found: the bundled sample only"
 
 configs="validation/titanv-ref.ini validation/a100-ref.ini
-validation/titanv-sdcm-ref.ini titanv.ini a100.ini titanv-slices.ini
-titanv-no-l1.ini"
+validation/titanv-sdcm-ref.ini validation/titanv-sdcm-ref.ini+profile
+titanv.ini a100.ini titanv-slices.ini titanv-no-l1.ini"
 
 # outputs N NAME CONFIG TRACE: every output of one run into $tmp/NAME-N.*
 outputs()
@@ -32,11 +34,11 @@ outputs()
 	o=$tmp/$2-$1
 	prof=
 	case $3 in
-	*sdcm*) prof="--rd-profile $o.prof" ;;
+	*+profile) prof="--rd-profile $o.prof" ;;
 	esac
 	# shellcheck disable=SC2086
 	"$SECTORSIM" --threads "$1" --json "$o.json" --csv "$o.csv" \
-		--stats json -o "$o.stats" $prof "$cfg/$3" "$4" \
+		--stats json -o "$o.stats" $prof "$cfg/${3%+profile}" "$4" \
 		> "$o.table" 2> "$o.err"
 	echo $? > "$o.status"
 }
@@ -57,7 +59,7 @@ for app in "$@"; do
 					{ same=1; diag "$key: .$f differs with --threads $n"; }
 			done
 			case $c in
-			*sdcm*) cmp -s "$tmp/$key-1.prof" "$tmp/$key-$n.prof" ||
+			*+profile) cmp -s "$tmp/$key-1.prof" "$tmp/$key-$n.prof" ||
 					{ same=1; diag "$key: the profile differs with --threads $n"; } ;;
 			esac
 			ok $same "$key: --threads $n gives --threads 1's outputs"
@@ -65,11 +67,33 @@ for app in "$@"; do
 		# the summary's "N partitions on M threads"
 		parts=$(sed -n 's/.* in [0-9.]* s, \([0-9]*\) partitions* on.*/\1/p' "$tmp/$key-8.err")
 		case $c in
-		validation/titanv-ref.ini | validation/a100-ref.ini)
+		validation/titanv-ref.ini | validation/a100-ref.ini | \
+		validation/titanv-sdcm-ref.ini)
 			[ "${parts:-1}" -gt 1 ]
 			ok $? "$key: runs as several partitions (${parts:-?})" ;;
+		*+profile)
+			is "${parts:-?}" 1 "$key: runs as one partition" ;;
 		esac
 	done
+done
+
+# A failure in the SMs' partitions (every L1 refuses the kernel's size):
+# the same exit status and the same error, naming one of the L1s (which
+# one fails first is the scheduling's, so not always l1[0] as on one
+# thread), and nothing written for the kernel it stopped.
+sed -e 's/^assoc  *= 4$/sets = 4096/' -e 's/^size  *= 128KiB$/size = 512KiB/' \
+	"$cfg/validation/titanv-ref.ini" > "$tmp/l1-fails.ini"
+for n in 1 3 8; do
+	run --threads "$n" --json "$tmp/fail-$n.json" "$tmp/l1-fails.ini" \
+		"$top/traces/vectoradd-a100"
+	is "$st" 2 "an L1 that cannot take the kernel's size, --threads $n: exit 2"
+	case $err in
+	"l1["[0-9]*"]: the kernel's L1 of 131072 bytes: 131072 bytes in 4096 sets of 128-byte lines make 0 ways; expected 1 to 1024")
+		ok 0 "--threads $n: the L1's one-line error" ;;
+	*) ok 1 "--threads $n: the L1's one-line error" || diag "$err" ;;
+	esac
+	[ ! -e "$tmp/fail-$n.json" ]
+	ok $? "--threads $n: no results file for a run that stopped in its first kernel"
 done
 
 # one thread when not told, --threads 0 one per core; a bad count is refused

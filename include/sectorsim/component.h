@@ -196,8 +196,8 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * element of it), set in xcreate or xinit from its parameters.  With these
  * the core may run the two ends of a link on different threads
  * (`--threads`): it does so when, in each direction, the sender is
- * SILENT or SENDS_WHEN_IDLE or the receiver takes ANY_DELAY (doc/INTERNALS.md,
- * "Partitions").  A promise that does not hold makes results depend on
+ * SILENT or SENDS_WHEN_IDLE or the receiver takes ANY_DELAY, and neither
+ * end is JOINED (doc/INTERNALS.md, "Partitions").  A promise that does not hold makes results depend on
  * the thread count; with no flags the ends always share a thread.
  */
 /* This end sends nothing. */
@@ -214,6 +214,12 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * when the peer acts on it (a phase's work handed out at its start).
  */
 #define SS_PORT_SENDS_WHEN_IDLE	(1u << 2)
+/*
+ * The ends of a link on this port share a partition whatever else is
+ * promised: the component does something whose order only one clock
+ * gives (it appends to an output its peers write too).
+ */
+#define SS_PORT_JOINED		(1u << 3)
 void ss_component_set_port_flags(struct ss_component *c, const char *name,
 				 unsigned flags);
 
