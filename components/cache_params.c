@@ -50,20 +50,27 @@ const char *const sc_at_kernel_end_names[] = { "invalidate", "keep", NULL };
  * the records every kernel's end walks.  The rest of a table is touched
  * only as the trace uses lines, so many large caches run on a small trace.
  */
+/* What the limit is: the machine's memory or [simulation] memory. */
+static const char *memory_name(struct ss_engine *e)
+{
+	return ss_engine_memory(e) < ss_physical_memory()
+		? "[simulation] memory" : "this machine's memory";
+}
+
 static bool claim_tables(void *ctx, uint64_t old_resident,
 			 uint64_t new_resident, uint64_t tables, char **why)
 {
-	uint64_t phys = ss_physical_memory(), total;
+	uint64_t phys = ss_engine_memory(ctx), total;
 
 	if (phys && tables > phys) {
-		*why = g_strdup_printf("the cache's tables need %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of this machine's memory",
-				       tables, phys);
+		*why = g_strdup_printf("the cache's tables need %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of %s",
+				       tables, phys, memory_name(ctx));
 		return false;
 	}
 	if (ss_engine_claim_memory(ctx, old_resident, new_resident, &total))
 		return true;
-	*why = g_strdup_printf("its %" G_GUINT64_FORMAT " bytes of per-set records, walked at every kernel's end, would bring those of the run's caches to %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of this machine's memory",
-			       new_resident, total, phys);
+	*why = g_strdup_printf("its %" G_GUINT64_FORMAT " bytes of per-set records, walked at every kernel's end, would bring those of the run's caches to %" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " bytes of %s",
+			       new_resident, total, phys, memory_name(ctx));
 	return false;
 }
 

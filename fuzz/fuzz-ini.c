@@ -5,7 +5,10 @@
  * --dot) and built (create, bind, init; never run, so no trace is read and
  * no result written).  Inputs that name plugins (they would dlopen files of
  * the machine) or /dev, /proc, /sys (an include of /dev/stdin would block)
- * are skipped.
+ * are skipped.  The run may plan for 1 GiB ([simulation] memory, as -p
+ * sets it): caches beyond that are refused when built, where the
+ * machine's memory would let a table of many GiB be allocated, more than
+ * the fuzzer allows a process (its -malloc_limit_mb).
  */
 #include "config.h"
 
@@ -13,6 +16,7 @@
 #include "sim.h"
 #include "builtin.h"
 
+static const char *const memory_override[] = { "simulation.memory=1GiB", NULL };
 static FILE *devnull;
 static struct ss_registry *reg;
 static size_t n_types;
@@ -54,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return -1;
 	fuzz_write("t.ini", data, size);
 	path = g_build_filename(fuzz_dir, "t.ini", NULL);
-	sim = ss_sim_load(reg, path, NULL, NULL, &errors);
+	sim = ss_sim_load(reg, path, memory_override, NULL, &errors);
 	if (sim) {
 		ss_sim_dump_config(sim, devnull);
 		ss_sim_dot(sim, devnull);

@@ -380,6 +380,18 @@ uint64_t ss_physical_memory(void)
 	return 0;
 }
 
+uint64_t ss_engine_memory(const struct ss_engine *e)
+{
+	uint64_t phys = ss_physical_memory(), limit = e->root->memory_limit;
+
+	return limit && (!phys || limit < phys) ? limit : phys;
+}
+
+void ss_engine_set_memory(struct ss_engine *e, uint64_t bytes)
+{
+	e->root->memory_limit = bytes;
+}
+
 /* Partitions resize their caches at once (an L1 per SM at a kernel's start). */
 /* POSIX's, not GLib's: ThreadSanitizer sees through these */
 static pthread_mutex_t claim_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -387,7 +399,7 @@ static pthread_mutex_t claim_lock = PTHREAD_MUTEX_INITIALIZER;
 bool ss_engine_claim_memory(struct ss_engine *e, uint64_t old_bytes,
 			    uint64_t new_bytes, uint64_t *total)
 {
-	uint64_t phys = ss_physical_memory();
+	uint64_t phys = ss_engine_memory(e);
 	bool ok = true;
 
 	e = e->root;

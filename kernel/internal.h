@@ -87,6 +87,7 @@ struct ss_engine {
 	GError *failure;		/* the first ss_engine_fail() */
 	struct ss_run_state *run;	/* runopts.c; NULL until used */
 	uint64_t claimed_bytes;		/* ss_engine_claim_memory's account */
+	uint64_t memory_limit;		/* [simulation] memory; 0: the machine's */
 	int halted;			/* stop or failure, for every partition (atomic) */
 	unsigned failure_rank;		/* the partition that failed (see ss_engine_fail) */
 	struct ss_partitions *parts;	/* partition.c; NULL: one queue, this one */

@@ -120,6 +120,7 @@ gboolean ss_sim_build(struct ss_sim *s, GError **error)
 	s->engine = ss_engine_new();
 	if (s->run_options)
 		ss_engine_set_run_options(s->engine, s->run_options);
+	ss_engine_set_memory(s->engine, s->memory);
 	s->run_options = NULL;
 	add_instances(s);
 	return bind_pairs(s, error) && create_and_init(s, error);

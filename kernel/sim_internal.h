@@ -69,6 +69,7 @@ struct ss_sim {
 	GHashTable *errors_said;
 	uint64_t max_ticks;
 	char *max_ticks_loc;		/* "file:line" of max_ticks, for its message */
+	uint64_t memory;		/* [simulation] memory; 0: the machine's */
 	struct ss_engine *engine;
 	const struct ss_run_options *run_options;	/* for build, or NULL */
 	bool built, started;

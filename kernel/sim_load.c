@@ -16,7 +16,7 @@
 #include "sim_internal.h"
 
 static const char *const sim_keys[] = {
-	"include", "plugin_path", "plugins", "max_ticks", NULL
+	"include", "plugin_path", "plugins", "max_ticks", "memory", NULL
 };
 
 void sim_err_at(struct ss_sim *s, const char *loc, const char *fmt, ...)
@@ -115,7 +115,7 @@ static void load_sim_section(struct ss_sim *s)
 		if (!g_strv_contains(sim_keys, e->key)) {
 			const char *near = ss_did_you_mean(e->key, sim_keys, 4);
 
-			sim_err_at(s, e->loc, "[simulation] unknown key '%s'; expected one of include, plugin_path, plugins, max_ticks%s%s%s",
+			sim_err_at(s, e->loc, "[simulation] unknown key '%s'; expected one of include, plugin_path, plugins, max_ticks, memory%s%s%s",
 				   e->key, near ? "; did you mean '" : "", near ? near : "",
 				   near ? "'?" : "");
 		}
@@ -130,6 +130,22 @@ static void load_sim_section(struct ss_sim *s)
 		else
 			s->max_ticks = v;
 		s->max_ticks_loc = g_strdup(mt->loc);
+	}
+	mt = ini_section_get(sim, "memory");
+	if (mt) {
+		static const struct ss_param_desc memory = {
+			"memory", SS_P_SIZE, NULL, "", NULL, 0, 0, 0,
+		};
+		struct ss_pvalue v = { 0 };
+		char *why = NULL;
+
+		if (!ss_param_parse(&memory, mt->value, NULL, &v, &why))
+			sim_err_at(s, mt->loc, "[simulation] memory = %s: expected the memory the run may use, a size such as 8GiB",
+				   mt->value);
+		else
+			s->memory = v.v.u;
+		g_free(v.text);
+		g_free(why);
 	}
 	pp = ini_section_get(sim, "plugin_path");
 	if (pp) {

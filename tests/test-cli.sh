@@ -129,6 +129,16 @@ p_error 'src[4].first=3' "index 4 out of range" "index out of range"
 p_error 'tokens[0].latency=3' "is not an array" "index on a link"
 p_error 'slower.period=3' "is a template" "a template"
 p_error 'simulation.max_tick=3' "did you mean 'max_ticks'?" "unknown [simulation] key"
+p_error 'simulation.memory=lots' "expected the memory the run may use, a size such as 8GiB" "bad [simulation] memory"
+
+# [simulation] memory: what the run may plan for, below the machine's
+# memory (a job's share); a cache beyond it is refused when built
+run -q -p simulation.memory=4MiB -p l2.size=256MiB "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100"
+status 2 "a 256 MiB L2 under [simulation] memory = 4MiB: exit 2"
+has "$(cat err)" "l2 (type l2_slice_set): create: " "the L2 is refused when built"
+has "$(cat err)" "bytes, more than the 4194304 bytes of [simulation] memory" "naming [simulation] memory"
+run -q -p simulation.memory=64MiB "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100"
+status 0 "titanv-ref.ini within [simulation] memory = 64MiB: exit 0"
 
 # ---- --version, --help, bad invocations ----------------------------------------
 

@@ -228,15 +228,22 @@ size_t ss_engine_pending(const struct ss_engine *e);
 
 /* The machine's physical memory in bytes, 0 when the system does not say. */
 uint64_t ss_physical_memory(void);
+/*
+ * The memory the run may plan for: the machine's, or less when the
+ * configuration says so ([simulation] memory: a job's share of a shared
+ * machine, whose limit the machine's size does not show).
+ */
+uint64_t ss_engine_memory(const struct ss_engine *e);
+void ss_engine_set_memory(struct ss_engine *e, uint64_t bytes);
 
 /*
  * The run's account of the memory its components touch whatever the
  * input (a cache's per-set records, walked at every kernel's end), so
- * that a configuration whose sum exceeds the machine's physical memory
- * is refused when it is built, with a message, rather than the machine
- * swapping or its out-of-memory killer ending the run later.  Swap
- * `old_bytes` (being freed or replaced; 0: none) for `new_bytes`: false,
- * the account unchanged, when the total would exceed physical memory
+ * that a configuration whose sum exceeds the run's memory
+ * (ss_engine_memory) is refused when it is built, with a message, rather
+ * than the machine swapping or its out-of-memory killer ending the run
+ * later.  Swap `old_bytes` (being freed or replaced; 0: none) for
+ * `new_bytes`: false, the account unchanged, when the total would exceed it
  * (*total, when not NULL: what it would be).  Giving back is always true.
  */
 bool ss_engine_claim_memory(struct ss_engine *e, uint64_t old_bytes,
