@@ -188,9 +188,12 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 	 * first_wave hands each SM all its blocks at a kernel's start, in one
 	 * tick, after the last kernel ended on every SM, and listens to none
 	 * of them: when an SM takes them changes nothing (--threads).
-	 * Dynamic dispatch refills slots tick by tick as the SMs report.
+	 * Dynamic dispatch refills slots tick by tick as the SMs report,
+	 * at the start of the tick after a report (refill).
 	 */
 	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
+	ss_component_set_port_lookahead(c, "done", 1);
+	ss_component_set_port_flags(c, "kernels", SS_PORT_SILENT);
 	if (policy == POLICY_FIRST_WAVE)
 		ss_component_set_port_flags(c, "dispatch", SS_PORT_SENDS_WHEN_IDLE);
 	s->dispatch = g_new(struct ss_port *, n_sms);
@@ -209,6 +212,8 @@ static void send_dispatch(struct ss_port *to, enum gpu_dispatch_op op,
 	struct gpu_dispatch_msg m = {
 		.hdr = { sizeof(m), op }, .kernel = k, .occ = occ, .block = b,
 		.slot = slot, .sm = to->index,
+		.n_lines = b ? b->n_lines : 0, .n_shared = b ? b->n_shared : 0,
+		.n_unknown = b ? b->n_unknown : 0,
 	};
 
 	ss_port_send(to, &m.hdr);
@@ -438,7 +443,7 @@ static void block_done(struct block_scheduler *s, const struct ss_port *in,
 	s->freed[s->n_freed++] = key;
 	/*
 	 * At the start of the next tick: below SS_PRIO_ISSUE, where SM i
-	 * issues at SS_PRIO_ISSUE + i, so every SM sees its new blocks
+	 * issues at SS_PRIO_ISSUE + 1 + i, so every SM sees its new blocks
 	 * before it issues in that tick, whatever its index.
 	 */
 	if (!s->refill_queued) {

@@ -42,6 +42,8 @@ struct dram_counter {
 	struct ss_port *done;
 	unsigned n_in, ended;
 	bool begun;
+	struct mem_req end_msg;	/* the last input's kernel end, for end_tick */
+	bool end_due;		/* end_msg waits for end_tick */
 	uint64_t **channel;	/* per input: its channel's reads, writes
 				   (several channels only) */
 };
@@ -54,6 +56,7 @@ static int dram_create(struct ss_component *c, const struct ss_params *p,
 
 	d->done = ss_component_port(c, "done", 0);
 	d->n_in = ss_component_port_count(c, "req");
+	ss_component_set_port_flags(c, "req", SS_PORT_SILENT);	/* answers nothing */
 	n_ch = ss_param_uint(p, "channels");
 	if (!n_ch)
 		n_ch = d->n_in;
@@ -89,6 +92,22 @@ static void pass_on(struct dram_counter *d, const struct mem_req *r)
 		ss_port_send(d->done, &r->hdr);
 }
 
+/* The kernel's end, due: at the end of its tick, or before what comes next. */
+static void end_now(struct dram_counter *d)
+{
+	d->end_due = false;
+	pass_on(d, &d->end_msg);
+}
+
+static void end_tick(struct ss_engine *e, void *data)
+{
+	struct dram_counter *d = data;
+
+	(void)e;
+	if (d->end_due)
+		end_now(d);
+}
+
 static void dram_control(struct dram_counter *d, const struct mem_req *r)
 {
 	switch (r->ctl) {
@@ -102,9 +121,21 @@ static void dram_control(struct dram_counter *d, const struct mem_req *r)
 	case MEM_CTL_KERNEL_END:
 		if (++d->ended < d->n_in)
 			break;
+		/*
+		 * The kernel's end goes on at the end of the tick, in an event
+		 * of the DRAM's own priority, not inside the last input's: it
+		 * leaves at a time no other component's message has, which is
+		 * what orders it among the SMs' messages to the scheduler on
+		 * another thread (--threads).  What reaches the DRAM first
+		 * (another kernel's traffic in the same tick) finds it ended
+		 * (dram_recv).
+		 */
 		d->ended = 0;
 		d->begun = false;
-		pass_on(d, r);
+		d->end_msg = *r;
+		d->end_due = true;
+		ss_schedule_in(d->c.engine, 0, SS_PRIO_DRAIN + MAX(d->c.index, 0),
+			       end_tick, d);
 		break;
 	default:
 		pass_on(d, r);
@@ -119,6 +150,8 @@ static void dram_recv(struct ss_component *c, struct ss_port *in,
 	const struct mem_req *r = (const struct mem_req *)m;
 	uint64_t n = (r->size + MEM_ATOM - 1) / MEM_ATOM;
 
+	if (G_UNLIKELY(d->end_due))
+		end_now(d);
 	switch (m->kind) {
 	case MEM_READ:
 		c->stats[DC_READS] += n;

@@ -615,6 +615,9 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 	}
 	r->n_done = ss_component_port_count(c, "done");
 	r->next = ss_component_port(c, "next", 0);
+	/* it sends only on next */
+	ss_component_set_port_flags(c, "plan", SS_PORT_SILENT);
+	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
 	return 0;
 }
 

@@ -83,7 +83,10 @@ struct l2_slice_set {
 	uint64_t *counts;	/* several slices: theirs, one block */
 	struct sc_kernel_end end;
 	struct rr_merge *merge;		/* the inputs, in the order of `merge` */
+	bool merge_rr;			/* merge = rr: inputs may come any time */
 	bool begun;
+	struct mem_req end_msg;		/* the last input's kernel end, for end_tick */
+	bool end_due;			/* end_msg waits for end_tick */
 };
 
 static void l2_destroy(struct ss_component *c);
@@ -146,15 +149,15 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
 	for (unsigned i = 0; i < l2->n_out; i++)
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
-	l2->merge = rr_merge_new(l2->n_in, ss_param_enum(p, "merge") == MERGE_ARRIVAL,
-				 serve, l2);
+	l2->merge_rr = ss_param_enum(p, "merge") == MERGE_RR;
+	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, serve, l2);
 	/*
 	 * It answers nothing upstream, and the round-robin merge takes input
 	 * k's turn only once k has sent or ended: the order served is that of
 	 * the whole streams, whenever their requests come (--threads).
 	 */
 	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
-		(ss_param_enum(p, "merge") == MERGE_RR ? SS_PORT_ANY_DELAY : 0));
+		(l2->merge_rr ? SS_PORT_ANY_DELAY : 0));
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
 	if (l2->n_slices > 1)
 		l2->counts = g_new0(uint64_t, (size_t)SC_N_STATS * l2->n_slices);
@@ -246,6 +249,22 @@ static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 	}
 }
 
+/* The kernel's end, due: at the end of its tick, or before what comes next. */
+static void end_now(struct l2_slice_set *l2)
+{
+	l2->end_due = false;
+	act_then_pass(l2, ACT_END_KERNEL, &l2->end_msg);
+}
+
+static void end_tick(struct ss_engine *e, void *data)
+{
+	struct l2_slice_set *l2 = data;
+
+	(void)e;
+	if (l2->end_due)
+		end_now(l2);
+}
+
 static void control(struct l2_slice_set *l2, struct ss_port *in,
 		    const struct mem_req *r)
 {
@@ -259,19 +278,31 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		}
 		return;
 	case MEM_CTL_KERNEL_END:
+		/*
+		 * The last input has ended the kernel: the slices end it at
+		 * the end of the tick, in an event of the L2's own priority,
+		 * not inside the last SM's (or before anything that comes
+		 * first: l2_recv).  So the kernel's end leaves the L2 at a
+		 * time no other component's message has, which is what
+		 * orders it among the scheduler's messages on another thread.
+		 */
 		if (rr_merge_end(l2->merge, in->index)) {
 			l2->begun = false;
-			act_then_pass(l2, ACT_END_KERNEL, r);
+			l2->end_msg = *r;
+			l2->end_due = true;
+			ss_schedule_in(l2->c.engine, 0,
+				       SS_PRIO_DRAIN + MAX(l2->c.index, 0), end_tick, l2);
 		}
 		return;
 	case MEM_CTL_FLUSH:
 	case MEM_CTL_INVALIDATE:
 		/*
 		 * These act when they arrive, between requests: where the
-		 * inputs run on threads of their own (merge = rr promises any
-		 * delay), that place would be the scheduling's.
+		 * inputs run on threads of their own and merge = rr promised
+		 * any delay, that place would be the scheduling's (in arrival
+		 * order, the core keeps time order across threads).
 		 */
-		if (ss_engine_partitions(l2->c.engine) > 1) {
+		if (l2->merge_rr && ss_engine_partitions(l2->c.engine) > 1) {
 			ss_component_fail(&l2->c, SS_ERROR_CONFIG,
 					  "a flush or invalidation from cpu_side[%u] in mid-stream has no fixed place among the inputs' requests on several threads; run with --threads 1",
 					  in->index);
@@ -290,6 +321,8 @@ static void l2_recv(struct ss_component *c, struct ss_port *in,
 	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
 	const struct mem_req *r = (const struct mem_req *)m;
 
+	if (G_UNLIKELY(l2->end_due))
+		end_now(l2);
 	if (m->kind == MEM_CONTROL)
 		control(l2, in, r);
 	else

@@ -50,6 +50,7 @@ static int router_create(struct ss_component *c, const struct ss_params *p,
 	bool ok;
 
 	rt->n_in = ss_component_port_count(c, "cpu_side");
+	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);	/* answers nothing */
 	rt->n_out = ss_component_port_count(c, "mem_side");
 	given = g_strdup_printf("%u mem_side outputs", rt->n_out);
 	ok = slice_map_from_params(p, rt->n_out, given, ss_param_uint(p, "line_bytes"),

@@ -18,6 +18,7 @@ static const struct ss_param_desc params[] = {
 	{ "path", SS_P_PATH, NULL, "trace directory (app_config.py or kernelslist.g inside), an Accel-Sim kernelslist.g or a native trace file (sectorsim convert); the command line's TRACE replaces it", NULL, 0, 0, SS_PF_INPUT },
 	{ "format", SS_P_ENUM, "auto", "auto (a file with the native magic number: native; app_config.py: ppt, else kernelslist.g: accelsim), ppt, accelsim or native", trace_format_names, 0, 0, 0 },
 	{ "kernels", SS_P_LIST, "", "ids of the kernels to run (as reported: kernel_id); empty: all", NULL, 0, 0, 0 },
+	{ "launch_gap", SS_P_UINT, "4096", "ticks from a kernel's end to the next kernel's start (its launch); nothing runs between kernels, so no count depends on it, but the components on other threads than the trace source may run up to that far ahead of those that end a kernel (--threads)", NULL, 1, 1u << 30, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -46,6 +47,7 @@ struct trace_source {
 	unsigned n_sent;	/* of those, sent to be simulated (the stats
 				   count per phase, a kernel each) */
 	unsigned n_skipped;	/* of those, done already (GPU_KERNEL_SKIP) */
+	uint64_t launch_gap;	/* ticks from a kernel's end to the next's start */
 };
 
 static int ts_create(struct ss_component *c, const struct ss_params *p,
@@ -64,6 +66,10 @@ static int ts_create(struct ss_component *c, const struct ss_params *p,
 	}
 	t->out = ss_component_port(c, "kernels", 0);
 	t->skip = g_hash_table_new(g_direct_hash, g_direct_equal);
+	/* a kernel's end starts the next one launch_gap ticks later (ts_recv) */
+	t->launch_gap = ss_param_uint(p, "launch_gap");
+	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
+	ss_component_set_port_lookahead(c, "done", t->launch_gap);
 	return 0;
 }
 
@@ -158,7 +164,7 @@ static void ts_recv(struct ss_component *c, struct ss_port *in,
 	/* the kernel's blocks stay valid until the next kernel is read, which
 	 * happens after whoever sent this has returned */
 	if (m->kind == GPU_KERNEL_DONE)
-		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE, next_kernel, t);
+		ss_schedule_in(c->engine, t->launch_gap, SS_PRIO_ISSUE, next_kernel, t);
 	else if (m->kind == GPU_KERNEL_SKIP)
 		g_hash_table_add(t->skip, GSIZE_TO_POINTER((gsize)km->kernel->id));
 }

@@ -14,8 +14,11 @@
  * issues at most one instruction per tick, sub-cores in ascending order.
  * When it does not (reference-format traces), each block is one stream and
  * the SM issues one line per tick, loose round-robin over its block slots.
- * A tick is one event at priority SS_PRIO_ISSUE + SM index, so that SMs
- * advance together in index order.
+ * A tick is one event at priority SS_PRIO_ISSUE + 1 + SM index, so that
+ * SMs advance together in index order, each at a priority of its own,
+ * after a kernel's start (the trace source's, at SS_PRIO_ISSUE): an SM
+ * may run on another thread than the components it talks to, and only
+ * distinct priorities order their events there (--threads).
  *
  * Dispatch protocol (gpu.h): BEGIN, BLOCKs, GO, then under dynamic
  * dispatch more BLOCKs (sent at SS_PRIO_ISSUE - 1 of a tick, before any SM
@@ -296,6 +299,9 @@ struct warp_interleaver {
 	uint32_t wpb, max_active, num_sms;
 	bool go, last, ended;
 	bool scheduled;			/* an issue event is queued */
+	bool control_queued;		/* a control_tick is queued */
+	bool begin_due, end_due;	/* for control_tick to send or check */
+	uint64_t begin_arg;		/* the begin's L1 size */
 	bool issuing;			/* inside one */
 	uint64_t issued_at;		/* tick of the last issue event + 1; 0: none */
 	/* issue = block_rr */
@@ -338,8 +344,12 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		COALESCE_DESCENDING,
 	};
 
-	/* what it reports goes out on `done`, never back on tb_in (--threads) */
-	ss_component_set_port_flags(c, "tb_in", SS_PORT_SILENT);
+	/*
+	 * What it reports goes out on `done`, never back on tb_in, and from
+	 * events of its own (control_tick, issue_tick), never from inside a
+	 * delivery on tb_in (--threads).
+	 */
+	ss_component_set_port_flags(c, "tb_in", SS_PORT_SILENT | SS_PORT_DEFERS);
 	w->issue = ss_param_enum(p, "issue");
 	w->subcores = ss_param_uint(p, "subcores");
 	w->classify_hw = ss_param_enum(p, "classify") == 1;
@@ -1009,7 +1019,7 @@ static void schedule_tick(struct warp_interleaver *w, uint64_t delay)
 {
 	w->scheduled = true;
 	/* in SM order within a tick, so that the runs are reproducible */
-	ss_schedule_in(w->c.engine, delay, SS_PRIO_ISSUE + w->sm, issue_tick, w);
+	ss_schedule_in(w->c.engine, delay, SS_PRIO_ISSUE + 1 + w->sm, issue_tick, w);
 }
 
 /* One tick of issue; then the next tick, or the kernel's end. */
@@ -1034,6 +1044,39 @@ static void issue_tick(struct ss_engine *e, void *data)
 		end_kernel(w);
 }
 
+/*
+ * The answers to the scheduler's messages that go down the memory side (a
+ * kernel's begin; its end, when LAST finds the SM idle) leave in an event
+ * at the SM's own priority, like its requests, in the tick they came: the
+ * scheduler's messages never come back to it inside its own event, and
+ * every message of an SM has a priority no other component uses, which
+ * is what orders them across threads.
+ */
+static void control_tick(struct ss_engine *e, void *data)
+{
+	struct warp_interleaver *w = data;
+
+	(void)e;
+	w->control_queued = false;
+	if (w->begin_due) {
+		w->begin_due = false;
+		send_control(w, MEM_CTL_KERNEL_BEGIN, w->begin_arg, w->kernel->id);
+	}
+	if (w->end_due) {
+		w->end_due = false;
+		if (w->go && !w->scheduled && !w->issuing && !has_work(w))
+			end_kernel(w);
+	}
+}
+
+static void queue_control(struct warp_interleaver *w)
+{
+	if (w->control_queued)
+		return;
+	w->control_queued = true;
+	ss_schedule_in(w->c.engine, 0, SS_PRIO_ISSUE + 1 + w->sm, control_tick, w);
+}
+
 /* New work after GO: an SM with nothing queued issues in this very tick
  * (the block came before the SMs' issue), unless it has issued in it. */
 static void wake(struct warp_interleaver *w)
@@ -1048,7 +1091,7 @@ static void begin_kernel(struct warp_interleaver *w, const struct gpu_dispatch_m
 	const struct gpu_occupancy *occ = d->occ;
 
 	w->kernel = d->kernel;
-	w->go = w->last = w->ended = false;
+	w->go = w->last = w->ended = w->end_due = false;
 	w->is_store = w->is_local = false;
 	g_array_set_size(w->resident, 0);
 	/* opcode texts of the previous kernel are gone: so are their pointers */
@@ -1066,7 +1109,9 @@ static void begin_kernel(struct warp_interleaver *w, const struct gpu_dispatch_m
 		w->mapped = g_renew(uint64_t, w->mapped, w->mapped_cap);
 		sectors_reserve(w, w->mapped_cap);
 	}
-	send_control(w, MEM_CTL_KERNEL_BEGIN, occ ? occ->l1_bytes : 0, d->kernel->id);
+	w->begin_arg = occ ? occ->l1_bytes : 0;
+	w->begin_due = true;
+	queue_control(w);
 }
 
 static void wi_recv(struct ss_component *c, struct ss_port *in,
@@ -1082,11 +1127,12 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 	case GPU_DISPATCH_BLOCK:
 		c->stats[WI_BLOCKS]++;
 		if (w->classify_hw) {
-			c->stats[WI_SHARED_INSTS] += d->block->n_shared;
-			c->stats[WI_DROPPED_INSTS] += d->block->n_unknown;
+			c->stats[WI_SHARED_INSTS] += d->n_shared;
+			c->stats[WI_DROPPED_INSTS] += d->n_unknown;
 		}
-		/* a block without instructions is done as it comes */
-		if (!d->block->n_lines)
+		/* a block without instructions is done as it comes, and may
+		 * be gone already: only the message's counts are read */
+		if (!d->n_lines)
 			break;
 		if (w->issue == ISSUE_BLOCK_RR) {
 			struct resident r = { .block = d->block, .slot = d->slot };
@@ -1104,8 +1150,10 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 		break;
 	case GPU_DISPATCH_LAST:
 		w->last = true;
-		if (w->go && !w->scheduled && !w->issuing && !has_work(w))
-			end_kernel(w);
+		if (w->go && !w->scheduled && !w->issuing && !has_work(w)) {
+			w->end_due = true;
+			queue_control(w);
+		}
 		break;
 	}
 }

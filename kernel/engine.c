@@ -67,6 +67,8 @@ void ss_engine_free(struct ss_engine *e)
 	if (!e)
 		return;
 	ss_partition_free(e);
+	if (e->thread_group)
+		g_hash_table_destroy(e->thread_group);
 	ss_instances_destroy(e);
 	g_ptr_array_free(e->components, TRUE);
 	g_hash_table_destroy(e->by_name);
@@ -261,7 +263,24 @@ static uint64_t wheel_next_tick(const struct ss_engine *e)
 	g_assert_not_reached();
 }
 
-uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
+/* The priority of the first event of a tick that has events. */
+static int32_t first_prio(const struct ss_engine *e, uint64_t tick)
+{
+	if (e->n_wheel && tick - e->now < WHEEL_SLOTS) {
+		const struct ss_slot *s = &e->wheel[tick & WHEEL_MASK];
+
+		if (s->first != s->n)
+			return s->runs[s->first].prio;
+	}
+	return (int32_t)(((uint64_t)e->heap[0].key >> SEQ_BITS) & 0xffff) - 32768;
+}
+
+/*
+ * Run events up to (tick_limit, prio_limit): at tick_limit itself, only
+ * those of priority prio_limit or lower.
+ */
+static uint64_t run_until(struct ss_engine *e, uint64_t tick_limit,
+			  int32_t prio_limit)
 {
 	uint64_t ran = 0;
 
@@ -278,8 +297,10 @@ uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
 				next = (uint64_t)(e->heap[0].key >> 64);
 			else
 				break;
-			if (next > tick_limit)
-				break;
+			if (next > tick_limit ||
+			    (next == tick_limit && prio_limit < INT32_MAX &&
+			     first_prio(e, next) > prio_limit))
+				break;	/* the clock stays at the last event run */
 			e->now = next;
 			migrate_far(e);
 			s = &e->wheel[next & WHEEL_MASK];
@@ -287,6 +308,9 @@ uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
 			break;
 		}
 		struct ss_run *r = &s->runs[s->first];
+
+		if (G_UNLIKELY(e->now == tick_limit && r->prio > prio_limit))
+			break;
 		uint32_t node = r->head;
 		struct ss_node ev = e->nodes[node];
 
@@ -303,11 +327,44 @@ uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
 			r->head = ev.next;
 		}
 		e->n_wheel--;
+		e->prio_now = r->prio;
 		ev.fn(e->root, ev.data);
 		ran++;
 	}
 	e->events_run += ran;
 	return ran;
+}
+
+uint64_t ss_engine_run(struct ss_engine *e, uint64_t tick_limit)
+{
+	return run_until(e, tick_limit, INT32_MAX);
+}
+
+uint64_t ss_engine_run_to(struct ss_engine *q, uint64_t tick, int32_t prio)
+{
+	return run_until(q, tick, prio);
+}
+
+/*
+ * The queue's clock moves to a message's time (tick, prio) before it is
+ * delivered; every event before that time has run.
+ */
+void ss_engine_advance(struct ss_engine *q, uint64_t tick, int32_t prio)
+{
+	if (tick > q->now) {
+		q->now = tick;
+		migrate_far(q);
+	}
+	q->prio_now = prio;
+}
+
+bool ss_engine_next_key(const struct ss_engine *q, uint64_t *tick,
+			int32_t *prio)
+{
+	if (!ss_engine_next_tick(q, tick))
+		return false;
+	*prio = first_prio(q, *tick);
+	return true;
 }
 
 /*

@@ -73,6 +73,7 @@ struct ss_engine {
 	struct ss_event *heap;
 	size_t n_events, cap_events;		/* the far heap */
 	uint64_t now;
+	int32_t prio_now;			/* of the event running, or the message delivered */
 	uint64_t seq;
 	uint64_t events_run;
 	bool stop;
@@ -91,6 +92,7 @@ struct ss_engine {
 	int halted;			/* stop or failure, for every partition (atomic) */
 	unsigned failure_rank;		/* the partition that failed (see ss_engine_fail) */
 	struct ss_partitions *parts;	/* partition.c; NULL: one queue, this one */
+	GHashTable *thread_group;	/* component -> interned thread_group name */
 };
 
 /*
@@ -113,14 +115,23 @@ static inline struct ss_engine *ss_queue_of(struct ss_engine *e)
 struct ss_engine *ss_engine_new_queue(struct ss_engine *root);
 void ss_engine_free_queue(struct ss_engine *q);
 bool ss_engine_next_tick(const struct ss_engine *q, uint64_t *tick);
+/* the (tick, priority) of its next event; run events up to one; move its
+ * clock to a message's (tick, priority) */
+bool ss_engine_next_key(const struct ss_engine *q, uint64_t *tick,
+			int32_t *prio);
+uint64_t ss_engine_run_to(struct ss_engine *q, uint64_t tick, int32_t prio);
+void ss_engine_advance(struct ss_engine *q, uint64_t tick, int32_t prio);
 
 /*
  * partition.c: the components' partitions (c->part; returns how many),
  * their queues and cut links, the thread a component's xstart runs as
  * (enter / leave), the run on up to `threads` threads, what it left.
  */
-unsigned ss_partition_plan(struct ss_engine *e);
+unsigned ss_partition_plan(struct ss_engine *e, unsigned threads);
 void ss_partition_prepare(struct ss_engine *e, unsigned n_parts);
+/* thread_group = NAME: components of one name share a partition, apart
+ * from the rest */
+void ss_partition_set_group(struct ss_component *c, const char *interned);
 void ss_partition_enter(struct ss_component *c);
 void ss_partition_leave(void);
 void ss_partition_run(struct ss_engine *e, unsigned threads);

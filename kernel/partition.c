@@ -4,24 +4,31 @@
  * (`--threads`; doc/INTERNALS.md, "Partitions").
  *
  * The components fall into partitions: a link joins its two ends into one
- * partition unless the components' port promises (SS_PORT_*, component.h)
- * say that no message on it depends on when it is received.  Such a link
- * is cut: its messages go into a queue instead of a call.  Each partition
- * has an event queue of its own (an engine whose root is the run's) and
- * its own clock; a pool of threads runs whichever partitions have work, a
- * partition on one thread at a time.  A step of a partition delivers what
- * came for it, in order per sending partition, then runs its next ticks;
- * what it sent over cut links leaves as a batch at a tick's end, so the
- * messages of one tick arrive together.  The run ends when no partition
- * has an event, a message waiting or a step under way, or when a
- * component stops or fails the run.
+ * partition unless it may be cut: its promises (SS_PORT_*, component.h)
+ * make it free (no message on it depends on when it is received), or it
+ * is part of a fan-in or -out, or it joins different thread_groups.  A
+ * cut link's messages go into a queue instead of a call.  Each partition
+ * has an event queue of its own (an engine whose root is the run's); a
+ * pool of threads runs the partitions that have work, one on one thread
+ * at a time, each on the thread it ran on last when that is free.  What a
+ * partition sent over cut links leaves as a batch at the end of its step.
  *
- * The results do not depend on the thread count because nothing does but
- * the order of each link's messages and their grouping by tick, which the
- * queues keep; which partition runs when, and how far each clock runs
- * ahead, is left to the pool.  A sender that runs far ahead of its
- * receiver waits (BOUND bytes), delivering what comes for it meanwhile,
- * so memory stays bounded and no two partitions can wait for each other.
+ * When every cut link is free, partitions run freely: a step delivers
+ * what came for the partition, in order per sender, then runs up to
+ * STEP_TICKS of its ticks; nothing but the order of each link's messages
+ * and their grouping by tick matters, and the queues keep both.
+ *
+ * Otherwise every cut link runs in time order: a message carries the key
+ * (tick, priority) of the event that sent it, and a step merges the
+ * partition's own events and what came for it by key, as far as its
+ * senders' floors allow: a floor is a key below which a partition will
+ * send nothing more, from its next event, the messages it has yet to
+ * act on, and what may still reach it, delayed by its lookahead.  So each
+ * partition sees what it would see on one queue.  Two partitions acting
+ * at one key could not be ordered: the run stops, saying so.
+ *
+ * A sender whose undelivered bytes pass BOUND waits for its receivers,
+ * delivering what comes for it meanwhile, so memory stays bounded.
  */
 #include "config.h"
 
@@ -36,11 +43,34 @@
  */
 #define STEP_TICKS 16
 #define FLUSH_BYTES (64 * 1024)		/* a batch leaves early from this size */
-#define BOUND (256u * 1024)		/* a sender's undelivered bytes before it waits */
+#define BOUND (4u * 1024 * 1024)	/* a sender's undelivered bytes before it waits */
 
-/* A message in a batch: the port it is for, then the message itself. */
+/*
+ * Time order: a message's key is the (tick, priority) of the event that
+ * sent it, tick << 16 | priority + 32768, so keys compare as times do.
+ */
+#define KEY_NONE UINT64_MAX
+#define KEY_TICK_MAX ((UINT64_C(1) << 48) - 1)
+
+static inline uint64_t key_of(uint64_t tick, int32_t prio)
+{
+	return tick << 16 | (uint16_t)(prio + 32768);
+}
+
+static inline uint64_t key_tick(uint64_t key)
+{
+	return key >> 16;
+}
+
+static inline int32_t key_prio(uint64_t key)
+{
+	return (int32_t)(key & 0xffff) - 32768;
+}
+
+/* A message in a batch: the port it is for, its key, the message itself. */
 struct cut_rec {
 	struct ss_port *in;
+	uint64_t key;
 	uint32_t size;
 	uint32_t pad;
 };
@@ -52,7 +82,28 @@ struct batch {
 	unsigned char *data;		/* cut_rec + message, 8-byte aligned */
 };
 
+/* Messages of one sender taken by the receiver, not yet delivered. */
+struct pending {
+	struct batch *head, *tail;
+	size_t at;			/* offset of the next record in head */
+};
+
 enum part_state { PART_IDLE, PART_QUEUED, PART_RUNNING };
+
+/*
+ * A thread of the pool and the partitions ready to run on it: each
+ * partition runs where it ran last, so that its caches' state stays in
+ * that core's cache; a thread with nothing of its own takes another's.
+ */
+struct pool_thread {
+	struct ss_partitions *ps;
+	unsigned id;
+	struct part *ready_head, *ready_tail;
+	pthread_cond_t cond;		/* work queued for it, or the run ended */
+	bool idle;			/* waits on cond */
+};
+
+#define SRC_OWN UINT_MAX		/* last_src of the partition's own events */
 
 struct part {
 	struct ss_engine *q;		/* its events; q->root is the run's engine */
@@ -66,6 +117,21 @@ struct part {
 	bool over_bound;		/* waits for its receivers to read */
 	enum part_state state;
 	struct part *next_ready;
+	unsigned home;			/* the pool thread it runs on */
+	/*
+	 * Time order.  Under the lock, as of its last step's end: the key of
+	 * its next event, and per sending partition the key of the first
+	 * message it has not delivered (KEY_NONE: none).
+	 */
+	uint64_t head;
+	uint64_t *in_first;
+	unsigned *senders, n_senders;	/* partitions with cut links to it */
+	uint64_t *delay_from;		/* per sending partition: how it answers (part_delays) */
+	/* its step's own */
+	struct pending *pend;		/* per sending partition */
+	uint64_t *sender_floor;		/* per sending partition, as the step began */
+	uint64_t last_key;		/* of what it ran or delivered last */
+	unsigned last_src;		/* the sender of that, or SRC_OWN */
 };
 
 struct ss_partitions {
@@ -73,11 +139,12 @@ struct ss_partitions {
 	unsigned n;
 	struct part *part;
 	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* work queued, or the run ended */
-	struct part *ready_head, *ready_tail;
+	struct pool_thread *thread;	/* the pool's, the caller's first */
 	unsigned running;		/* steps under way */
 	unsigned threads;		/* the pool's, the caller's included */
 	bool done;
+	bool ordered;			/* cut links run in time order */
+	uint64_t *floor;		/* under the lock: see compute_floors */
 	struct batch *spare;		/* emptied batches, for reuse (under lock) */
 };
 
@@ -98,6 +165,13 @@ static unsigned uf_find(unsigned *up, unsigned x)
 	return x;
 }
 
+static void uf_join(unsigned *up, unsigned a, unsigned b)
+{
+	a = uf_find(up, a);
+	b = uf_find(up, b);
+	up[MAX(a, b)] = MIN(a, b);
+}
+
 /* Whether what `from` sends to `to` may arrive any time later. */
 static bool direction_free(const struct ss_port_group *from,
 			   const struct ss_port_group *to)
@@ -116,43 +190,88 @@ static struct ss_port_group *group_of(struct ss_port *p)
 	return NULL;
 }
 
-static bool link_is_cut(struct ss_port *p)
+static bool link_free(struct ss_port *p)
 {
 	struct ss_port_group *a = group_of(p), *b = group_of(p->peer);
 
-	return a && b && !((a->flags | b->flags) & SS_PORT_JOINED) &&
-		direction_free(a, b) && direction_free(b, a);
+	return a && b && direction_free(a, b) && direction_free(b, a);
+}
+
+/* A vector port whose links reach several components: a fan-in or -out. */
+static bool fans_out(const struct ss_port_group *g)
+{
+	if (!g->desc->vector)
+		return false;
+	for (unsigned k = 1; k < g->n; k++)
+		if (g->ports[k].bound && g->ports[0].bound &&
+		    g->ports[k].peer_comp != g->ports[0].peer_comp)
+			return true;
+	return false;
+}
+
+static const char *thread_group(struct ss_component *c)
+{
+	struct ss_engine *e = c->engine->root;
+
+	return e->thread_group ? g_hash_table_lookup(e->thread_group, c) : NULL;
+}
+
+void ss_partition_set_group(struct ss_component *c, const char *interned)
+{
+	struct ss_engine *e = c->engine->root;
+
+	if (!e->thread_group)
+		e->thread_group = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_hash_table_insert(e->thread_group, c, (gpointer)interned);
 }
 
 /*
- * Every component's partition (c->part), numbered in order of each
- * partition's first component; returns how many.
+ * Whether a link may run between two partitions: one between different
+ * thread_groups, one its promises make free, or one of a fan-in or -out
+ * (the SMs' links to a shared scheduler or L2); all but the free ones run
+ * in time order.  Links of one component to one other (an SM and its L1)
+ * stay calls, and so do those inside a thread_group.
  */
-unsigned ss_partition_plan(struct ss_engine *e)
+static bool link_is_cut(struct ss_port *p)
+{
+	struct ss_port_group *a = group_of(p), *b = group_of(p->peer);
+	const char *ga = thread_group(p->owner), *gb = thread_group(p->peer_comp);
+
+	if (!a || !b || ((a->flags | b->flags) & SS_PORT_JOINED))
+		return false;
+	if (ga != gb)
+		return true;
+	return !ga && (link_free(p) || fans_out(a) || fans_out(b));
+}
+
+/* Every bound port of every component, with its component's index. */
+#define FOR_EACH_LINK_END(e, i, c, p)					\
+	for (unsigned i = 0; i < (e)->components->len; i++)		\
+		for (struct ss_component *c = (e)->components->pdata[i];	\
+		     c; c = NULL)						\
+			for (unsigned g_ = 0; g_ < c->n_port_groups; g_++)	\
+				for (unsigned k_ = 0; k_ < c->port_groups[g_].n; k_++) \
+					for (struct ss_port *p =		\
+					     &c->port_groups[g_].ports[k_];	\
+					     p && p->bound; p = NULL)
+
+/* Whether this end of a link sends anything. */
+static bool end_sends(struct ss_port *p)
+{
+	struct ss_port_group *g = group_of(p);
+
+	return !g || !(g->flags & SS_PORT_SILENT);
+}
+
+/*
+ * Number the partitions of the union-find in order of their first
+ * component, into c->part; returns how many.
+ */
+static unsigned number_parts(struct ss_engine *e, unsigned *up)
 {
 	unsigned n = e->components->len, n_parts = 0;
-	unsigned *up = g_new(unsigned, n), *num = g_new(unsigned, n);
+	unsigned *num = g_new(unsigned, n);
 
-	for (unsigned i = 0; i < n; i++) {
-		struct ss_component *c = e->components->pdata[i];
-
-		up[i] = i;
-		c->part = i;	/* its index, until numbered below */
-	}
-	for (unsigned i = 0; i < n; i++) {
-		struct ss_component *c = e->components->pdata[i];
-
-		for (unsigned g = 0; g < c->n_port_groups; g++)
-			for (unsigned k = 0; k < c->port_groups[g].n; k++) {
-				struct ss_port *p = &c->port_groups[g].ports[k];
-
-				if (!p->bound || link_is_cut(p))
-					continue;
-				unsigned a = uf_find(up, i),
-					 b = uf_find(up, p->peer_comp->part);
-				up[MAX(a, b)] = MIN(a, b);
-			}
-	}
 	for (unsigned i = 0; i < n; i++)
 		num[i] = UINT_MAX;
 	for (unsigned i = 0; i < n; i++) {
@@ -160,12 +279,256 @@ unsigned ss_partition_plan(struct ss_engine *e)
 
 		if (num[r] == UINT_MAX)
 			num[r] = n_parts++;
+		((struct ss_component *)e->components->pdata[i])->part = num[r];
 	}
-	for (unsigned i = 0; i < n; i++)
-		((struct ss_component *)e->components->pdata[i])->part =
-			num[uf_find(up, i)];
-	g_free(up);
 	g_free(num);
+	return n_parts;
+}
+
+/* Whether a cut link of the plan must run in time order. */
+static bool plan_is_ordered(struct ss_engine *e)
+{
+	FOR_EACH_LINK_END(e, i, c, p)
+		if (p->peer_comp->part != c->part && !link_free(p))
+			return true;
+	return false;
+}
+
+/*
+ * How much later a partition answers what reaches it on a cut link, as a
+ * delay: SAME (at the message's own key), LATER (at a later key: every
+ * way through it passes a DEFERS port) or LATER + T (T ticks later: a
+ * port with a lookahead of T).  Along a way the greatest counts, a bound
+ * (the sum is the truth).
+ */
+#define SAME 0
+#define LATER 1
+#define NEVER UINT64_MAX
+
+static uint64_t port_delay(const struct ss_port_group *g)
+{
+	return !g ? SAME : g->lookahead ? LATER + MIN(g->lookahead, KEY_TICK_MAX) :
+		(g->flags & SS_PORT_DEFERS) ? LATER : SAME;
+}
+
+/* The first key by which an answer with this delay can come. */
+static inline uint64_t key_after(uint64_t key, uint64_t delay)
+{
+	if (delay == SAME || key == KEY_NONE)
+		return key;
+	if (delay == NEVER)
+		return KEY_NONE;
+	if (delay == LATER)
+		return key < KEY_NONE - 1 ? key + 1 : key;
+	return key_tick(key) + (delay - LATER) > KEY_TICK_MAX ? KEY_NONE - 1 :
+		(key_tick(key) + (delay - LATER)) << 16;
+}
+
+static unsigned component_index(struct ss_engine *e, struct ss_component *c)
+{
+	unsigned j = 0;
+
+	while (e->components->pdata[j] != c)
+		j++;
+	return j;
+}
+
+/*
+ * delay[part]: how part answers what reaches it on cut links from
+ * partition `from` (UINT_MAX: from any).  level[c] is the least, over
+ * ways from such a link to component c inside its partition, of the
+ * greatest port delay on the way; a partition's delay is the least of
+ * those of its components that send on cut links (NEVER: none does).
+ */
+static void part_delays(struct ss_engine *e, unsigned n_parts, unsigned from,
+			uint64_t *delay)
+{
+	unsigned n = e->components->len;
+	uint64_t *level = g_new(uint64_t, n);
+	bool changed = true;
+
+	for (unsigned i = 0; i < n; i++)
+		level[i] = NEVER;
+	FOR_EACH_LINK_END(e, i, c, p)
+		if (p->peer_comp->part != c->part && end_sends(p->peer) &&
+		    (from == UINT_MAX || p->peer_comp->part == from))
+			level[i] = MIN(level[i], port_delay(group_of(p)));
+	while (changed) {
+		changed = false;
+		FOR_EACH_LINK_END(e, i, c, p) {
+			if (p->peer_comp->part != c->part || level[i] == NEVER ||
+			    !end_sends(p))
+				continue;
+			unsigned j = component_index(e, p->peer_comp);
+			uint64_t via = MAX(level[i], port_delay(group_of(p->peer)));
+
+			if (via < level[j]) {
+				level[j] = via;
+				changed = true;
+			}
+		}
+	}
+	for (unsigned r = 0; r < n_parts; r++)
+		delay[r] = NEVER;
+	FOR_EACH_LINK_END(e, i, c, p)
+		if (p->peer_comp->part != c->part && end_sends(p))
+			delay[c->part] = MIN(delay[c->part], level[i]);
+	g_free(level);
+}
+
+/*
+ * Join the partitions of every loop of cut links on which some partition
+ * has no other that answers later: what it sends could come back at the
+ * key it left, inside the event that sent it, an order only one clock
+ * gives.  reach[a][b]: a way from a to b through partitions that answer
+ * at once.  Returns whether it joined any.
+ */
+static bool join_zero_loops(struct ss_engine *e, unsigned *up, unsigned n_parts)
+{
+	uint64_t *delay = g_new(uint64_t, n_parts);
+	bool *reach = g_new0(bool, (size_t)n_parts * n_parts), joined = false;
+	unsigned *first = g_new(unsigned, n_parts);
+
+#define REACH(a, b) reach[(size_t)(a) * n_parts + (b)]
+	part_delays(e, n_parts, UINT_MAX, delay);
+	FOR_EACH_LINK_END(e, i, c, p) {
+		first[c->part] = i;
+		if (p->peer_comp->part != c->part && end_sends(p))
+			REACH(c->part, p->peer_comp->part) = true;
+	}
+	for (unsigned k = 0; k < n_parts; k++)
+		if (delay[k] == SAME)
+			for (unsigned a = 0; a < n_parts; a++)
+				if (REACH(a, k))
+					for (unsigned b = 0; b < n_parts; b++)
+						if (REACH(k, b))
+							REACH(a, b) = true;
+	for (unsigned a = 0; a < n_parts; a++)
+		if (REACH(a, a))
+			for (unsigned k = 0; k < n_parts; k++)
+				if (k != a && delay[k] == SAME && REACH(a, k) && REACH(k, a)) {
+					uf_join(up, first[a], first[k]);
+					joined = true;
+				}
+#undef REACH
+	g_free(reach);
+	g_free(delay);
+	g_free(first);
+	return joined;
+}
+
+static int cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of a partition's components, without indices, sorted. */
+static char *part_kind(struct ss_engine *e, unsigned part)
+{
+	GPtrArray *names = g_ptr_array_new();
+	char *kind;
+
+	for (unsigned i = 0; i < e->components->len; i++) {
+		struct ss_component *c = e->components->pdata[i];
+
+		if (c->part == part)
+			g_ptr_array_add(names, (gpointer)c->base);
+	}
+	g_ptr_array_sort(names, cmp_names);
+	g_ptr_array_add(names, NULL);
+	kind = g_strjoinv(",", (char **)names->pdata);
+	g_ptr_array_free(names, TRUE);
+	return kind;
+}
+
+/*
+ * Partitions of one kind (every SM with its L1) join into at most
+ * `threads` groups of neighbours, so that a step does a share of the work
+ * worth a thread's turn and the run keeps few queues.
+ */
+static void group_kinds(struct ss_engine *e, unsigned *up, unsigned n_parts,
+			unsigned threads)
+{
+	char **kind = g_new(char *, n_parts);
+	unsigned *first = g_new(unsigned, n_parts);
+	bool *done = g_new0(bool, n_parts);
+
+	for (unsigned i = e->components->len; i-- > 0;)
+		first[((struct ss_component *)e->components->pdata[i])->part] = i;
+	for (unsigned a = 0; a < n_parts; a++)
+		kind[a] = part_kind(e, a);
+	for (unsigned a = 0; a < n_parts; a++) {
+		unsigned n_kind = 0, at = 0;
+
+		if (done[a])
+			continue;
+		for (unsigned b = a; b < n_parts; b++)
+			n_kind += strcmp(kind[a], kind[b]) == 0;
+		if (n_kind <= threads) {
+			done[a] = true;
+			continue;
+		}
+		/* member `at` of the kind goes to group at * threads / n_kind */
+		unsigned lead = a;
+
+		for (unsigned b = a; b < n_parts; b++) {
+			if (done[b] || strcmp(kind[a], kind[b]))
+				continue;
+			if (at * (uint64_t)threads / n_kind !=
+			    (at ? (at - 1) * (uint64_t)threads / n_kind : UINT64_MAX))
+				lead = b;
+			else
+				uf_join(up, first[lead], first[b]);
+			done[b] = true;
+			at++;
+		}
+	}
+	for (unsigned a = 0; a < n_parts; a++)
+		g_free(kind[a]);
+	g_free(kind);
+	g_free(first);
+	g_free(done);
+}
+
+/*
+ * Every component's partition (c->part), numbered in order of each
+ * partition's first component, for a run on `threads` threads; returns
+ * how many.
+ */
+unsigned ss_partition_plan(struct ss_engine *e, unsigned threads)
+{
+	unsigned n = e->components->len, n_parts;
+	unsigned *up = g_new(unsigned, n);
+
+	for (unsigned i = 0; i < n; i++) {
+		((struct ss_component *)e->components->pdata[i])->part = i;
+		up[i] = i;
+	}
+	FOR_EACH_LINK_END(e, i, c, p)
+		if (!link_is_cut(p))
+			uf_join(up, i, p->peer_comp->part);
+	if (e->thread_group) {
+		GHashTable *lead = g_hash_table_new(g_direct_hash, g_direct_equal);
+
+		for (unsigned i = 0; i < n; i++) {
+			const char *g = thread_group(e->components->pdata[i]);
+			gpointer at;
+
+			if (!g)
+				continue;
+			if (g_hash_table_lookup_extended(lead, g, NULL, &at))
+				uf_join(up, GPOINTER_TO_UINT(at), i);
+			else
+				g_hash_table_insert(lead, (gpointer)g, GUINT_TO_POINTER(i));
+		}
+		g_hash_table_destroy(lead);
+	}
+	n_parts = number_parts(e, up);
+	while (plan_is_ordered(e) && join_zero_loops(e, up, n_parts))
+		n_parts = number_parts(e, up);
+	group_kinds(e, up, n_parts, MAX(threads, 1));
+	n_parts = number_parts(e, up);
+	g_free(up);
 	return n_parts;
 }
 
@@ -205,6 +568,12 @@ static void cut_recv(struct ss_component *to, struct ss_port *in,
 		to->type->ops->xrecv(to, in, m);
 		return;
 	}
+	if (G_UNLIKELY(from->q->now > KEY_TICK_MAX)) {
+		ss_component_fail(to, SS_ERROR_INTERNAL,
+				  "%s: a message at tick %" G_GUINT64_FORMAT " cannot cross threads (at most %" G_GUINT64_FORMAT "); run with --threads 1",
+				  in->desc->name, from->q->now, KEY_TICK_MAX);
+		return;
+	}
 	if (G_UNLIKELY(m->size < sizeof(*m) || m->size > SS_MSG_MAX)) {
 		ss_component_fail(to, SS_ERROR_INTERNAL,
 				  "%s: a message of %u bytes cannot cross threads (at most %d); run with --threads 1",
@@ -226,6 +595,7 @@ static void cut_recv(struct ss_component *to, struct ss_port *in,
 	struct cut_rec *r = (struct cut_rec *)(void *)(b->data + b->len);
 
 	r->in = in;
+	r->key = key_of(from->q->now, from->q->prio_now);
 	r->size = m->size;
 	memcpy(r + 1, m, m->size);
 	b->len += need;
@@ -252,19 +622,37 @@ static void cut_links(struct ss_engine *e)
 
 /* ---- the pool ------------------------------------------------------------- */
 
-/* Under the lock: p has work; queue it unless it is queued or running. */
+/* Under the lock: wake threads waiting for work. */
+static void wake_all(struct ss_partitions *ps)
+{
+	for (unsigned t = 0; t < ps->threads; t++)
+		pthread_cond_signal(&ps->thread[t].cond);
+}
+
+/*
+ * Under the lock: p has work; queue it on its thread unless it is queued
+ * or running, and wake that thread, or else an idle one to take it.
+ */
 static void make_ready(struct ss_partitions *ps, struct part *p)
 {
+	struct pool_thread *t = &ps->thread[p->home];
+
 	if (p->state != PART_IDLE)
 		return;
 	p->state = PART_QUEUED;
 	p->next_ready = NULL;
-	if (ps->ready_tail)
-		ps->ready_tail->next_ready = p;
+	if (t->ready_tail)
+		t->ready_tail->next_ready = p;
 	else
-		ps->ready_head = p;
-	ps->ready_tail = p;
-	pthread_cond_signal(&ps->cond);
+		t->ready_head = p;
+	t->ready_tail = p;
+	if (!t->idle)
+		for (unsigned i = 0; i < ps->threads; i++)
+			if (ps->thread[i].idle) {
+				t = &ps->thread[i];
+				break;
+			}
+	pthread_cond_signal(&t->cond);
 }
 
 /* Hand the batches p filled to their partitions. */
@@ -286,7 +674,10 @@ static void flush(struct ss_partitions *ps, struct part *p)
 			to->in_head = b;
 		to->in_tail = b;
 		__atomic_add_fetch(&p->sent_unread, b->len, __ATOMIC_RELAXED);
-		make_ready(ps, to);
+		if (!ps->ordered)
+			make_ready(ps, to);
+		else if (to->in_first[p->id] == KEY_NONE)
+			to->in_first[p->id] = ((struct cut_rec *)(void *)b->data)->key;
 	}
 	pthread_mutex_unlock(&ps->lock);
 	p->out_len = 0;
@@ -339,6 +730,262 @@ static bool halted(struct ss_partitions *ps)
 	return g_atomic_int_get(&ps->root->halted) != 0;
 }
 
+/* ---- time order ------------------------------------------------------------ */
+
+/*
+ * Under the lock: ps->floor[r], a key below which partition r sends
+ * nothing more over a cut link.  It sends at the keys of its own events
+ * (head) and of the messages it has yet to deliver or to receive (its
+ * senders' floors), from the next tick where it has the lookahead.  The
+ * rounds climb from the lowest key anywhere, a true bound, and each keeps
+ * it one (the bounds only grow with their inputs), so stopping early
+ * only waits longer.  Every loop of cut links has a partition with the
+ * lookahead (join_zero_loops), so the floors pass every key in turn.
+ */
+static void compute_floors(struct ss_partitions *ps)
+{
+	uint64_t low = KEY_NONE;
+
+	for (unsigned r = 0; r < ps->n; r++) {
+		struct part *p = &ps->part[r];
+
+		low = MIN(low, p->head);
+		for (unsigned i = 0; i < p->n_senders; i++)
+			low = MIN(low, p->in_first[p->senders[i]]);
+	}
+	for (unsigned r = 0; r < ps->n; r++)
+		ps->floor[r] = low;
+	for (unsigned round = 0; round < 4 * ps->n + 4; round++) {
+		bool changed = false;
+
+		for (unsigned r = 0; r < ps->n; r++) {
+			struct part *p = &ps->part[r];
+			uint64_t x = p->head;
+
+			for (unsigned i = 0; i < p->n_senders; i++) {
+				unsigned sd = p->senders[i];
+				uint64_t y = MIN(p->in_first[sd], ps->floor[sd]);
+
+				x = MIN(x, key_after(y, p->delay_from[sd]));
+			}
+			if (x > ps->floor[r]) {
+				ps->floor[r] = x;
+				changed = true;
+			}
+		}
+		if (!changed)
+			break;
+	}
+}
+
+/*
+ * Under the lock, with the floors computed: whether p's first piece of
+ * work may run.  Its own event may once no message can come before it;
+ * a message once nothing can come before it and its sender has done
+ * everything of its key (all of one event's messages arrive together).
+ */
+static bool can_progress(struct ss_partitions *ps, const struct part *p)
+{
+	uint64_t safe = KEY_NONE, kin = KEY_NONE;
+	unsigned src = 0;
+
+	for (unsigned i = 0; i < p->n_senders; i++) {
+		unsigned sd = p->senders[i];
+
+		safe = MIN(safe, ps->floor[sd]);
+		if (p->in_first[sd] < kin) {
+			kin = p->in_first[sd];
+			src = sd;
+		}
+	}
+	if (p->head < kin)
+		return p->head <= safe &&
+			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND;
+	return kin != KEY_NONE && kin <= safe && ps->floor[src] > kin;
+}
+
+static inline struct cut_rec *pending_rec(const struct pending *pd)
+{
+	return (struct cut_rec *)(void *)(pd->head->data + pd->at);
+}
+
+/* Under the lock: p's state for the others' floors, as its step ends. */
+static void publish(struct part *p)
+{
+	uint64_t tick;
+	int32_t prio;
+
+	p->head = !ss_engine_next_key(p->q, &tick, &prio) ? KEY_NONE :
+		tick > KEY_TICK_MAX ? KEY_NONE - 1 : key_of(tick, prio);
+	for (unsigned i = 0; i < p->n_senders; i++) {
+		unsigned sd = p->senders[i];
+		const struct pending *pd = &p->pend[sd];
+
+		p->in_first[sd] = KEY_NONE;
+		if (pd->head) {
+			p->in_first[sd] = pending_rec(pd)->key;
+			continue;
+		}
+		for (const struct batch *b = p->in_head; b; b = b->next)
+			if (b->src == sd) {
+				p->in_first[sd] = ((const struct cut_rec *)(const void *)b->data)->key;
+				break;
+			}
+	}
+}
+
+/* Under the lock: every idle partition whose first work may run, queued. */
+static void wake_ordered(struct ss_partitions *ps)
+{
+	compute_floors(ps);
+	for (unsigned i = 0; i < ps->n; i++)
+		if (ps->part[i].state == PART_IDLE && can_progress(ps, &ps->part[i]))
+			make_ready(ps, &ps->part[i]);
+}
+
+/* The messages of `src` with this key, in order; emptied batches to *used. */
+static void deliver_key(struct ss_partitions *ps, struct part *p, unsigned src,
+			uint64_t key, struct batch **used)
+{
+	struct pending *pd = &p->pend[src];
+
+	while (pd->head && !halted(ps)) {
+		struct batch *b = pd->head;
+		struct cut_rec *r = pending_rec(pd);
+
+		if (r->key != key)
+			break;
+		r->in->owner->type->ops->xrecv(r->in->owner, r->in,
+					       (const struct ss_msg *)(void *)(r + 1));
+		pd->at += sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
+		if (pd->at >= b->len) {
+			pd->head = b->next;
+			if (!pd->head)
+				pd->tail = NULL;
+			pd->at = 0;
+			b->next = *used;
+			*used = b;
+		}
+	}
+}
+
+/* Two partitions acted at one key: only one clock orders them. */
+static void fail_same_key(struct part *p, uint64_t key)
+{
+	ss_engine_fail(p->q, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
+		"two partitions acted at tick %" G_GUINT64_FORMAT ", priority %d, where only one thread orders them (components on different threads share a priority); run with --threads 1",
+		key_tick(key), key_prio(key)));
+}
+
+/*
+ * One step of p in time order: its own events and the messages that came
+ * for it, merged by key, as far as its senders' floors allow and at most
+ * STEP_TICKS ticks.  At one key its own events come first: a message of
+ * the same key is answered by the events it schedules (they run after
+ * it, as on one thread), and any other meeting of keys is refused.
+ */
+static void step_ordered(struct ss_partitions *ps, struct part *p)
+{
+	uint64_t safe = KEY_NONE, first_tick = 0;
+	struct batch *used = NULL;
+	bool started = false;
+
+	pthread_mutex_lock(&ps->lock);
+	for (struct batch *b = p->in_head, *next; b; b = next) {
+		struct pending *pd = &p->pend[b->src];
+
+		next = b->next;
+		b->next = NULL;
+		if (pd->tail)
+			pd->tail->next = b;
+		else
+			pd->head = b;
+		pd->tail = b;
+	}
+	p->in_head = p->in_tail = NULL;
+	compute_floors(ps);
+	for (unsigned i = 0; i < p->n_senders; i++) {
+		unsigned sd = p->senders[i];
+
+		p->sender_floor[sd] = ps->floor[sd];
+		safe = MIN(safe, ps->floor[sd]);
+	}
+	pthread_mutex_unlock(&ps->lock);
+
+	running_part = p;
+	ss_running_queue = p->q;
+	while (!halted(ps)) {
+		uint64_t kin = KEY_NONE, kown = KEY_NONE, tick, next;
+		unsigned src = 0;
+		int32_t prio;
+
+		for (unsigned i = 0; i < p->n_senders; i++) {
+			const struct pending *pd = &p->pend[p->senders[i]];
+
+			if (pd->head && pending_rec(pd)->key < kin) {
+				kin = pending_rec(pd)->key;
+				src = p->senders[i];
+			}
+		}
+		if (ss_engine_next_key(p->q, &tick, &prio))
+			kown = tick > KEY_TICK_MAX ? KEY_NONE - 1 : key_of(tick, prio);
+		next = MIN(kin, kown);
+		if (next == KEY_NONE)
+			break;
+		if (!started) {
+			first_tick = key_tick(next);
+			started = true;
+		} else if (key_tick(next) >= first_tick + STEP_TICKS) {
+			break;
+		}
+		if (kown < kin) {
+			uint64_t limit = MIN(MIN(safe, kin - 1),
+					     ((first_tick + STEP_TICKS) << 16) - 1);
+
+			if (kown > safe ||
+			    __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND)
+				break;
+			ss_engine_run_to(p->q, key_tick(limit), key_prio(limit));
+			p->last_key = key_of(p->q->now, p->q->prio_now);
+			p->last_src = SRC_OWN;
+		} else {
+			if (kin > safe || p->sender_floor[src] <= kin)
+				break;
+			if (G_UNLIKELY(kin < p->last_key)) {
+				ss_engine_fail(p->q, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
+					"a message of tick %" G_GUINT64_FORMAT " came after the partition had passed it; run with --threads 1",
+					key_tick(kin)));
+				break;
+			}
+			if (kown == kin || (kin == p->last_key && p->last_src != src)) {
+				fail_same_key(p, kin);
+				break;
+			}
+			ss_engine_advance(p->q, key_tick(kin), key_prio(kin));
+			deliver_key(ps, p, src, kin, &used);
+			p->last_key = kin;
+			p->last_src = src;
+		}
+		if (p->out_len >= FLUSH_BYTES)
+			flush(ps, p);
+	}
+	flush(ps, p);
+	ss_running_queue = NULL;
+	running_part = NULL;
+
+	pthread_mutex_lock(&ps->lock);
+	while (used) {
+		struct batch *b = used;
+
+		used = b->next;
+		__atomic_sub_fetch(&ps->part[b->src].sent_unread, b->len,
+				   __ATOMIC_RELAXED);
+		b->next = ps->spare;
+		ps->spare = b;
+	}
+	pthread_mutex_unlock(&ps->lock);
+}
+
 /*
  * One step of p: what came for it, then up to STEP_TICKS of its ticks,
  * stopping early when it has sent BOUND bytes its receivers have not
@@ -372,46 +1019,73 @@ static void step(struct ss_partitions *ps, struct part *p)
 	running_part = NULL;
 }
 
+/* Under the lock: the next partition for thread `self`, its own first. */
+static struct part *take_ready(struct ss_partitions *ps, struct pool_thread *self)
+{
+	for (unsigned k = 0; k < ps->threads; k++) {
+		struct pool_thread *t = &ps->thread[(self->id + k) % ps->threads];
+		struct part *p = t->ready_head;
+
+		if (!p)
+			continue;
+		t->ready_head = p->next_ready;
+		if (!t->ready_head)
+			t->ready_tail = NULL;
+		p->home = self->id;
+		return p;
+	}
+	return NULL;
+}
+
 static gpointer worker(gpointer data)
 {
-	struct ss_partitions *ps = data;
+	struct pool_thread *self = data;
+	struct ss_partitions *ps = self->ps;
 
 	pthread_mutex_lock(&ps->lock);
 	for (;;) {
-		struct part *p = ps->ready_head;
+		struct part *p;
 
 		if (ps->done)
 			break;
 		if (halted(ps)) {
 			ps->done = true;
-			pthread_cond_broadcast(&ps->cond);
+			wake_all(ps);
 			break;
 		}
+		p = take_ready(ps, self);
 		if (!p) {
 			if (!ps->running) {
 				ps->done = true;
-				pthread_cond_broadcast(&ps->cond);
+				wake_all(ps);
 				break;
 			}
-			pthread_cond_wait(&ps->cond, &ps->lock);
+			self->idle = true;
+			pthread_cond_wait(&self->cond, &ps->lock);
+			self->idle = false;
 			continue;
 		}
-		ps->ready_head = p->next_ready;
-		if (!ps->ready_head)
-			ps->ready_tail = NULL;
 		p->state = PART_RUNNING;
 		ps->running++;
 		pthread_mutex_unlock(&ps->lock);
 
-		step(ps, p);
+		if (ps->ordered)
+			step_ordered(ps, p);
+		else
+			step(ps, p);
 
 		pthread_mutex_lock(&ps->lock);
 		ps->running--;
 		p->state = PART_IDLE;
 		if (halted(ps)) {
 			ps->done = true;
-			pthread_cond_broadcast(&ps->cond);
+			wake_all(ps);
 			break;
+		}
+		if (ps->ordered) {
+			publish(p);
+			wake_ordered(ps);
+			continue;
 		}
 		/*
 		 * Work left: its inbox, or events it may run (not over the
@@ -442,13 +1116,46 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 	ps->root = e;
 	ps->n = n_parts;
 	ps->part = g_new0(struct part, n_parts);
+	ps->ordered = plan_is_ordered(e);
+	ps->floor = g_new(uint64_t, n_parts);
 	for (unsigned i = 0; i < n_parts; i++) {
-		ps->part[i].id = i;
-		ps->part[i].q = ss_engine_new_queue(e);
-		ps->part[i].out = g_new0(struct batch *, n_parts);
+		struct part *p = &ps->part[i];
+
+		p->id = i;
+		p->q = ss_engine_new_queue(e);
+		p->q->prio_now = INT16_MIN;	/* xstart's sends: before any event */
+		p->out = g_new0(struct batch *, n_parts);
+		p->head = KEY_NONE;
+		p->in_first = g_new(uint64_t, n_parts);
+		for (unsigned j = 0; j < n_parts; j++)
+			p->in_first[j] = KEY_NONE;
+		p->pend = g_new0(struct pending, n_parts);
+		p->sender_floor = g_new(uint64_t, n_parts);
+		p->senders = g_new(unsigned, n_parts);
+		p->delay_from = g_new(uint64_t, n_parts);
+		p->last_src = SRC_OWN;
+	}
+	if (ps->ordered) {
+		uint64_t *delay = g_new(uint64_t, n_parts);
+		bool *sends = g_new0(bool, (size_t)n_parts * n_parts);
+
+		FOR_EACH_LINK_END(e, i, c, pt)
+			if (pt->peer_comp->part != c->part && end_sends(pt))
+				sends[(size_t)c->part * n_parts + pt->peer_comp->part] = true;
+		for (unsigned j = 0; j < n_parts; j++) {
+			part_delays(e, n_parts, j, delay);
+			for (unsigned i = 0; i < n_parts; i++)
+				if (sends[(size_t)j * n_parts + i]) {
+					struct part *p = &ps->part[i];
+
+					p->senders[p->n_senders++] = j;
+					p->delay_from[j] = delay[i];
+				}
+		}
+		g_free(sends);
+		g_free(delay);
 	}
 	pthread_mutex_init(&ps->lock, NULL);
-	pthread_cond_init(&ps->cond, NULL);
 	e->parts = ps;
 	cut_links(e);
 }
@@ -459,6 +1166,8 @@ void ss_partition_enter(struct ss_component *c)
 
 	running_part = ps ? &ps->part[c->part] : NULL;
 	ss_running_queue = ps ? ps->part[c->part].q : NULL;
+	if (ps)
+		ps->part[c->part].q->prio_now = INT16_MIN;
 }
 
 void ss_partition_leave(void)
@@ -478,22 +1187,51 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 	unsigned n_extra = MIN(threads, ps->n) - 1;
 
 	ps->threads = n_extra + 1;
-	pthread_mutex_lock(&ps->lock);
+	ps->thread = g_new0(struct pool_thread, ps->threads);
+	for (unsigned t = 0; t < ps->threads; t++) {
+		ps->thread[t].ps = ps;
+		ps->thread[t].id = t;
+		pthread_cond_init(&ps->thread[t].cond, NULL);
+	}
 	for (unsigned i = 0; i < ps->n; i++)
-		if (ss_engine_pending(ps->part[i].q) || ps->part[i].out_len)
-			make_ready(ps, &ps->part[i]);
-	pthread_mutex_unlock(&ps->lock);
+		ps->part[i].home = i % ps->threads;
 	/* what xstart sent over cut links */
 	for (unsigned i = 0; i < ps->n; i++)
 		flush(ps, &ps->part[i]);
+	pthread_mutex_lock(&ps->lock);
+	if (ps->ordered) {
+		for (unsigned i = 0; i < ps->n; i++)
+			publish(&ps->part[i]);
+		wake_ordered(ps);
+	} else {
+		for (unsigned i = 0; i < ps->n; i++)
+			if (ss_engine_pending(ps->part[i].q))
+				make_ready(ps, &ps->part[i]);
+	}
+	pthread_mutex_unlock(&ps->lock);
 
 	pool = g_new0(GThread *, n_extra + 1);
 	for (unsigned i = 0; i < n_extra; i++)
-		pool[i] = g_thread_new("sectorsim-worker", worker, ps);
-	worker(ps);
+		pool[i] = g_thread_new("sectorsim-worker", worker, &ps->thread[i + 1]);
+	worker(&ps->thread[0]);
 	for (unsigned i = 0; i < n_extra; i++)
 		g_thread_join(pool[i]);
 	g_free(pool);
+	/* work left that no partition could take: the floors are wrong */
+	if (ps->ordered && !halted(ps))
+		for (unsigned i = 0; i < ps->n; i++) {
+			struct part *p = &ps->part[i];
+			bool left = ss_engine_pending(p->q) || p->in_head;
+
+			for (unsigned j = 0; j < p->n_senders; j++)
+				left |= p->pend[p->senders[j]].head != NULL;
+			if (left) {
+				ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
+					"partition %u of %u was left with work that no floor let run; run with --threads 1",
+					i, ps->n));
+				break;
+			}
+		}
 	for (unsigned i = 0; i < ps->n; i++) {
 		e->events_run += ps->part[i].q->events_run;
 		e->now = MAX(e->now, ps->part[i].q->now);
@@ -547,14 +1285,24 @@ void ss_partition_free(struct ss_engine *e)
 		struct part *p = &ps->part[i];
 
 		free_batches(p->in_head);
-		for (unsigned d = 0; d < ps->n; d++)
+		for (unsigned d = 0; d < ps->n; d++) {
 			free_batches(p->out[d]);
+			free_batches(p->pend[d].head);
+		}
 		g_free(p->out);
+		g_free(p->in_first);
+		g_free(p->pend);
+		g_free(p->sender_floor);
+		g_free(p->senders);
+		g_free(p->delay_from);
 		ss_engine_free_queue(p->q);
 	}
 	free_batches(ps->spare);
+	g_free(ps->floor);
 	pthread_mutex_destroy(&ps->lock);
-	pthread_cond_destroy(&ps->cond);
+	for (unsigned t = 0; ps->thread && t < ps->threads; t++)
+		pthread_cond_destroy(&ps->thread[t].cond);
+	g_free(ps->thread);
 	g_free(ps->part);
 	g_free(ps);
 	e->parts = NULL;

@@ -143,6 +143,17 @@ void ss_component_set_port_flags(struct ss_component *c, const char *name,
 		g_critical("%s: no port named %s", c->name, name);
 }
 
+void ss_component_set_port_lookahead(struct ss_component *c,
+				     const char *name, uint64_t ticks)
+{
+	struct ss_port_group *g = find_group(c, name);
+
+	if (g)
+		g->lookahead = ticks;
+	else
+		g_critical("%s: no port named %s", c->name, name);
+}
+
 void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
 {
 	va_list ap;

@@ -40,6 +40,8 @@ static void add_instances(struct ss_sim *s)
 
 			for (unsigned g = 0; g < pc->n_groups; g++)
 				ss_component_alloc_ports(x, g, pc->size[i * pc->n_groups + g]);
+			if (pc->thread_group)
+				ss_partition_set_group(x, pc->thread_group);
 			pc->inst[i] = x;
 		}
 	}
@@ -148,7 +150,7 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 	 * events belong to no partition yet.
 	 */
 	if (threads > 1 && !s->max_ticks && !ss_engine_pending(e)) {
-		unsigned n_parts = ss_partition_plan(e);
+		unsigned n_parts = ss_partition_plan(e, threads);
 
 		if (n_parts > 1)
 			ss_partition_prepare(e, n_parts);

@@ -76,6 +76,8 @@ void ss_sim_dump_config(struct ss_sim *s, FILE *out)
 		fprintf(out, "type = %s\n", pc->type->name);
 		if (pc->is_array)
 			fprintf(out, "count = %u\n", pc->count);
+		if (pc->thread_group)
+			fprintf(out, "thread_group = %s\n", pc->thread_group);
 		for (unsigned g = 0; g < pc->n_groups; g++)
 			if (pc->explicit_count[g] >= 0)
 				fprintf(out, "%s_count = %d\n", pc->type->ports[g].name,

@@ -33,6 +33,7 @@ struct plan_comp {
 	unsigned *size;			/* per instance * group */
 	GHashTable **bound;		/* per instance * group: index+1 -> loc */
 	struct ss_component **inst;
+	const char *thread_group;	/* interned; NULL: the core's choice */
 	bool ok;			/* type known and params parsed */
 	bool link_failed;		/* a link naming it was refused */
 };

@@ -41,6 +41,7 @@ GPtrArray *sim_allowed_keys(const struct ss_component_type *t, bool section)
 	if (section) {
 		g_ptr_array_add(k, g_strdup("type"));
 		g_ptr_array_add(k, g_strdup("count"));
+		g_ptr_array_add(k, g_strdup("thread_group"));
 	}
 	g_ptr_array_add(k, g_strdup("extends"));
 	for (const struct ss_param_desc *d = t->params; d && d->name; d++)
@@ -119,7 +120,8 @@ static void apply_plain_keys(struct ss_sim *s, struct plan_comp *pc,
 		if (strchr(e->key, '['))
 			continue;
 		if (!strcmp(e->key, "extends") || (sec == pc->sec &&
-		    (!strcmp(e->key, "type") || !strcmp(e->key, "count")))) {
+		    (!strcmp(e->key, "type") || !strcmp(e->key, "count") ||
+		     !strcmp(e->key, "thread_group")))) {
 			e->used = true;
 			continue;
 		}
@@ -208,7 +210,15 @@ static bool plan_type(struct ss_sim *s, struct plan_comp *pc, const char *ctx)
 	struct ini_section *sec = pc->sec;
 	struct ini_entry *type = ini_section_get(sec, "type");
 	struct ini_entry *count = ini_section_get(sec, "count");
+	struct ini_entry *group = ini_section_get(sec, "thread_group");
 
+	if (group) {
+		group->used = true;
+		if (!*group->value)
+			sim_err_at(s, group->loc, "%s thread_group is empty; expected a name its components share with those of other sections", ctx);
+		else
+			pc->thread_group = g_intern_string(group->value);
+	}
 	if (count) {
 		uint64_t n;
 

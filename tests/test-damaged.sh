@@ -124,8 +124,9 @@ is "$st" 2 "a kernelslist.g of random bytes: exit 2"
 ok $? "a kernelslist.g of random bytes: one line"
 
 # ---- a tick limit that stops the run --------------------------------------------
-# The three kernels take 9 ticks; at 4, kernel 1 is done and kernel 2 is not.
-printf '[simulation]\ninclude = %s\nmax_ticks = 4\n' "$titanv" >"$tmp/limit.ini"
+# With a tick between kernels, the three take 9 ticks; at 4, kernel 1 is
+# done and kernel 2 is not.
+printf '[simulation]\ninclude = %s\nmax_ticks = 4\n[component trace]\nlaunch_gap = 1\n' "$titanv" >"$tmp/limit.ini"
 run --quiet --json "$tmp/l.json" "$tmp/limit.ini" "$three"
 is "$st" 1 "max_ticks = 4: exit 1"
 is "$err" "sectorsim: $tmp/limit.ini:3: max_ticks = 4 stopped the run before its end (3 events still to run); expected a larger max_ticks, or 0 for no limit" \

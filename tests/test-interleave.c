@@ -68,6 +68,11 @@ static void act(struct ss_engine *e, void *data)
 	else if (a->op == GPU_DISPATCH_BLOCK)
 		g_assert_true(trace_load_blocks(script.trace, &a->block, 1, &m.block, &err));
 	g_assert_no_error(err);
+	if (m.block) {
+		m.n_lines = m.block->n_lines;
+		m.n_shared = m.block->n_shared;
+		m.n_unknown = m.block->n_unknown;
+	}
 	ss_port_send(ss_component_port(&driver->c, "dispatch", a->sm), &m.hdr);
 }
 

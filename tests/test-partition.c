@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Partitions (kernel/partition.c): which links the port promises cut, and
- * a partitioned run on 1, 2, 3 and 8 threads that delivers every message
- * of every cut link, in order, each tick's messages together; a failure
- * in one partition halts them all.
+ * Partitions (kernel/partition.c): which links the port promises cut,
+ * how partitions of a kind group, a partitioned run on 1, 2, 3 and 8
+ * threads that delivers every message of every cut link, in order, each
+ * tick's messages together, and one in time order that gives what one
+ * queue gives; a failure in one partition halts them all.
  */
 #include "config.h"
 
@@ -17,13 +18,22 @@ struct seq_msg {
 	struct ss_msg hdr;
 	uint32_t src, seq;
 	uint64_t tick;
+	uint64_t credit;	/* what the hub last told the source */
 };
 
 struct src {
 	struct ss_component c;
 	uint32_t id, seq;
 	uint64_t ticks;
+	uint64_t credit;	/* from the hub, read by the next tick */
 	bool fail_at_half;
+	bool distinct_prio;	/* its events at a priority of its own */
+};
+
+/* What the sink saw, in order, to compare runs. */
+struct seen {
+	uint32_t src, seq;
+	uint64_t tick, now, credit;
 };
 
 struct sink {
@@ -32,16 +42,20 @@ struct sink {
 	uint64_t tick_of[8];	/* per input: the sender's tick last seen */
 	uint64_t now_of[8];	/* per input: the sink's tick it came at */
 	unsigned got, disorder, split;
+	GArray *seen;		/* struct seen */
+	bool hub;		/* answers every source at the next tick */
+	bool hub_queued;
 };
 
 static void src_tick(struct ss_engine *e, void *data)
 {
 	struct src *s = data;
 	struct ss_port *o = ss_component_port(&s->c, "o", 0);
+	int16_t prio = s->distinct_prio ? SS_PRIO_ISSUE + 1 + s->id : SS_PRIO_ISSUE;
 
 	for (unsigned k = 0; k < PER_TICK; k++) {
 		struct seq_msg m = { { sizeof(m), 1 }, s->id, s->seq++,
-				     ss_engine_now(e) };
+				     ss_engine_now(e), s->credit };
 
 		ss_port_send(o, &m.hdr);
 	}
@@ -49,8 +63,23 @@ static void src_tick(struct ss_engine *e, void *data)
 		ss_component_fail(&s->c, SS_ERROR_INPUT, "stopped on purpose");
 		return;
 	}
+	/* with a hub, how far ahead depends on what it said */
 	if (++s->ticks < TICKS)
-		ss_schedule_in(e, 1 + s->id % 3, SS_PRIO_ISSUE, src_tick, s);
+		ss_schedule_in(e, 1 + (s->id + s->credit) % 3, prio, src_tick, s);
+}
+
+/* The hub's answer: every source learns how much the sink has got. */
+static void hub_tick(struct ss_engine *e, void *data)
+{
+	struct sink *k = data;
+
+	(void)e;
+	k->hub_queued = false;
+	for (unsigned i = 0; i < ss_component_port_count(&k->c, "back"); i++) {
+		struct seq_msg m = { { sizeof(m), 2 }, 0, 0, 0, k->got };
+
+		ss_port_send(ss_component_port(&k->c, "back", i), &m.hdr);
+	}
 }
 
 static void sink_recv(struct ss_component *c, struct ss_port *in,
@@ -59,8 +88,10 @@ static void sink_recv(struct ss_component *c, struct ss_port *in,
 	struct sink *k = SS_COMPONENT(c, struct sink, c);
 	const struct seq_msg *s = (const struct seq_msg *)m;
 	uint64_t now = ss_engine_now(c->engine);
+	struct seen v = { s->src, s->seq, s->tick, now, s->credit };
 
 	k->got++;
+	g_array_append_val(k->seen, v);
 	if (s->src != in->index || s->seq != k->next[in->index])
 		k->disorder++;
 	k->next[in->index] = s->seq + 1;
@@ -70,23 +101,30 @@ static void sink_recv(struct ss_component *c, struct ss_port *in,
 		k->split++;
 	k->tick_of[in->index] = s->tick;
 	k->now_of[in->index] = now;
+	if (k->hub && !k->hub_queued) {
+		k->hub_queued = true;
+		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE - 1, hub_tick, k);
+	}
 }
 
-static void nothing(struct ss_component *c, struct ss_port *in,
-		    const struct ss_msg *m)
+static void src_recv(struct ss_component *c, struct ss_port *in,
+		     const struct ss_msg *m)
 {
-	(void)c, (void)in, (void)m;
+	(void)in;
+	SS_COMPONENT(c, struct src, c)->credit = ((const struct seq_msg *)m)->credit;
 }
 
 static const struct ss_port_desc src_ports[] = {
 	{ "o", SS_PORT_OUT, "proto.a", false, true, "" },
+	{ "in", SS_PORT_IN, "proto.a", false, false, "" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
 static const struct ss_port_desc sink_ports[] = {
 	{ "v", SS_PORT_IN, "proto.a", true, true, "" },
+	{ "back", SS_PORT_OUT, "proto.a", true, false, "" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
-static const struct ss_component_ops src_ops = { .xrecv = nothing };
+static const struct ss_component_ops src_ops = { .xrecv = src_recv };
 static const struct ss_component_ops sink_ops = { .xrecv = sink_recv };
 static const struct ss_component_type src_type = {
 	SS_ABI_VERSION, "src", "", NULL, src_ports, NULL, &src_ops, sizeof(struct src), 0,
@@ -103,22 +141,51 @@ struct graph {
 	struct sink *sink;
 };
 
-/* N_SRC sources, each linked to an input of one sink, with these promises */
-static void build(struct graph *g, unsigned src_flags, unsigned sink_flags)
+/*
+ * N_SRC sources, each linked to an input of one sink, with these
+ * promises; with `hub`, the sink answers each source on `back` a tick
+ * after it hears from any (a lookahead of 1), and the sources act on it
+ * in their own events (DEFERS).
+ */
+static void build_ex(struct graph *g, unsigned src_flags, unsigned sink_flags,
+		     bool hub)
 {
 	g->e = ss_engine_new();
 	g->sink = (struct sink *)ss_engine_add_component(g->e, &sink_type, "sink", -1, 1);
+	g->sink->seen = g_array_new(FALSE, FALSE, sizeof(struct seen));
+	g->sink->hub = hub;
 	ss_component_alloc_ports(&g->sink->c, 0, N_SRC);
+	ss_component_alloc_ports(&g->sink->c, 1, hub ? N_SRC : 0);
 	ss_component_set_port_flags(&g->sink->c, "v", sink_flags);
+	if (hub)
+		ss_component_set_port_lookahead(&g->sink->c, "v", 1);
 	for (unsigned i = 0; i < N_SRC; i++) {
 		g->src[i] = (struct src *)ss_engine_add_component(g->e, &src_type, "src", (int)i, N_SRC);
 		g->src[i]->id = i;
 		ss_component_alloc_ports(&g->src[i]->c, 0, 1);
+		ss_component_alloc_ports(&g->src[i]->c, 1, 1);
 		ss_component_set_port_flags(&g->src[i]->c, "o", src_flags);
+		if (hub)
+			ss_component_set_port_flags(&g->src[i]->c, "in", SS_PORT_SILENT | SS_PORT_DEFERS);
 		g_assert_cmpint(ss_port_link(ss_component_port(&g->src[i]->c, "o", 0),
 					     ss_component_port(&g->sink->c, "v", i), 0),
 				==, SS_LINK_OK);
+		if (hub)
+			g_assert_cmpint(ss_port_link(ss_component_port(&g->sink->c, "back", i),
+						     ss_component_port(&g->src[i]->c, "in", 0), 0),
+					==, SS_LINK_OK);
 	}
+}
+
+static void build(struct graph *g, unsigned src_flags, unsigned sink_flags)
+{
+	build_ex(g, src_flags, sink_flags, false);
+}
+
+static void graph_free(struct graph *g)
+{
+	g_array_free(g->sink->seen, TRUE);
+	ss_engine_free(g->e);
 }
 
 static void test_plan(void)
@@ -126,16 +193,24 @@ static void test_plan(void)
 	static const struct {
 		unsigned src, sink, parts;
 	} cases[] = {
+		/*
+		 * a fan-in is cut, in time order, unless an answer could come
+		 * back at the time it left: the sink may answer, and neither
+		 * end answers later
+		 */
 		{ 0, 0, 1 },
-		/* the sink takes any delay, but might answer: not cut */
 		{ 0, SS_PORT_ANY_DELAY, 1 },
-		{ 0, SS_PORT_SILENT, 1 },
+		{ 0, SS_PORT_SILENT, N_SRC + 1 },
 		{ 0, SS_PORT_ANY_DELAY | SS_PORT_SILENT, N_SRC + 1 },
 		{ SS_PORT_SENDS_WHEN_IDLE, SS_PORT_SILENT, N_SRC + 1 },
 		{ SS_PORT_SENDS_WHEN_IDLE, 0, 1 },
-		/* the sink may answer, and the source takes no delay */
-		{ SS_PORT_SILENT, SS_PORT_ANY_DELAY, 1 },
+		/* the sources send nothing: no loop */
+		{ SS_PORT_SILENT, SS_PORT_ANY_DELAY, N_SRC + 1 },
 		{ SS_PORT_SILENT | SS_PORT_ANY_DELAY, 0, N_SRC + 1 },
+		/* one end answers later: the other's answers still come back at once */
+		{ 0, SS_PORT_DEFERS, 1 },
+		/* both do */
+		{ SS_PORT_DEFERS, SS_PORT_DEFERS, N_SRC + 1 },
 		/* promises, but one end is joined */
 		{ SS_PORT_JOINED, SS_PORT_ANY_DELAY | SS_PORT_SILENT, 1 },
 		{ 0, SS_PORT_ANY_DELAY | SS_PORT_SILENT | SS_PORT_JOINED, 1 },
@@ -145,28 +220,64 @@ static void test_plan(void)
 		struct graph g;
 
 		build(&g, cases[i].src, cases[i].sink);
-		g_assert_cmpuint(ss_partition_plan(g.e), ==, cases[i].parts);
+		g_assert_cmpuint(ss_partition_plan(g.e, 64), ==, cases[i].parts);
 		if (cases[i].parts > 1) {
 			g_assert_cmpuint(g.sink->c.part, ==, 0);
 			for (unsigned k = 0; k < N_SRC; k++)
 				g_assert_cmpuint(g.src[k]->c.part, ==, k + 1);
 		}
-		ss_engine_free(g.e);
+		graph_free(&g);
+	}
+}
+
+/* Partitions of one kind join into as many groups as threads, in order. */
+static void test_groups(void)
+{
+	struct graph g;
+
+	build(&g, 0, SS_PORT_SILENT);
+	g_assert_cmpuint(ss_partition_plan(g.e, 2), ==, 3);
+	/* 5 sources in 2 groups: 0-2 and 3-4 */
+	g_assert_cmpuint(g.src[0]->c.part, ==, 1);
+	g_assert_cmpuint(g.src[2]->c.part, ==, 1);
+	g_assert_cmpuint(g.src[3]->c.part, ==, 2);
+	g_assert_cmpuint(g.src[4]->c.part, ==, 2);
+	g_assert_cmpuint(ss_partition_plan(g.e, N_SRC), ==, N_SRC + 1);
+	graph_free(&g);
+
+	/* thread_group: its components together, apart from the rest */
+	build(&g, 0, SS_PORT_SILENT);
+	ss_partition_set_group(&g.src[1]->c, g_intern_static_string("x"));
+	ss_partition_set_group(&g.src[4]->c, g_intern_static_string("x"));
+	ss_partition_set_group(&g.sink->c, g_intern_static_string("y"));
+	g_assert_cmpuint(ss_partition_plan(g.e, 64), ==, N_SRC);
+	g_assert_cmpuint(g.src[1]->c.part, ==, g.src[4]->c.part);
+	g_assert_cmpuint(g.src[1]->c.part, !=, g.src[0]->c.part);
+	graph_free(&g);
+}
+
+static void start(struct graph *g, bool partitioned)
+{
+	for (unsigned i = 0; i < N_SRC; i++) {
+		if (partitioned)
+			ss_partition_enter(&g->src[i]->c);
+		ss_schedule(g->e, i, g->src[i]->distinct_prio ?
+			    SS_PRIO_ISSUE + 1 + i : SS_PRIO_ISSUE, src_tick, g->src[i]);
+		if (partitioned)
+			ss_partition_leave();
 	}
 }
 
 static void run_on(struct graph *g, unsigned threads)
 {
-	g_assert_cmpuint(ss_partition_plan(g->e), ==, N_SRC + 1);
-	ss_partition_prepare(g->e, N_SRC + 1);
-	for (unsigned i = 0; i < N_SRC; i++) {
-		ss_partition_enter(&g->src[i]->c);
-		ss_schedule(g->e, i, SS_PRIO_ISSUE, src_tick, g->src[i]);
-		ss_partition_leave();
-	}
+	unsigned n = ss_partition_plan(g->e, threads);
+
+	g_assert_cmpuint(n, >, 1);
+	ss_partition_prepare(g->e, n);
+	start(g, true);
 	ss_partition_run(g->e, threads);
-	g_assert_cmpuint(ss_engine_partitions(g->e), ==, N_SRC + 1);
-	g_assert_cmpuint(ss_engine_threads(g->e), ==, MIN(threads, N_SRC + 1));
+	g_assert_cmpuint(ss_engine_partitions(g->e), ==, n);
+	g_assert_cmpuint(ss_engine_threads(g->e), ==, MIN(threads, n));
 }
 
 static void test_run(void)
@@ -185,8 +296,70 @@ static void test_run(void)
 		for (unsigned i = 0; i < N_SRC; i++)
 			g_assert_cmpuint(g.sink->next[i], ==, TICKS * PER_TICK);
 		g_assert_cmpuint(ss_partition_pending(g.e), ==, 0);
-		ss_engine_free(g.e);
+		graph_free(&g);
 	}
+}
+
+/* One run on one queue, the reference of the time-ordered ones. */
+static GArray *reference(bool hub)
+{
+	struct graph g;
+	GArray *seen;
+
+	build_ex(&g, hub ? SS_PORT_DEFERS : 0, SS_PORT_SILENT, hub);
+	for (unsigned i = 0; i < N_SRC; i++)
+		g.src[i]->distinct_prio = true;
+	start(&g, false);
+	ss_engine_run(g.e, SS_TICK_MAX);
+	g_assert_null(ss_engine_failure(g.e));
+	seen = g.sink->seen;
+	g.sink->seen = NULL;
+	ss_engine_free(g.e);
+	return seen;
+}
+
+/*
+ * A fan-in without promises runs in time order: the sink sees what it
+ * sees on one queue, message for message and at the same ticks, also
+ * when it answers the sources (hub) and they act on the answer.
+ */
+static void test_ordered(void)
+{
+	static const unsigned threads[] = { 1, 2, 3, 8 };
+
+	for (int hub = 0; hub <= 1; hub++) {
+		GArray *want = reference(hub);
+
+		g_assert_cmpuint(want->len, ==, N_SRC * TICKS * PER_TICK);
+		for (size_t t = 0; t < G_N_ELEMENTS(threads); t++) {
+			struct graph g;
+
+			build_ex(&g, hub ? SS_PORT_DEFERS : 0, SS_PORT_SILENT, hub);
+			for (unsigned i = 0; i < N_SRC; i++)
+				g.src[i]->distinct_prio = true;
+			run_on(&g, threads[t]);
+			g_assert_null(ss_engine_failure(g.e));
+			g_assert_cmpuint(g.sink->seen->len, ==, want->len);
+			g_assert_cmpint(memcmp(g.sink->seen->data, want->data,
+					       want->len * sizeof(struct seen)), ==, 0);
+			graph_free(&g);
+		}
+		g_array_free(want, TRUE);
+	}
+}
+
+/* Sources at one priority: two partitions act at one time; refused. */
+static void test_same_key(void)
+{
+	struct graph g;
+	const GError *err;
+
+	build(&g, 0, SS_PORT_SILENT);
+	run_on(&g, 2);
+	err = ss_engine_failure(g.e);
+	g_assert_nonnull(err);
+	g_assert_nonnull(strstr(err->message, "two partitions acted at tick "));
+	graph_free(&g);
 }
 
 static void test_fail(void)
@@ -196,21 +369,24 @@ static void test_fail(void)
 
 	build(&g, 0, SS_PORT_ANY_DELAY | SS_PORT_SILENT);
 	g.src[2]->fail_at_half = true;
-	run_on(&g, 3);
+	run_on(&g, 8);
 	err = ss_engine_failure(g.e);
 	g_assert_nonnull(err);
 	g_assert_cmpstr(err->message, ==, "src[2]: stopped on purpose");
 	/* the failing source went no further; what it sent before, in order */
 	g_assert_cmpuint(g.src[2]->ticks, ==, TICKS / 2);
 	g_assert_cmpuint(g.sink->disorder, ==, 0);
-	ss_engine_free(g.e);
+	graph_free(&g);
 }
 
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/partition/plan", test_plan);
+	g_test_add_func("/partition/groups", test_groups);
 	g_test_add_func("/partition/run", test_run);
+	g_test_add_func("/partition/ordered", test_ordered);
+	g_test_add_func("/partition/same-key", test_same_key);
 	g_test_add_func("/partition/fail", test_fail);
 	return g_test_run();
 }

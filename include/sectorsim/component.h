@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 3
+#define SS_ABI_VERSION 4
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -152,6 +152,7 @@ struct ss_port_group {
 	struct ss_port *ports;
 	unsigned n;
 	unsigned flags;		/* SS_PORT_*: what the component promises */
+	uint64_t lookahead;	/* ticks: see ss_component_set_port_lookahead */
 };
 
 /*
@@ -195,10 +196,14 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * What a component promises about the traffic on one of its ports (every
  * element of it), set in xcreate or xinit from its parameters.  With these
  * the core may run the two ends of a link on different threads
- * (`--threads`): it does so when, in each direction, the sender is
- * SILENT or SENDS_WHEN_IDLE or the receiver takes ANY_DELAY, and neither
- * end is JOINED (doc/INTERNALS.md, "Partitions").  A promise that does not hold makes results depend on
- * the thread count; with no flags the ends always share a thread.
+ * (`--threads`) with the results of one: freely when, in each direction,
+ * the sender is SILENT or SENDS_WHEN_IDLE or the receiver takes
+ * ANY_DELAY; otherwise in time order, each message stamped with the
+ * (tick, priority) of the event that sent it, where every partition on a
+ * loop of such links has another on it that answers later (DEFERS ports,
+ * or a lookahead); never when either end is JOINED
+ * (doc/INTERNALS.md, "Partitions").  A promise that does not hold makes
+ * results depend on the thread count.
  */
 /* This end sends nothing. */
 #define SS_PORT_SILENT		(1u << 0)
@@ -220,8 +225,22 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * gives (it appends to an output its peers write too).
  */
 #define SS_PORT_JOINED		(1u << 3)
+/*
+ * What arrives here the component acts on only in events it schedules,
+ * later than the message's (tick, priority): nothing is sent from inside
+ * the delivery (an SM answering its scheduler from its own issue events).
+ */
+#define SS_PORT_DEFERS		(1u << 4)
 void ss_component_set_port_flags(struct ss_component *c, const char *name,
 				 unsigned flags);
+/*
+ * What arrives on this port makes the component send, or schedule,
+ * nothing for `ticks` ticks (a block scheduler refills freed slots at the
+ * next tick's start: 1).  Such a lookahead lets components on other
+ * threads run that far ahead of it.
+ */
+void ss_component_set_port_lookahead(struct ss_component *c,
+				     const char *name, uint64_t ticks);
 
 /*
  * Statistics beyond the static table, e.g. one per slice: `name` may hold

@@ -28,6 +28,7 @@ typedef void (*ss_event_fn)(struct ss_engine *e, void *data);
 enum {
 	SS_PRIO_DELIVER = 0,
 	SS_PRIO_ISSUE = 1000,
+	SS_PRIO_DRAIN = 8000,	/* + instance index: after every issue of the tick */
 	SS_PRIO_STATS = 9000,
 	SS_PRIO_EXIT = 10000,
 };

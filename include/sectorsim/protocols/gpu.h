@@ -172,6 +172,12 @@ struct gpu_dispatch_msg {
 	const struct gpu_block *block;		/* BLOCK, DONE */
 	uint32_t slot;				/* BLOCK, DONE: its block slot on the SM */
 	uint32_t sm;				/* DONE: which SM */
+	/*
+	 * BLOCK: the block's counts, by value.  One without lines is done
+	 * as it is sent, and its scheduler may free it at once: the SM,
+	 * maybe on another thread and later, reads these, never `block`.
+	 */
+	uint32_t n_lines, n_shared, n_unknown;
 };
 
 #ifdef __cplusplus
