@@ -43,6 +43,7 @@
  */
 #define STEP_TICKS 16
 #define FLUSH_BYTES (64 * 1024)		/* a batch leaves early from this size */
+#define SPIN_ROUNDS 2000		/* pauses a thread spins for work before sleeping */
 #define BOUND (4u * 1024 * 1024)	/* a sender's undelivered bytes before it waits */
 
 /*
@@ -140,6 +141,7 @@ struct ss_partitions {
 	struct part *part;
 	pthread_mutex_t lock;
 	struct pool_thread *thread;	/* the pool's, the caller's first */
+	unsigned queued;		/* partitions in the threads' queues (atomic reads) */
 	unsigned running;		/* steps under way */
 	unsigned threads;		/* the pool's, the caller's included */
 	bool done;
@@ -646,6 +648,7 @@ static void make_ready(struct ss_partitions *ps, struct part *p)
 	else
 		t->ready_head = p;
 	t->ready_tail = p;
+	__atomic_store_n(&ps->queued, ps->queued + 1, __ATOMIC_RELAXED);
 	if (!t->idle)
 		for (unsigned i = 0; i < ps->threads; i++)
 			if (ps->thread[i].idle) {
@@ -1019,6 +1022,26 @@ static void step(struct ss_partitions *ps, struct part *p)
 	running_part = NULL;
 }
 
+/*
+ * Under the lock: wait a little, unlocked, for work to be queued, before
+ * sleeping: partitions in time order hand work to each other every tick,
+ * and waking a sleeping thread costs more than such a step.
+ */
+static bool spin(struct ss_partitions *ps)
+{
+	bool got = false;
+
+	pthread_mutex_unlock(&ps->lock);
+	for (unsigned i = 0; i < SPIN_ROUNDS && !got; i++) {
+		got = __atomic_load_n(&ps->queued, __ATOMIC_RELAXED) != 0 ||
+		      g_atomic_int_get(&ps->root->halted);
+		if (!got)
+			__builtin_ia32_pause();
+	}
+	pthread_mutex_lock(&ps->lock);
+	return got;
+}
+
 /* Under the lock: the next partition for thread `self`, its own first. */
 static struct part *take_ready(struct ss_partitions *ps, struct pool_thread *self)
 {
@@ -1031,6 +1054,7 @@ static struct part *take_ready(struct ss_partitions *ps, struct pool_thread *sel
 		t->ready_head = p->next_ready;
 		if (!t->ready_head)
 			t->ready_tail = NULL;
+		__atomic_store_n(&ps->queued, ps->queued - 1, __ATOMIC_RELAXED);
 		p->home = self->id;
 		return p;
 	}
@@ -1041,6 +1065,7 @@ static gpointer worker(gpointer data)
 {
 	struct pool_thread *self = data;
 	struct ss_partitions *ps = self->ps;
+	bool spun = false;
 
 	pthread_mutex_lock(&ps->lock);
 	for (;;) {
@@ -1060,11 +1085,19 @@ static gpointer worker(gpointer data)
 				wake_all(ps);
 				break;
 			}
+			/* everything is checked again after the spin */
+			if (!spun) {
+				spin(ps);
+				spun = true;
+				continue;
+			}
+			spun = false;
 			self->idle = true;
 			pthread_cond_wait(&self->cond, &ps->lock);
 			self->idle = false;
 			continue;
 		}
+		spun = false;
 		p->state = PART_RUNNING;
 		ps->running++;
 		pthread_mutex_unlock(&ps->lock);

@@ -111,4 +111,29 @@ is "$st" 2 "--threads -2: exit 2"
 is "$err" "sectorsim: --threads -2: expected a number of threads, 1 or more (0: one per online core)" \
 	"--threads -2: one line saying what is expected"
 
+# thread_group: the stock L2 and DRAM are one; a group moves the reference
+# configuration's L2 apart from the scheduler, with the same outputs; an
+# empty name is refused.
+run --dump-config "$cfg/titanv.ini"
+case $out in
+*"[component l2]"*"thread_group = l2"*"[component dram]"*"thread_group = l2"*) ok 0 "--dump-config shows the thread groups" ;;
+*) ok 1 "--dump-config shows the thread groups" ;;
+esac
+printf '[simulation]\ninclude = %s\n[component l2]\nthread_group = mine\n' \
+	"$cfg/validation/titanv-ref.ini" > "$tmp/group.ini"
+run --threads 2 "$tmp/group.ini" "$top/traces/vectoradd-a100"
+is "$st" 0 "a thread_group of the L2: exit 0"
+is "$out" "$(cat "$tmp/sample-validation-titanv-ref.ini-1.table")" \
+	"a thread_group of the L2: --threads 1's table"
+case $err in
+*", 4 partitions on 2 threads"*) ok 0 "a thread_group of the L2: its own partition" ;;
+*) ok 1 "a thread_group of the L2: its own partition" || diag "$err" ;;
+esac
+printf '[simulation]\ninclude = %s\n[component l2]\nthread_group =\n' \
+	"$cfg/validation/titanv-ref.ini" > "$tmp/group0.ini"
+run "$tmp/group0.ini" "$top/traces/vectoradd-a100"
+is "$st" 2 "an empty thread_group: exit 2"
+is "$err" "$tmp/group0.ini:4: [component l2] thread_group is empty; expected a name its components share with those of other sections" \
+	"an empty thread_group: one line naming the key"
+
 done_testing
