@@ -4,7 +4,18 @@
 
 #include "internal.h"
 
-G_DEFINE_QUARK(ss-error-quark, ss_error)
+/*
+ * Not G_DEFINE_QUARK, whose first call stores the quark unguarded:
+ * partitions on several threads may fail at once (--threads).
+ */
+GQuark ss_error_quark(void)
+{
+	static gsize quark;
+
+	if (g_once_init_enter(&quark))
+		g_once_init_leave(&quark, g_quark_from_static_string("ss-error-quark"));
+	return (GQuark)quark;
+}
 
 bool ss_set_error(GError **err, int code, const char *fmt, ...)
 {
