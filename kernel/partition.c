@@ -132,6 +132,7 @@ struct part {
 	struct pending *pend;		/* per sending partition */
 	uint64_t *sender_floor;		/* per sending partition, as the step began */
 	uint64_t last_key;		/* of what it ran or delivered last */
+	uint64_t last_sent;		/* key of its last message on a cut link */
 	unsigned last_src;		/* the sender of that, or SRC_OWN */
 };
 
@@ -240,6 +241,9 @@ static bool link_is_cut(struct ss_port *p)
 	const char *ga = thread_group(p->owner), *gb = thread_group(p->peer_comp);
 
 	if (!a || !b || ((a->flags | b->flags) & SS_PORT_JOINED))
+		return false;
+	/* a delay on the link is a time only one clock keeps, unless free */
+	if (p->latency && !link_free(p))
 		return false;
 	if (ga != gb)
 		return true;
@@ -530,6 +534,9 @@ unsigned ss_partition_plan(struct ss_engine *e, unsigned threads)
 		n_parts = number_parts(e, up);
 	group_kinds(e, up, n_parts, MAX(threads, 1));
 	n_parts = number_parts(e, up);
+	/* a group may close a loop through partitions of other kinds */
+	while (plan_is_ordered(e) && join_zero_loops(e, up, n_parts))
+		n_parts = number_parts(e, up);
 	g_free(up);
 	return n_parts;
 }
@@ -598,6 +605,13 @@ static void cut_recv(struct ss_component *to, struct ss_port *in,
 
 	r->in = in;
 	r->key = key_of(from->q->now, from->q->prio_now);
+	if (G_UNLIKELY(r->key < from->last_sent) && ps->ordered) {
+		ss_component_fail(to, SS_ERROR_INTERNAL,
+				  "%s: a message of tick %" G_GUINT64_FORMAT ", priority %d, sent after one of a later time (an event scheduled before the time that scheduled it); run with --threads 1",
+				  in->desc->name, key_tick(r->key), key_prio(r->key));
+		return;
+	}
+	from->last_sent = r->key;
 	r->size = m->size;
 	memcpy(r + 1, m, m->size);
 	b->len += need;
@@ -655,6 +669,8 @@ static void make_ready(struct ss_partitions *ps, struct part *p)
 				t = &ps->thread[i];
 				break;
 			}
+	/* woken: the next partition made ready wakes another */
+	t->idle = false;
 	pthread_cond_signal(&t->cond);
 }
 
@@ -930,8 +946,15 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 				src = p->senders[i];
 			}
 		}
-		if (ss_engine_next_key(p->q, &tick, &prio))
-			kown = tick > KEY_TICK_MAX ? KEY_NONE - 1 : key_of(tick, prio);
+		if (ss_engine_next_key(p->q, &tick, &prio)) {
+			if (G_UNLIKELY(tick > KEY_TICK_MAX)) {
+				ss_engine_fail(p->q, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
+					"an event at tick %" G_GUINT64_FORMAT " cannot be ordered across threads (at most %" G_GUINT64_FORMAT "); run with --threads 1",
+					tick, KEY_TICK_MAX));
+				break;
+			}
+			kown = key_of(tick, prio);
+		}
 		next = MIN(kin, kown);
 		if (next == KEY_NONE)
 			break;
@@ -945,11 +968,17 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			uint64_t limit = MIN(MIN(safe, kin - 1),
 					     ((first_tick + STEP_TICKS) << 16) - 1);
 
+			/*
+			 * Over the bound it waits for its receivers, but not
+			 * with events at the key it has just delivered: its
+			 * receivers wait for its floor to pass that key.
+			 */
 			if (kown > safe ||
-			    __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND)
+			    (kown != p->last_key &&
+			     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND))
 				break;
 			ss_engine_run_to(p->q, key_tick(limit), key_prio(limit));
-			p->last_key = key_of(p->q->now, p->q->prio_now);
+			p->last_key = MAX(p->last_key, key_of(p->q->now, p->q->prio_now));
 			p->last_src = SRC_OWN;
 		} else {
 			if (kin > safe || p->sender_floor[src] <= kin)

@@ -230,6 +230,32 @@ static void test_plan(void)
 	}
 }
 
+/* A link with latency keeps its time on one clock, unless it is free. */
+static void test_latency(void)
+{
+	struct graph g;
+
+	g.e = ss_engine_new();
+	g.sink = (struct sink *)ss_engine_add_component(g.e, &sink_type, "sink", -1, 1);
+	g.sink->seen = g_array_new(FALSE, FALSE, sizeof(struct seen));
+	ss_component_alloc_ports(&g.sink->c, 0, N_SRC);
+	ss_component_alloc_ports(&g.sink->c, 1, 0);
+	ss_component_set_port_flags(&g.sink->c, "v", SS_PORT_SILENT);
+	for (unsigned i = 0; i < N_SRC; i++) {
+		g.src[i] = (struct src *)ss_engine_add_component(g.e, &src_type, "src", (int)i, N_SRC);
+		ss_component_alloc_ports(&g.src[i]->c, 0, 1);
+		ss_component_alloc_ports(&g.src[i]->c, 1, 0);
+		g_assert_cmpint(ss_port_link(ss_component_port(&g.src[i]->c, "o", 0),
+					     ss_component_port(&g.sink->c, "v", i), 3),
+				==, SS_LINK_OK);
+	}
+	g_assert_cmpuint(ss_partition_plan(g.e, 64), ==, 1);
+	/* free, the delay may go */
+	ss_component_set_port_flags(&g.sink->c, "v", SS_PORT_SILENT | SS_PORT_ANY_DELAY);
+	g_assert_cmpuint(ss_partition_plan(g.e, 64), ==, N_SRC + 1);
+	graph_free(&g);
+}
+
 /* Partitions of one kind join into as many groups as threads, in order. */
 static void test_groups(void)
 {
@@ -383,6 +409,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/partition/plan", test_plan);
+	g_test_add_func("/partition/latency", test_latency);
 	g_test_add_func("/partition/groups", test_groups);
 	g_test_add_func("/partition/run", test_run);
 	g_test_add_func("/partition/ordered", test_ordered);
