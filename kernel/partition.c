@@ -27,7 +27,7 @@
  * partition sees what it would see on one queue.  Two partitions acting
  * at one key could not be ordered: the run stops, saying so.
  *
- * A sender whose undelivered bytes pass BOUND waits for its receivers,
+ * A sender whose undelivered bytes pass a bound waits for its receivers,
  * delivering what comes for it meanwhile, so memory stays bounded.
  */
 #include "config.h"
@@ -44,7 +44,12 @@
 #define STEP_TICKS 16
 #define FLUSH_BYTES (64 * 1024)		/* a batch leaves early from this size */
 #define SPIN_ROUNDS 2000		/* pauses a thread spins for work before sleeping */
-#define BOUND (4u * 1024 * 1024)	/* a sender's undelivered bytes before it waits */
+/*
+ * A sender's undelivered bytes before it waits: free partitions need
+ * little slack; in time order the L2 may trail the SMs by many ticks.
+ */
+#define BOUND (256u * 1024)
+#define BOUND_ORDERED (4u * 1024 * 1024)
 
 /*
  * Time order: a message's key is the (tick, priority) of the event that
@@ -819,7 +824,7 @@ static bool can_progress(struct ss_partitions *ps, const struct part *p)
 	}
 	if (p->head < kin)
 		return p->head <= safe &&
-			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND;
+			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND_ORDERED;
 	return kin != KEY_NONE && kin <= safe && ps->floor[src] > kin;
 }
 
@@ -975,7 +980,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			 */
 			if (kown > safe ||
 			    (kown != p->last_key &&
-			     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND))
+			     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND_ORDERED))
 				break;
 			ss_engine_run_to(p->q, key_tick(limit), key_prio(limit));
 			p->last_key = MAX(p->last_key, key_of(p->q->now, p->q->prio_now));
