@@ -335,15 +335,6 @@ static inline uint64_t key_after(uint64_t key, uint64_t delay)
 		(key_tick(key) + (delay - LATER)) << 16;
 }
 
-static unsigned component_index(struct ss_engine *e, struct ss_component *c)
-{
-	unsigned j = 0;
-
-	while (e->components->pdata[j] != c)
-		j++;
-	return j;
-}
-
 /*
  * delay[part]: how part answers what reaches it on cut links from
  * partition `from` (UINT_MAX: from any).  level[c] is the least, over
@@ -356,10 +347,13 @@ static void part_delays(struct ss_engine *e, unsigned n_parts, unsigned from,
 {
 	unsigned n = e->components->len;
 	uint64_t *level = g_new(uint64_t, n);
+	GHashTable *index = g_hash_table_new(g_direct_hash, g_direct_equal);
 	bool changed = true;
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		level[i] = NEVER;
+		g_hash_table_insert(index, e->components->pdata[i], GUINT_TO_POINTER(i));
+	}
 	FOR_EACH_LINK_END(e, i, c, p)
 		if (p->peer_comp->part != c->part && end_sends(p->peer) &&
 		    (from == UINT_MAX || p->peer_comp->part == from))
@@ -370,7 +364,7 @@ static void part_delays(struct ss_engine *e, unsigned n_parts, unsigned from,
 			if (p->peer_comp->part != c->part || level[i] == NEVER ||
 			    !end_sends(p))
 				continue;
-			unsigned j = component_index(e, p->peer_comp);
+			unsigned j = GPOINTER_TO_UINT(g_hash_table_lookup(index, p->peer_comp));
 			uint64_t via = MAX(level[i], port_delay(group_of(p->peer)));
 
 			if (via < level[j]) {
@@ -384,6 +378,7 @@ static void part_delays(struct ss_engine *e, unsigned n_parts, unsigned from,
 	FOR_EACH_LINK_END(e, i, c, p)
 		if (p->peer_comp->part != c->part && end_sends(p))
 			delay[c->part] = MIN(delay[c->part], level[i]);
+	g_hash_table_destroy(index);
 	g_free(level);
 }
 
@@ -548,6 +543,18 @@ unsigned ss_partition_plan(struct ss_engine *e, unsigned threads)
 
 /* ---- cut links ------------------------------------------------------------ */
 
+/* Append b to the list head..tail (an inbox, or a sender's pending). */
+static void batch_append(struct batch **head, struct batch **tail,
+			 struct batch *b)
+{
+	b->next = NULL;
+	if (*tail)
+		(*tail)->next = b;
+	else
+		*head = b;
+	*tail = b;
+}
+
 static struct batch *batch_get(struct ss_partitions *ps)
 {
 	struct batch *b;
@@ -692,11 +699,7 @@ static void flush(struct ss_partitions *ps, struct part *p)
 		if (!b)
 			continue;
 		p->out[d] = NULL;
-		if (to->in_tail)
-			to->in_tail->next = b;
-		else
-			to->in_head = b;
-		to->in_tail = b;
+		batch_append(&to->in_head, &to->in_tail, b);
 		__atomic_add_fetch(&p->sent_unread, b->len, __ATOMIC_RELAXED);
 		if (!ps->ordered)
 			make_ready(ps, to);
@@ -916,15 +919,8 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 
 	pthread_mutex_lock(&ps->lock);
 	for (struct batch *b = p->in_head, *next; b; b = next) {
-		struct pending *pd = &p->pend[b->src];
-
 		next = b->next;
-		b->next = NULL;
-		if (pd->tail)
-			pd->tail->next = b;
-		else
-			pd->head = b;
-		pd->tail = b;
+		batch_append(&p->pend[b->src].head, &p->pend[b->src].tail, b);
 	}
 	p->in_head = p->in_tail = NULL;
 	compute_floors(ps);
