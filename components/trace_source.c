@@ -111,6 +111,11 @@ static void next_kernel(struct ss_engine *e, void *data)
 			ss_engine_fail(e, err);
 			return;
 		}
+		/*
+		 * A kernel's first blocks are read while the rest of the run
+		 * waits for them: on every thread the run has.
+		 */
+		trace_set_loaders(t->reader, ss_engine_threads(e));
 	}
 	for (;;) {
 		k = trace_next_kernel(t->reader, &err);

@@ -63,6 +63,148 @@ bool trace_finish_block(struct trace_reader *t, uint64_t id, bool sort,
 	return true;
 }
 
+bool trace_store_block(struct trace_reader *t, struct block_builder *bb,
+		       uint64_t id, bool sort, GError **err)
+{
+	struct gpu_block *b = builder_finish(bb, id, sort, err);
+
+	if (!b)
+		return false;
+	pthread_mutex_lock(&t->lock);
+	g_hash_table_replace(t->loaded, &b->id, b);
+	pthread_mutex_unlock(&t->lock);
+	return true;
+}
+
+/* ---- loaders ---------------------------------------------------------------- */
+
+void loader_init(struct block_loader *l)
+{
+	memset(l, 0, sizeof(*l));
+	lr_init(&l->lr);
+	l->path = g_string_new(NULL);
+	/* keys and values are the reader's interned texts */
+	l->opcodes = g_hash_table_new(g_str_hash, g_str_equal);
+}
+
+void loader_free(struct block_loader *l)
+{
+	lr_free(&l->lr);
+	builder_free(&l->build);
+	if (l->path)
+		g_string_free(l->path, TRUE);
+	if (l->opcodes)
+		g_hash_table_destroy(l->opcodes);
+	memset(l, 0, sizeof(*l));
+}
+
+const char *loader_intern(struct trace_reader *t, struct block_loader *l,
+			  const char *s)
+{
+	const char *v;
+
+	/* the reader's texts were cleared with the last kernel */
+	if (l->kernel != t->n_read) {
+		g_hash_table_remove_all(l->opcodes);
+		l->kernel = t->n_read;
+	}
+	v = g_hash_table_lookup(l->opcodes, s);
+	if (G_LIKELY(v))
+		return v;
+	pthread_mutex_lock(&t->lock);
+	v = g_string_chunk_insert_const(t->strings, s);
+	pthread_mutex_unlock(&t->lock);
+	g_hash_table_insert(l->opcodes, (gpointer)v, (gpointer)v);
+	return v;
+}
+
+/*
+ * A load shared among loaders: each takes the next block not taken yet,
+ * and stops at its first failure, or once another's.  Blocks are taken
+ * in order, so every block before the first that failed was loaded, and
+ * that failure is the one a single loader would have met first.
+ */
+struct shared_load {
+	struct trace_reader *t;
+	const uint64_t *ids;
+	size_t n;
+	size_t next;		/* atomic: the next index to take */
+	int failed;		/* atomic: some loader failed */
+};
+
+struct loader_run {
+	struct shared_load *sl;
+	struct block_loader *l;
+	size_t fail_at;		/* index of its failure, or SIZE_MAX */
+	GError *err;
+};
+
+static gpointer loader_main(gpointer data)
+{
+	struct loader_run *r = data;
+	struct shared_load *sl = r->sl;
+
+	r->fail_at = SIZE_MAX;
+	while (!g_atomic_int_get(&sl->failed)) {
+		size_t i = __atomic_fetch_add(&sl->next, 1, __ATOMIC_RELAXED);
+
+		if (i >= sl->n)
+			break;
+		if (!sl->t->fmt->load_block(sl->t, r->l, sl->ids[i], &r->err)) {
+			r->fail_at = i;
+			g_atomic_int_set(&sl->failed, 1);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Below this many blocks a load is not worth a thread. */
+#define SHARED_LOAD_MIN 8
+
+static bool load_with_loaders(struct trace_reader *t, const uint64_t *ids,
+			      size_t n, GError **err)
+{
+	unsigned k = n >= SHARED_LOAD_MIN ? MAX(t->n_loaders, 1u) : 1;
+	struct shared_load sl = { .t = t, .ids = ids, .n = n };
+	struct loader_run *run = g_new0(struct loader_run, k);
+	struct block_loader *extra = g_new0(struct block_loader, k);
+	GThread **th = g_new0(GThread *, k);
+	struct loader_run *first = NULL;
+
+	for (unsigned i = 0; i < k; i++) {
+		run[i].sl = &sl;
+		run[i].l = i ? &extra[i] : &t->loader;
+		if (i) {
+			loader_init(&extra[i]);
+			/* no thread: the others share its part */
+			th[i] = g_thread_try_new("sectorsim-load", loader_main, &run[i], NULL);
+		}
+	}
+	loader_main(&run[0]);
+	for (unsigned i = 0; i < k; i++) {
+		if (th[i])
+			g_thread_join(th[i]);
+		if (i)
+			loader_free(&extra[i]);
+		if (run[i].err && (!first || run[i].fail_at < first->fail_at))
+			first = &run[i];
+	}
+	if (first)
+		g_propagate_error(err, g_steal_pointer(&first->err));
+	for (unsigned i = 0; i < k; i++)
+		g_clear_error(&run[i].err);
+	g_free(th);
+	g_free(extra);
+	g_free(run);
+	return !first;
+}
+
+void trace_set_loaders(struct trace_reader *t, unsigned n)
+{
+	t->n_loaders = MAX(n, 1u);
+}
+
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id)
 {
 	return g_hash_table_lookup(t->loaded, &id);
@@ -165,6 +307,9 @@ static struct trace_reader *reader_new(const struct trace_format *fmt,
 	t->strings = g_string_chunk_new(4096);
 	t->loaded = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
 					  g_free);
+	loader_init(&t->loader);
+	t->n_loaders = 1;
+	pthread_mutex_init(&t->lock, NULL);
 	return t;
 }
 
@@ -344,6 +489,8 @@ void trace_close(struct trace_reader *t)
 	g_hash_table_destroy(t->loaded);
 	g_string_chunk_free(t->strings);
 	builder_free(&t->build);
+	loader_free(&t->loader);
+	pthread_mutex_destroy(&t->lock);
 	g_free(t->kernel_bytes);
 	g_free(t->dir);
 	g_free(t);
@@ -435,7 +582,8 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 	}
 	if (n_want) {
 		GError *e = NULL;
-		bool ok = t->fmt->load(t, want, n_want, &e);
+		bool ok = t->fmt->load_block ? load_with_loaders(t, want, n_want, &e)
+					     : t->fmt->load(t, want, n_want, &e);
 
 		if (!ok) {
 			t->failed = e;

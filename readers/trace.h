@@ -66,6 +66,15 @@ const struct gpu_kernel *trace_next_kernel(struct trace_reader *t, GError **err)
 bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 		       const struct gpu_block **out, GError **err);
 
+/*
+ * How many threads may read the blocks of one load (1, the default: the
+ * caller's alone).  Formats that read each block on its own (the paper
+ * tracer's, a file per block) share a load among that many; the blocks,
+ * and any error, are those of one thread.  Accel-Sim's format, whose
+ * kernel is one file read in order, reads on the caller's.
+ */
+void trace_set_loaders(struct trace_reader *t, unsigned n);
+
 /* The same as a gpu_block_source, for the GPU_KERNEL_BEGIN message. */
 struct gpu_block_source *trace_block_source(struct trace_reader *t);
 

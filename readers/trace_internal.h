@@ -10,6 +10,7 @@
 #ifndef SS_TRACE_INTERNAL_H
 #define SS_TRACE_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -223,6 +224,25 @@ static inline bool parse_i64(const char *s, size_t n, int64_t *v)
 
 /* ---- the reader and the blocks of the current kernel ---------------------- */
 
+/*
+ * What reading one block takes, for formats whose blocks are each read on
+ * their own (trace_format.load_block): a load of many blocks is shared
+ * among several loaders, each on its own thread.  A loader's opcode
+ * texts are interned through a cache of its own, so that the reader's
+ * string chunk, which all loaders share, is locked only for a text the
+ * loader has not seen yet in the kernel.
+ */
+struct block_loader {
+	struct line_reader lr;
+	struct block_builder build;
+	GString *path;
+	GHashTable *opcodes;	/* text -> interned text, of the current kernel */
+	uint32_t kernel;	/* the kernel (trace_reader.n_read) they are of */
+};
+
+void loader_init(struct block_loader *l);
+void loader_free(struct block_loader *l);
+
 struct trace_reader {
 	struct gpu_block_source source;	/* handed out; ops->load finds us */
 	const struct trace_format *fmt;
@@ -242,11 +262,23 @@ struct trace_reader {
 	GError *failed;
 	/* the block being built, reused from block to block */
 	struct block_builder build;
+	/* the caller's loader (load_block formats), and how many share a load */
+	struct block_loader loader;
+	unsigned n_loaders;
+	/*
+	 * strings and loaded, while loaders share a load (loader_intern,
+	 * trace_store_block); a pthread mutex, which ThreadSanitizer sees
+	 * (GLib's GMutex is futex calls in a library it does not instrument)
+	 */
+	pthread_mutex_t lock;
 	uint32_t n_read;		/* kernels read so far */
 	uint64_t *kernel_bytes;		/* per kernel in trace order, for progress */
 };
 
 const char *trace_intern(struct trace_reader *t, const char *s);
+/* trace_intern for load_block, which may run on several threads at once. */
+const char *loader_intern(struct trace_reader *t, struct block_loader *l,
+			  const char *s);
 
 /*
  * The block built in t->build (builder_finish) stored for the current
@@ -255,6 +287,9 @@ const char *trace_intern(struct trace_reader *t, const char *s);
 bool trace_finish_block(struct trace_reader *t, uint64_t id, bool sort,
 			GError **err);
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id);
+/* trace_finish_block for load_block, from the loader's builder. */
+bool trace_store_block(struct trace_reader *t, struct block_builder *b,
+		       uint64_t id, bool sort, GError **err);
 
 /* ---- the formats -------------------------------------------------------- */
 
@@ -310,6 +345,18 @@ struct trace_format {
 	 */
 	bool (*load)(struct trace_reader *t, const uint64_t *ids, size_t n,
 		     GError **err);
+	/*
+	 * Instead of load, for a format whose blocks are each read on their
+	 * own (a file per block): build and store (trace_store_block) block
+	 * `id` of the current kernel with loader l if the trace holds it.
+	 * Several may run at once on different threads, each with its own
+	 * loader: it may read t->kernel, t->dir and what open() and
+	 * next_kernel() left in t->state, and change nothing of t but
+	 * through loader_intern and trace_store_block.  A block that failed
+	 * may be loaded again, and fails the same way.
+	 */
+	bool (*load_block)(struct trace_reader *t, struct block_loader *l,
+			   uint64_t id, GError **err);
 	/*
 	 * Optional (NULL: `from`): the first block id >= from of the current
 	 * kernel that the trace may hold, or UINT64_MAX; the blocks before it

@@ -41,7 +41,6 @@ struct ppt_state {
 	size_t next;
 	char *traces;		/* DIR/memory_traces */
 	GHashTable *files_by_id;	/* kernel id -> struct ppt_files */
-	struct line_reader lr;
 };
 
 /* ---- app_config.py ------------------------------------------------------ */
@@ -517,7 +516,6 @@ static bool ppt_open(struct trace_reader *t, const char *file, GError **err)
 	s->kernels = g_array_new(FALSE, TRUE, sizeof(struct ppt_kernel));
 	g_array_set_clear_func(s->kernels, ppt_kernel_clear);
 	s->traces = g_build_filename(t->dir, "memory_traces", NULL);
-	lr_init(&s->lr);
 	if (!g_file_get_contents(path, &text, &len, &e)) {
 		trace_error(err, APP_CONFIG, 0, "cannot read: %s", e->message);
 		g_error_free(e);
@@ -549,7 +547,6 @@ static void ppt_close(struct trace_reader *t)
 
 	if (!s)
 		return;
-	lr_free(&s->lr);
 	g_array_free(s->kernels, TRUE);
 	g_free(s->traces);
 	if (s->files_by_id)
@@ -771,15 +768,16 @@ static bool address_error(struct line_reader *r, const char *tok, size_t n,
  * is an address-less line with an empty opcode, which is what the
  * reference's line.strip().split(' ') makes of it.
  */
-static bool load_file(struct trace_reader *t, struct line_reader *r,
+static bool load_file(struct trace_reader *t, struct block_loader *l,
 		      uint64_t id, GError **err)
 {
+	struct line_reader *r = &l->lr;
 	uint64_t idx = 0;
 	char *line;
 	size_t len;
 	int rc;
 
-	builder_reset(&t->build);
+	builder_reset(&l->build);
 	while ((rc = lr_next(r, &line, &len, err)) > 0) {
 		char *p = line, *end = line + len, *op;
 		const char *opcode;
@@ -793,9 +791,9 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 			p++;
 		if (p < end)
 			*p++ = '\0';
-		opcode = trace_intern(t, op);
+		opcode = loader_intern(t, l, op);
 		/* at most one address per two bytes ("a ") */
-		dst = builder_reserve(&t->build, (size_t)(end - p) / 2 + 1);
+		dst = builder_reserve(&l->build, (size_t)(end - p) / 2 + 1);
 		while (p < end) {
 			char *tok;
 			const char *q;
@@ -823,37 +821,28 @@ static bool load_file(struct trace_reader *t, struct line_reader *r,
 			}
 			n++;
 		}
-		builder_add(&t->build, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
+		builder_add(&l->build, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
 	}
 	if (rc < 0)
 		return false;
-	return trace_finish_block(t, id, false, err);
+	return trace_store_block(t, &l->build, id, false, err);
 }
 
-static bool ppt_load(struct trace_reader *t, const uint64_t *ids, size_t n,
-		     GError **err)
+/* Each block its own file, so that loaders may read several at once. */
+static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
+			   uint64_t id, GError **err)
 {
-	struct ppt_state *s = t->state;
-	GString *path = g_string_new(NULL);
+	const struct ppt_state *s = t->state;
 	char name[64];
-	bool ok = true;
+	bool missing, ok;
 
-	for (size_t i = 0; i < n && ok; i++) {
-		bool missing;
-
-		g_snprintf(name, sizeof(name),
-			   "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
-			   t->kernel.id, ids[i]);
-		g_string_printf(path, "%s" G_DIR_SEPARATOR_S "%s", s->traces, name);
-		if (!lr_open(&s->lr, path->str, name, &missing, err)) {
-			/* no file: the block is there, empty */
-			ok = missing;
-			continue;
-		}
-		ok = load_file(t, &s->lr, ids[i], err);
-		lr_close(&s->lr);
-	}
-	g_string_free(path, TRUE);
+	g_snprintf(name, sizeof(name), "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
+		   t->kernel.id, id);
+	g_string_printf(l->path, "%s" G_DIR_SEPARATOR_S "%s", s->traces, name);
+	if (!lr_open(&l->lr, l->path->str, name, &missing, err))
+		return missing;		/* no file: the block is there, empty */
+	ok = load_file(t, l, id, err);
+	lr_close(&l->lr);
 	return ok;
 }
 
@@ -866,7 +855,7 @@ const struct trace_format trace_format_ppt = {
 	.next_kernel = ppt_next_kernel,
 	.kernel_count = ppt_kernel_count,
 	.kernel_bytes = ppt_kernel_bytes,
-	.load = ppt_load,
+	.load_block = ppt_load_block,
 	.next_stored = ppt_next_stored,
 	.count_stored = ppt_count_stored,
 };

@@ -136,4 +136,60 @@ is "$st" 2 "an empty thread_group: exit 2"
 is "$err" "$tmp/group0.ini:4: [component l2] thread_group is empty; expected a name its components share with those of other sections" \
 	"an empty thread_group: one line naming the key"
 
+# The paper tracer's format reads a kernel's blocks on every thread of the
+# run at once (a file each): the same outputs, and for damaged blocks the
+# error a single reader meets first, whichever thread read which block.
+# Two kernels of 96 blocks, 4 warp instructions each, over opcodes the
+# loaders intern on their own; blocks 30 to 37 of the second kernel have
+# a bad address, so that several loaders meet one at once.
+mkdir -p "$tmp/ppt/memory_traces"
+{
+	for k in 1 2; do
+		printf 'kernel_%d = {\n"kernel_name": "k%d", "num_registers": 32,\n' "$k" "$k"
+		printf '"shared_mem_bytes": 0, "grid_size": 96, "block_size": 64,\n'
+		printf '"cuda_stream_id": 0\n}\n'
+	done
+	printf 'app_kernels_id = [1, 2]\n'
+} > "$tmp/ppt/app_config.py"
+b=0
+while [ "$b" -lt 96 ]; do
+	for k in 1 2; do
+		awk -v k="$k" -v b="$b" 'BEGIN {
+			split("LDG.E LDG.E.64 STG.E ATOMG.E.ADD", ops, " ")
+			for (i = 0; i < 4; i++) {
+				line = ops[(b + i) % 4 + 1]
+				for (l = 0; l < 32; l++)
+					line = line sprintf(" %x", 268435456 + ((b * 7 + i * 131 + k * 977) % 4096) * 128 + l * 4 * (1 + i % 2))
+				print line
+			}
+		}' > "$tmp/ppt/memory_traces/kernel_${k}_block_$b.mem"
+	done
+	b=$((b + 1))
+done
+for c in validation/titanv-ref.ini titanv.ini; do
+	for n in 1 2 3 8; do
+		"$SECTORSIM" -q --threads "$n" --json "$tmp/ppt-$n.json" "$cfg/$c" \
+			"$tmp/ppt" > "$tmp/ppt-$n.table" 2> "$tmp/ppt-$n.err"
+		echo $? >> "$tmp/ppt-$n.table"
+	done
+	is "$(tail -n 1 "$tmp/ppt-1.table")" 0 "a paper-format app of 96-block kernels, $c: exit 0"
+	for n in 2 3 8; do
+		cmp -s "$tmp/ppt-1.table" "$tmp/ppt-$n.table" &&
+			cmp -s "$tmp/ppt-1.json" "$tmp/ppt-$n.json"
+		ok $? "the paper-format app, $c, --threads $n: --threads 1's table and JSON"
+	done
+done
+for b in 30 31 32 33 34 35 36 37; do
+	sed -i '2s/ / zz /' "$tmp/ppt/memory_traces/kernel_2_block_$b.mem"
+done
+for n in 1 2 3 8 8 8; do
+	rm -f "$tmp/bad.json.part"
+	run --threads "$n" --json "$tmp/bad.json" "$cfg/titanv.ini" "$tmp/ppt"
+	is "$st" 2 "blocks 30 to 37 damaged, --threads $n: exit 2"
+	is "$err" "kernel_2_block_30.mem:2: address token 'zz' is not hexadecimal" \
+		"blocks 30 to 37 damaged, --threads $n: block 30's error, alone"
+	[ -e "$tmp/bad.json.part" ]
+	ok $? "blocks 30 to 37 damaged, --threads $n: the first kernel's results kept"
+done
+
 done_testing
