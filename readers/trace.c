@@ -99,22 +99,33 @@ void loader_free(struct block_loader *l)
 }
 
 const char *loader_intern(struct trace_reader *t, struct block_loader *l,
-			  const char *s)
+			  const char *s, size_t len)
 {
+	uint64_t head = 0;
+	unsigned slot;
 	const char *v;
 
 	/* the reader's texts were cleared with the last kernel */
 	if (l->kernel != t->n_read) {
 		g_hash_table_remove_all(l->opcodes);
+		memset(l->memo, 0, sizeof(l->memo));
 		l->kernel = t->n_read;
 	}
+	memcpy(&head, s, MIN(len, sizeof(head)));
+	slot = (unsigned)(((head ^ len) * UINT64_C(0x9e3779b97f4a7c15)) >> 60) &
+	       (LOADER_MEMO - 1);
+	if (l->memo[slot].text && l->memo[slot].len == len &&
+	    memcmp(l->memo[slot].text, s, len) == 0)
+		return l->memo[slot].text;
 	v = g_hash_table_lookup(l->opcodes, s);
-	if (G_LIKELY(v))
-		return v;
-	pthread_mutex_lock(&t->lock);
-	v = g_string_chunk_insert_const(t->strings, s);
-	pthread_mutex_unlock(&t->lock);
-	g_hash_table_insert(l->opcodes, (gpointer)v, (gpointer)v);
+	if (!v) {
+		pthread_mutex_lock(&t->lock);
+		v = g_string_chunk_insert_const(t->strings, s);
+		pthread_mutex_unlock(&t->lock);
+		g_hash_table_insert(l->opcodes, (gpointer)v, (gpointer)v);
+	}
+	l->memo[slot].text = v;
+	l->memo[slot].len = len;
 	return v;
 }
 

@@ -232,11 +232,19 @@ static inline bool parse_i64(const char *s, size_t n, int64_t *v)
  * string chunk, which all loaders share, is locked only for a text the
  * loader has not seen yet in the kernel.
  */
+#define LOADER_MEMO 16	/* slots of block_loader.memo, a power of two */
+
 struct block_loader {
 	struct line_reader lr;
 	struct block_builder build;
 	GString *path;
 	GHashTable *opcodes;	/* text -> interned text, of the current kernel */
+	/*
+	 * In front of `opcodes`: the texts last met, by a hash of their
+	 * first bytes and length, since a kernel's lines mostly repeat a
+	 * few opcodes and a table lookup costs a string hash.
+	 */
+	struct { const char *text; size_t len; } memo[LOADER_MEMO];
 	uint32_t kernel;	/* the kernel (trace_reader.n_read) they are of */
 };
 
@@ -278,7 +286,7 @@ struct trace_reader {
 const char *trace_intern(struct trace_reader *t, const char *s);
 /* trace_intern for load_block, which may run on several threads at once. */
 const char *loader_intern(struct trace_reader *t, struct block_loader *l,
-			  const char *s);
+			  const char *s, size_t len);
 
 /*
  * The block built in t->build (builder_finish) stored for the current

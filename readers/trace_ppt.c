@@ -780,6 +780,7 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 	builder_reset(&l->build);
 	while ((rc = lr_next(r, &line, &len, err)) > 0) {
 		char *p = line, *end = line + len, *op;
+		size_t op_len;
 		const char *opcode;
 		uint64_t *dst;
 		uint32_t n = 0;
@@ -789,9 +790,10 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		op = p;
 		while (p < end && *p != ' ')
 			p++;
+		op_len = (size_t)(p - op);
 		if (p < end)
 			*p++ = '\0';
-		opcode = loader_intern(t, l, op);
+		opcode = loader_intern(t, l, op, op_len);
 		/* at most one address per two bytes ("a ") */
 		dst = builder_reserve(&l->build, (size_t)(end - p) / 2 + 1);
 		while (p < end) {
