@@ -96,6 +96,15 @@ void native_get_header(const uint8_t in[NATIVE_CHUNK_HEADER],
 		       struct native_chunk_header *h);
 
 /*
+ * Feed the file header and every chunk header of the native trace at
+ * `path` to `sum`, seeking past the payloads: the file's identity (each
+ * header holds its payload's length and CRC-32) for the price of reading
+ * a few bytes per MiB.  False when `path` cannot be read or is not a
+ * native trace.
+ */
+bool native_headers_digest(const char *path, GChecksum *sum);
+
+/*
  * Write the trace at src (any format trace_open reads) to out in the
  * native format; out is written as FILE.part and renamed at the end, so
  * an existing file is replaced only by a whole one.  level: zstd's.

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -45,6 +46,34 @@ void native_get_header(const uint8_t in[NATIVE_CHUNK_HEADER],
 	h->crc = GUINT32_FROM_LE(w32[3]);
 	h->a = GUINT64_FROM_LE(w64[0]);
 	h->b = GUINT64_FROM_LE(w64[1]);
+}
+
+bool native_headers_digest(const char *path, GChecksum *sum)
+{
+	uint8_t buf[NATIVE_CHUNK_HEADER];
+	struct native_chunk_header h;
+	FILE *f = fopen(path, "rb");
+	bool ok = false;
+
+	if (!f)
+		return false;
+	if (fread(buf, 1, NATIVE_FILE_HEADER, f) != NATIVE_FILE_HEADER ||
+	    memcmp(buf, NATIVE_MAGIC, NATIVE_MAGIC_LEN) != 0)
+		goto out;
+	g_checksum_update(sum, buf, NATIVE_FILE_HEADER);
+	/* a damaged file gives some digest; the run then refuses it */
+	while (fread(buf, 1, NATIVE_CHUNK_HEADER, f) == NATIVE_CHUNK_HEADER) {
+		g_checksum_update(sum, buf, NATIVE_CHUNK_HEADER);
+		native_get_header(buf, &h);
+		if (h.type == NATIVE_END)
+			break;
+		if (fseeko(f, (off_t)h.stored_len, SEEK_CUR) != 0)
+			break;
+	}
+	ok = !ferror(f);
+out:
+	fclose(f);
+	return ok;
 }
 
 struct writer {

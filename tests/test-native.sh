@@ -305,6 +305,25 @@ has "$errors" "late.sst: chunk at byte $k2: checksum" "a bad checksum in kernel 
 	[ "$(rows "$tmp/late.csv.part" | sed -n 2p)" = "$(rows "$tmp/ppt-titanv-src.csv" | sed -n 2p)" ]
 ok $? "a bad checksum in kernel 2: kernel 1's row kept in late.csv.part"
 
+# A native trace is known by its headers (each holds its payload's CRC),
+# not by all its bytes: one damaged in a payload only and then repaired
+# is the same trace, and --resume finishes the run; one whose headers
+# differ is another trace.
+b2=$((k1 + 32 + $(u32 "$ppt" $((k1 + 8)))))	# kernel 2's BLOCKS chunk
+flip "$ppt" $((b2 + 32 + 7)) "$tmp/pay.sst"
+run -q --csv "$tmp/pay.csv" "$titanv" "$tmp/pay.sst"
+is "$st" 2 "a damaged payload in kernel 2: exit 2"
+cp "$ppt" "$tmp/pay.sst"
+run -q --resume --csv "$tmp/pay.csv" "$titanv" "$tmp/pay.sst"
+is "$st" 0 "the payload repaired: --resume exits 0" || diag "$err"
+[ "$(rows "$tmp/pay.csv")" = "$(rows "$tmp/ppt-titanv-src.csv")" ]
+ok $? "the payload repaired: --resume gives the whole run's rows"
+cp "$ppt" "$tmp/late.sst"
+run -q --resume --csv "$tmp/late.csv" "$titanv" "$tmp/late.sst"
+is "$st" 2 "a header repaired (its CRC): --resume exits 2"
+has "$err" "late.csv.part: made from another trace (kernel list digest " \
+	"a header repaired: another trace"
+
 # ---- convert's own errors --------------------------------------------------------
 
 printf 'keep\n' >"$tmp/kept.sst"

@@ -12,6 +12,7 @@
 #include "sim.h"
 #include "builtin.h"
 #include "commands.h"
+#include "native.h"
 
 #define EXIT_CONFIG 2
 #define EXIT_INTERNAL 1
@@ -220,7 +221,9 @@ static char *config_digest(struct ss_sim *sim)
  * kernelslist.g: each one present, by name and content; TRACE itself when
  * it is a file).  Not the kernel files: repairing one that stopped the run
  * (an input error) and then --resume is what the partial files are for.
- * NULL when there is no such file.
+ * A native trace, one file of any size, is known by its headers, which
+ * carry each payload's CRC (reading gigabytes to hash them would delay
+ * every run).  NULL when there is no such file.
  */
 static char *trace_digest(const char *trace)
 {
@@ -229,6 +232,12 @@ static char *trace_digest(const char *trace)
 	bool dir = g_file_test(trace, G_FILE_TEST_IS_DIR), any = false;
 	char *digest = NULL;
 
+	if (!dir && native_headers_digest(trace, sum)) {
+		digest = g_strdup(g_checksum_get_string(sum));
+		g_checksum_free(sum);
+		return digest;
+	}
+	g_checksum_reset(sum);
 	for (int i = 0; dir ? lists[i] != NULL : i < 1; i++) {
 		char *path = dir ? g_build_filename(trace, lists[i], NULL) : g_strdup(trace);
 		char *text = NULL;
