@@ -19,7 +19,11 @@
 #                     expected/big_titanv_simulator.json
 #   ppt titanv-ref, --threads 2: wall, and the speed-up over one thread
 #   ppt titanv        wall, on one thread and on two (target >= 1.7x)
-#   accelsim titanv   wall, and its ratio to zcat (target <= 1.2)
+#   accelsim titanv   wall, and its ratio to zcat (target <= 1.2), on one
+#                     thread and on two
+#   native titanv-ref L1 sector accesses per second (target >= 50 M), on
+#                     one thread and on two; the native file is converted
+#                     once into $SECTORSIM_BIG/big.sst
 #   peak RSS          of every sectorsim run (target <= 256 MiB)
 # Run it on an otherwise idle machine.
 set -eu
@@ -64,7 +68,7 @@ time_runs() {
 	done
 	median=$(sort -n "$tmp/times" | awk -v n="$runs" 'NR == int((n + 1) / 2) { print $1 }')
 	peak=$(sort -n -k2 "$tmp/times" | tail -n 1 | awk '{ printf "%.1f", $2 / 1024 }')
-	printf '%-34s %7s s   peak %6s MiB\n' "$name" "$median" "$peak"
+	printf '%-40s %7s s   peak %6s MiB\n' "$name" "$median" "$peak"
 }
 
 ref=$src/configs/validation/titanv-ref.ini
@@ -85,6 +89,17 @@ time_runs "ppt, titanv.ini, --threads 2" "$bin" -q --threads 2 "$hw" "$big/ppt"
 hw2_s=$median
 time_runs "accelsim .gz, titanv.ini" "$bin" -q "$hw" "$big/accelsim"
 as_s=$median
+time_runs "accelsim .gz, titanv.ini, --threads 2" "$bin" -q --threads 2 "$hw" "$big/accelsim"
+as2_s=$median
+# the native format, converted once (not timed)
+[ -f "$big/big.sst" ] || "$bin" convert "$big/ppt" "$big/big.sst" ||
+	{ echo "$0: convert failed" >&2; exit 1; }
+time_runs "native, titanv-ref.ini" "$bin" -q "$ref" "$big/big.sst"
+nat_s=$median
+time_runs "native, titanv-ref.ini, --threads 2" "$bin" -q --threads 2 "$ref" "$big/big.sst"
+nat2_s=$median
+accesses=$("$bin" "$ref" "$big/big.sst" 2>&1 >/dev/null |
+	sed -n 's/.* kernels, \([0-9]*\) L1 sector accesses.*/\1/p')
 
 # the numbers: every integer equal, every other value within 1e-9
 "$bin" -q --json "$tmp/ref.json" "$ref" "$big/ppt" >/dev/null
@@ -109,10 +124,12 @@ print("numbers vs the paper's implementation: %d compared, %d differ" % (n, bad)
 sys.exit(1 if bad else 0)
 EOF
 
-awk -v r="$ref_s" -v c="$cat_s" -v a="$as_s" -v z="$zcat_s" \
-    -v r2="$ref2_s" -v h="$hw_s" -v h2="$hw2_s" 'BEGIN {
+awk -v r="$ref_s" -v c="$cat_s" -v a="$as_s" -v z="$zcat_s" -v a2="$as2_s" \
+    -v r2="$ref2_s" -v h="$hw_s" -v h2="$hw2_s" -v n="$nat_s" -v n2="$nat2_s" \
+    -v acc="${accesses:-0}" 'BEGIN {
 	printf "ppt titanv-ref: %.2f s (target <= 0.5 s; %.1fx the cat floor)\n", r, r / c
 	printf "ppt titanv-ref --threads 2: %.2fx one thread\n", r / r2
 	printf "ppt titanv --threads 2: %.2fx one thread (target >= 1.7)\n", h / h2
-	printf "accelsim .gz titanv: %.2fx zcat (target <= 1.2)\n", a / z
+	printf "accelsim .gz titanv: %.2fx zcat; --threads 2: %.2fx (target <= 1.2)\n", a / z, a2 / z
+	printf "native titanv-ref: %.1f M L1 sector accesses/s; --threads 2: %.1f M (target >= 50)\n", acc / n / 1e6, acc / n2 / 1e6
 }'
