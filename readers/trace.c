@@ -170,13 +170,17 @@ static gpointer loader_main(gpointer data)
 	return NULL;
 }
 
-/* Below this many blocks a load is not worth a thread. */
+/* Below this many blocks a load is not worth a second thread. */
 #define SHARED_LOAD_MIN 8
 
 static bool load_with_loaders(struct trace_reader *t, const uint64_t *ids,
 			      size_t n, GError **err)
 {
-	unsigned k = n >= SHARED_LOAD_MIN ? MAX(t->n_loaders, 1u) : 1;
+	/* a thread only for 4 blocks or more, and no more than the cores */
+	unsigned k = n >= SHARED_LOAD_MIN
+		? MIN(MIN(t->n_loaders, (unsigned)MIN(n / 4, 1024u)),
+		      MAX(g_get_num_processors(), 1u))
+		: 1;
 	struct shared_load sl = { .t = t, .ids = ids, .n = n };
 	struct loader_run *run = g_new0(struct loader_run, k);
 	struct block_loader *extra = g_new0(struct block_loader, k);

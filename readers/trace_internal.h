@@ -360,8 +360,7 @@ struct trace_format {
 	 * Several may run at once on different threads, each with its own
 	 * loader: it may read t->kernel, t->dir and what open() and
 	 * next_kernel() left in t->state, and change nothing of t but
-	 * through loader_intern and trace_store_block.  A block that failed
-	 * may be loaded again, and fails the same way.
+	 * through loader_intern and trace_store_block.
 	 */
 	bool (*load_block)(struct trace_reader *t, struct block_loader *l,
 			   uint64_t id, GError **err);

@@ -790,9 +790,10 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		op = p;
 		while (p < end && *p != ' ')
 			p++;
-		op_len = (size_t)(p - op);
 		if (p < end)
 			*p++ = '\0';
+		/* not p - op: a NUL inside cuts the text that is interned */
+		op_len = strlen(op);
 		opcode = loader_intern(t, l, op, op_len);
 		/* at most one address per two bytes ("a ") */
 		dst = builder_reserve(&l->build, (size_t)(end - p) / 2 + 1);

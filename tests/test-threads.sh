@@ -141,7 +141,8 @@ is "$err" "$tmp/group0.ini:4: [component l2] thread_group is empty; expected a n
 # error a single reader meets first, whichever thread read which block.
 # Two kernels of 96 blocks, 4 warp instructions each, over opcodes the
 # loaders intern on their own; blocks 30 to 37 of the second kernel have
-# a bad address, so that several loaders meet one at once.
+# a bad address: block 30 on the last of 20000 lines, the others on their
+# first, so that a loader of a later block meets its error first.
 mkdir -p "$tmp/ppt/memory_traces"
 {
 	for k in 1 2; do
@@ -179,14 +180,18 @@ for c in validation/titanv-ref.ini titanv.ini; do
 		ok $? "the paper-format app, $c, --threads $n: --threads 1's table and JSON"
 	done
 done
-for b in 30 31 32 33 34 35 36 37; do
-	sed -i '2s/ / zz /' "$tmp/ppt/memory_traces/kernel_2_block_$b.mem"
+f30=$tmp/ppt/memory_traces/kernel_2_block_30.mem
+awk '{ for (i = 0; i < 5000; i++) print }' "$f30" > "$f30.long"
+mv "$f30.long" "$f30"
+sed -i '20000s/ / zz /' "$f30"
+for b in 31 32 33 34 35 36 37; do
+	sed -i '1s/ / zz /' "$tmp/ppt/memory_traces/kernel_2_block_$b.mem"
 done
 for n in 1 2 3 8 8 8; do
 	rm -f "$tmp/bad.json.part"
 	run --threads "$n" --json "$tmp/bad.json" "$cfg/titanv.ini" "$tmp/ppt"
 	is "$st" 2 "blocks 30 to 37 damaged, --threads $n: exit 2"
-	is "$err" "kernel_2_block_30.mem:2: address token 'zz' is not hexadecimal" \
+	is "$err" "kernel_2_block_30.mem:20000: address token 'zz' is not hexadecimal" \
 		"blocks 30 to 37 damaged, --threads $n: block 30's error, alone"
 	[ -e "$tmp/bad.json.part" ]
 	ok $? "blocks 30 to 37 damaged, --threads $n: the first kernel's results kept"

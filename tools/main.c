@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include "internal.h"
 #include "registry.h"
 #include "sim.h"
@@ -225,6 +226,8 @@ static char *config_digest(struct ss_sim *sim)
  * carry each payload's CRC (reading gigabytes to hash them would delay
  * every run).  NULL when there is no such file.
  */
+#define TRACE_LIST_MAX (16 << 20)	/* bytes of a kernel list, at most */
+
 static char *trace_digest(const char *trace)
 {
 	static const char *const lists[] = { "app_config.py", "kernelslist.g", NULL };
@@ -242,8 +245,19 @@ static char *trace_digest(const char *trace)
 		char *path = dir ? g_build_filename(trace, lists[i], NULL) : g_strdup(trace);
 		char *text = NULL;
 		gsize len = 0;
+		GStatBuf st;
 
-		if (g_file_get_contents(path, &text, &len, NULL)) {
+		/*
+		 * A file too big for a kernel list (a damaged native trace, say:
+		 * the reader refuses it) is known by its size and time instead
+		 * of being read whole.
+		 */
+		if (!dir && g_stat(path, &st) == 0 && st.st_size > TRACE_LIST_MAX) {
+			text = g_strdup_printf("size %" G_GINT64_FORMAT " mtime %" G_GINT64_FORMAT,
+					       (gint64)st.st_size, (gint64)st.st_mtime);
+			g_checksum_update(sum, (const guchar *)text, strlen(text));
+			any = true;
+		} else if (g_file_get_contents(path, &text, &len, NULL)) {
 			const char *name = dir ? lists[i] : "";
 
 			g_checksum_update(sum, (const guchar *)name, strlen(name) + 1);
