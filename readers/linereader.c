@@ -17,7 +17,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sectorsim/engine.h>
+#ifdef HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 #include "linereader.h"
+
+#ifdef HAVE_ISAL
+/*
+ * A gzip member from its header on: ISA-L checks the header and the CRC.
+ * isal_inflate_init clears the output buffer too, which a member that
+ * follows another must keep filling.
+ */
+static void isal_start(struct inflate_state *st)
+{
+	uint8_t *next_out = st->next_out;
+	uint32_t avail_out = st->avail_out;
+
+	isal_inflate_init(st);
+	st->crc_flag = ISAL_GZIP;
+	st->next_out = next_out;
+	st->avail_out = avail_out;
+}
+#endif
 
 void trace_error(GError **err, const char *file, uint64_t line,
 		 const char *fmt, ...)
@@ -96,9 +117,12 @@ void lr_close(struct line_reader *r)
 		return;
 	pipe_stop(r);
 	g_clear_error(&r->held_error);
+#ifndef HAVE_ISAL
 	if (r->codec == LR_GZIP)
 		inflateEnd(&r->z);
-	else if (r->codec == LR_XZ)
+	else
+#endif
+	if (r->codec == LR_XZ)
 		lzma_end(&r->x);
 	close(r->fd);
 	r->fd = -1;
@@ -111,6 +135,7 @@ void lr_free(struct line_reader *r)
 	pipe_free(r);
 	g_free(r->buf);
 	g_free(r->in);
+	g_free(r->isal);
 	lr_init(r);
 }
 
@@ -146,12 +171,24 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 		}
 	}
 	if (r->codec != LR_PLAIN && !r->in)
-		r->in = g_malloc(LR_IN);
+		/* + 8: room for what ISA-L read past a gzip member (isal_give_back) */
+		r->in = g_malloc(LR_IN + 8);
 	r->head = r->tail = r->scan = 0;
 	r->lineno = 0;
 	r->eof = r->in_eof = r->dec_eof = false;
 	r->in_off = 0;
 	if (r->codec == LR_GZIP) {
+#ifdef HAVE_ISAL
+		struct inflate_state *st;
+
+		if (!r->isal)
+			r->isal = g_new0(struct inflate_state, 1);
+		st = r->isal;
+		isal_start(st);
+		/* isal_inflate_init leaves the buffers: no input yet */
+		st->next_in = NULL;
+		st->avail_in = 0;
+#else
 		memset(&r->z, 0, sizeof(r->z));
 		/* 16 +: gzip framing only, so that plain text is refused */
 		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
@@ -159,6 +196,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 			close(fd);
 			return false;
 		}
+#endif
 	} else if (r->codec == LR_XZ) {
 		r->x = (lzma_stream)LZMA_STREAM_INIT;
 		if (lzma_stream_decoder(&r->x, UINT64_MAX, LZMA_CONCATENATED)
@@ -219,6 +257,84 @@ static void codec_error(struct line_reader *r, size_t unread, const char *what,
 		    r->in_off - unread);
 }
 
+#ifdef HAVE_ISAL
+/*
+ * At a member's end ISA-L may hold the next member's first bytes in its
+ * bit buffer (up to 8, lowest first): they go back in front of the input
+ * left, at the start of r->in, which has room for them.
+ */
+static void isal_give_back(struct line_reader *r, struct inflate_state *st,
+			   const uint8_t **next, size_t *avail)
+{
+	unsigned held = (unsigned)(st->read_in_length > 0 ? st->read_in_length / 8 : 0);
+
+	if (!held)
+		return;
+	memmove(r->in + held, *next, *avail);
+	for (unsigned i = 0; i < held; i++)
+		r->in[i] = (uint8_t)(st->read_in >> (8 * i));
+	*next = r->in;
+	*avail += held;
+}
+
+/*
+ * decode_gzip with ISA-L's igzip: the same text, members and messages as
+ * zlib's (a stream ended but for more input is truncated; anything ISA-L
+ * refuses is corrupt, at the first byte it had not used).
+ */
+static bool decode_gzip(struct line_reader *r, char *dst, size_t room,
+			size_t *got, GError **err)
+{
+	struct inflate_state *st = r->isal;
+
+	st->next_out = (uint8_t *)dst;
+	st->avail_out = (uint32_t)room;
+	while (st->avail_out == room && !r->dec_eof) {
+		const uint8_t *next = st->next_in;
+		size_t avail = st->avail_in;
+		int ret;
+
+		if (!refill_in(r, &next, &avail, err))
+			goto fail;
+		st->next_in = (uint8_t *)next;
+		st->avail_in = (uint32_t)avail;
+		ret = isal_inflate(st);
+		if (ret < 0) {
+			codec_error(r, st->avail_in, "gzip data is corrupt", err);
+			goto fail;
+		}
+		if (st->block_state == ISAL_BLOCK_FINISH) {
+			/* another member may follow (concatenated gzip) */
+			next = st->next_in;
+			avail = st->avail_in;
+			isal_give_back(r, st, &next, &avail);
+			if (!refill_in(r, &next, &avail, err))
+				goto fail;
+			if (!avail) {
+				r->dec_eof = true;
+			} else if (next[0] != 0x1f || (avail > 1 && next[1] != 0x8b)) {
+				/* not a member: zlib says corrupt at once, where
+				 * ISA-L would wait for a whole header */
+				codec_error(r, avail, "gzip data is corrupt", err);
+				goto fail;
+			} else {
+				isal_start(st);
+				st->next_in = (uint8_t *)next;
+				st->avail_in = (uint32_t)avail;
+			}
+		} else if (r->in_eof && !st->avail_in && st->avail_out == room) {
+			codec_error(r, 0, "gzip data is truncated", err);
+			goto fail;
+		}
+	}
+	*got = room - st->avail_out;
+	return true;
+fail:
+	/* the text decoded before the error still counts: it comes first */
+	*got = room - st->avail_out;
+	return false;
+}
+#else
 static bool decode_gzip(struct line_reader *r, char *dst, size_t room,
 			size_t *got, GError **err)
 {
@@ -263,6 +379,8 @@ fail:
 	*got = room - z->avail_out;
 	return false;
 }
+
+#endif
 
 static bool decode_xz(struct line_reader *r, char *dst, size_t room,
 		      size_t *got, GError **err)

@@ -46,7 +46,10 @@ struct line_reader {
 	unsigned char *in;
 	bool in_eof, dec_eof;
 	uint64_t in_off;	/* bytes of the file read so far */
-	z_stream z;
+	z_stream z;		/* .gz without ISA-L */
+	/* .gz with ISA-L (HAVE_ISAL): its struct inflate_state, tens of KiB,
+	 * kept from file to file like buf */
+	void *isal;
 	lzma_stream x;
 	struct lr_pipe *pipe;	/* kept from file to file, like buf */
 };

@@ -1375,6 +1375,109 @@ static void test_format_names(void)
 	}
 }
 
+/*
+ * Concatenated gzip members (what `cat a.gz b.gz` makes) read as one text,
+ * small and big, whichever decoder was built (ISA-L or zlib); bytes after a
+ * member that do not start another are corrupt, after the text before them.
+ */
+static void test_linereader_gzip_members(void)
+{
+	const size_t sizes[] = { 1000, 300000 };
+	char *dir = g_dir_make_tmp("sectorsim-lrm-XXXXXX", NULL);
+	char *path = g_strconcat(dir, "/m.gz", NULL);
+	struct line_reader r;
+
+	lr_init(&r);
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		char *a = hex_text(sizes[i], 7), *b = hex_text(sizes[i] / 2, 8);
+		char *a_nl = g_strconcat(a, "\n", NULL), *b_nl = g_strconcat(b, "\n", NULL);
+		char *ab = g_strconcat(a_nl, b_nl, NULL);
+		GBytes *za = gzip_bytes(a_nl, strlen(a_nl)), *zb = gzip_bytes(b_nl, strlen(b_nl));
+		GByteArray *cat = g_byte_array_new();
+		GError *err = NULL;
+		char *line;
+		size_t len, at = 0;
+		int ret;
+
+		g_byte_array_append(cat, g_bytes_get_data(za, NULL), (guint)g_bytes_get_size(za));
+		g_byte_array_append(cat, g_bytes_get_data(zb, NULL), (guint)g_bytes_get_size(zb));
+		g_assert_true(g_file_set_contents(path, (const char *)cat->data,
+						  (gssize)cat->len, NULL));
+		g_assert_true(lr_open(&r, path, "m.gz", NULL, &err));
+		expect_lines(&r, ab);
+
+		/* a third "member" that is no gzip at all */
+		g_byte_array_append(cat, (const guint8 *)"not gzip\n", 9);
+		g_assert_true(g_file_set_contents(path, (const char *)cat->data,
+						  (gssize)cat->len, NULL));
+		g_assert_true(lr_open(&r, path, "m.gz", NULL, &err));
+		while ((ret = lr_next(&r, &line, &len, &err)) == 1)
+			at += len + 1;
+		g_assert_cmpint(ret, ==, -1);
+		g_assert_cmpuint(at, ==, strlen(ab));
+		g_assert_nonnull(strstr(err->message, "m.gz: gzip data is corrupt (at byte "));
+		g_clear_error(&err);
+
+		g_byte_array_unref(cat);
+		g_bytes_unref(za);
+		g_bytes_unref(zb);
+		g_free(a_nl);
+		g_free(b_nl);
+		g_free(ab);
+		g_free(a);
+		g_free(b);
+	}
+	lr_free(&r);
+	g_unlink(path);
+	g_rmdir(dir);
+	g_free(path);
+	g_free(dir);
+}
+
+/*
+ * A NUL inside a paper-format opcode cuts the text that is interned
+ * ("A"); lines repeating it get that text from the loader's memo, which
+ * compares no further than it.  The kernel name "k", the first opcode
+ * and "A" fill the reader's 4096-byte string chunk exactly, so that
+ * reading past "A" reads past the chunk, which ASan reports.
+ */
+static void test_ppt_nul_in_opcode(void)
+{
+	static const char *const files[] = { "app_config.py",
+		"kernel_1 = {\"kernel_name\": \"k\", \"num_registers\": 8,\n"
+		" \"shared_mem_bytes\": 0, \"grid_size\": 1, \"block_size\": 32}\n"
+		"app_kernels_id = [1]\n", NULL };
+	static const char repeat[] = "A\0BBBBBBBB 20\n";
+	char *dir = write_trace(files);
+	char *mem = g_build_filename(dir, "memory_traces", "kernel_1_block_0.mem", NULL);
+	char *sub = g_path_get_dirname(mem);
+	GString *text = g_string_new(NULL);
+	struct trace_reader *t;
+	const struct gpu_block *b;
+
+	for (int i = 0; i < 4091; i++)
+		g_string_append_c(text, 'O');
+	g_string_append(text, " 10\n");
+	for (int i = 0; i < 3; i++)
+		g_string_append_len(text, repeat, sizeof(repeat) - 1);
+	g_assert_cmpint(g_mkdir_with_parents(sub, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(mem, text->str, (gssize)text->len, NULL));
+	t = open_ok(dir, TRACE_AUTO);
+	next_ok(t);
+	b = block(t, 0);
+	g_assert_cmpuint(b->n_lines, ==, 4);
+	for (uint32_t i = 1; i < 4; i++) {
+		g_assert_cmpstr(b->lines[i].opcode, ==, "A");
+		g_assert_true(b->lines[i].opcode == b->lines[1].opcode);
+	}
+	trace_close(t);
+	g_string_free(text, TRUE);
+	g_free(sub);
+	g_free(mem);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1402,6 +1505,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/open", test_open);
 	g_test_add_func("/trace/linereader/sizes", test_linereader_sizes);
 	g_test_add_func("/trace/linereader/compressed", test_linereader_compressed);
+	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
+	g_test_add_func("/trace/ppt/nul-in-opcode", test_ppt_nul_in_opcode);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
