@@ -116,6 +116,7 @@ struct block_scheduler {
 	/* the first fill: what it dispatched, in order, sent once the SMs
 	 * have the kernel's begin (struct dispatched) */
 	GArray *first;
+	uint64_t claimed;		/* bytes of the first wave on the run's account */
 	bool filling_first;
 	bool refill_queued;
 	bool refilling;			/* inside refill() */
@@ -516,6 +517,28 @@ static void first_fill(struct block_scheduler *s, const struct gpu_kernel_msg *k
 
 /* ---- per kernel -------------------------------------------------------------- */
 
+/*
+ * first_wave loads every block it simulates at the kernel's start, which
+ * granularity = avg makes the whole grid: its ids, pointers and blocks go
+ * on the run's memory account, so that a grid beyond memory is refused
+ * with one line rather than an allocation that aborts.
+ */
+static bool claim_first_wave(struct block_scheduler *s, const struct gpu_kernel *k,
+			     uint64_t n)
+{
+	const uint64_t per = sizeof(uint64_t) + sizeof(void *) + sizeof(struct gpu_block);
+	uint64_t bytes = n > UINT64_MAX / per ? UINT64_MAX : n * per, total;
+
+	if (ss_engine_claim_memory(s->c.engine, s->claimed, bytes, &total)) {
+		s->claimed = bytes;
+		return true;
+	}
+	ss_component_fail(&s->c, SS_ERROR_INPUT,
+			  "kernel %u (%s): its first wave of %" G_GUINT64_FORMAT " blocks needs about %" G_GUINT64_FORMAT " bytes at once, more than the run's memory (%" G_GUINT64_FORMAT " bytes); expected granularity = max_active or one, or policy = dynamic",
+			  k->id, k->name, n, bytes, ss_engine_memory(s->c.engine));
+	return false;
+}
+
 static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *km)
 {
 	const struct gpu_kernel *k = km->kernel;
@@ -540,6 +563,8 @@ static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *
 		 * sim_blocks * SMs blocks of the grid */
 		n = (uint64_t)s->occ.sim_blocks * s->gpu.num_sms;
 		n = MIN(n, k->grid_size);
+		if (!claim_first_wave(s, k, n))
+			return;
 		reserve_batch(s, n);
 		for (uint64_t i = 0; i < n; i++)
 			s->ids[i] = i;

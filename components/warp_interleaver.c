@@ -119,7 +119,7 @@ static const struct ss_stat_desc stats[] = {
 	[WI_BYPASSED_LOADS] = { "bypassed_loads", SS_STAT_COUNTER, "global load instructions sent past the L1 (.STRONG.GPU, hw)", NULL, NULL },
 	[WI_LDGSTS_UNSPLIT] = { "ldgsts_unsplit", SS_STAT_COUNTER, "reference-format LDGSTS lines with an odd address count, kept whole (ldgsts_shared = drop)", NULL, NULL },
 	[WI_LINES] = { SM_STAT_LINES, SS_STAT_COUNTER, "trace lines (instructions) issued", NULL, NULL },
-	[WI_BLOCKS] = { "blocks", SS_STAT_COUNTER, "thread blocks run", NULL, NULL },
+	[WI_BLOCKS] = { "blocks", SS_STAT_COUNTER, "thread blocks run that the trace holds something for (the scheduler's blocks and empty count the others)", NULL, NULL },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -1125,7 +1125,14 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 		begin_kernel(w, d);
 		break;
 	case GPU_DISPATCH_BLOCK:
-		c->stats[WI_BLOCKS]++;
+		/*
+		 * A block the trace holds nothing for is the scheduler's to
+		 * count: it may pass over such blocks without sending them
+		 * (when the source knows which it holds), and the counts must
+		 * not depend on whether it could.
+		 */
+		if (d->n_lines || d->n_shared || d->n_unknown)
+			c->stats[WI_BLOCKS]++;
 		if (w->classify_hw) {
 			c->stats[WI_SHARED_INSTS] += d->n_shared;
 			c->stats[WI_DROPPED_INSTS] += d->n_unknown;

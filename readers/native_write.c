@@ -274,6 +274,10 @@ static bool convert_kernel(struct writer *w, struct trace_reader *t,
 	g_hash_table_remove_all(w->opcode_index);
 	g_ptr_array_set_size(w->opcodes, 0);
 	g_array_set_size(w->stored, 0);
+	/* a source may know which blocks it holds only once it has read
+	 * them all (Accel-Sim): counting them reads them */
+	if (src->ops->count_held && !src->ops->count_held(src, &held, err))
+		return false;
 	held_runs(src, k->grid_size, w->held);
 	for (guint run = 0; run < w->held->len; run += 2)
 	for (uint64_t first = g_array_index(w->held, uint64_t, run),

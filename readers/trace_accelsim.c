@@ -1562,6 +1562,24 @@ out:
 	return ok;
 }
 
+/*
+ * Once the first pass has read the kernel's file to its end, the blocks it
+ * lists are known: the next one from `from` on, so that a grid far larger
+ * than the file (absent blocks are empty) is passed over, not dispatched
+ * block by block.  Before that, any block may still come.
+ */
+static uint64_t as_next_stored(struct trace_reader *t, uint64_t from)
+{
+	const struct as_state *s = t->state;
+	const struct seen_block *a = (const struct seen_block *)s->seen->data;
+	size_t i;
+
+	if (!s->validated)
+		return from;
+	i = lower_seen(a, s->seen->len, from);
+	return i < s->seen->len ? a[i].id : UINT64_MAX;
+}
+
 /* The blocks the kernel's file lists (inside the grid, each once: the
  * first pass refuses others), read to its end if need be. */
 static bool as_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
@@ -1596,5 +1614,6 @@ const struct trace_format trace_format_accelsim = {
 	.kernel_count = as_kernel_count,
 	.kernel_bytes = as_kernel_bytes,
 	.load = as_load,
+	.next_stored = as_next_stored,
 	.count_stored = as_count_stored,
 };

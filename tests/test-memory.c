@@ -141,7 +141,9 @@ static int run_args(const char *const *args, unsigned cpu_s, long *kib,
 	ssize_t n;
 
 	g_ptr_array_add(argv, (char *)g_getenv("SECTORSIM"));
-	g_ptr_array_add(argv, "--quiet");
+	/* the run's option; a command (convert) takes its own */
+	if (strcmp(args[0], "convert") != 0)
+		g_ptr_array_add(argv, "--quiet");
 	for (; *args; args++)
 		g_ptr_array_add(argv, (char *)*args);
 	g_ptr_array_add(argv, NULL);
@@ -275,6 +277,21 @@ static void test_huge_grid(void)
 	g_assert_true(g_regex_match_simple("sched.empty_blocks +10000000000 ", out, 0, 0));
 	g_free(out);
 	g_free(text);
+	/* first_wave keeping every block (granularity = avg): refused with
+	 * one line, not an allocation of 10^10 pointers that aborts */
+	{
+		char *ref = src_path("configs/validation/titanv-ref.ini");
+		const char *avg[] = { "-p", "sched.granularity=avg", ref, dir, NULL };
+
+		rc = run_args(avg, 10, &kib, &text);
+		g_test_message("granularity = avg: exit %d, %ld KiB: %s", rc, kib, text);
+		g_assert_cmpint(rc, ==, 2);
+		g_assert_true(g_regex_match_simple(
+			"^sched: kernel 1 \\(k\\): its first wave of 10000000000 blocks needs about [0-9]+ bytes at once, more than the run's memory \\([0-9]+ bytes\\); expected granularity = max_active or one, or policy = dynamic\n$",
+			text, 0, 0));
+		g_free(text);
+		g_free(ref);
+	}
 	/* the last block only: one run of 10^10 - 1 absent blocks */
 	g_assert_cmpint(g_mkdir(traces, 0755), ==, 0);
 	g_assert_true(g_file_set_contents(mem, "LDG 0x1000 0x1004\n", -1, NULL));
@@ -299,6 +316,71 @@ static void test_huge_grid(void)
 	g_free(traces);
 	g_free(app);
 	g_free(stats);
+	g_free(cfg);
+	g_free(dir);
+}
+
+/*
+ * The same in Accel-Sim's format, where the reader knows which blocks the
+ * kernel's file holds only once it has read it to the end: the first
+ * batch reads it, and the scheduler passes over the rest of the grid
+ * instead of dispatching it block by block (time and memory grew with
+ * the grid).  Both the simulation and `convert`.
+ */
+static void test_huge_grid_accelsim(void)
+{
+	char *dir = g_dir_make_tmp("sectorsim-hugeas-XXXXXX", NULL);
+	char *list = g_build_filename(dir, "kernelslist.g", NULL);
+	char *kernel = g_build_filename(dir, "kernel-1.traceg", NULL);
+	char *stats = g_build_filename(dir, "stats.txt", NULL);
+	char *sst = g_build_filename(dir, "t.sst", NULL);
+	char *cfg = src_path("configs/a100.ini");
+	const char *args[] = { "-o", stats, cfg, dir, NULL };
+	const char *conv[] = { "convert", dir, sst, NULL };
+	const char *native[] = { "-o", stats, cfg, sst, NULL };
+	char *text, *out;
+	long kib;
+	int rc;
+
+	g_assert_true(g_file_set_contents(list, "kernel-1.traceg\n", -1, NULL));
+	g_assert_true(g_file_set_contents(kernel,
+		"-kernel name = k\n-kernel id = 1\n-grid dim = (100000,100000,1)\n"
+		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n-cuda stream id = 0\n"
+		"-accelsim tracer version = 5\n\n"
+		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n"
+		"#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+		"0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0000000000 4 0\n"
+		"#END_TB\n", -1, NULL));
+	for (int pass = 0; pass < 2; pass++) {
+		rc = run_args(pass ? native : args, 10, &kib, &text);
+		g_test_message("%s: exit %d, %ld KiB: %s", pass ? "native" : "accelsim",
+			       rc, kib, text);
+		g_assert_cmpint(rc, ==, 0);
+#ifndef SS_SANITIZED
+		g_assert_cmpint(kib, <, 64 * 1024);
+#endif
+		g_assert_true(g_file_get_contents(stats, &out, NULL, NULL));
+		g_assert_true(g_regex_match_simple("sched.blocks +10000000000 ", out, 0, 0));
+		g_assert_true(g_regex_match_simple("sched.empty_blocks +9999999999 ", out, 0, 0));
+		g_assert_true(g_regex_match_simple("sm.blocks +1 ", out, 0, 0));
+		g_free(out);
+		g_free(text);
+		if (!pass) {
+			rc = run_args(conv, 10, &kib, &text);
+			g_test_message("convert: exit %d, %ld KiB: %s", rc, kib, text);
+			g_assert_cmpint(rc, ==, 0);
+			g_free(text);
+		}
+	}
+	g_unlink(sst);
+	g_unlink(stats);
+	g_unlink(kernel);
+	g_unlink(list);
+	g_rmdir(dir);
+	g_free(sst);
+	g_free(stats);
+	g_free(kernel);
+	g_free(list);
 	g_free(cfg);
 	g_free(dir);
 }
@@ -386,5 +468,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/memory/size-beyond-memory", test_size_beyond_memory);
 	g_test_add_func("/memory/sum-beyond-memory", test_sum_beyond_memory);
 	g_test_add_func("/memory/huge-grid-without-blocks", test_huge_grid);
+	g_test_add_func("/memory/huge-grid-accelsim", test_huge_grid_accelsim);
 	return g_test_run();
 }
