@@ -1223,8 +1223,10 @@ static void kernel_over(struct kernel_report *r)
 	}
 	if (r->progress)
 		fputs("\r\033[K", stderr);	/* the table, not over the progress line */
-	write_text(row, r->n_shown == 0, stdout);
-	flush_stdout(r);
+	if (!ss_engine_run_options(r->c.engine)->table_off) {
+		write_text(row, r->n_shown == 0, stdout);
+		flush_stdout(r);
+	}
 	/* each finished kernel reaches the files at once: a kill keeps it */
 	if (r->json.out) {
 		write_json(row, r->n_rows == 0, ss_output_file(r->json.out));
@@ -1476,7 +1478,7 @@ static void report_finish(struct ss_component *c)
 
 	if (r->progress)
 		fputs("\r\033[K", stderr);
-	if (!stopped)
+	if (!stopped && !ss_engine_run_options(c->engine)->table_off)
 		write_summary(r, stdout);
 	if (!flush_stdout(r))
 		return;

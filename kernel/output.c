@@ -11,7 +11,9 @@
  *   a symbolic link            followed: its target is replaced as above,
  *                              the link stays
  *   anything else (character   written directly: no PATH.part, no rename,
- *   device, FIFO, socket)      so what the user pointed at stays what it is
+ *   device, FIFO)              so what the user pointed at stays what it is;
+ *                              a socket cannot be opened as a file: refused
+ *                              (ENXIO), and stays too
  *
  * Every write error is kept (the first errno) and reported by
  * ss_output_flush() and ss_output_commit() as "write error on NAME: REASON".

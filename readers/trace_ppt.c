@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <glib/gstdio.h>
 
@@ -662,6 +663,16 @@ static uint64_t ppt_kernel_bytes(struct trace_reader *t, size_t i)
 	return f ? f->bytes : 0;
 }
 
+/* Whether the folder's listing has kernel `kid`'s block `id`. */
+static bool ppt_listed(struct ppt_state *s, uint32_t kid, uint64_t id)
+{
+	const struct ppt_files *f = g_hash_table_lookup(ppt_files(s),
+							GUINT_TO_POINTER(kid));
+
+	return f && bsearch(&id, f->blocks->data, f->blocks->len,
+			    sizeof(uint64_t), cmp_id) != NULL;
+}
+
 /*
  * A block without a file is an empty block: the first block with one at
  * or after `from`, found in the folder's listing, lets the scheduler pass
@@ -722,6 +733,8 @@ static bool ppt_next_kernel(struct trace_reader *t, bool *end,
 		return true;
 	}
 	pk = &g_array_index(s->kernels, struct ppt_kernel, s->next++);
+	/* the listing, before any load: loaders only read it */
+	ppt_files(s);
 	k->id = pk->id;
 	k->name = g_string_chunk_insert(t->strings, pk->name);
 	/*
@@ -835,15 +848,25 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
 			   uint64_t id, GError **err)
 {
-	const struct ppt_state *s = t->state;
+	struct ppt_state *s = t->state;
 	char name[64];
 	bool missing, ok;
 
 	g_snprintf(name, sizeof(name), "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
 		   t->kernel.id, id);
 	g_string_printf(l->path, "%s" G_DIR_SEPARATOR_S "%s", s->traces, name);
-	if (!lr_open(&l->lr, l->path->str, name, &missing, err))
-		return missing;		/* no file: the block is there, empty */
+	if (!lr_open(&l->lr, l->path->str, name, &missing, err)) {
+		if (!missing)
+			return false;
+		/* no file: the block is there, empty; unless the folder listed
+		 * it when the run started (the listing is read before any
+		 * load, and only read since) */
+		if (ppt_listed(s, t->kernel.id, id)) {
+			trace_error(err, name, 0, "no such file, though the folder listed it when the run started (deleted or moved while the run read the trace)");
+			return false;
+		}
+		return true;
+	}
 	ok = load_file(t, l, id, err);
 	lr_close(&l->lr);
 	return ok;

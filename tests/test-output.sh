@@ -144,10 +144,22 @@ mkdir "$tmp/cwd"
 (cd "$tmp/cwd" && "$SECTORSIM" --quiet --csv - "$titanv" "$three" >"$tmp/dash.out")
 is "$?" 0 "--csv -: exit 0"
 is "$(ls -A "$tmp/cwd")" "" "no file named '-' (nor '-.part') is made"
-grep -Fxq -f "$tmp/ok.csv" "$tmp/dash.out" &&
-	is "$(grep -Fx -f "$tmp/ok.csv" "$tmp/dash.out")" "$(cat "$tmp/ok.csv")" "the CSV went to standard output, between the tables"
+# the output alone, no table around it: a pipe reads what it asked for
+is "$(cat "$tmp/dash.out")" "$(cat "$tmp/ok.csv")" "--csv -: the CSV alone on standard output"
 (cd "$tmp/cwd" && "$SECTORSIM" --quiet --json - "$titanv" "$three" >"$tmp/dash.out")
 is "$(grep -c '"kernel_id"' "$tmp/dash.out")" 3 "--json -: the JSON on standard output"
+is "$(head -c 1 "$tmp/dash.out")$(tail -c 2 "$tmp/dash.out")" "{}" \
+	"--json -: the JSON alone, from its { to its }"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json, sys; json.load(sys.stdin)' <"$tmp/dash.out"
+	ok $? "--json -: standard output parses as JSON"
+fi
+run --quiet --json - --csv - "$titanv" "$three"
+is "$st" 2 "--json - --csv -: exit 2"
+is "$err" "sectorsim: --json - and --csv -: both to standard output; expected one of them written to a file" \
+	"--json - --csv -: one line says why"
+run --quiet --json - --stats json "$titanv" "$three"
+is "$st" 2 "--json - with the raw statistics on standard output: exit 2"
 (cd "$tmp/cwd" && "$SECTORSIM" --quiet --stats csv -o - "$titanv" "$three" >"$tmp/dash.out")
 has "$(cat "$tmp/dash.out")" "$(cat "$tmp/ok.stats")" "-o -: the statistics on standard output"
 (cd "$tmp/cwd" && "$SECTORSIM" --quiet --rd-profile - "$sdcm" "$sticky" >"$tmp/dash.out")

@@ -1478,6 +1478,44 @@ static void test_ppt_nul_in_opcode(void)
 	g_free(dir);
 }
 
+/*
+ * A block file the folder listed when the kernel started but that is gone
+ * when its block is read (deleted or moved while the run reads the trace)
+ * is an input error, not an empty block: the numbers would silently lack
+ * it.  A block never listed is an empty block, as always.
+ */
+static void test_ppt_file_gone(void)
+{
+	static const char *const files[] = { "app_config.py",
+		"kernel_1 = {\"kernel_name\": \"k\", \"num_registers\": 8,\n"
+		" \"shared_mem_bytes\": 0, \"grid_size\": 3, \"block_size\": 32}\n"
+		"app_kernels_id = [1]\n",
+		"memory_traces/kernel_1_block_0.mem", "LDG.E 10\n",
+		"memory_traces/kernel_1_block_1.mem", "LDG.E 20\n", NULL };
+	char *dir = write_trace(files);
+	char *gone = g_build_filename(dir, "memory_traces", "kernel_1_block_1.mem", NULL);
+	struct trace_reader *t = open_ok(dir, TRACE_AUTO);
+	uint64_t ids[] = { 0, 1, 2 };
+	const struct gpu_block *out[3];
+	GError *err = NULL;
+
+	next_ok(t);
+	g_assert_cmpint(g_unlink(gone), ==, 0);
+	g_assert_false(trace_load_blocks(t, ids, 3, out, &err));
+	assert_input_error(err, "kernel_1_block_1.mem: no such file, though the folder listed it when the run started (deleted or moved while the run read the trace)");
+	g_clear_error(&err);
+	trace_close(t);
+	/* never listed: an empty block */
+	t = open_ok(dir, TRACE_AUTO);
+	next_ok(t);
+	g_assert_cmpuint(block(t, 1)->n_lines, ==, 0);
+	g_assert_cmpuint(block(t, 2)->n_lines, ==, 0);
+	trace_close(t);
+	g_free(gone);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1507,6 +1545,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/linereader/compressed", test_linereader_compressed);
 	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
 	g_test_add_func("/trace/ppt/nul-in-opcode", test_ppt_nul_in_opcode);
+	g_test_add_func("/trace/ppt/file-gone", test_ppt_file_gone);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);

@@ -350,6 +350,30 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 	return status;
 }
 
+/*
+ * Standard output takes one machine-read output at most; when one of the
+ * run's goes there, the table does not (a pipe gets that output alone).
+ */
+static int check_stdout_outputs(struct options *o)
+{
+	const char *names[4];
+	unsigned n = 0;
+
+	if (o->run.json && !strcmp(o->run.json, "-"))
+		names[n++] = "--json -";
+	if (o->run.csv && !strcmp(o->run.csv, "-"))
+		names[n++] = "--csv -";
+	if (o->run.rd_profile && !strcmp(o->run.rd_profile, "-"))
+		names[n++] = "--rd-profile -";
+	o->run.table_off = n > 0;
+	if ((o->stats || o->output) && (!o->output || !strcmp(o->output, "-")))
+		names[n++] = "the raw statistics (--stats without -o FILE)";
+	if (n < 2)
+		return 0;
+	return fail(EXIT_CONFIG, "%s and %s: both to standard output; expected one of them written to a file",
+		    names[0], names[1]);
+}
+
 static int run(struct options *o, int argc, char **argv)
 {
 	struct ss_registry *reg = ss_registry_new();
@@ -359,6 +383,8 @@ static int run(struct options *o, int argc, char **argv)
 	if (o->stats && strcmp(o->stats, "text") && strcmp(o->stats, "json") &&
 	    strcmp(o->stats, "csv"))
 		status = fail(EXIT_CONFIG, "--stats %s: expected text, json or csv", o->stats);
+	if (!status)
+		status = check_stdout_outputs(o);
 	if (!status)
 		status = check_resume(o);
 	if (!status)

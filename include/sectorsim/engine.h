@@ -100,6 +100,12 @@ struct ss_run_options {
 	 */
 	gboolean raw_stats_unread;
 	/*
+	 * Another output (--json -, --csv -, --rd-profile -) is written to
+	 * standard output, so the per-kernel table is not: a pipe gets that
+	 * output alone (the program sets it; no command-line option).
+	 */
+	gboolean table_off;
+	/*
 	 * What produces the run's results, which a results file records so
 	 * that --resume continues only the run it came from (the program
 	 * sets them; no command-line option): the program's version, the
