@@ -1191,6 +1191,21 @@ static bool check_blocks(struct kernel_report *r, struct kernel_row *row)
 	}
 	row->traced_known = true;
 	row->blocks_traced = n;
+	if (b->ops->cut_short) {
+		const char *first = NULL;
+		uint64_t cut = b->ops->cut_short(b, &first);
+
+		if (cut) {
+			if (r->progress)
+				fputs("\r\033[K", stderr);
+			if (!ss_engine_warn_input(r->c.engine,
+						  "%s: kernel %u (%s): %" G_GUINT64_FORMAT " block file%s end%s inside a line, the first %s: cut short? Their last lines were read as they are",
+						  r->trace_file ? r->trace_file : "trace",
+						  row->id, row->name, cut, cut == 1 ? "" : "s",
+						  cut == 1 ? "s" : "", first ? first : "?"))
+				return false;
+		}
+	}
 	if (n >= row->grid_size)
 		return true;
 	if (r->progress)

@@ -176,6 +176,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 	r->head = r->tail = r->scan = 0;
 	r->lineno = 0;
 	r->eof = r->in_eof = r->dec_eof = false;
+	r->cut_last = false;
 	r->in_off = 0;
 	if (r->codec == LR_GZIP) {
 #ifdef HAVE_ISAL
@@ -660,6 +661,7 @@ int lr_next(struct line_reader *r, char **line, size_t *len, GError **err)
 		if (r->eof) {
 			if (r->head == r->tail)
 				return 0;
+			r->cut_last = true;
 			return take_line(r, r->tail, r->tail, line, len);
 		}
 		if (r->head) {

@@ -36,6 +36,7 @@ struct line_reader {
 	char *buf;
 	size_t cap, head, tail, scan;
 	bool eof;		/* no more decoded text will come */
+	bool cut_last;		/* the last line returned had no line end */
 	/*
 	 * compressed input, decoded on a thread of its own (struct lr_pipe,
 	 * linereader.c), which alone touches these while the file is open;

@@ -108,8 +108,11 @@ bool native_headers_digest(const char *path, GChecksum *sum);
  * Write the trace at src (any format trace_open reads) to out in the
  * native format; out is written as FILE.part and renamed at the end, so
  * an existing file is replaced only by a whole one.  level: zstd's.
+ * warn (may be NULL) is told each defect of the source that the
+ * conversion goes on with (a block file cut inside a line).
  */
 bool native_convert(const char *src, enum trace_format_id fmt,
-		    const char *out, int level, GError **err);
+		    const char *out, int level, void (*warn)(const char *msg),
+		    GError **err);
 
 #endif

@@ -77,6 +77,7 @@ out:
 }
 
 struct writer {
+	void (*warn)(const char *msg);	/* a defect of the input; NULL: none told */
 	struct ss_output *out;
 	ZSTD_CCtx *z;
 	int level;
@@ -308,14 +309,29 @@ static bool convert_kernel(struct writer *w, struct trace_reader *t,
 		return false;
 	if (src->ops->count_held && !src->ops->count_held(src, &held, err))
 		return false;
+	if (src->ops->cut_short && w->warn) {
+		const char *first = NULL;
+		uint64_t cut = src->ops->cut_short(src, &first);
+
+		/* the native file keeps the lines as read, and not the doubt */
+		if (cut) {
+			char *msg = g_strdup_printf("kernel %u (%s): %" G_GUINT64_FORMAT " block file%s end%s inside a line, the first %s: cut short? Their last lines were converted as they are",
+						    k->id, k->name, cut, cut == 1 ? "" : "s",
+						    cut == 1 ? "s" : "", first ? first : "?");
+
+			w->warn(msg);
+			g_free(msg);
+		}
+	}
 	return put_kernel(w, k, held, err);
 }
 
 bool native_convert(const char *src, enum trace_format_id fmt,
-		    const char *out, int level, GError **err)
+		    const char *out, int level, void (*warn)(const char *msg),
+		    GError **err)
 {
 	struct trace_reader *t = trace_open(src, fmt, err);
-	struct writer w = { .level = level };
+	struct writer w = { .level = level, .warn = warn };
 	uint8_t head[NATIVE_FILE_HEADER];
 	uint32_t version = GUINT32_TO_LE(NATIVE_VERSION);
 	uint32_t head_len = GUINT32_TO_LE(NATIVE_FILE_HEADER);

@@ -76,6 +76,18 @@ bool trace_store_block(struct trace_reader *t, struct block_builder *bb,
 	return true;
 }
 
+void trace_block_cut(struct trace_reader *t, uint64_t id, const char *name)
+{
+	pthread_mutex_lock(&t->lock);
+	/* the lowest block's: the same whichever loader read which */
+	if (!t->n_cut++ || id < t->first_cut) {
+		t->first_cut = id;
+		g_free(t->first_cut_name);
+		t->first_cut_name = g_strdup(name);
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
 /* ---- loaders ---------------------------------------------------------------- */
 
 void loader_init(struct block_loader *l)
@@ -285,11 +297,21 @@ static bool source_count_held(struct gpu_block_source *s, uint64_t *n,
 	return true;
 }
 
+static uint64_t source_cut_short(struct gpu_block_source *s, const char **first)
+{
+	struct trace_reader *t =
+		(struct trace_reader *)((char *)s - offsetof(struct trace_reader, source));
+
+	*first = t->first_cut_name;
+	return t->n_cut;
+}
+
 static const struct gpu_block_source_ops source_ops = {
 	.load = source_load,
 	.release = source_release,
 	.next_held = source_next_held,
 	.count_held = source_count_held,
+	.cut_short = source_cut_short,
 };
 
 /*
@@ -488,6 +510,8 @@ struct trace_reader *trace_open(const char *path, enum trace_format_id id,
 
 static void drop_kernel(struct trace_reader *t)
 {
+	t->n_cut = 0;
+	g_clear_pointer(&t->first_cut_name, g_free);
 	g_hash_table_remove_all(t->loaded);
 	g_string_chunk_clear(t->strings);
 	g_clear_error(&t->failed);

@@ -273,6 +273,10 @@ struct trace_reader {
 	/* the caller's loader (load_block formats), and how many share a load */
 	struct block_loader loader;
 	unsigned n_loaders;
+	/* blocks of the kernel whose file ends inside a line, and the lowest
+	 * one's file (trace_block_cut; under `lock`) */
+	uint64_t n_cut, first_cut;
+	char *first_cut_name;
 	/*
 	 * strings and loaded, while loaders share a load (loader_intern,
 	 * trace_store_block); a pthread mutex, which ThreadSanitizer sees
@@ -295,6 +299,8 @@ const char *loader_intern(struct trace_reader *t, struct block_loader *l,
 bool trace_finish_block(struct trace_reader *t, uint64_t id, bool sort,
 			GError **err);
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id);
+/* Block `id`'s file `name` ended inside a line (its last line was kept). */
+void trace_block_cut(struct trace_reader *t, uint64_t id, const char *name);
 /* trace_finish_block for load_block, from the loader's builder. */
 bool trace_store_block(struct trace_reader *t, struct block_builder *b,
 		       uint64_t id, bool sort, GError **err);

@@ -841,6 +841,8 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 	}
 	if (rc < 0)
 		return false;
+	if (r->cut_last)
+		trace_block_cut(t, id, r->name);
 	return trace_store_block(t, &l->build, id, false, err);
 }
 

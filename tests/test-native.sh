@@ -42,7 +42,10 @@ rows() { grep -v '^#' "$1"; }
 
 # msgs TAG: the warnings of run TAG with the file they name taken out (a
 # native file's reader names the file; the source's, a kernel file or folder)
-msgs() { sed 's/^\(sectorsim: warning: \)[^:]*: /\1TRACE: /' "$tmp/$1.err"; }
+# (a paper-format block file cut inside a line is convert's to report: the
+# native file keeps its lines as read, not the doubt)
+msgs() { grep -v ' inside a line, the first ' "$tmp/$1.err" |
+	sed 's/^\(sectorsim: warning: \)[^:]*: /\1TRACE: /'; }
 
 # one_line TEXT: whether TEXT is exactly one non-empty line
 one_line() { [ -n "$1" ] && [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ]; }
@@ -118,7 +121,13 @@ for app in "$@"; do
 	sim "conv-$name" convert "$trace" "$sst"
 	is "$(cat "$tmp/conv-$name.st")" 0 "$name: convert exits 0" ||
 		diag "$(cat "$tmp/conv-$name.err")"
-	is "$(cat "$tmp/conv-$name.out" "$tmp/conv-$name.err")" "" "$name: convert is silent"
+	# but for the fixture's block file cut inside a line, which it reports
+	is "$(cat "$tmp/conv-$name.out" "$tmp/conv-$name.err" | grep -v ' inside a line, the first ')" "" \
+		"$name: convert is silent"
+	if [ "$name" = ppt ]; then
+		has "$(cat "$tmp/conv-$name.err")" "sectorsim convert: warning: kernel 1 (copy<{int, float}>): 1 block file ends inside a line, the first kernel_1_block_2.mem: cut short? Their last lines were converted as they are" \
+			"ppt: convert warns of the block file cut inside a line"
+	fi
 	# again from the native file: the same bytes
 	sim "conv2-$name" convert "$sst" "$tmp/$name-2.sst"
 	cmp -s "$sst" "$tmp/$name-2.sst"

@@ -17,6 +17,12 @@
 #include "native.h"
 #include "trace.h"
 
+/* One line per defect of the source, as the run's warnings read. */
+static void convert_warning(const char *msg)
+{
+	fprintf(stderr, "sectorsim convert: warning: %s\n", msg);
+}
+
 int sectorsim_convert_main(int argc, char **argv)
 {
 	char *format = NULL;
@@ -68,7 +74,7 @@ int sectorsim_convert_main(int argc, char **argv)
 		fprintf(stderr, "sectorsim convert: --level %d; expected 1 to 19\n", level);
 		goto out;
 	}
-	if (!native_convert(argv[1], fmt, argv[2], level, &err)) {
+	if (!native_convert(argv[1], fmt, argv[2], level, convert_warning, &err)) {
 		fprintf(stderr, "sectorsim convert: %s\n", err->message);
 		status = err->code == SS_ERROR_INPUT || err->code == SS_ERROR_CONFIG ? 2 : 1;
 		g_error_free(err);

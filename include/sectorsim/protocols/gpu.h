@@ -111,6 +111,13 @@ struct gpu_block_source_ops {
 	 * false with *err (as load) on malformed input.
 	 */
 	bool (*count_held)(struct gpu_block_source *s, uint64_t *n, GError **err);
+	/*
+	 * Optional (NULL: never).  How many blocks loaded so far for the
+	 * current kernel came from a file whose last line lacks its line end
+	 * (the file may have been cut short; the line was read as it is),
+	 * and in *first, when any did, the file of the lowest such block.
+	 */
+	uint64_t (*cut_short)(struct gpu_block_source *s, const char **first);
 };
 
 struct gpu_block_source {
