@@ -84,7 +84,7 @@ char *ss_output_part_name(const char *path)
 	target = resolve(path, &st, &exists);
 	if (!target)
 		return g_strdup_printf("%s.part", path);	/* fails on open */
-	if (!exists || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+	if (!exists || S_ISREG(st.st_mode))
 		part = g_strdup_printf("%s.part", target);
 	g_free(target);
 	return part;
@@ -139,8 +139,12 @@ static struct ss_output *open_as(const char *path, bool resume, size_t keep,
 	o->target = resolve(path, &st, &exists);
 	if (!o->target)
 		return open_failed(o, path, err);
-	/* a folder: PATH.part is made, and the rename says it is a folder */
-	if (!exists || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+	/* a folder: refused before a run whose results could not go there */
+	if (exists && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return open_failed(o, path, err);
+	}
+	if (!exists || S_ISREG(st.st_mode)) {
 		o->part = g_strdup_printf("%s.part", o->target);
 		if (resume && truncate(o->part, keep) != 0)
 			o->f = NULL;

@@ -74,9 +74,25 @@ if [ -n "$full" ] && [ -c "$full" ] && [ -w "$full" ]; then
 	"$SECTORSIM" --quiet --csv - "$titanv" "$three" >"$full" 2>"$tmp/err"
 	is "$?" 1 "--csv - on a full standard output: exit 1"
 	has "$(cat "$tmp/err")" "write error on standard output: $enospc" "--csv -: the message"
+	# GLib's option parser prints --help and exits itself
+	for h in --help "convert --help"; do
+		# shellcheck disable=SC2086 # the command and its option
+		"$SECTORSIM" $h >"$full" 2>"$tmp/err"
+		is "$?" 1 "$h on a full standard output: exit 1"
+		is "$(cat "$tmp/err")" "sectorsim: write error on standard output: $enospc" "$h: the message"
+	done
 else
-	skip "no writable /dev/full" 21
+	skip "no writable /dev/full" 25
 fi
+
+# a folder as an output: refused before the run, and left as it was
+mkdir "$tmp/adir"
+run --quiet --json "$tmp/adir" "$titanv" "$three"
+is "$st" 2 "a folder as --json: exit 2"
+is "$err" "run: report (type kernel_report): start: $tmp/adir: cannot write the results: Is a directory" \
+	"a folder as --json: one line naming it"
+[ -d "$tmp/adir" ] && [ ! -e "$tmp/adir.part" ] && [ -z "$(ls -A "$tmp/adir")" ]
+ok $? "a folder as --json: still an empty folder, no .part beside it"
 
 if [ -n "$null" ] && [ -c "$null" ]; then
 	run --quiet --json "$null" --csv "$null" "$titanv" "$three"

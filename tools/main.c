@@ -4,9 +4,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include "internal.h"
 #include "registry.h"
@@ -405,6 +407,24 @@ static int run(struct options *o, int argc, char **argv)
  * did not (1, unless the run had failed already): a full disk or a closed
  * pipe is no success.
  */
+/*
+ * Whatever ends the program (GLib's --help ends it in the option parser):
+ * standard output flushed and checked, so that a write error there is an
+ * exit status 1 and a message, not a silent exit 0.
+ */
+static bool stdout_closed;	/* check_stdout() did it: nothing left */
+
+static void check_stdout_at_exit(void)
+{
+	if (stdout_closed)
+		return;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "sectorsim: write error on standard output: %s\n",
+			g_strerror(errno));
+		_exit(1);
+	}
+}
+
 static int check_stdout(int status)
 {
 	struct ss_output *out = ss_output_open("-", NULL);
@@ -418,6 +438,7 @@ static int check_stdout(int status)
 		return status;
 	}
 	errno = 0;
+	stdout_closed = true;
 	if (fclose(stdout) != 0 && !status) {
 		why = errno ? errno : EIO;
 		status = fail(EXIT_INTERNAL, "write error on standard output: %s",
@@ -483,7 +504,10 @@ static GArray *option_entries(const GOptionEntry *before,
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int command = run_command(argc, argv);
+	int command;
+
+	atexit(check_stdout_at_exit);
+	command = run_command(argc, argv);
 
 	if (command >= 0)
 		return check_stdout(command);
