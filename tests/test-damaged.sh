@@ -137,6 +137,12 @@ is "$err" "sectorsim: $tmp/limit.ini:3: max_ticks = 4 stopped the run before its
 [ -f "$tmp/l.json.part" ] && [ ! -e "$tmp/l.json" ]
 ok $? "max_ticks: the finished kernels stay in l.json.part"
 is "$(grep -c '"kernel_id"' "$tmp/l.json.part")" 1 "max_ticks: kernel 1 is in it"
+# a limit before the first kernel ends: exit 1 too, not a run of nothing
+run --quiet -p simulation.max_ticks=1 --json "$tmp/l1.json" "$titanv" "$three"
+is "$st" 1 "max_ticks = 1, before kernel 1 ends: exit 1"
+has "$err" "max_ticks = 1 stopped the run before its end (" "max_ticks = 1: it says so"
+[ ! -e "$tmp/l1.json" ]
+ok $? "max_ticks = 1: no results file claims a whole run"
 # each resumed run goes as far as the limit lets it
 run --quiet --resume --json "$tmp/l.json" "$tmp/limit.ini" "$three"
 is "$st" 1 "max_ticks, --resume: exit 1 again"
