@@ -94,7 +94,7 @@ run --quiet --json "$tmp/ppt.json" "$ref" "$ppt"
 is "$st" 0 "paper format, files missing: exit 0"
 is "$(printf '%s\n' "$err" | grep -c '^sectorsim: warning: .*the missing ones ran as empty blocks$')" 2 "one warning per kernel"
 # block 2 of kernel 1 ends inside a line (no final line end): cut short?
-has "$err" "sectorsim: warning: $ppt/memory_traces: kernel 1 (copy<{int, float}>): 1 block file ends inside a line, the first kernel_1_block_2.mem: cut short? Their last lines were read as they are" \
+has "$err" "/memory_traces: kernel 1 (copy<{int, float}>): 1 block file ends inside a line, the first kernel_1_block_2.mem: cut short? Their last lines were read as they are" \
 	"a block file ending inside a line: a warning naming it"
 has "$err" "memory_traces: kernel 1 (copy<{int, float}>): the trace holds 2 of the grid's 3 thread blocks" \
 	"kernel 1's warning names the folder of its block files"
