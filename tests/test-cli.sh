@@ -193,6 +193,13 @@ run --list "$good"
 status 0 "--list with a configuration"
 match out '^token_sink ' "--list includes the types of the plugins the INI loads"
 
+# a control byte in the argument is shown escaped, never raw
+run --describe "$(printf 'a\001b')"
+status 2 "--describe of a name holding byte 0x01"
+err_line "unknown component type 'a\\x01b'" "" "--describe: the byte shown as \\x01"
+[ "$(tr -d '\001' <err | wc -c)" -eq "$(wc -c <err)" ]
+ok $? "--describe: no raw byte 0x01 on stderr"
+
 run --plugin token_plugin --describe token_source
 status 0 "--describe token_source"
 cp out source.txt
