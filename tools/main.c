@@ -381,6 +381,7 @@ static int check_stdout_outputs(struct options *o)
 		names[n++] = "--csv -";
 	if (o->run.rd_profile && !strcmp(o->run.rd_profile, "-"))
 		names[n++] = "--rd-profile -";
+	/* the raw statistics follow the table, as they always did */
 	o->run.table_off = n > 0;
 	if ((o->stats || o->output) && (!o->output || !strcmp(o->output, "-")))
 		names[n++] = "the raw statistics (--stats without -o FILE)";
@@ -445,6 +446,8 @@ static int check_stdout(int status)
 	GError *err = NULL;
 	int why;
 
+	/* checked here, whatever comes of it: not again at exit */
+	stdout_closed = true;
 	if (!ss_output_commit(out, &err)) {
 		if (!status)
 			status = fail(EXIT_INTERNAL, "%s", err->message);
@@ -452,7 +455,6 @@ static int check_stdout(int status)
 		return status;
 	}
 	errno = 0;
-	stdout_closed = true;
 	if (fclose(stdout) != 0 && !status) {
 		why = errno ? errno : EIO;
 		status = fail(EXIT_INTERNAL, "write error on standard output: %s",
