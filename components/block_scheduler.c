@@ -639,6 +639,7 @@ static const struct ss_component_type block_scheduler_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct block_scheduler),
+	.flags = SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(block_scheduler)

@@ -193,6 +193,7 @@ static const struct ss_component_type dram_counter_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct dram_counter),
+	.flags = SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(dram_counter)

@@ -1578,7 +1578,7 @@ static const struct ss_component_type kernel_report_type = {
 	.ops = &ops,
 	.instance_size = sizeof(struct kernel_report),
 	/* the run's results are this component's table, not the raw dump */
-	.flags = SS_TYPE_REPORTS_RUN,
+	.flags = SS_TYPE_REPORTS_RUN | SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(kernel_report)

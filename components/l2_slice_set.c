@@ -367,6 +367,7 @@ static const struct ss_component_type l2_slice_set_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct l2_slice_set),
+	.flags = SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(l2_slice_set)

@@ -170,6 +170,7 @@ static const struct ss_component_type sector_cache_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct sector_cache),
+	.flags = SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(sector_cache)

@@ -150,6 +150,7 @@ static const struct ss_component_type slice_router_type = {
 	.ports = ports,
 	.ops = &ops,
 	.instance_size = sizeof(struct slice_router),
+	.flags = SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(slice_router)

@@ -203,6 +203,7 @@ static const struct ss_component_type trace_source_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct trace_source),
+	.flags = SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(trace_source)

@@ -1200,6 +1200,7 @@ static const struct ss_component_type warp_interleaver_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct warp_interleaver),
+	.flags = SS_TYPE_PARTITION_SAFE,
 };
 
 SS_PLUGIN_ENTRY(warp_interleaver)

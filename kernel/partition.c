@@ -1121,6 +1121,8 @@ static gpointer worker(gpointer data)
 	struct ss_partitions *ps = self->ps;
 	bool spun = false;
 
+	/* any partition, so any read of the trace, may run here */
+	ss_interrupt_enter_thread();
 	pthread_mutex_lock(&ps->lock);
 	for (;;) {
 		struct part *p;
@@ -1186,6 +1188,7 @@ static gpointer worker(gpointer data)
 			p->over_bound = true;
 	}
 	pthread_mutex_unlock(&ps->lock);
+	ss_interrupt_leave_thread();
 	return NULL;
 }
 

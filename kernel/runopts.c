@@ -24,7 +24,7 @@ const struct ss_run_option_desc ss_run_option_table[] = {
 	{ "quiet", 'q', G_OPTION_ARG_NONE, FIELD(quiet),
 	  "Print nothing but results, warnings and errors", NULL },
 	{ "threads", 0, G_OPTION_ARG_INT, FIELD(threads),
-	  "Run on N threads (default 1; 0: one per online core); every output is the same for every N", "N" },
+	  "Run on N threads (default: one per online core, or 1 with a component type that does not promise to run split); every output is the same for every N", "N" },
 	{ "strict", 0, G_OPTION_ARG_NONE, FIELD(strict),
 	  "Stop with exit status 2 at the first warning about the input (a trace cut short, say), instead of going on", NULL },
 	{ NULL, 0, 0, 0, NULL, NULL },

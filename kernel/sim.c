@@ -128,12 +128,25 @@ gboolean ss_sim_build(struct ss_sim *s, GError **error)
 	return bind_pairs(s, error) && create_and_init(s, error);
 }
 
-/* The run's thread count; 0, unset, is 1 (the program resolves --threads). */
+/*
+ * The run's thread count: --threads N, else one per online core when
+ * every component's type keeps the rules of a split run, else one (a
+ * plugin that shares priorities with others would be refused on
+ * several).
+ */
 static unsigned run_threads(struct ss_engine *e)
 {
 	int n = ss_engine_run_options(e)->threads;
 
-	return n > 0 ? (unsigned)n : 1;
+	if (n > 0)
+		return (unsigned)n;
+	for (guint i = 0; i < e->components->len; i++) {
+		const struct ss_component *c = e->components->pdata[i];
+
+		if (!(c->type->flags & SS_TYPE_PARTITION_SAFE))
+			return 1;
+	}
+	return MAX(g_get_num_processors(), 1u);
 }
 
 gboolean ss_sim_run(struct ss_sim *s, GError **error)

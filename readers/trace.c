@@ -167,6 +167,7 @@ static gpointer loader_main(gpointer data)
 	struct loader_run *r = data;
 	struct shared_load *sl = r->sl;
 
+	ss_interrupt_enter_thread();
 	r->fail_at = SIZE_MAX;
 	while (!g_atomic_int_get(&sl->failed)) {
 		size_t i = __atomic_fetch_add(&sl->next, 1, __ATOMIC_RELAXED);
@@ -179,6 +180,7 @@ static gpointer loader_main(gpointer data)
 			break;
 		}
 	}
+	ss_interrupt_leave_thread();
 	return NULL;
 }
 

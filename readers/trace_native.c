@@ -45,6 +45,7 @@ struct native_state {
 	/* the current kernel */
 	const char **opcodes;	/* interned in t->strings */
 	size_t n_opcodes;
+	uint32_t warps;		/* per block, as the warp interleaver counts them */
 	uint64_t *stored;	/* ids of the blocks stored, ascending */
 	size_t n_stored;
 	uint64_t *held;		/* [start, end) runs next_held passes through */
@@ -369,6 +370,7 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 	    n > (uint64_t)(e - p))
 		return damaged(err, s, &nk->kernel, "a kernel's launch data does not parse");
 	s->n_opcodes = (size_t)n;
+	s->warps = MAX((uint32_t)(((uint64_t)k->block_size + 31) / 32), 1u);
 	s->opcodes = g_renew(const char *, s->opcodes, s->n_opcodes);
 	for (size_t i = 0; i < s->n_opcodes; i++)
 		if (!(s->opcodes[i] = get_string(t, &p, e)))
@@ -485,6 +487,9 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		    !native_get_uv(&p, e, &lanes) || lanes > UINT32_MAX ||
 		    !native_get_uv(&p, e, &n_addr) || n_addr > (uint64_t)(e - p))
 			return damaged(err, s, c, "a line does not parse");
+		/* the text readers refuse such a warp; here it is damage */
+		if (warp > s->warps)
+			return damaged(err, s, c, "a line's warp is outside its block");
 		if (build)
 			dst = builder_reserve(&t->build, (size_t)n_addr);
 		for (uint64_t k = 0; k < n_addr; k++) {

@@ -566,8 +566,8 @@ int main(int argc, char **argv)
 		printf("sectorsim %s (component ABI %u)\n", PACKAGE_VERSION, SS_ABI_VERSION);
 		status = 0;
 	} else {
-		/* unset: one thread; 0: one per online core */
-		o.run.threads = o.run.threads == G_MININT ? 1
+		/* unset: the core's choice (0); --threads 0: one per online core */
+		o.run.threads = o.run.threads == G_MININT ? 0
 			: o.run.threads ? o.run.threads : (gint)g_get_num_processors();
 		status = run(&o, argc, argv);
 	}

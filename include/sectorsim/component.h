@@ -144,6 +144,17 @@ struct ss_component_type {
  */
 #define SS_TYPE_REPORTS_RUN	(1u << 0)
 
+/*
+ * The type keeps the rules of a run split into partitions on threads
+ * (doc/INTERNALS.md, "kernel/partition.c"): its instances schedule and
+ * send at (tick, priority) keys no instance of another partition acts
+ * at, never before the time of the event that sends, in messages of at
+ * most SS_MSG_MAX bytes; and the port promises it makes hold.  A run
+ * whose every type says so uses every online core unless --threads says
+ * otherwise; any other runs on one thread unless told.
+ */
+#define SS_TYPE_PARTITION_SAFE	(1u << 1)
+
 /* Whether the type of any instance of the engine has every bit of `flags`. */
 bool ss_engine_has_type_flag(const struct ss_engine *e, unsigned flags);
 

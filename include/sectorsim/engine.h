@@ -78,6 +78,13 @@ const GError *ss_engine_failure(const struct ss_engine *e);
  */
 void ss_catch_interrupt(void);
 bool ss_interrupted(void);
+/*
+ * A thread that may block in a read (a FIFO, say) between the two calls:
+ * SIGINT reaches one thread of the process, which passes it on to these,
+ * so that their blocking calls return EINTR and they see the interrupt.
+ */
+void ss_interrupt_enter_thread(void);
+void ss_interrupt_leave_thread(void);
 
 /*
  * The run's options: what the program asks of the run as a whole rather
@@ -91,7 +98,7 @@ struct ss_run_options {
 	gboolean resume;	/* --resume: keep the results of an interrupted run */
 	gboolean quiet;		/* --quiet: nothing on stderr but warnings and errors */
 	gboolean strict;	/* --strict: a warning about the input is an error */
-	gint threads;		/* --threads N, N >= 1 (0: unset, one) */
+	gint threads;		/* --threads N, N >= 1 (0: unset: see SS_TYPE_PARTITION_SAFE) */
 	/*
 	 * Nobody reads the raw statistics after the run (a component reports
 	 * it and they were not asked for): ss_stats_end_phase() then only
