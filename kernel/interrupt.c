@@ -78,7 +78,8 @@ void ss_catch_interrupt(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
+/* atomic: the handler may run on another thread than the one asking */
 bool ss_interrupted(void)
 {
-	return interrupted;
+	return __atomic_load_n(&interrupted, __ATOMIC_ACQUIRE);
 }
