@@ -17,6 +17,9 @@
 #include "trace.h"
 #include "linereader.h"
 #include "trace_internal.h"
+#include "native.h"
+#include <zlib.h>
+#include <zstd.h>
 
 static char *shared;		/* NULL when ../shared is absent */
 
@@ -1516,6 +1519,104 @@ static void test_ppt_file_gone(void)
 	g_free(dir);
 }
 
+/*
+ * A native file whose line names a warp outside its block (which the text
+ * readers refuse, so only a crafted file holds one) is damage, refused at
+ * load with the chunk's offset.  The warp is rewritten in the first BLOCKS
+ * chunk, whose checksum and frame are made anew; a skippable frame pads
+ * the frame to its old length so that no offset moves.
+ */
+static void test_native_warp_outside(void)
+{
+	static const char *const files[] = { "kernelslist.g", "kernel-1.traceg\n",
+		"kernel-1.traceg",
+		"-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n"
+		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n"
+		"-binary version = 70\n-cuda stream id = 0\n"
+		"-shmem base_addr = 0x0\n-local mem base_addr = 0x0\n"
+		"-nvbit version = 1.5.5\n-accelsim tracer version = 3\n\n"
+		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n"
+		"#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+		"0000 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0000000000 4 0\n#END_TB\n",
+		NULL };
+	char *dir = write_trace(files);
+	char *sst = g_build_filename(dir, "k.sst", NULL);
+	struct native_chunk_header h;
+	GError *err = NULL;
+	gchar *bytes;
+	gsize len;
+	uint8_t *raw, *frame;
+	const uint8_t *p, *end;
+	uint64_t v;
+	size_t got, packed = 0;
+	uint64_t id = 0;
+	const struct gpu_block *out;
+	struct trace_reader *t;
+
+	native_convert(dir, TRACE_ACCELSIM, sst, 3, NULL, &err);
+	g_assert_no_error(err);
+	/* a reader takes the converted file as it is */
+	t = open_ok(sst, TRACE_AUTO);
+	next_ok(t);
+	g_assert_cmpuint(block(t, 0)->lines[0].warp, ==, 0);
+	trace_close(t);
+
+	g_assert_true(g_file_get_contents(sst, &bytes, &len, NULL));
+	native_get_header((const uint8_t *)bytes + NATIVE_FILE_HEADER, &h);
+	g_assert_cmpuint(h.type, ==, 1);	/* BLOCKS */
+	raw = g_malloc(h.raw_len);
+	got = ZSTD_decompress(raw, h.raw_len,
+			      bytes + NATIVE_FILE_HEADER + NATIVE_CHUNK_HEADER,
+			      h.stored_len);
+	g_assert_cmpuint(got, ==, h.raw_len);
+	/* the block's head (id delta, shared, unknown, lines), the line's opcode */
+	p = raw;
+	end = raw + h.raw_len;
+	for (int i = 0; i < 5; i++)
+		g_assert_true(native_get_uv(&p, end, &v));
+	/* its warp, stored plus one: 1 byte, and the block has 1 warp */
+	g_assert_cmpuint(*p, ==, 1);
+	raw[p - raw] = 0x7f;
+	frame = g_malloc(ZSTD_compressBound(h.raw_len));
+	for (int level = 1; level <= 19; level++) {
+		packed = ZSTD_compress(frame, ZSTD_compressBound(h.raw_len), raw,
+				       h.raw_len, level);
+		g_assert_false(ZSTD_isError(packed));
+		if (packed == h.stored_len || packed + 8 <= h.stored_len)
+			break;
+	}
+	g_assert_true(packed == h.stored_len || packed + 8 <= h.stored_len);
+	memcpy(bytes + NATIVE_FILE_HEADER + NATIVE_CHUNK_HEADER, frame, packed);
+	if (packed < h.stored_len) {
+		/* a skippable frame: magic, length, that many bytes */
+		uint8_t *pad = (uint8_t *)bytes + NATIVE_FILE_HEADER +
+			       NATIVE_CHUNK_HEADER + packed;
+		uint32_t skip = h.stored_len - (uint32_t)packed - 8;
+
+		memcpy(pad, "\x50\x2a\x4d\x18", 4);
+		for (int i = 0; i < 4; i++)
+			pad[4 + i] = (uint8_t)(skip >> (8 * i));
+		memset(pad + 8, 0, skip);
+	}
+	h.crc = (uint32_t)crc32(crc32(0, NULL, 0), raw, h.raw_len);
+	native_put_header((uint8_t *)bytes + NATIVE_FILE_HEADER, &h);
+	g_assert_true(g_file_set_contents(sst, bytes, (gssize)len, NULL));
+
+	t = open_ok(sst, TRACE_AUTO);
+	next_ok(t);
+	g_assert_false(trace_load_blocks(t, &id, 1, &out, &err));
+	assert_input_error(err, "^.*/k\\.sst: chunk at byte 16: a line's warp is outside its block; the file is damaged$");
+	g_clear_error(&err);
+	trace_close(t);
+	g_unlink(sst);
+	g_free(sst);
+	g_free(frame);
+	g_free(raw);
+	g_free(bytes);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1546,6 +1647,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
 	g_test_add_func("/trace/ppt/nul-in-opcode", test_ppt_nul_in_opcode);
 	g_test_add_func("/trace/ppt/file-gone", test_ppt_file_gone);
+	g_test_add_func("/trace/native/warp-outside-block", test_native_warp_outside);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
