@@ -42,13 +42,26 @@
  * serves them in turn (a round-robin merge) holds little of any of them.
  */
 #define STEP_TICKS 16
+/*
+ * Free runs: how far (ticks) a partition may run ahead of the slowest of
+ * its kind (the other SM groups) that has work or messages.  A receiver
+ * that serves them in turn (a round-robin merge) holds what the fast ones
+ * sent until the slow ones' turns come, so without it that grows with the
+ * skew the pool's scheduling allows.  On the full benchmark app under
+ * titanv-ref the merge held 23 MB on one thread, 45-60 MB on 3 or 8
+ * without a cap, the same at 256 ticks on 8, and 23 MB again at 32.
+ */
+#define SKEW_TICKS (2 * STEP_TICKS)
 #define FLUSH_BYTES (64 * 1024)		/* a batch leaves early from this size */
 #define SPIN_ROUNDS 2000		/* pauses a thread spins for work before sleeping */
 /*
- * A sender's undelivered bytes before it waits: free partitions need
- * little slack; in time order the L2 may trail the SMs by many ticks.
+ * A sender's undelivered bytes before it waits.  Free partitions of a kind
+ * are kept within SKEW_TICKS of each other; a bound of a few of their
+ * steps lets them run on while their receiver reads (with 256 KiB, a step
+ * of 40 SMs reached it, and the SMs and the L2 took turns).  In time order
+ * the L2 may trail the SMs by many ticks.
  */
-#define BOUND (256u * 1024)
+#define BOUND (2u * 1024 * 1024)
 #define BOUND_ORDERED (4u * 1024 * 1024)
 
 /*
@@ -124,6 +137,14 @@ struct part {
 	enum part_state state;
 	struct part *next_ready;
 	unsigned home;			/* the pool thread it runs on */
+	/*
+	 * Free runs: the other partitions of its kind, the tick of its next
+	 * event as of its last step (UINT64_MAX: none; atomic, written under
+	 * the lock), and whether it stopped SKEW_TICKS ahead of them.
+	 */
+	unsigned *kin, n_kin;
+	uint64_t next_tick;
+	bool capped;
 	/*
 	 * Time order.  Under the lock, as of its last step's end: the key of
 	 * its next event, and per sending partition the key of the first
@@ -428,8 +449,11 @@ static int cmp_names(gconstpointer a, gconstpointer b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The names of a partition's components, without indices, sorted. */
-static char *part_kind(struct ss_engine *e, unsigned part)
+/*
+ * The names of a partition's components, without indices, sorted; each
+ * name once when `distinct` (groups of 40 and of 41 SMs are one kind).
+ */
+static char *part_kind(struct ss_engine *e, unsigned part, bool distinct)
 {
 	GPtrArray *names = g_ptr_array_new();
 	char *kind;
@@ -441,6 +465,14 @@ static char *part_kind(struct ss_engine *e, unsigned part)
 			g_ptr_array_add(names, (gpointer)c->base);
 	}
 	g_ptr_array_sort(names, cmp_names);
+	if (distinct && names->len) {
+		guint k = 1;
+
+		for (guint i = 1; i < names->len; i++)
+			if (strcmp(names->pdata[i], names->pdata[k - 1]))
+				names->pdata[k++] = names->pdata[i];
+		g_ptr_array_set_size(names, k);
+	}
 	g_ptr_array_add(names, NULL);
 	kind = g_strjoinv(",", (char **)names->pdata);
 	g_ptr_array_free(names, TRUE);
@@ -462,7 +494,7 @@ static void group_kinds(struct ss_engine *e, unsigned *up, unsigned n_parts,
 	for (unsigned i = e->components->len; i-- > 0;)
 		first[((struct ss_component *)e->components->pdata[i])->part] = i;
 	for (unsigned a = 0; a < n_parts; a++)
-		kind[a] = part_kind(e, a);
+		kind[a] = part_kind(e, a, false);
 	for (unsigned a = 0; a < n_parts; a++) {
 		unsigned n_kind = 0, at = 0;
 
@@ -725,9 +757,14 @@ static void flush(struct ss_partitions *ps, struct part *p)
 		p->out[d] = NULL;
 		batch_append(&to->in_head, &to->in_tail, b);
 		__atomic_add_fetch(&p->sent_unread, b->len, __ATOMIC_RELAXED);
-		if (!ps->ordered)
+		if (!ps->ordered) {
+			/* what came counts for its kind's caps at once */
+			uint64_t at = key_tick(((struct cut_rec *)(void *)b->data)->key);
+
+			if (at < to->next_tick)
+				__atomic_store_n(&to->next_tick, at, __ATOMIC_RELAXED);
 			make_ready(ps, to);
-		else if (to->in_first[p->id] == KEY_NONE)
+		} else if (to->in_first[p->id] == KEY_NONE)
 			to->in_first[p->id] = ((struct cut_rec *)(void *)b->data)->key;
 	}
 	pthread_mutex_unlock(&ps->lock);
@@ -742,7 +779,7 @@ static bool halted(struct ss_partitions *ps);
  * (an L2 handed every SM's kernel end after a failure would finish the
  * kernel and a report would write it).
  */
-static void deliver(struct ss_partitions *ps, struct batch *list)
+static void deliver(struct ss_partitions *ps, struct part *p, struct batch *list)
 {
 	while (list) {
 		struct batch *b = list;
@@ -752,6 +789,13 @@ static void deliver(struct ss_partitions *ps, struct batch *list)
 			struct cut_rec *r = (struct cut_rec *)(void *)(b->data + at);
 			struct ss_port *in = r->in;
 
+			/*
+			 * With nothing queued, its clock moves to the sender's
+			 * time, as on one thread: partitions of a kind stay on
+			 * one clock, which SKEW_TICKS compares.
+			 */
+			if (!ss_engine_pending(p->q) && key_tick(r->key) > p->q->now)
+				ss_engine_advance(p->q, key_tick(r->key), key_prio(r->key));
 			in->owner->type->ops->xrecv(in->owner, in,
 						    (const struct ss_msg *)(void *)(r + 1));
 			at += sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
@@ -1049,6 +1093,33 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
  * taken yet (they will run, and wake it, as their queues hold its
  * batches) or when the run halts.
  */
+/*
+ * The last tick p may run: SKEW_TICKS past the slowest of its kind with
+ * work (UINT64_MAX when alone).  Reads the others' next_tick unlocked: a
+ * stale value only makes p stop early or late, and a stopped p is looked
+ * at again under the lock (worker).
+ */
+static uint64_t kin_cap(const struct part *p)
+{
+	const struct ss_partitions *ps = parts_of_root(p->q->root);
+	uint64_t low = UINT64_MAX;
+
+	for (unsigned i = 0; i < p->n_kin; i++)
+		low = MIN(low, __atomic_load_n(&ps->part[p->kin[i]].next_tick,
+					       __ATOMIC_RELAXED));
+	return low > UINT64_MAX - SKEW_TICKS ? UINT64_MAX : low + SKEW_TICKS;
+}
+
+/* Under the lock: p's next tick, for its kind's caps. */
+static void publish_tick(struct part *p)
+{
+	uint64_t tick;
+
+	__atomic_store_n(&p->next_tick,
+			 ss_engine_next_tick(p->q, &tick) ? tick : UINT64_MAX,
+			 __ATOMIC_RELAXED);
+}
+
 static void step(struct ss_partitions *ps, struct part *p)
 {
 	struct batch *in;
@@ -1060,13 +1131,19 @@ static void step(struct ss_partitions *ps, struct part *p)
 
 	running_part = p;
 	ss_running_queue = p->q;
-	deliver(ps, in);
+	deliver(ps, p, in);
+	uint64_t cap = kin_cap(p);
+
 	for (unsigned t = 0; t < STEP_TICKS && !halted(ps); t++) {
 		uint64_t tick;
 
 		if (__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND ||
 		    !ss_engine_next_tick(p->q, &tick))
 			break;
+		if (tick > cap) {
+			p->capped = true;
+			break;
+		}
 		ss_engine_run(p->q, tick);
 		if (p->out_len >= FLUSH_BYTES)
 			flush(ps, p);
@@ -1178,14 +1255,27 @@ static gpointer worker(gpointer data)
 		}
 		/*
 		 * Work left: its inbox, or events it may run (not over the
-		 * bound; over it, a receiver's delivery wakes it).
+		 * bound; over it, a receiver's delivery wakes it; not past
+		 * its kind's cap, looked at again here, under the lock; past
+		 * it, the end of a step of its kind wakes it).
 		 */
+		publish_tick(p);
+		if (p->capped && !p->in_head && p->next_tick <= kin_cap(p))
+			p->capped = false;
 		if (p->in_head ||
-		    (ss_engine_pending(p->q) &&
+		    (ss_engine_pending(p->q) && !p->capped &&
 		     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND))
 			make_ready(ps, p);
-		else if (ss_engine_pending(p->q))
+		else if (ss_engine_pending(p->q) && !p->capped)
 			p->over_bound = true;
+		for (unsigned i = 0; i < p->n_kin; i++) {
+			struct part *k = &ps->part[p->kin[i]];
+
+			if (k->state == PART_IDLE && k->capped && k->next_tick <= kin_cap(k)) {
+				k->capped = false;
+				make_ready(ps, k);
+			}
+		}
 	}
 	pthread_mutex_unlock(&ps->lock);
 	ss_interrupt_leave_thread();
@@ -1245,6 +1335,24 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 		g_free(sends);
 		g_free(delay);
 	}
+	if (!ps->ordered) {
+		/* free runs: each partition's kin, for SKEW_TICKS */
+		char **kind = g_new(char *, n_parts);
+
+		for (unsigned i = 0; i < n_parts; i++)
+			kind[i] = part_kind(e, i, true);
+		for (unsigned i = 0; i < n_parts; i++) {
+			struct part *p = &ps->part[i];
+
+			p->kin = g_new(unsigned, n_parts);
+			for (unsigned j = 0; j < n_parts; j++)
+				if (j != i && !strcmp(kind[i], kind[j]))
+					p->kin[p->n_kin++] = j;
+		}
+		for (unsigned i = 0; i < n_parts; i++)
+			g_free(kind[i]);
+		g_free(kind);
+	}
 	pthread_mutex_init(&ps->lock, NULL);
 	e->parts = ps;
 	cut_links(e);
@@ -1294,6 +1402,8 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 			publish(&ps->part[i]);
 		wake_ordered(ps);
 	} else {
+		for (unsigned i = 0; i < ps->n; i++)
+			publish_tick(&ps->part[i]);
 		for (unsigned i = 0; i < ps->n; i++)
 			if (ss_engine_pending(ps->part[i].q))
 				make_ready(ps, &ps->part[i]);
@@ -1391,6 +1501,7 @@ void ss_partition_free(struct ss_engine *e)
 		g_free(p->sender_floor);
 		g_free(p->senders);
 		g_free(p->delay_from);
+		g_free(p->kin);
 		ss_engine_free_queue(p->q);
 	}
 	free_batches(ps->spare);

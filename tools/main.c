@@ -4,6 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,6 +525,17 @@ int main(int argc, char **argv)
 	struct options o = { 0 };
 	int command;
 
+#ifdef M_ARENA_MAX
+	/*
+	 * One malloc arena unless the user says otherwise: blocks are read
+	 * on one thread and freed on another, and an arena per thread keeps
+	 * each one's peak (the full benchmark app under titanv-ref on 3
+	 * threads: 250 MB, against 170 MB with one).  Nothing is allocated
+	 * per access, so the threads do not contend for it.
+	 */
+	if (!g_getenv("MALLOC_ARENA_MAX"))
+		mallopt(M_ARENA_MAX, 1);
+#endif
 	atexit(check_stdout_at_exit);
 	command = run_command(argc, argv);
 
