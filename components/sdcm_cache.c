@@ -396,7 +396,7 @@ static const struct ss_component_type sdcm_cache_type = {
 	.stats = stats,
 	.ops = &ops,
 	.instance_size = sizeof(struct sdcm_cache),
-	.flags = SS_TYPE_PARTITION_SAFE,
+	.flags = SS_TYPE_PARTITION_SAFE | SS_TYPE_RD_PROFILE,
 };
 
 SS_PLUGIN_ENTRY(sdcm_cache)

@@ -181,6 +181,19 @@ has "$(cat "$tmp/dash.out")" "$(cat "$tmp/ok.stats")" "-o -: the statistics on s
 (cd "$tmp/cwd" && "$SECTORSIM" --quiet --rd-profile - "$sdcm" "$sticky" >"$tmp/dash.out")
 has "$(cat "$tmp/dash.out")" "$(cat "$tmp/ok.rd")" "--rd-profile -: the profile on standard output"
 is "$(ls -A "$tmp/cwd")" "" "still no file named '-'"
+# a configuration that keeps no profile: refused before it runs, not a
+# silent run (with -, one that would print nothing at all)
+# (the message names the configuration as an absolute path without ..)
+titanv_abs=$(cd "$top/configs" && pwd)/titanv.ini
+for to in - "$tmp/none.rd"; do
+	run --quiet --rd-profile "$to" "$titanv" "$three"
+	is "$st" 2 "--rd-profile $to without an sdcm_cache: exit 2"
+	is "$err" "sectorsim: --rd-profile $to: no component of $titanv_abs keeps reuse-distance profiles; expected a configuration with an sdcm_cache, or no --rd-profile" \
+		"--rd-profile $to without an sdcm_cache: one line says why"
+	is "$out" "" "--rd-profile $to without an sdcm_cache: nothing on standard output"
+done
+[ ! -e "$tmp/none.rd" ]
+ok $? "--rd-profile FILE without an sdcm_cache: no file"
 
 # ---- --resume needs a FILE.part ---------------------------------------------------
 run --quiet --resume --json "$tmp/fifo" "$titanv" "$three"

@@ -323,6 +323,11 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 
 	ss_sim_set_run_options(sim, &o->run);
 	ok = ss_sim_build(sim, &err);
+	if (ok && o->run.rd_profile &&
+	    !ss_engine_has_type_flag(ss_sim_engine(sim), SS_TYPE_RD_PROFILE))
+		/* nothing would be written, and with - nothing printed at all */
+		return fail(EXIT_CONFIG, "--rd-profile %s: no component of %s keeps reuse-distance profiles; expected a configuration with an sdcm_cache, or no --rd-profile",
+			    o->run.rd_profile, o->run.config ? o->run.config : "the configuration");
 	if (ok) {
 		struct ss_run_options run = o->run;
 

@@ -155,6 +155,13 @@ struct ss_component_type {
  */
 #define SS_TYPE_PARTITION_SAFE	(1u << 1)
 
+/*
+ * Its instances write the run's reuse-distance profile (--rd-profile,
+ * ss_engine_profile_output()): a run asked for one with no such instance
+ * is refused before it starts, rather than writing nothing.
+ */
+#define SS_TYPE_RD_PROFILE	(1u << 2)
+
 /* Whether the type of any instance of the engine has every bit of `flags`. */
 bool ss_engine_has_type_flag(const struct ss_engine *e, unsigned flags);
 
