@@ -533,9 +533,10 @@ static bool claim_first_wave(struct block_scheduler *s, const struct gpu_kernel 
 		s->claimed = bytes;
 		return true;
 	}
+	/* the refusal counts what the rest of the run holds (its caches) */
 	ss_component_fail(&s->c, SS_ERROR_INPUT,
-			  "kernel %u (%s): its first wave of %" G_GUINT64_FORMAT " blocks needs about %" G_GUINT64_FORMAT " bytes at once, more than the run's memory (%" G_GUINT64_FORMAT " bytes); expected granularity = max_active or one, or policy = dynamic",
-			  k->id, k->name, n, bytes, ss_engine_memory(s->c.engine));
+			  "kernel %u (%s): its first wave of %" G_GUINT64_FORMAT " blocks needs about %" G_GUINT64_FORMAT " bytes at once, %" G_GUINT64_FORMAT " with what the run holds already, more than the run's memory (%" G_GUINT64_FORMAT " bytes); expected granularity = max_active or one, or policy = dynamic",
+			  k->id, k->name, n, bytes, total, ss_engine_memory(s->c.engine));
 	return false;
 }
 
