@@ -17,6 +17,18 @@ GQuark ss_error_quark(void)
 	return (GQuark)quark;
 }
 
+void ss_print_message(FILE *f, const char *prefix, const char *msg)
+{
+	fputs(prefix, f);
+	for (const char *p = msg; *p; p++) {
+		if (((unsigned char)*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+			fprintf(f, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, f);
+	}
+	fputc('\n', f);
+}
+
 bool ss_set_error(GError **err, int code, const char *fmt, ...)
 {
 	va_list ap;

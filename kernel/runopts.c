@@ -102,7 +102,7 @@ bool ss_engine_warn_input(struct ss_engine *e, const char *fmt, ...)
 		g_free(msg);
 		return false;
 	}
-	fprintf(stderr, "sectorsim: warning: %s\n", msg);
+	ss_print_message(stderr, "sectorsim: warning: ", msg);
 	g_free(msg);
 	return true;
 }

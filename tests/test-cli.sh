@@ -200,6 +200,31 @@ err_line "unknown component type 'a\\x01b'" "" "--describe: the byte shown as \\
 [ "$(tr -d '\001' <err | wc -c)" -eq "$(wc -c <err)" ]
 ok $? "--describe: no raw byte 0x01 on stderr"
 
+# ... also in a warning quoting the trace (a kernel name holding 0x01, a
+# grid of 2 blocks with 1 traced) and in convert's errors
+mkdir ctl
+printf 'kernel-1.traceg\n' >ctl/kernelslist.g
+{
+	printf -- '-kernel name = k\001x\n-kernel id = 1\n-grid dim = (2,1,1)\n-block dim = (32,1,1)\n'
+	printf -- '-shmem = 0\n-nregs = 16\n-binary version = 70\n-cuda stream id = 0\n'
+	printf -- '-shmem base_addr = 0x0\n-local mem base_addr = 0x0\n-nvbit version = 1.5.5\n'
+	printf -- '-accelsim tracer version = 3\n\n'
+	printf '#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n'
+	printf '#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n'
+	printf '0000 ffffffff 1 R2 LDG.E 1 R4 4 1 0x7f0000000000 4 0\n#END_TB\n'
+} >ctl/kernel-1.traceg
+run -q "$top/configs/titanv.ini" ctl
+status 0 "a kernel name holding byte 0x01, one of its 2 blocks traced"
+err_line "sectorsim: warning: " "kernel 1 (k\x01x): the trace holds 1 of the grid's 2 thread blocks" \
+	"the warning shows the kernel name's byte as \x01"
+[ "$(tr -d '\001' <err | wc -c)" -eq "$(wc -c <err)" ]
+ok $? "the warning: no raw byte 0x01 on stderr"
+run convert "$(printf 'no\001such')" ctl.sst
+status 2 "convert of a missing trace whose name holds byte 0x01"
+err_line "sectorsim convert: no\x01such" "" "convert: the byte shown as \x01"
+[ "$(tr -d '\001' <err | wc -c)" -eq "$(wc -c <err)" ]
+ok $? "convert: no raw byte 0x01 on stderr"
+
 run --plugin token_plugin --describe token_source
 status 0 "--describe token_source"
 cp out source.txt

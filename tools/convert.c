@@ -20,7 +20,7 @@
 /* One line per defect of the source, as the run's warnings read. */
 static void convert_warning(const char *msg)
 {
-	fprintf(stderr, "sectorsim convert: warning: %s\n", msg);
+	ss_print_message(stderr, "sectorsim convert: warning: ", msg);
 }
 
 int sectorsim_convert_main(int argc, char **argv)
@@ -64,8 +64,11 @@ int sectorsim_convert_main(int argc, char **argv)
 		while (trace_format_names[i] && strcmp(format, trace_format_names[i]))
 			i++;
 		if (!trace_format_names[i]) {
-			fprintf(stderr, "sectorsim convert: --format %s; expected auto, ppt, accelsim or native\n",
-				format);
+			char *msg = g_strdup_printf("--format %s; expected auto, ppt, accelsim or native",
+						    format);
+
+			ss_print_message(stderr, "sectorsim convert: ", msg);
+			g_free(msg);
 			goto out;
 		}
 		fmt = (enum trace_format_id)i;
@@ -75,7 +78,7 @@ int sectorsim_convert_main(int argc, char **argv)
 		goto out;
 	}
 	if (!native_convert(argv[1], fmt, argv[2], level, convert_warning, &err)) {
-		fprintf(stderr, "sectorsim convert: %s\n", err->message);
+		ss_print_message(stderr, "sectorsim convert: ", err->message);
 		status = err->code == SS_ERROR_INPUT || err->code == SS_ERROR_CONFIG ? 2 : 1;
 		g_error_free(err);
 		goto out;

@@ -34,12 +34,7 @@ struct options {
 
 static int fail(int status, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
-/*
- * One line on standard error.  What it quotes (a command-line argument, a
- * path) may hold any byte: control characters but the line ends of a
- * message of several lines are shown as \xNN, never sent raw to the
- * terminal.
- */
+/* One line on standard error (ss_print_message: no raw control bytes). */
 static int fail(int status, const char *fmt, ...)
 {
 	va_list ap;
@@ -48,14 +43,7 @@ static int fail(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	fputs("sectorsim: ", stderr);
-	for (const char *p = msg; *p; p++) {
-		if (((unsigned char)*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, stderr);
-	}
-	fputc('\n', stderr);
+	ss_print_message(stderr, "sectorsim: ", msg);
 	g_free(msg);
 	return status;
 }

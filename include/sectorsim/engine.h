@@ -290,6 +290,14 @@ enum ss_error_code {
 bool ss_set_error(GError **err, int code, const char *fmt, ...)
 	G_GNUC_PRINTF(3, 4);
 
+/*
+ * Write `prefix`, `msg` and a newline to `f` as one message line.  What a
+ * message quotes (a path, a trace's text) may hold any byte: control
+ * characters but tabs and the line ends of a message of several lines go
+ * out as \xNN, never raw to the terminal.
+ */
+void ss_print_message(FILE *f, const char *prefix, const char *msg);
+
 G_END_DECLS
 
 #endif
