@@ -34,14 +34,29 @@ struct native_kernel {
 	uint64_t bytes;		/* of its chunks, headers included */
 };
 
+/*
+ * A chunk decompressed, and where its next block is: the reader's own, and
+ * one per loader of a load shared among threads (native_load).
+ */
+struct chunk_cursor {
+	ZSTD_DCtx *z;
+	void *packed;
+	size_t cap_packed;
+	uint8_t *raw;
+	size_t cap_raw, raw_len;
+	const struct chunk_ref *in_hand;	/* whose blocks raw holds, or NULL */
+	const uint8_t *cursor;
+	uint64_t cursor_id, cursor_left;	/* the next block's id; blocks left */
+	bool cursor_fresh;			/* no block read from it yet */
+	struct block_builder *build;		/* where its blocks are built */
+};
+
 struct native_state {
 	char *path, *name;	/* name: as messages call it */
 	int fd;
 	GArray *kernels;	/* struct native_kernel, in file order */
 	size_t next;		/* the kernel next_kernel reads */
-	ZSTD_DCtx *z;
-	void *packed;
-	size_t cap_packed;
+	struct chunk_cursor cur;	/* the reader's own */
 	/* the current kernel */
 	const char **opcodes;	/* interned in t->strings */
 	size_t n_opcodes;
@@ -51,13 +66,6 @@ struct native_state {
 	uint64_t *held;		/* [start, end) runs next_held passes through */
 	size_t n_held;		/* runs */
 	uint64_t n_source;	/* blocks the source trace held (count_held) */
-	/* the BLOCKS chunk in hand, decompressed, and where its next block is */
-	uint8_t *raw;
-	size_t cap_raw, raw_len;
-	const struct chunk_ref *in_hand;
-	const uint8_t *cursor;
-	uint64_t cursor_id, cursor_left;	/* the next block's id; blocks left */
-	bool cursor_fresh;			/* no block read from it yet */
 };
 
 #define bad(err, s, ...) (trace_error((err), (s)->name, 0, __VA_ARGS__), false)
@@ -85,41 +93,48 @@ static bool read_at(struct native_state *s, uint64_t off, void *buf, size_t n,
 	return true;
 }
 
-/* The chunk's payload into s->raw (CRC checked); false with *err. */
-static bool load_payload(struct native_state *s, const struct chunk_ref *c,
-			 GError **err)
+/* The chunk's payload into cc->raw (CRC checked); false with *err. */
+static bool load_payload(struct native_state *s, struct chunk_cursor *cc,
+			 const struct chunk_ref *c, GError **err)
 {
 	const struct native_chunk_header *h = &c->h;
 	size_t got;
 	uint32_t crc;
 
-	if (s->cap_packed < h->stored_len) {
-		g_free(s->packed);
-		s->cap_packed = h->stored_len;
-		s->packed = g_malloc(s->cap_packed);
+	if (cc->cap_packed < h->stored_len) {
+		g_free(cc->packed);
+		cc->cap_packed = h->stored_len;
+		cc->packed = g_malloc(cc->cap_packed);
 	}
-	if (s->cap_raw < (size_t)h->raw_len + 1) {
-		g_free(s->raw);
-		s->cap_raw = (size_t)h->raw_len + 1;
-		s->raw = g_malloc(s->cap_raw);
+	if (cc->cap_raw < (size_t)h->raw_len + 1) {
+		g_free(cc->raw);
+		cc->cap_raw = (size_t)h->raw_len + 1;
+		cc->raw = g_malloc(cc->cap_raw);
 	}
-	if (!read_at(s, c->off + NATIVE_CHUNK_HEADER, s->packed, h->stored_len, err))
+	cc->in_hand = NULL;
+	if (!read_at(s, c->off + NATIVE_CHUNK_HEADER, cc->packed, h->stored_len, err))
 		return false;
-	got = h->raw_len ? ZSTD_decompressDCtx(s->z, s->raw, h->raw_len,
-					       s->packed, h->stored_len) : 0;
+	got = h->raw_len ? ZSTD_decompressDCtx(cc->z, cc->raw, h->raw_len,
+					       cc->packed, h->stored_len) : 0;
 	if (ZSTD_isError(got) || got != h->raw_len)
 		return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 			   " does not decompress to its %u bytes (%s); the file is damaged",
 			   c->off, h->raw_len,
 			   ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
-	crc = (uint32_t)crc32(crc32(0, NULL, 0), s->raw, h->raw_len);
+	crc = (uint32_t)crc32(crc32(0, NULL, 0), cc->raw, h->raw_len);
 	if (crc != h->crc)
 		return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 			   ": checksum %08x, expected %08x; the file is damaged",
 			   c->off, crc, h->crc);
-	s->raw_len = h->raw_len;
-	s->in_hand = NULL;
+	cc->raw_len = h->raw_len;
 	return true;
+}
+
+static void cursor_free(struct chunk_cursor *cc)
+{
+	ZSTD_freeDCtx(cc->z);
+	g_free(cc->packed);
+	g_free(cc->raw);
 }
 
 /* ---- open: the index -------------------------------------------------- */
@@ -261,7 +276,8 @@ static bool native_open(struct trace_reader *t, const char *file, GError **err)
 	s->name = g_strdup(file);
 	s->kernels = g_array_new(FALSE, TRUE, sizeof(struct native_kernel));
 	g_array_set_clear_func(s->kernels, kernel_clear);
-	s->z = ZSTD_createDCtx();
+	s->cur.z = ZSTD_createDCtx();
+	s->cur.build = &t->build;
 	do
 		s->fd = open(file, O_RDONLY | O_CLOEXEC);
 	while (s->fd < 0 && errno == EINTR);
@@ -279,9 +295,7 @@ static void native_close(struct trace_reader *t)
 	if (s->fd >= 0)
 		close(s->fd);
 	g_array_free(s->kernels, TRUE);
-	ZSTD_freeDCtx(s->z);
-	g_free(s->packed);
-	g_free(s->raw);
+	cursor_free(&s->cur);
 	g_free(s->opcodes);
 	g_free(s->stored);
 	g_free(s->held);
@@ -351,10 +365,10 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 		return true;
 	}
 	nk = &g_array_index(s->kernels, struct native_kernel, s->next);
-	if (!load_payload(s, &nk->kernel, err))
+	if (!load_payload(s, &s->cur, &nk->kernel, err))
 		return false;
-	p = s->raw;
-	e = s->raw + s->raw_len;
+	p = s->cur.raw;
+	e = s->cur.raw + s->cur.raw_len;
 	memset(k, 0, sizeof(*k));
 	if (!get_u32(&p, e, &k->id) ||
 	    !get_u32(&p, e, &k->grid[0]) || !get_u32(&p, e, &k->grid[1]) ||
@@ -411,7 +425,6 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 		k->trace_bytes_before +=
 			g_array_index(s->kernels, struct native_kernel, i).bytes;
 	k->trace_file = s->path;
-	s->in_hand = NULL;
 	s->next++;
 	return true;
 }
@@ -451,33 +464,35 @@ static const struct chunk_ref *chunk_of(const struct native_kernel *nk, uint64_t
 }
 
 /*
- * The next block of the chunk in hand into *id; its lines go into t->build
- * when it is `want`, else it is only passed over.
+ * The next block of cc's chunk into *id; its lines are built into
+ * cc->build and stored when it is `want`, else it is only passed over.
  */
 static bool next_block(struct trace_reader *t, struct native_state *s,
-		       uint64_t want, uint64_t *id, GError **err)
+		       struct chunk_cursor *cc, uint64_t want, uint64_t *id,
+		       GError **err)
 {
-	const uint8_t *p = s->cursor, *e = s->raw + s->raw_len;
-	const struct chunk_ref *c = s->in_hand;
+	const uint8_t *p = cc->cursor, *e = cc->raw + cc->raw_len;
+	const struct chunk_ref *c = cc->in_hand;
+	struct block_builder *bb = cc->build;
 	uint64_t d, n_lines, prev = 0;
 	uint32_t n_shared, n_unknown;
 	bool build;
 
-	if (s->cursor_left && p == e)
+	if (cc->cursor_left && p == e)
 		return damaged(err, s, c, "fewer blocks than its header counts");
 	/* the chunk's first block is its header's id (delta 0), then up */
-	if (!s->cursor_left || !native_get_uv(&p, e, &d) ||
-	    (s->cursor_fresh ? d != 0 : d == 0) || s->cursor_id + d < s->cursor_id ||
+	if (!cc->cursor_left || !native_get_uv(&p, e, &d) ||
+	    (cc->cursor_fresh ? d != 0 : d == 0) || cc->cursor_id + d < cc->cursor_id ||
 	    !get_u32(&p, e, &n_shared) || !get_u32(&p, e, &n_unknown) ||
 	    !native_get_uv(&p, e, &n_lines) || n_lines > (uint64_t)(e - p) ||
 	    n_lines > UINT32_MAX)
 		return damaged(err, s, c, "a block's head does not parse");
-	*id = s->cursor_id + d;
+	*id = cc->cursor_id + d;
 	build = *id == want;
 	if (build) {
-		builder_reset(&t->build);
-		t->build.n_shared = n_shared;
-		t->build.n_unknown = n_unknown;
+		builder_reset(bb);
+		bb->n_shared = n_shared;
+		bb->n_unknown = n_unknown;
 	}
 	for (uint64_t i = 0; i < n_lines; i++) {
 		uint64_t op, warp, lanes, n_addr, *dst = NULL;
@@ -491,7 +506,7 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		if (warp > s->warps)
 			return damaged(err, s, c, "a line's warp is outside its block");
 		if (build)
-			dst = builder_reserve(&t->build, (size_t)n_addr);
+			dst = builder_reserve(bb, (size_t)n_addr);
 		for (uint64_t k = 0; k < n_addr; k++) {
 			int64_t delta;
 
@@ -502,18 +517,109 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 				dst[k] = prev;
 		}
 		if (build)
-			builder_add(&t->build, i, s->opcodes[op], (uint32_t)n_addr,
+			builder_add(bb, i, s->opcodes[op], (uint32_t)n_addr,
 				    warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
 				    (uint32_t)lanes);
 	}
-	s->cursor = p;
-	s->cursor_id = *id;
-	s->cursor_left--;
-	s->cursor_fresh = false;
-	if (!s->cursor_left && p != e)
+	cc->cursor = p;
+	cc->cursor_id = *id;
+	cc->cursor_left--;
+	cc->cursor_fresh = false;
+	if (!cc->cursor_left && p != e)
 		return damaged(err, s, c, "bytes follow the chunk's last block");
-	return !build || trace_finish_block(t, *id, false, err);
+	return !build || trace_store_block(t, bb, *id, false, err);
 }
+
+/*
+ * Blocks ids[0..n) (ascending, stored, all in chunk c) with cursor cc:
+ * from the chunk's start unless the cursor is before the first of them.
+ */
+static bool load_run(struct trace_reader *t, struct native_state *s,
+		     struct chunk_cursor *cc, const struct chunk_ref *c,
+		     const uint64_t *ids, size_t n, GError **err)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t got;
+
+		if (cc->in_hand != c || (!cc->cursor_fresh && cc->cursor_id >= ids[i])) {
+			if (cc->in_hand != c && !load_payload(s, cc, c, err))
+				return false;
+			cc->in_hand = c;
+			cc->cursor = cc->raw;
+			cc->cursor_id = c->h.a;
+			cc->cursor_left = c->h.b;
+			cc->cursor_fresh = true;
+		}
+		do {
+			if (!next_block(t, s, cc, ids[i], &got, err))
+				return false;
+		} while (got < ids[i]);
+		if (got != ids[i])
+			return damaged(err, s, c, "a listed block is not in its chunk");
+	}
+	return true;
+}
+
+/* A load's wanted blocks, stored ones only, cut into runs of one chunk. */
+struct chunk_run {
+	const struct chunk_ref *c;
+	size_t first, n;	/* into the stored ids */
+};
+
+/*
+ * A load shared among loaders: each takes the next run not taken yet and
+ * stops at its first failure, or once another's.  Runs are taken in
+ * order, so every run before the first that failed was loaded, and that
+ * failure is the one a single loader would have met first.
+ */
+struct shared_runs {
+	struct trace_reader *t;
+	const uint64_t *ids;
+	const struct chunk_run *runs;
+	size_t n_runs;
+	size_t next;		/* atomic: the next run to take */
+	int failed;		/* atomic */
+};
+
+struct run_loader {
+	struct shared_runs *sh;
+	struct chunk_cursor cc;
+	struct block_builder build;
+	size_t fail_at;		/* the run of its failure, or SIZE_MAX */
+	GError *err;
+};
+
+static gpointer run_loader_main(gpointer data)
+{
+	struct run_loader *l = data;
+	struct shared_runs *sh = l->sh;
+	struct native_state *s = sh->t->state;
+
+	ss_interrupt_enter_thread();
+	l->fail_at = SIZE_MAX;
+	while (!g_atomic_int_get(&sh->failed)) {
+		size_t r = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+
+		if (r >= sh->n_runs)
+			break;
+		if (!load_run(sh->t, s, &l->cc, sh->runs[r].c,
+			      sh->ids + sh->runs[r].first, sh->runs[r].n, &l->err)) {
+			l->fail_at = r;
+			g_atomic_int_set(&sh->failed, 1);
+			break;
+		}
+	}
+	ss_interrupt_leave_thread();
+	return NULL;
+}
+
+/* Below this many blocks, or with one run, a load is not worth a thread. */
+#define SHARED_RUNS_MIN_BLOCKS 8
+/*
+ * Loaders of one load at most: each holds a chunk, packed and raw (1 MiB
+ * raw as convert writes them, up to NATIVE_RAW_MAX in a file made by hand).
+ */
+#define SHARED_RUNS_MAX_LOADERS 4
 
 static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 			GError **err)
@@ -521,37 +627,85 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	struct native_state *s = t->state;
 	const struct native_kernel *nk =
 		&g_array_index(s->kernels, struct native_kernel, s->next - 1);
+	uint64_t *stored = g_new(uint64_t, n ? n : 1);
+	struct chunk_run *runs = g_new(struct chunk_run, n ? n : 1);
+	size_t n_stored = 0, n_runs = 0;
+	uint64_t orphan = UINT64_MAX;	/* a block listed but in no chunk */
+	bool ok = true;
 
+	/* the runs before the first orphan, which fails once they are read */
 	for (size_t i = 0; i < n; i++) {
 		const struct chunk_ref *c;
-		uint64_t got;
 		size_t at;
 
 		if (!is_stored(s, ids[i], &at))
 			continue;	/* the reader makes it an empty block */
 		c = chunk_of(nk, ids[i]);
-		if (!c)
-			return bad(err, s, "block %" G_GUINT64_FORMAT " of kernel %u "
-				   "is listed but in no chunk; the file is damaged",
-				   ids[i], t->kernel.ordinal);
-		/* from the chunk's start unless the cursor is before the block */
-		if (s->in_hand != c || (!s->cursor_fresh && s->cursor_id >= ids[i])) {
-			if (s->in_hand != c && !load_payload(s, c, err))
-				return false;
-			s->in_hand = c;
-			s->cursor = s->raw;
-			s->cursor_id = c->h.a;
-			s->cursor_left = c->h.b;
-			s->cursor_fresh = true;
+		if (!c) {
+			orphan = ids[i];
+			break;
 		}
-		do {
-			if (!next_block(t, s, ids[i], &got, err))
-				return false;
-		} while (got < ids[i]);
-		if (got != ids[i])
-			return damaged(err, s, c, "a listed block is not in its chunk");
+		if (!n_runs || runs[n_runs - 1].c != c)
+			runs[n_runs++] = (struct chunk_run){ .c = c, .first = n_stored };
+		runs[n_runs - 1].n++;
+		stored[n_stored++] = ids[i];
 	}
-	return true;
+	/* a thread per run at most, and no more than the loaders and cores */
+	unsigned k = n_stored < SHARED_RUNS_MIN_BLOCKS ? 1 :
+		MIN(MIN(t->n_loaders, (unsigned)MIN(n_runs, SHARED_RUNS_MAX_LOADERS)),
+		    MAX(g_get_num_processors(), 1u));
+
+	if (k <= 1) {
+		for (size_t r = 0; r < n_runs && ok; r++)
+			ok = load_run(t, s, &s->cur, runs[r].c, stored + runs[r].first,
+				      runs[r].n, err);
+	} else {
+		struct shared_runs sh = { .t = t, .ids = stored, .runs = runs,
+					  .n_runs = n_runs };
+		struct run_loader *l = g_new0(struct run_loader, k);
+		GThread **th = g_new0(GThread *, k);
+		struct run_loader *first = NULL;
+
+		for (unsigned i = 0; i < k; i++) {
+			l[i].sh = &sh;
+			if (i) {
+				l[i].cc.z = ZSTD_createDCtx();
+				l[i].cc.build = &l[i].build;
+				/* no thread: the others share its runs */
+				th[i] = g_thread_try_new("sectorsim-load", run_loader_main,
+							 &l[i], NULL);
+			}
+		}
+		/* the caller's loader is the reader's own cursor */
+		l[0].cc = s->cur;
+		run_loader_main(&l[0]);
+		s->cur = l[0].cc;
+		for (unsigned i = 0; i < k; i++) {
+			if (th[i])
+				g_thread_join(th[i]);
+			if (i) {
+				cursor_free(&l[i].cc);
+				builder_free(&l[i].build);
+			}
+			if (l[i].err && (!first || l[i].fail_at < first->fail_at))
+				first = &l[i];
+		}
+		if (first) {
+			g_propagate_error(err, g_steal_pointer(&first->err));
+			ok = false;
+		}
+		for (unsigned i = 0; i < k; i++)
+			g_clear_error(&l[i].err);
+		g_free(th);
+		g_free(l);
+	}
+	if (ok && orphan != UINT64_MAX)
+		ok = bad(err, s, "block %" G_GUINT64_FORMAT " of kernel %u "
+			 "is listed but in no chunk; the file is damaged",
+			 orphan, t->kernel.ordinal);
+	g_free(runs);
+	g_free(stored);
+	return ok;
 }
 
 /* As the source's next_held did: from inside a held run, else the next run. */

@@ -1617,6 +1617,137 @@ static void test_native_warp_outside(void)
 	g_free(dir);
 }
 
+/* An Accel-Sim trace of `blocks` one-warp blocks of 16 loads each. */
+static char *write_accelsim_grid(unsigned blocks)
+{
+	char *dir = g_dir_make_tmp("sectorsim-trace-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "kernel-1.traceg", NULL);
+	FILE *f = fopen(path, "w");
+
+	g_assert_nonnull(f);
+	fprintf(f, "-kernel name = k\n-kernel id = 1\n-grid dim = (%u,1,1)\n"
+		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n"
+		"-binary version = 70\n-cuda stream id = 0\n"
+		"-shmem base_addr = 0x0\n-local mem base_addr = 0x0\n"
+		"-nvbit version = 1.5.5\n-accelsim tracer version = 3\n\n"
+		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n",
+		blocks);
+	for (unsigned b = 0; b < blocks; b++) {
+		fprintf(f, "#BEGIN_TB\nthread block = %u,0,0\nwarp = 0\ninsts = 16\n", b);
+		/* mode 0: every lane's address, so that the chunks fill */
+		for (unsigned i = 0; i < 16; i++) {
+			fprintf(f, "%04x ffffffff 1 R2 LDG.E 1 R4 4 0", i * 16);
+			for (unsigned lane = 0; lane < 32; lane++)
+				fprintf(f, " 0x%llx", 0x7f0000000000ULL +
+					((unsigned long long)b * 16 + i) * 4096 +
+					(unsigned long long)lane * 36 * (b % 7 + 1));
+			fprintf(f, " 0\n");
+		}
+		fprintf(f, "#END_TB\n");
+	}
+	g_assert_cmpint(fclose(f), ==, 0);
+	g_free(path);
+	path = g_build_filename(dir, "kernelslist.g", NULL);
+	g_assert_true(g_file_set_contents(path, "kernel-1.traceg\n", -1, NULL));
+	g_free(path);
+	return dir;
+}
+
+/* Every block of kernel 1 of `path`, loaded by `loaders` loaders. */
+static bool load_all(const char *path, unsigned loaders, unsigned blocks,
+		     const struct gpu_block **out, struct trace_reader **tp,
+		     GError **err)
+{
+	struct trace_reader *t = open_ok(path, TRACE_AUTO);
+	uint64_t *ids = g_new(uint64_t, blocks);
+	bool ok;
+
+	trace_set_loaders(t, loaders);
+	next_ok(t);
+	for (unsigned b = 0; b < blocks; b++)
+		ids[b] = b;
+	ok = trace_load_blocks(t, ids, blocks, out, err);
+	g_free(ids);
+	*tp = t;
+	return ok;
+}
+
+/*
+ * A native kernel of several chunks is read by several loaders at once,
+ * a chunk each: the same blocks as one loader reads; with two chunks
+ * damaged, the error is the first one's, whichever loader met it.
+ */
+static void test_native_shared_load(void)
+{
+	enum { BLOCKS = 3000 };
+	char *dir = write_accelsim_grid(BLOCKS);
+	char *sst = g_build_filename(dir, "k.sst", NULL);
+	const struct gpu_block **one = g_new(const struct gpu_block *, BLOCKS);
+	const struct gpu_block **four = g_new(const struct gpu_block *, BLOCKS);
+	struct trace_reader *t1, *t4;
+	struct native_chunk_header h;
+	uint64_t off[8];
+	unsigned n_chunks = 0;
+	GError *err = NULL;
+	gchar *bytes;
+	gsize len;
+
+	native_convert(dir, TRACE_ACCELSIM, sst, 1, NULL, &err);
+	g_assert_no_error(err);
+	g_assert_true(load_all(sst, 1, BLOCKS, one, &t1, &err));
+	g_assert_no_error(err);
+	g_assert_true(load_all(sst, 4, BLOCKS, four, &t4, &err));
+	g_assert_no_error(err);
+	for (unsigned b = 0; b < BLOCKS; b++) {
+		g_assert_cmpuint(four[b]->id, ==, b);
+		g_assert_cmpuint(four[b]->n_lines, ==, one[b]->n_lines);
+		for (uint32_t i = 0; i < one[b]->n_lines; i++) {
+			g_assert_cmpuint(four[b]->lines[i].n_addr, ==, one[b]->lines[i].n_addr);
+			g_assert_cmpmem(four[b]->lines[i].addr,
+					four[b]->lines[i].n_addr * sizeof(uint64_t),
+					one[b]->lines[i].addr,
+					one[b]->lines[i].n_addr * sizeof(uint64_t));
+			g_assert_cmpuint(four[b]->lines[i].warp, ==, one[b]->lines[i].warp);
+		}
+	}
+	trace_close(t1);
+	trace_close(t4);
+
+	/* the BLOCKS chunks (type 1): at least 3, or the test proves nothing */
+	g_assert_true(g_file_get_contents(sst, &bytes, &len, NULL));
+	for (gsize at = NATIVE_FILE_HEADER; at + NATIVE_CHUNK_HEADER <= len;
+	     at += NATIVE_CHUNK_HEADER + h.stored_len) {
+		native_get_header((const uint8_t *)bytes + at, &h);
+		if (h.type == 1 && n_chunks < G_N_ELEMENTS(off))
+			off[n_chunks++] = at;
+	}
+	g_assert_cmpuint(n_chunks, >=, 3);
+	/* the second and the last damaged: their checksums flipped */
+	for (unsigned j = 1; j < n_chunks; j += n_chunks - 2) {
+		native_get_header((const uint8_t *)bytes + off[j], &h);
+		h.crc ^= 1;
+		native_put_header((uint8_t *)bytes + off[j], &h);
+	}
+	g_assert_true(g_file_set_contents(sst, bytes, (gssize)len, NULL));
+	for (unsigned loaders = 1; loaders <= 4; loaders += 3) {
+		char *want = g_strdup_printf("^.*/k\\.sst: chunk at byte %" G_GUINT64_FORMAT ": checksum [0-9a-f]{8}, expected [0-9a-f]{8}; the file is damaged$",
+					     (guint64)off[1]);
+
+		g_assert_false(load_all(sst, loaders, BLOCKS, one, &t1, &err));
+		assert_input_error(err, want);
+		g_clear_error(&err);
+		trace_close(t1);
+		g_free(want);
+	}
+	g_free(bytes);
+	g_unlink(sst);
+	g_free(sst);
+	g_free(one);
+	g_free(four);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1648,6 +1779,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/ppt/nul-in-opcode", test_ppt_nul_in_opcode);
 	g_test_add_func("/trace/ppt/file-gone", test_ppt_file_gone);
 	g_test_add_func("/trace/native/warp-outside-block", test_native_warp_outside);
+	g_test_add_func("/trace/native/shared-load", test_native_shared_load);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
