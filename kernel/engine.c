@@ -379,16 +379,19 @@ void ss_engine_stop(struct ss_engine *e)
 
 /*
  * Partitions may fail at once, under this lock (POSIX's: ThreadSanitizer
- * sees through it).  The first failure wins, except that one of a
- * partition numbered lower replaces it: when every SM fails the same way
- * at a kernel's start, the run names the first SM, as on one thread.
+ * sees through it).  The failure of the lowest rank wins, the first of
+ * equal ones (ss_partition_fail_rank: in time order the time of the
+ * failing event, which is what one thread meets first; in a free run the
+ * partition's number).  A time-ordered run then goes on below that time
+ * (ss_partition_failed), so that a failure earlier still is met; any
+ * other run stops.
  */
 static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void ss_engine_fail(struct ss_engine *e, GError *err)
 {
 	struct ss_engine *root = e->root;
-	unsigned rank = ss_partition_running();
+	uint64_t rank = ss_partition_fail_rank();
 
 	pthread_mutex_lock(&fail_lock);
 	if (!root->failure || rank < root->failure_rank) {
@@ -400,7 +403,8 @@ void ss_engine_fail(struct ss_engine *e, GError *err)
 		g_error_free(err);
 	}
 	pthread_mutex_unlock(&fail_lock);
-	ss_engine_stop(e);
+	if (!ss_partition_failed(e))
+		ss_engine_stop(e);
 }
 
 bool ss_engine_next_tick(const struct ss_engine *q, uint64_t *tick)

@@ -90,7 +90,7 @@ struct ss_engine {
 	uint64_t claimed_bytes;		/* ss_engine_claim_memory's account */
 	uint64_t memory_limit;		/* [simulation] memory; 0: the machine's */
 	int halted;			/* stop or failure, for every partition (atomic) */
-	unsigned failure_rank;		/* the partition that failed (see ss_engine_fail) */
+	uint64_t failure_rank;		/* of the failure kept (see ss_engine_fail) */
 	struct ss_partitions *parts;	/* partition.c; NULL: one queue, this one */
 	GHashTable *thread_group;	/* component -> interned thread_group name */
 };
@@ -138,6 +138,10 @@ void ss_partition_run(struct ss_engine *e, unsigned threads);
 size_t ss_partition_pending(struct ss_engine *e);
 /* The partition this thread runs now, UINT_MAX outside a partitioned run. */
 unsigned ss_partition_running(void);
+/* ss_engine_fail's: the rank of a failure now, and a time-ordered run's
+ * going on below it (false: the run must stop) */
+uint64_t ss_partition_fail_rank(void);
+bool ss_partition_failed(struct ss_engine *e);
 void ss_partition_free(struct ss_engine *e);
 void ss_run_free(struct ss_engine *e);	/* runopts.c */
 

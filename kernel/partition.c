@@ -145,6 +145,7 @@ struct part {
 	unsigned *kin, n_kin;
 	uint64_t next_tick;
 	bool capped;
+	bool failed;			/* time order: it failed; it runs no more */
 	/*
 	 * Time order.  Under the lock, as of its last step's end: the key of
 	 * its next event, and per sending partition the key of the first
@@ -174,6 +175,12 @@ struct ss_partitions {
 	bool done;
 	bool ordered;			/* cut links run in time order */
 	uint64_t *floor;		/* under the lock: see compute_floors */
+	/*
+	 * Time order: the key of the earliest failure (atomic; KEY_NONE: none).
+	 * Nothing at or after it runs, and everything before it does, as on
+	 * one thread, where a failure earlier still would have been met first.
+	 */
+	uint64_t horizon;
 	struct batch *spare;		/* emptied batches, for reuse (under lock) */
 };
 
@@ -893,6 +900,9 @@ static bool can_progress(struct ss_partitions *ps, const struct part *p)
 			src = sd;
 		}
 	}
+	/* after a failure, nothing at or after its time */
+	if (p->failed || MIN(p->head, kin) >= __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED))
+		return false;
 	if (p->head < kin)
 		return p->head <= safe &&
 			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND_ORDERED;
@@ -1002,7 +1012,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 
 	running_part = p;
 	ss_running_queue = p->q;
-	while (!halted(ps)) {
+	while (!halted(ps) && !p->failed) {
 		uint64_t kin = KEY_NONE, kown = KEY_NONE, tick, next;
 		unsigned src = 0;
 		int32_t prio;
@@ -1025,7 +1035,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			kown = key_of(tick, prio);
 		}
 		next = MIN(kin, kown);
-		if (next == KEY_NONE)
+		if (next == KEY_NONE || next >= __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED))
 			break;
 		if (!started) {
 			first_tick = key_tick(next);
@@ -1298,6 +1308,7 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 	ps->part = g_new0(struct part, n_parts);
 	ps->ordered = plan_is_ordered(e);
 	ps->floor = g_new(uint64_t, n_parts);
+	ps->horizon = KEY_NONE;
 	for (unsigned i = 0; i < n_parts; i++) {
 		struct part *p = &ps->part[i];
 
@@ -1424,7 +1435,7 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 		g_thread_join(pool[i]);
 	g_free(pool);
 	/* work left that no partition could take: the floors are wrong */
-	if (ps->ordered && !halted(ps))
+	if (ps->ordered && !halted(ps) && ps->horizon == KEY_NONE)
 		for (unsigned i = 0; i < ps->n; i++) {
 			struct part *p = &ps->part[i];
 			bool left = ss_engine_pending(p->q) || p->in_head;
@@ -1444,9 +1455,31 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 	}
 }
 
-unsigned ss_partition_running(void)
+uint64_t ss_partition_fail_rank(void)
 {
-	return running_part ? running_part->id : UINT_MAX;
+	struct part *p = running_part;
+
+	if (!p)
+		return UINT64_MAX;
+	if (!parts_of_root(p->q->root)->ordered)
+		return p->id;
+	return p->q->now > KEY_TICK_MAX ? KEY_NONE - 1 : key_of(p->q->now, p->q->prio_now);
+}
+
+bool ss_partition_failed(struct ss_engine *e)
+{
+	struct part *p = running_part;
+	struct ss_partitions *ps = parts_of_root(e);
+
+	if (!p || !ps || !ps->ordered)
+		return false;
+	uint64_t key = ss_partition_fail_rank(), h = __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED);
+
+	p->failed = true;
+	while (key < h && !__atomic_compare_exchange_n(&ps->horizon, &h, key, false,
+						       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return true;
 }
 
 unsigned ss_engine_partitions(const struct ss_engine *e)
