@@ -1475,7 +1475,9 @@ bool ss_partition_failed(struct ss_engine *e)
 		return false;
 	uint64_t key = ss_partition_fail_rank(), h = __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED);
 
+	/* nothing after the failing event runs here: its queue stops now */
 	p->failed = true;
+	p->q->stop = true;
 	while (key < h && !__atomic_compare_exchange_n(&ps->horizon, &h, key, false,
 						       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;

@@ -4,7 +4,9 @@
  * how partitions of a kind group, a partitioned run on 1, 2, 3 and 8
  * threads that delivers every message of every cut link, in order, each
  * tick's messages together, and one in time order that gives what one
- * queue gives; a failure in one partition halts them all.
+ * queue gives; a failure in one partition halts them all, or in time
+ * order the earliest failure is the one kept, with everything before it
+ * delivered and nothing after, as on one queue.
  */
 #include "config.h"
 
@@ -26,7 +28,7 @@ struct src {
 	uint32_t id, seq;
 	uint64_t ticks;
 	uint64_t credit;	/* from the hub, read by the next tick */
-	bool fail_at_half;
+	uint64_t fail_at;	/* fails in its tick of this count (0: never) */
 	bool distinct_prio;	/* its events at a priority of its own */
 };
 
@@ -59,7 +61,7 @@ static void src_tick(struct ss_engine *e, void *data)
 
 		ss_port_send(o, &m.hdr);
 	}
-	if (s->fail_at_half && s->ticks == TICKS / 2) {
+	if (s->fail_at && s->ticks == s->fail_at) {
 		ss_component_fail(&s->c, SS_ERROR_INPUT, "stopped on purpose");
 		return;
 	}
@@ -394,7 +396,7 @@ static void test_fail(void)
 	const GError *err;
 
 	build(&g, 0, SS_PORT_ANY_DELAY | SS_PORT_SILENT);
-	g.src[2]->fail_at_half = true;
+	g.src[2]->fail_at = TICKS / 2;
 	run_on(&g, 8);
 	err = ss_engine_failure(g.e);
 	g_assert_nonnull(err);
@@ -403,6 +405,56 @@ static void test_fail(void)
 	g_assert_cmpuint(g.src[2]->ticks, ==, TICKS / 2);
 	g_assert_cmpuint(g.sink->disorder, ==, 0);
 	graph_free(&g);
+}
+
+/*
+ * Time order, two sources failing at different times: on every thread
+ * count the failure kept is the one the single queue meets first, and the
+ * sink got what it got there before that event, and nothing later (on one
+ * queue the failing event's own messages still arrive, as it sends them
+ * before it fails; partitions stop at its time).
+ */
+static void setup_two_failures(struct graph *g)
+{
+	build(g, 0, SS_PORT_SILENT);
+	for (unsigned i = 0; i < N_SRC; i++)
+		g->src[i]->distinct_prio = true;
+	g->src[1]->fail_at = TICKS / 2;
+	g->src[3]->fail_at = TICKS / 3;
+}
+
+static void test_fail_ordered(void)
+{
+	static const unsigned threads[] = { 1, 2, 3, 8 };
+	struct graph ref;
+	char *want_err;
+	guint want_len;
+
+	setup_two_failures(&ref);
+	start(&ref, false);
+	ss_engine_run(ref.e, SS_TICK_MAX);
+	g_assert_nonnull(ss_engine_failure(ref.e));
+	want_err = g_strdup(ss_engine_failure(ref.e)->message);
+	g_assert_cmpstr(want_err, ==, "src[3]: stopped on purpose");
+	g_assert_cmpuint(ref.sink->seen->len, >=, PER_TICK);
+	want_len = ref.sink->seen->len - PER_TICK;
+	for (size_t t = 0; t < G_N_ELEMENTS(threads); t++)
+		for (int k = 0; k < 3; k++) {
+			struct graph g;
+
+			setup_two_failures(&g);
+			run_on(&g, threads[t]);
+			g_assert_nonnull(ss_engine_failure(g.e));
+			g_assert_cmpstr(ss_engine_failure(g.e)->message, ==, want_err);
+			/* the first to fail ran nothing after its failing event */
+			g_assert_cmpuint(g.src[3]->ticks, ==, g.src[3]->fail_at);
+			g_assert_cmpuint(g.sink->seen->len, ==, want_len);
+			g_assert_cmpint(memcmp(g.sink->seen->data, ref.sink->seen->data,
+					       want_len * sizeof(struct seen)), ==, 0);
+			graph_free(&g);
+		}
+	g_free(want_err);
+	graph_free(&ref);
 }
 
 int main(int argc, char **argv)
@@ -415,5 +467,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/partition/ordered", test_ordered);
 	g_test_add_func("/partition/same-key", test_same_key);
 	g_test_add_func("/partition/fail", test_fail);
+	g_test_add_func("/partition/fail-ordered", test_fail_ordered);
 	return g_test_run();
 }
