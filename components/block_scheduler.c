@@ -236,6 +236,21 @@ static void send_plan(struct block_scheduler *s, const struct gpu_kernel *k,
 /* ---- dynamic dispatch: freed slots refilled at the next tick ------------- */
 
 /*
+ * A load that failed: an interrupt (Ctrl-C) cuts a read short with EINTR,
+ * and then the run stops as interrupted, keeping the finished kernels,
+ * rather than failing on the input.
+ */
+static void load_failed(struct block_scheduler *s, GError *err)
+{
+	if (ss_interrupted()) {
+		g_error_free(err);
+		ss_engine_stop(s->c.engine);
+		return;
+	}
+	ss_engine_fail(s->c.engine, err);
+}
+
+/*
  * The next block of the grid (the caller knows there is one), loading the
  * next batch when the last is used up.  A batch is one block per slot of
  * the GPU: the first fill takes one load, each later wave about one more.
@@ -251,7 +266,7 @@ static const struct gpu_block *next_block(struct block_scheduler *s)
 			s->ids[i] = s->next_id + i;
 		if (!s->source->ops->load(s->source, s->ids, n, s->blocks, &err)) {
 			s->failed = true;
-			ss_engine_fail(s->c.engine, err);
+			load_failed(s, err);
 			return NULL;
 		}
 		s->batch_pos = 0;
@@ -573,7 +588,7 @@ static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *
 		GError *err = NULL;
 
 		if (n && !km->blocks->ops->load(km->blocks, s->ids, n, s->blocks, &err)) {
-			ss_engine_fail(s->c.engine, err);
+			load_failed(s, err);
 			return;
 		}
 	} else {

@@ -26,11 +26,17 @@ static pthread_t slot_thread[FORWARD_SLOTS];
 static int handling;
 static __thread int my_slot = -1, my_depth;	/* enter/leave pairs nest */
 
-static void on_interrupt(int sig)
+static void on_interrupt(int sig, siginfo_t *info, void *context)
 {
+	(void)context;
 	__atomic_add_fetch(&handling, 1, __ATOMIC_SEQ_CST);
-	/* the first signal only: the copies passed on set nothing new */
-	if (!__atomic_exchange_n(&interrupted, 1, __ATOMIC_SEQ_CST)) {
+	__atomic_store_n(&interrupted, 1, __ATOMIC_SEQ_CST);
+	/*
+	 * Every signal from outside (each Ctrl-C: a thread busy when the
+	 * first came may block in a read later), never the copies passed on
+	 * (SI_TKILL, from pthread_kill), which would pass on forever.
+	 */
+	if (info->si_code != SI_TKILL) {
 		pthread_t self = pthread_self();
 
 		for (int i = 0; i < FORWARD_SLOTS; i++)
@@ -72,7 +78,7 @@ void ss_interrupt_leave_thread(void)
 
 void ss_catch_interrupt(void)
 {
-	struct sigaction sa = { .sa_handler = on_interrupt };
+	struct sigaction sa = { .sa_sigaction = on_interrupt, .sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

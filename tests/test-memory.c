@@ -453,9 +453,9 @@ static void test_flat(void)
 	/* flat: what one more kernel keeps is a line of results at most */
 	g_assert_cmpint(many, <=, one + one / 10);
 	/*
-	 * On two threads the peak also has the message batches in flight
-	 * and the second thread's malloc arena, which vary from run to run
-	 * (by up to 15 % of bfs's here) but do not grow with the kernels.
+	 * On two threads the peak also has the message batches in flight,
+	 * which vary from run to run (by up to 15 % of bfs's here) but do
+	 * not grow with the kernels.
 	 */
 	g_assert_cmpint(many2, <=, one2 + one2 / 4);
 

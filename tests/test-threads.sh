@@ -109,9 +109,8 @@ for n in 1 2 3 8; do
 	done
 done
 
-# not told: one thread per online core, or one with a component type that
-# does not promise to run split (the test plugin); --threads 0 one per
-# core; a bad count is refused
+# not told: one thread per online core; --threads 0 one per core; a bad
+# count is refused
 "$SECTORSIM" "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100" \
 	> "$tmp/default.table" 2> "$tmp/default.err"
 is "$?" 0 "no --threads: exit 0"
@@ -125,12 +124,6 @@ threads=$(sed -n 's/.*, \([0-9]*\) partitions* on \([0-9]*\) threads*$/\2/p' "$t
 	{ [ "$cores" -eq 1 ] || [ "$parts" -gt 1 ]; }
 ok $? "no --threads: a thread per online core ($cores), or per partition if fewer" ||
 	diag "$(cat "$tmp/default.err")"
-"$SECTORSIM" "$top/tests/data/plugin-fanin.ini" > /dev/null 2> "$tmp/plugin.err"
-is "$?" 0 "no --threads, a plugin type without the promise: exit 0"
-case $(cat "$tmp/plugin.err") in
-*", 1 partition on 1 thread"*) ok 0 "no --threads, a plugin type without the promise: one thread" ;;
-*) ok 1 "no --threads, a plugin type without the promise: one thread" || diag "$(cat "$tmp/plugin.err")" ;;
-esac
 run --threads 0 "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100"
 is "$st" 0 "--threads 0: exit 0"
 is "$out" "$(cat "$tmp/sample-validation-titanv-ref.ini-1.table")" \
