@@ -137,7 +137,8 @@ void ss_partition_leave(void);
 void ss_partition_run(struct ss_engine *e, unsigned threads);
 size_t ss_partition_pending(struct ss_engine *e);
 /* The partition this thread runs now, UINT_MAX outside a partitioned run. */
-unsigned ss_partition_running(void);
+/* runopts.c: whether every instance's type has every bit of `flags` */
+bool ss_engine_every_type_has_flag(const struct ss_engine *e, unsigned flags);
 /* ss_engine_fail's: the rank of a failure now, and a time-ordered run's
  * going on below it (false: the run must stop) */
 uint64_t ss_partition_fail_rank(void);

@@ -143,15 +143,26 @@ bool ss_engine_close_outputs(struct ss_engine *e, GError **err)
 	return ss_output_commit(p, err);
 }
 
-bool ss_engine_has_type_flag(const struct ss_engine *e, unsigned flags)
+/* Whether any instance's type (every one's, when `every`) has `flags`. */
+static bool types_have_flag(const struct ss_engine *e, unsigned flags, bool every)
 {
 	for (guint i = 0; i < e->components->len; i++) {
 		const struct ss_component *c = e->components->pdata[i];
 
-		if ((c->type->flags & flags) == flags)
-			return true;
+		if (((c->type->flags & flags) == flags) != every)
+			return !every;
 	}
-	return false;
+	return every;
+}
+
+bool ss_engine_has_type_flag(const struct ss_engine *e, unsigned flags)
+{
+	return types_have_flag(e, flags, false);
+}
+
+bool ss_engine_every_type_has_flag(const struct ss_engine *e, unsigned flags)
+{
+	return types_have_flag(e, flags, true);
 }
 
 void ss_run_free(struct ss_engine *e)

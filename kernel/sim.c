@@ -140,13 +140,8 @@ static unsigned run_threads(struct ss_engine *e)
 
 	if (n > 0)
 		return (unsigned)n;
-	for (guint i = 0; i < e->components->len; i++) {
-		const struct ss_component *c = e->components->pdata[i];
-
-		if (!(c->type->flags & SS_TYPE_PARTITION_SAFE))
-			return 1;
-	}
-	return MAX(g_get_num_processors(), 1u);
+	return ss_engine_every_type_has_flag(e, SS_TYPE_PARTITION_SAFE) ?
+		MAX(g_get_num_processors(), 1u) : 1;
 }
 
 gboolean ss_sim_run(struct ss_sim *s, GError **error)
