@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The round-robin merge (models/rr_merge.h) against a plain model of what
+ * it must produce: request k of every input, inputs ascending, then request
+ * k + 1 of every input that has one, and so on; that is, the requests of a
+ * kernel sorted by (place in their input's stream, input).  The merge must
+ * give that order for any interleaving of the inputs' pushes and ends,
+ * also when serve() itself pushes (a loop in the graph) or ends an input,
+ * and with rings that grow while a request of theirs is being served.
+ */
+#include "config.h"
+
+#include <glib.h>
+#include "rr_merge.h"
+
+/* A request's identity travels in addr: input << 32 | place in its stream. */
+#define ID(input, seq) ((uint64_t)(input) << 32 | (seq))
+
+struct world {
+	struct rr_merge *m;
+	GArray *served;		/* uint64_t ids, in serve order */
+	GRand *rng;
+	unsigned n_in;
+	guint32 *pushed;	/* per input: requests pushed so far this kernel */
+	guint32 *length;	/* per input: its stream's length this kernel */
+	gboolean *ended;
+	/* serve() pushes the next request of an input now and then */
+	gboolean reenter;
+	unsigned reentered;
+};
+
+static void push_next(struct world *w, unsigned i)
+{
+	struct mem_req r;
+
+	mem_req_init(&r, MEM_READ, ID(i, w->pushed[i]), 32);
+	w->pushed[i]++;
+	rr_merge_push(w->m, i, &r);
+}
+
+static void serve(void *ctx, const struct mem_req *r)
+{
+	struct world *w = ctx;
+	uint64_t id = r->addr;
+
+	g_array_append_val(w->served, id);
+	if (!w->reenter || g_rand_int_range(w->rng, 0, 4))
+		return;
+
+	unsigned i = g_rand_int_range(w->rng, 0, w->n_in);
+
+	/* r must stay readable while the merge takes what serve() pushes */
+	if (w->pushed[i] < w->length[i]) {
+		w->reentered++;
+		push_next(w, i);
+	}
+	g_assert_cmpuint(r->addr, ==, id);
+}
+
+/* The plain model: every request of the kernel, by (seq, input). */
+static GArray *expected_order(const struct world *w)
+{
+	GArray *e = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	guint32 longest = 0;
+
+	for (unsigned i = 0; i < w->n_in; i++)
+		longest = MAX(longest, w->length[i]);
+	for (guint32 k = 0; k < longest; k++)
+		for (unsigned i = 0; i < w->n_in; i++)
+			if (k < w->length[i]) {
+				uint64_t id = ID(i, k);
+
+				g_array_append_val(e, id);
+			}
+	return e;
+}
+
+/*
+ * One kernel: inputs of random lengths (some empty, some long enough that
+ * their rings grow), pushed and ended in a random interleaving.
+ */
+static void run_kernel(struct world *w, guint32 max_len)
+{
+	unsigned live = w->n_in;
+	GArray *e;
+
+	g_array_set_size(w->served, 0);
+	for (unsigned i = 0; i < w->n_in; i++) {
+		w->pushed[i] = 0;
+		w->ended[i] = FALSE;
+		w->length[i] = g_rand_int_range(w->rng, 0, 4) ? g_rand_int_range(w->rng, 0, max_len + 1) : 0;
+	}
+	while (live) {
+		unsigned i = g_rand_int_range(w->rng, 0, w->n_in);
+
+		if (w->ended[i])
+			continue;
+		if (w->pushed[i] < w->length[i]) {
+			/* bursts, as a warp instruction's sectors come */
+			for (int b = g_rand_int_range(w->rng, 1, 12); b > 0 && w->pushed[i] < w->length[i]; b--)
+				push_next(w, i);
+		} else {
+			w->ended[i] = TRUE;
+			live--;
+			g_assert_true(rr_merge_end(w->m, i) == (live == 0));
+		}
+	}
+	e = expected_order(w);
+	g_assert_cmpuint(w->served->len, ==, e->len);
+	for (guint k = 0; k < e->len; k++)
+		if (g_array_index(w->served, uint64_t, k) != g_array_index(e, uint64_t, k))
+			g_error("kernel of %u inputs: request %u served is input %u #%u, expected input %u #%u",
+				w->n_in, k,
+				(unsigned)(g_array_index(w->served, uint64_t, k) >> 32),
+				(unsigned)g_array_index(w->served, uint64_t, k),
+				(unsigned)(g_array_index(e, uint64_t, k) >> 32),
+				(unsigned)g_array_index(e, uint64_t, k));
+	g_array_free(e, TRUE);
+}
+
+static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
+{
+	struct world w = {
+		.served = g_array_new(FALSE, FALSE, sizeof(uint64_t)),
+		.rng = g_rand_new_with_seed(seed),
+		.n_in = n_in,
+		.pushed = g_new0(guint32, n_in),
+		.length = g_new0(guint32, n_in),
+		.ended = g_new0(gboolean, n_in),
+		.reenter = reenter,
+	};
+
+	w.m = rr_merge_new(n_in, FALSE, serve, &w);
+	/* kernels one after the other on the same merge: it must start afresh */
+	for (int k = 0; k < 20; k++)
+		run_kernel(&w, k % 5 == 4 ? 600 : 40);
+	if (reenter)
+		g_assert_cmpuint(w.reentered, >, 0);
+	rr_merge_free(w.m);
+	g_array_free(w.served, TRUE);
+	g_rand_free(w.rng);
+	g_free(w.pushed);
+	g_free(w.length);
+	g_free(w.ended);
+}
+
+static void test_against_plain(void)
+{
+	for (guint32 seed = 1; seed <= 30; seed++)
+		run_world(1 + seed % 9 * (seed % 3 ? 1 : 10), FALSE, seed);
+}
+
+static void test_serve_pushes(void)
+{
+	for (guint32 seed = 1; seed <= 30; seed++)
+		run_world(1 + seed % 7 * 3, TRUE, seed);
+}
+
+/* Input 0 ends from inside a serve() of input 1's request. */
+struct end_inside {
+	struct rr_merge *m;
+	GArray *served;
+	gboolean done;
+};
+
+static void serve_then_end(void *ctx, const struct mem_req *r)
+{
+	struct end_inside *e = ctx;
+	uint64_t id = r->addr;
+
+	g_array_append_val(e->served, id);
+	if (id == ID(1, 0))
+		g_assert_false(rr_merge_end(e->m, 0));
+}
+
+static void test_end_inside_serve(void)
+{
+	struct end_inside e = { .served = g_array_new(FALSE, FALSE, sizeof(uint64_t)) };
+	struct mem_req r;
+	static const uint64_t want[] = { ID(0, 0), ID(1, 0), ID(2, 0), ID(1, 1), ID(2, 1) };
+
+	e.m = rr_merge_new(3, FALSE, serve_then_end, &e);
+	mem_req_init(&r, MEM_READ, ID(1, 0), 32);
+	rr_merge_push(e.m, 1, &r);
+	mem_req_init(&r, MEM_READ, ID(1, 1), 32);
+	rr_merge_push(e.m, 1, &r);
+	mem_req_init(&r, MEM_READ, ID(2, 0), 32);
+	rr_merge_push(e.m, 2, &r);
+	mem_req_init(&r, MEM_READ, ID(2, 1), 32);
+	rr_merge_push(e.m, 2, &r);
+	g_assert_cmpuint(e.served->len, ==, 0);	/* input 0 has the turn */
+	mem_req_init(&r, MEM_READ, ID(0, 0), 32);
+	rr_merge_push(e.m, 0, &r);		/* input 0 ends in serve() */
+	g_assert_false(rr_merge_end(e.m, 1));
+	g_assert_true(rr_merge_end(e.m, 2));
+	g_assert_cmpuint(e.served->len, ==, G_N_ELEMENTS(want));
+	for (guint k = 0; k < G_N_ELEMENTS(want); k++)
+		g_assert_cmpuint(g_array_index(e.served, uint64_t, k), ==, want[k]);
+	rr_merge_free(e.m);
+	g_array_free(e.served, TRUE);
+}
+
+/* arrival: served as pushed, and only the end waits for every input */
+static void serve_record(void *ctx, const struct mem_req *r)
+{
+	uint64_t id = r->addr;
+
+	g_array_append_val((GArray *)ctx, id);
+}
+
+static void test_arrival(void)
+{
+	GArray *served = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	struct rr_merge *m = rr_merge_new(3, TRUE, serve_record, served);
+	static const unsigned order[] = { 2, 2, 0, 1, 2, 0 };
+	struct mem_req r;
+
+	for (guint k = 0; k < G_N_ELEMENTS(order); k++) {
+		mem_req_init(&r, MEM_WRITE, ID(order[k], k), 32);
+		rr_merge_push(m, order[k], &r);
+		g_assert_cmpuint(served->len, ==, k + 1);
+		g_assert_cmpuint(g_array_index(served, uint64_t, k), ==, ID(order[k], k));
+	}
+	g_assert_false(rr_merge_end(m, 1));
+	g_assert_false(rr_merge_end(m, 0));
+	g_assert_true(rr_merge_end(m, 2));
+	rr_merge_free(m);
+	g_array_free(served, TRUE);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/rr-merge/against-plain", test_against_plain);
+	g_test_add_func("/rr-merge/serve-pushes", test_serve_pushes);
+	g_test_add_func("/rr-merge/end-inside-serve", test_end_inside_serve);
+	g_test_add_func("/rr-merge/arrival", test_arrival);
+	return g_test_run();
+}
