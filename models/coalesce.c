@@ -367,13 +367,30 @@ static void pyset_order(struct coalescer *c, const uint64_t *u, uint32_t m,
 #ifdef __SIZEOF_INT128__
 /*
  * Up to 76 keys the table never outgrows 128 slots (8, 32 at the 5th key,
- * 128 at the 19th), and its bitmap is a 128-bit register: no store to
- * reload in the next probe, and a probe round takes no branch but its
- * end.
+ * 128 at the 19th), and its bitmap is a register: no store to reload in
+ * the next probe, and a probe round takes no branch but its end.  While
+ * the table has 8 or 32 slots, as for every instruction of up to 18
+ * sectors, the register is 64 bits wide; only the 128-slot table needs
+ * 128-bit shifts.
  */
 #define PY_SMALL_KEYS 76
 
 typedef unsigned __int128 u128;
+
+/* py_slot() on a table of at most 64 slots. */
+static always_inline uint64_t py_slot64(uint64_t bm, uint64_t mask, uint64_t h)
+{
+	uint64_t perturb = h, i = h & mask;
+
+	for (;;) {
+		uint64_t w = ~(bm >> i) & (i + PY_LINEAR_PROBES <= mask ? PY_ROUND_MASK : 1);
+
+		if (w)
+			return i + __builtin_ctzll(w);
+		perturb >>= PY_PERTURB_SHIFT;
+		i = (i * 5 + 1 + perturb) & mask;
+	}
+}
 
 static always_inline uint64_t py_slot128(u128 bm, uint64_t mask, uint64_t h)
 {
@@ -390,46 +407,66 @@ static always_inline uint64_t py_slot128(u128 bm, uint64_t mask, uint64_t h)
 	}
 }
 
-static always_inline unsigned ctz128(u128 b)
-{
-	uint64_t lo = b;
-
-	return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
 /* pyset_order() for m <= PY_SMALL_KEYS. */
 static void pyset_order_small(struct coalescer *c, const uint64_t *u, uint32_t m,
 			      uint64_t *out)
 {
 	uint64_t *key = c->py_key[0], *key2 = c->py_key[1], *t;
-	uint64_t mask = PY_MINSIZE - 1;
-	u128 bm = 0;
-	uint32_t o = 0;
+	uint64_t mask = PY_MINSIZE - 1, bm = 0, j;
+	uint32_t o = 0, fill;
+	u128 wide;
 
-	for (uint32_t fill = 1; fill <= m; fill++) {
-		uint64_t k = u[fill - 1], j = py_slot128(bm, mask, py_hash(k));
+	for (fill = 1; fill <= m; fill++) {
+		uint64_t k = u[fill - 1];
 
-		bm |= (u128)1 << j;
+		j = py_slot64(bm, mask, py_hash(k));
+		bm |= UINT64_C(1) << j;
 		key[j] = k;
 		if (fill * 5 < mask * 3)
 			continue;
 
-		uint64_t nmask = pow2_above(fill * 4, PY_MINSIZE) - 1;
-		u128 nbm = 0;
+		uint64_t nmask = pow2_above(fill * 4, PY_MINSIZE) - 1, nbm = 0;
 
-		for (u128 b = bm; b; b &= b - 1) {
-			uint64_t x = key[ctz128(b)];
+		if (nmask > 63)
+			goto wide_table;
+		for (uint64_t b = bm; b; b &= b - 1) {
+			uint64_t x = key[__builtin_ctzll(b)];
 
-			j = py_slot128(nbm, nmask, py_hash(x));
-			nbm |= (u128)1 << j;
+			j = py_slot64(nbm, nmask, py_hash(x));
+			nbm |= UINT64_C(1) << j;
 			key2[j] = x;
 		}
 		mask = nmask;
 		bm = nbm;
 		t = key, key = key2, key2 = t;
 	}
-	for (u128 b = bm; b; b &= b - 1)
-		out[o++] = key[ctz128(b)];
+	for (uint64_t b = bm; b; b &= b - 1)
+		out[o++] = key[__builtin_ctzll(b)];
+	return;
+
+wide_table:
+	/* the resize at the 19th key, into 128 slots, and the keys after it */
+	mask = pow2_above(fill * 4, PY_MINSIZE) - 1;
+	wide = 0;
+	for (uint64_t b = bm; b; b &= b - 1) {
+		uint64_t x = key[__builtin_ctzll(b)];
+
+		j = py_slot128(wide, mask, py_hash(x));
+		wide |= (u128)1 << j;
+		key2[j] = x;
+	}
+	t = key, key = key2, key2 = t;
+	for (fill++; fill <= m; fill++) {
+		uint64_t k = u[fill - 1];
+
+		j = py_slot128(wide, mask, py_hash(k));
+		wide |= (u128)1 << j;
+		key[j] = k;
+		/* a 128-slot table takes 76 keys before its next resize */
+	}
+	for (int half = 0; half < 2; half++)
+		for (uint64_t b = (uint64_t)(wide >> (64 * half)); b; b &= b - 1)
+			out[o++] = key[64 * half + __builtin_ctzll(b)];
 }
 #else
 /* no 128-bit integers: every table takes the general path */
