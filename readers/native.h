@@ -67,6 +67,11 @@ static inline bool native_get_uv(const uint8_t **p, const uint8_t *end,
 {
 	uint64_t acc = 0;
 
+	/* most deltas fit in one byte: no loop for them */
+	if (G_LIKELY(*p < end && !(**p & 0x80))) {
+		*v = *(*p)++;
+		return true;
+	}
 	for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
 		uint8_t c = *(*p)++;
 
