@@ -888,25 +888,25 @@ static void compute_floors(struct ss_partitions *ps)
  */
 static bool can_progress(struct ss_partitions *ps, const struct part *p)
 {
-	uint64_t safe = KEY_NONE, kin = KEY_NONE;
+	uint64_t safe = KEY_NONE, key_in = KEY_NONE;
 	unsigned src = 0;
 
 	for (unsigned i = 0; i < p->n_senders; i++) {
 		unsigned sd = p->senders[i];
 
 		safe = MIN(safe, ps->floor[sd]);
-		if (p->in_first[sd] < kin) {
-			kin = p->in_first[sd];
+		if (p->in_first[sd] < key_in) {
+			key_in = p->in_first[sd];
 			src = sd;
 		}
 	}
 	/* after a failure, nothing at or after its time */
-	if (p->failed || MIN(p->head, kin) >= __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED))
+	if (p->failed || MIN(p->head, key_in) >= __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED))
 		return false;
-	if (p->head < kin)
+	if (p->head < key_in)
 		return p->head <= safe &&
 			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND_ORDERED;
-	return kin != KEY_NONE && kin <= safe && ps->floor[src] > kin;
+	return key_in != KEY_NONE && key_in <= safe && ps->floor[src] > key_in;
 }
 
 static inline struct cut_rec *pending_rec(const struct pending *pd)
@@ -1013,15 +1013,15 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 	running_part = p;
 	ss_running_queue = p->q;
 	while (!halted(ps) && !p->failed) {
-		uint64_t kin = KEY_NONE, kown = KEY_NONE, tick, next;
+		uint64_t key_in = KEY_NONE, key_own = KEY_NONE, tick, next;
 		unsigned src = 0;
 		int32_t prio;
 
 		for (unsigned i = 0; i < p->n_senders; i++) {
 			const struct pending *pd = &p->pend[p->senders[i]];
 
-			if (pd->head && pending_rec(pd)->key < kin) {
-				kin = pending_rec(pd)->key;
+			if (pd->head && pending_rec(pd)->key < key_in) {
+				key_in = pending_rec(pd)->key;
 				src = p->senders[i];
 			}
 		}
@@ -1032,9 +1032,9 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 					tick, KEY_TICK_MAX));
 				break;
 			}
-			kown = key_of(tick, prio);
+			key_own = key_of(tick, prio);
 		}
-		next = MIN(kin, kown);
+		next = MIN(key_in, key_own);
 		if (next == KEY_NONE || next >= __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED))
 			break;
 		if (!started) {
@@ -1043,8 +1043,8 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 		} else if (key_tick(next) >= first_tick + STEP_TICKS) {
 			break;
 		}
-		if (kown < kin) {
-			uint64_t limit = MIN(MIN(safe, kin - 1),
+		if (key_own < key_in) {
+			uint64_t limit = MIN(MIN(safe, key_in - 1),
 					     ((first_tick + STEP_TICKS) << 16) - 1);
 
 			/*
@@ -1052,29 +1052,29 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			 * with events at the key it has just delivered: its
 			 * receivers wait for its floor to pass that key.
 			 */
-			if (kown > safe ||
-			    (kown != p->last_key &&
+			if (key_own > safe ||
+			    (key_own != p->last_key &&
 			     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND_ORDERED))
 				break;
 			ss_engine_run_to(p->q, key_tick(limit), key_prio(limit));
 			p->last_key = MAX(p->last_key, key_of(p->q->now, p->q->prio_now));
 			p->last_src = SRC_OWN;
 		} else {
-			if (kin > safe || p->sender_floor[src] <= kin)
+			if (key_in > safe || p->sender_floor[src] <= key_in)
 				break;
-			if (G_UNLIKELY(kin < p->last_key)) {
+			if (G_UNLIKELY(key_in < p->last_key)) {
 				ss_engine_fail(p->q, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
 					"a message of tick %" G_GUINT64_FORMAT " came after the partition had passed it; run with --threads 1",
-					key_tick(kin)));
+					key_tick(key_in)));
 				break;
 			}
-			if (kown == kin || (kin == p->last_key && p->last_src != src)) {
-				fail_same_key(p, kin);
+			if (key_own == key_in || (key_in == p->last_key && p->last_src != src)) {
+				fail_same_key(p, key_in);
 				break;
 			}
-			ss_engine_advance(p->q, key_tick(kin), key_prio(kin));
-			deliver_key(ps, p, src, kin, &used);
-			p->last_key = kin;
+			ss_engine_advance(p->q, key_tick(key_in), key_prio(key_in));
+			deliver_key(ps, p, src, key_in, &used);
+			p->last_key = key_in;
 			p->last_src = src;
 		}
 		if (p->out_len >= FLUSH_BYTES)

@@ -195,6 +195,31 @@ expect local l1.accesses 0
 expect local l1.writes_down 0
 same local obs.accesses l1.passed
 
+# A plugin type without SS_TYPE_PARTITION_SAFE (space_cache): the run
+# keeps one thread unless --threads asks for more, though the same
+# configuration splits into partitions when asked, with the same numbers.
+# summary NAME [OPTION...]: the run's summary line into $tmp/NAME.err
+summary() {
+	name=$1
+	shift
+	(cd / && SECTORSIM_PLUGIN_PATH=$tmp/plugins LD_LIBRARY_PATH=$ld_path \
+		"$sectorsim" --stats csv --output "$tmp/$name.csv" "$@" "$cache_ini" \
+		>/dev/null 2>"$tmp/$name.err") || fail "sectorsim failed on $cache_ini $* (status $?)"
+}
+summary unsafe1
+if grep -q ' 1 partition on 1 thread$' "$tmp/unsafe1.err"; then
+	pass "space_cache lacks SS_TYPE_PARTITION_SAFE: one thread by default"
+else
+	fail "space_cache lacks SS_TYPE_PARTITION_SAFE, yet the run's summary says: $(tail -n 1 "$tmp/unsafe1.err")"
+fi
+summary unsafe2 --threads 2
+if grep -q ' [2-9][0-9]* partitions on 2 threads$' "$tmp/unsafe2.err" &&
+   cmp -s "$tmp/unsafe1.csv" "$tmp/unsafe2.csv"; then
+	pass "with --threads 2 the same configuration runs split, with the same numbers"
+else
+	fail "with --threads 2: $(tail -n 1 "$tmp/unsafe2.err"), statistics $(cmp "$tmp/unsafe1.csv" "$tmp/unsafe2.csv" 2>&1 || :)"
+fi
+
 # ---- 5. never from the current directory -------------------------------------
 err=$tmp/nocwd.err
 (cd "$tmp/plugins" && unset SECTORSIM_PLUGIN_PATH &&
