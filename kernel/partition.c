@@ -801,7 +801,7 @@ static void deliver(struct ss_partitions *ps, struct part *p, struct batch *list
 			 * time, as on one thread: partitions of a kind stay on
 			 * one clock, which SKEW_TICKS compares.
 			 */
-			if (!ss_engine_pending(p->q) && key_tick(r->key) > p->q->now)
+			if (key_tick(r->key) > p->q->now && !ss_engine_pending(p->q))
 				ss_engine_advance(p->q, key_tick(r->key), key_prio(r->key));
 			in->owner->type->ops->xrecv(in->owner, in,
 						    (const struct ss_msg *)(void *)(r + 1));
