@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace_internal.h"
+#include "unit_pool.h"
 
 const char *trace_show(struct shown *buf, const char *tok, size_t len)
 {
@@ -141,47 +142,17 @@ const char *loader_intern(struct trace_reader *t, struct block_loader *l,
 	return v;
 }
 
-/*
- * A load shared among loaders: each takes the next block not taken yet,
- * and stops at its first failure, or once another's.  Blocks are taken
- * in order, so every block before the first that failed was loaded, and
- * that failure is the one a single loader would have met first.
- */
+/* A load shared among loaders (unit_pool.h): a unit is a block. */
 struct shared_load {
 	struct trace_reader *t;
 	const uint64_t *ids;
-	size_t n;
-	size_t next;		/* atomic: the next index to take */
-	int failed;		/* atomic: some loader failed */
 };
 
-struct loader_run {
-	struct shared_load *sl;
-	struct block_loader *l;
-	size_t fail_at;		/* index of its failure, or SIZE_MAX */
-	GError *err;
-};
-
-static gpointer loader_main(gpointer data)
+static bool load_unit(void *shared, void *worker, size_t unit, GError **err)
 {
-	struct loader_run *r = data;
-	struct shared_load *sl = r->sl;
+	struct shared_load *sl = shared;
 
-	ss_interrupt_enter_thread();
-	r->fail_at = SIZE_MAX;
-	while (!g_atomic_int_get(&sl->failed)) {
-		size_t i = __atomic_fetch_add(&sl->next, 1, __ATOMIC_RELAXED);
-
-		if (i >= sl->n)
-			break;
-		if (!sl->t->fmt->load_block(sl->t, r->l, sl->ids[i], &r->err)) {
-			r->fail_at = i;
-			g_atomic_int_set(&sl->failed, 1);
-			break;
-		}
-	}
-	ss_interrupt_leave_thread();
-	return NULL;
+	return sl->t->fmt->load_block(sl->t, worker, sl->ids[unit], err);
 }
 
 /* Below this many blocks a load is not worth a second thread. */
@@ -195,38 +166,23 @@ static bool load_with_loaders(struct trace_reader *t, const uint64_t *ids,
 		? MIN(MIN(t->n_loaders, (unsigned)MIN(n / 4, 1024u)),
 		      MAX(g_get_num_processors(), 1u))
 		: 1;
-	struct shared_load sl = { .t = t, .ids = ids, .n = n };
-	struct loader_run *run = g_new0(struct loader_run, k);
+	struct shared_load sl = { .t = t, .ids = ids };
 	struct block_loader *extra = g_new0(struct block_loader, k);
-	GThread **th = g_new0(GThread *, k);
-	struct loader_run *first = NULL;
+	void **loaders = g_new(void *, k);
+	bool ok;
 
+	/* the caller's loader is the reader's own */
 	for (unsigned i = 0; i < k; i++) {
-		run[i].sl = &sl;
-		run[i].l = i ? &extra[i] : &t->loader;
-		if (i) {
-			loader_init(&extra[i]);
-			/* no thread: the others share its part */
-			th[i] = g_thread_try_new("sectorsim-load", loader_main, &run[i], NULL);
-		}
-	}
-	loader_main(&run[0]);
-	for (unsigned i = 0; i < k; i++) {
-		if (th[i])
-			g_thread_join(th[i]);
 		if (i)
-			loader_free(&extra[i]);
-		if (run[i].err && (!first || run[i].fail_at < first->fail_at))
-			first = &run[i];
+			loader_init(&extra[i]);
+		loaders[i] = i ? &extra[i] : &t->loader;
 	}
-	if (first)
-		g_propagate_error(err, g_steal_pointer(&first->err));
-	for (unsigned i = 0; i < k; i++)
-		g_clear_error(&run[i].err);
-	g_free(th);
+	ok = unit_pool_run(n, k, &sl, loaders, load_unit, err);
+	for (unsigned i = 1; i < k; i++)
+		loader_free(&extra[i]);
+	g_free(loaders);
 	g_free(extra);
-	g_free(run);
-	return !first;
+	return ok;
 }
 
 void trace_set_loaders(struct trace_reader *t, unsigned n)

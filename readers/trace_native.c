@@ -22,6 +22,7 @@
 #include <zstd.h>
 #include "native.h"
 #include "trace_internal.h"
+#include "unit_pool.h"
 
 struct chunk_ref {
 	uint64_t off;		/* of the chunk header */
@@ -572,45 +573,26 @@ struct chunk_run {
  * order, so every run before the first that failed was loaded, and that
  * failure is the one a single loader would have met first.
  */
+/* A load shared among loaders (unit_pool.h): a unit is a run. */
 struct shared_runs {
 	struct trace_reader *t;
 	const uint64_t *ids;
 	const struct chunk_run *runs;
-	size_t n_runs;
-	size_t next;		/* atomic: the next run to take */
-	int failed;		/* atomic */
 };
 
+/* A loader's own chunk cursor, and the builder it fills. */
 struct run_loader {
-	struct shared_runs *sh;
 	struct chunk_cursor cc;
 	struct block_builder build;
-	size_t fail_at;		/* the run of its failure, or SIZE_MAX */
-	GError *err;
 };
 
-static gpointer run_loader_main(gpointer data)
+static bool run_unit(void *shared, void *worker, size_t r, GError **err)
 {
-	struct run_loader *l = data;
-	struct shared_runs *sh = l->sh;
-	struct native_state *s = sh->t->state;
+	struct shared_runs *sh = shared;
+	struct run_loader *l = worker;
 
-	ss_interrupt_enter_thread();
-	l->fail_at = SIZE_MAX;
-	while (!g_atomic_int_get(&sh->failed)) {
-		size_t r = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
-
-		if (r >= sh->n_runs)
-			break;
-		if (!load_run(sh->t, s, &l->cc, sh->runs[r].c,
-			      sh->ids + sh->runs[r].first, sh->runs[r].n, &l->err)) {
-			l->fail_at = r;
-			g_atomic_int_set(&sh->failed, 1);
-			break;
-		}
-	}
-	ss_interrupt_leave_thread();
-	return NULL;
+	return load_run(sh->t, sh->t->state, &l->cc, sh->runs[r].c,
+			sh->ids + sh->runs[r].first, sh->runs[r].n, err);
 }
 
 /* Below this many blocks, or with one run, a load is not worth a thread. */
@@ -660,43 +642,26 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 			ok = load_run(t, s, &s->cur, runs[r].c, stored + runs[r].first,
 				      runs[r].n, err);
 	} else {
-		struct shared_runs sh = { .t = t, .ids = stored, .runs = runs,
-					  .n_runs = n_runs };
+		struct shared_runs sh = { .t = t, .ids = stored, .runs = runs };
 		struct run_loader *l = g_new0(struct run_loader, k);
-		GThread **th = g_new0(GThread *, k);
-		struct run_loader *first = NULL;
+		void **loaders = g_new(void *, k);
 
 		for (unsigned i = 0; i < k; i++) {
-			l[i].sh = &sh;
 			if (i) {
 				l[i].cc.z = ZSTD_createDCtx();
 				l[i].cc.build = &l[i].build;
-				/* no thread: the others share its runs */
-				th[i] = g_thread_try_new("sectorsim-load", run_loader_main,
-							 &l[i], NULL);
 			}
+			loaders[i] = &l[i];
 		}
 		/* the caller's loader is the reader's own cursor */
 		l[0].cc = s->cur;
-		run_loader_main(&l[0]);
+		ok = unit_pool_run(n_runs, k, &sh, loaders, run_unit, err);
 		s->cur = l[0].cc;
-		for (unsigned i = 0; i < k; i++) {
-			if (th[i])
-				g_thread_join(th[i]);
-			if (i) {
-				cursor_free(&l[i].cc);
-				builder_free(&l[i].build);
-			}
-			if (l[i].err && (!first || l[i].fail_at < first->fail_at))
-				first = &l[i];
+		for (unsigned i = 1; i < k; i++) {
+			cursor_free(&l[i].cc);
+			builder_free(&l[i].build);
 		}
-		if (first) {
-			g_propagate_error(err, g_steal_pointer(&first->err));
-			ok = false;
-		}
-		for (unsigned i = 0; i < k; i++)
-			g_clear_error(&l[i].err);
-		g_free(th);
+		g_free(loaders);
 		g_free(l);
 	}
 	if (ok && orphan != UINT64_MAX)

@@ -18,6 +18,7 @@
 #include "linereader.h"
 #include "trace_internal.h"
 #include "native.h"
+#include "unit_pool.h"
 #include <zlib.h>
 #include <zstd.h>
 
@@ -1748,6 +1749,71 @@ static void test_native_shared_load(void)
 	g_free(dir);
 }
 
+/* ---- the loaders' pool ------------------------------------------------------ */
+
+struct pool_probe {
+	size_t n;
+	size_t fail[2];		/* units that fail */
+	int *done;		/* atomic, per unit: how many times it ran */
+};
+
+static bool probe_unit(void *shared, void *worker, size_t unit, GError **err)
+{
+	struct pool_probe *p = shared;
+
+	g_assert_nonnull(worker);
+	g_atomic_int_inc(&p->done[unit]);
+	if (unit == p->fail[0] || unit == p->fail[1]) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INPUT, "unit %zu failed", unit);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Every unit runs once; with failures, every unit below the lowest
+ * failing one ran and its error is the one given back, for any number of
+ * workers (several tries: which worker meets which failure varies).
+ */
+static void test_unit_pool(void)
+{
+	static int slot[8];
+	void *workers[8];
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(workers); i++)
+		workers[i] = &slot[i];
+	for (unsigned k = 1; k <= 8; k++)
+		for (int round = 0; round < 20; round++) {
+			struct pool_probe p = { .n = 500, .fail = { SIZE_MAX, SIZE_MAX } };
+			GError *err = NULL;
+			bool failing = round % 2;
+
+			if (failing) {
+				p.fail[0] = 120 + round * 7;
+				p.fail[1] = 60 + round * 3;
+			}
+			p.done = g_new0(int, p.n);
+			g_assert_true(unit_pool_run(p.n, k, &p, workers, probe_unit, &err) == !failing);
+			if (!failing) {
+				g_assert_no_error(err);
+				for (size_t u = 0; u < p.n; u++)
+					g_assert_cmpint(p.done[u], ==, 1);
+			} else {
+				char *want = g_strdup_printf("unit %zu failed", p.fail[1]);
+
+				g_assert_nonnull(err);
+				g_assert_cmpstr(err->message, ==, want);
+				for (size_t u = 0; u <= p.fail[1]; u++)
+					g_assert_cmpint(p.done[u], ==, 1);
+				g_free(want);
+				g_error_free(err);
+			}
+			g_free(p.done);
+		}
+	/* nothing to do */
+	g_assert_true(unit_pool_run(0, 4, NULL, workers, probe_unit, NULL));
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = g_getenv("SECTORSIM_SHARED");
@@ -1762,6 +1828,7 @@ int main(int argc, char **argv)
 		g_clear_pointer(&shared, g_free);
 
 	g_test_add_func("/trace/scan-hex", test_scan_hex);
+	g_test_add_func("/trace/unit-pool", test_unit_pool);
 	g_test_add_func("/trace/format-names", test_format_names);
 	g_test_add_func("/trace/ppt/kernels", test_ppt_kernels);
 	g_test_add_func("/trace/ppt/blocks", test_ppt_blocks);
