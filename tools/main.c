@@ -524,9 +524,13 @@ int main(int argc, char **argv)
 	 * on one thread and freed on another, and an arena per thread keeps
 	 * each one's peak (the full benchmark app under titanv-ref on 3
 	 * threads: 250 MB, against 170 MB with one).  Nothing is allocated
-	 * per access, so the threads do not contend for it.
+	 * per access, so the threads do not contend for it.  A user's own
+	 * setting, either way glibc takes one, is left alone.
 	 */
-	if (!g_getenv("MALLOC_ARENA_MAX"))
+	const char *tunables = g_getenv("GLIBC_TUNABLES");
+
+	if (!g_getenv("MALLOC_ARENA_MAX") &&
+	    !(tunables && strstr(tunables, "glibc.malloc.arena_max")))
 		mallopt(M_ARENA_MAX, 1);
 #endif
 	atexit(check_stdout_at_exit);
