@@ -806,10 +806,15 @@ static void flush(struct ss_partitions *ps, struct part *p)
 		batch_append(&to->in_head, &to->in_tail, b);
 		__atomic_add_fetch(&p->sent_unread, b->len, __ATOMIC_RELAXED);
 		if (!ps->ordered) {
-			/* what came counts for its kind's caps at once */
+			/*
+			 * What came counts for its kind's caps at once, unless
+			 * it is running: it publishes its tick, messages
+			 * included, when its step ends (publish_tick), and
+			 * until then its kin go by the tick it had.
+			 */
 			uint64_t at = key_tick(((struct cut_rec *)(void *)b->data)->key);
 
-			if (at < to->next_tick)
+			if (to->state != PART_RUNNING && at < to->next_tick)
 				__atomic_store_n(&to->next_tick, at, __ATOMIC_RELAXED);
 			make_ready(ps, to);
 		} else if (to->in_first[p->id] == KEY_NONE)
@@ -1161,14 +1166,19 @@ static uint64_t kin_cap(const struct part *p)
 	return low > UINT64_MAX - SKEW_TICKS ? UINT64_MAX : low + SKEW_TICKS;
 }
 
-/* Under the lock: p's next tick, for its kind's caps. */
+/*
+ * Under the lock: p's next tick, for its kind's caps: its next event's,
+ * or the earliest of what came for it while it ran (a sender's batch
+ * holds its messages in the order of their ticks).
+ */
 static void publish_tick(struct part *p)
 {
-	uint64_t tick;
+	uint64_t tick, next = ss_engine_next_tick(p->q, &tick) ? tick : UINT64_MAX;
 
-	__atomic_store_n(&p->next_tick,
-			 ss_engine_next_tick(p->q, &tick) ? tick : UINT64_MAX,
-			 __ATOMIC_RELAXED);
+	for (const struct batch *b = p->in_head; b; b = b->next)
+		if (b->len)
+			next = MIN(next, key_tick(((const struct cut_rec *)(const void *)b->data)->key));
+	__atomic_store_n(&p->next_tick, next, __ATOMIC_RELAXED);
 }
 
 static void step(struct ss_partitions *ps, struct part *p)
