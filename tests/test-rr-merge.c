@@ -5,8 +5,9 @@
  * k + 1 of every input that has one, and so on; that is, the requests of a
  * kernel sorted by (place in their input's stream, input).  The merge must
  * give that order for any interleaving of the inputs' pushes and ends,
- * also when serve() itself pushes (a loop in the graph) or ends an input,
- * and with rings that grow while a request of theirs is being served.
+ * also when serve() itself pushes (a loop in the graph, bursts that grow
+ * a ring more than once while a request of it is being served) or ends an
+ * input, the last one included.
  */
 #include "config.h"
 
@@ -49,8 +50,11 @@ static void serve(void *ctx, const struct mem_req *r)
 
 	unsigned i = g_rand_int_range(w->rng, 0, w->n_in);
 
-	/* r must stay readable while the merge takes what serve() pushes */
-	if (w->pushed[i] < w->length[i]) {
+	/*
+	 * r must stay readable while the merge takes what serve() pushes:
+	 * sometimes a burst long enough to grow a ring twice in one serve()
+	 */
+	for (int b = g_rand_int_range(w->rng, 0, 8) ? 1 : 300; b > 0 && w->pushed[i] < w->length[i]; b--) {
 		w->reentered++;
 		push_next(w, i);
 	}
@@ -200,6 +204,45 @@ static void test_end_inside_serve(void)
 	g_array_free(e.served, TRUE);
 }
 
+/*
+ * The last input ends from inside a serve(): the merge ends the kernel
+ * there, with everything served, and is ready for the next one.
+ */
+static void serve_then_last_end(void *ctx, const struct mem_req *r)
+{
+	struct end_inside *e = ctx;
+	uint64_t id = r->addr;
+
+	g_array_append_val(e->served, id);
+	if (id == ID(1, 0)) {
+		g_assert_true(rr_merge_end(e->m, 0));
+		e->done = TRUE;
+	}
+}
+
+static void test_last_end_inside_serve(void)
+{
+	struct end_inside e = { .served = g_array_new(FALSE, FALSE, sizeof(uint64_t)) };
+	struct mem_req r;
+
+	e.m = rr_merge_new(2, FALSE, serve_then_last_end, &e);
+	for (int kernel = 0; kernel < 3; kernel++) {
+		e.done = FALSE;
+		g_array_set_size(e.served, 0);
+		mem_req_init(&r, MEM_READ, ID(1, 0), 32);
+		rr_merge_push(e.m, 1, &r);
+		g_assert_false(rr_merge_end(e.m, 1));
+		mem_req_init(&r, MEM_READ, ID(0, 0), 32);
+		rr_merge_push(e.m, 0, &r);	/* serves 0 #0, then 1 #0, where 0 ends */
+		g_assert_true(e.done);
+		g_assert_cmpuint(e.served->len, ==, 2);
+		g_assert_cmpuint(g_array_index(e.served, uint64_t, 0), ==, ID(0, 0));
+		g_assert_cmpuint(g_array_index(e.served, uint64_t, 1), ==, ID(1, 0));
+	}
+	rr_merge_free(e.m);
+	g_array_free(e.served, TRUE);
+}
+
 /* arrival: served as pushed, and only the end waits for every input */
 static void serve_record(void *ctx, const struct mem_req *r)
 {
@@ -234,6 +277,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/rr-merge/against-plain", test_against_plain);
 	g_test_add_func("/rr-merge/serve-pushes", test_serve_pushes);
 	g_test_add_func("/rr-merge/end-inside-serve", test_end_inside_serve);
+	g_test_add_func("/rr-merge/last-end-inside-serve", test_last_end_inside_serve);
 	g_test_add_func("/rr-merge/arrival", test_arrival);
 	return g_test_run();
 }
