@@ -138,9 +138,11 @@ struct part {
 	struct part *next_ready;
 	unsigned home;			/* the pool thread it runs on */
 	/*
-	 * Free runs: the other partitions of its kind, the tick of its next
-	 * event as of its last step (UINT64_MAX: none; atomic, written under
-	 * the lock), and whether it stopped SKEW_TICKS ahead of them.
+	 * Free runs: the other partitions of its kind; the earliest tick of
+	 * its work, as published at its last step's end (its next event, or
+	 * a message that came while it ran) and lowered when a message comes
+	 * while it is not running (UINT64_MAX: none; atomic, written under
+	 * the lock); and whether it stopped SKEW_TICKS ahead of its kind.
 	 */
 	unsigned *kin, n_kin;
 	uint64_t next_tick;
@@ -177,8 +179,11 @@ struct ss_partitions {
 	uint64_t *floor;		/* under the lock: see compute_floors */
 	/*
 	 * Time order: the key of the earliest failure (atomic; KEY_NONE: none).
-	 * Nothing at or after it runs, and everything before it does, as on
-	 * one thread, where a failure earlier still would have been met first.
+	 * Everything before it runs, as on one thread, where a failure earlier
+	 * still would have been met first; nothing at or after it starts once
+	 * it is known (a run of events under way in another partition when it
+	 * is set may pass it, and nothing done there reaches an output: the
+	 * failing kernel is never written).
 	 */
 	uint64_t horizon;
 	struct batch *spare;		/* emptied batches, for reuse (under lock) */
@@ -1093,6 +1098,9 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			uint64_t limit = MIN(MIN(safe, key_in - 1),
 					     ((first_tick + STEP_TICKS) << 16) - 1);
 
+			/* next < horizon (above), so horizon - 1 >= next */
+			limit = MIN(limit, __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED) - 1);
+
 			/*
 			 * Over the bound it waits for its receivers, but not
 			 * with events at the key it has just delivered: its
@@ -1144,12 +1152,6 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 }
 
 /*
- * One step of p: what came for it, then up to STEP_TICKS of its ticks,
- * stopping early when it has sent BOUND bytes its receivers have not
- * taken yet (they will run, and wake it, as their queues hold its
- * batches) or when the run halts.
- */
-/*
  * The last tick p may run: SKEW_TICKS past the slowest of its kind with
  * work (UINT64_MAX when alone).  Reads the others' next_tick unlocked: a
  * stale value only makes p stop early or late, and a stopped p is looked
@@ -1181,6 +1183,14 @@ static void publish_tick(struct part *p)
 	__atomic_store_n(&p->next_tick, next, __ATOMIC_RELAXED);
 }
 
+/*
+ * One step of p in a free run: what came for it, then up to STEP_TICKS
+ * of its ticks, stopping early when it has sent BOUND bytes its receivers
+ * have not taken yet (they will run, and wake it, as their queues hold
+ * its batches), when its next tick is past its kind's cap (kin_cap: it
+ * is capped, and the end of a step of its kind wakes it), or when the
+ * run halts.
+ */
 static void step(struct ss_partitions *ps, struct part *p)
 {
 	struct batch *in;

@@ -568,12 +568,10 @@ struct chunk_run {
 };
 
 /*
- * A load shared among loaders: each takes the next run not taken yet and
- * stops at its first failure, or once another's.  Runs are taken in
- * order, so every run before the first that failed was loaded, and that
- * failure is the one a single loader would have met first.
+ * A load shared among loaders (unit_pool.h): a unit is a run, so every
+ * run before the first that failed is loaded, and that failure is the
+ * one a single loader would have met first.
  */
-/* A load shared among loaders (unit_pool.h): a unit is a run. */
 struct shared_runs {
 	struct trace_reader *t;
 	const uint64_t *ids;

@@ -33,6 +33,10 @@ static gpointer worker_main(gpointer data)
 		if (u >= pool->n)
 			break;
 		if (!pool->fn(pool->shared, w->state, u, &w->err)) {
+			/* a failure is never lost for want of a message */
+			if (!w->err)
+				g_set_error(&w->err, SS_ERROR, SS_ERROR_INTERNAL,
+					    "unit %zu of %zu failed without saying why", u, pool->n);
 			w->fail_at = u;
 			g_atomic_int_set(&pool->failed, 1);
 			break;

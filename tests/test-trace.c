@@ -1723,7 +1723,8 @@ static void test_native_shared_load(void)
 			off[n_chunks++] = at;
 	}
 	g_assert_cmpuint(n_chunks, >=, 3);
-	/* the second and the last damaged: their checksums flipped */
+	/* the second and the last of the first 8 chunks damaged: their
+	   checksums flipped */
 	for (unsigned j = 1; j < n_chunks; j += n_chunks - 2) {
 		native_get_header((const uint8_t *)bytes + off[j], &h);
 		h.crc ^= 1;
@@ -1753,8 +1754,15 @@ static void test_native_shared_load(void)
 
 struct pool_probe {
 	size_t n;
-	size_t fail[2];		/* units that fail */
+	size_t fail[2];		/* units that fail: fail[1] < fail[0] */
 	int *done;		/* atomic, per unit: how many times it ran */
+	/*
+	 * With several workers, fail[1] waits (up to 2 s) until fail[0]
+	 * has failed on another worker: the higher failure always comes
+	 * first in time, and the lower must still be the one given back.
+	 */
+	bool hold_low;
+	int high_failed;	/* atomic */
 };
 
 static bool probe_unit(void *shared, void *worker, size_t unit, GError **err)
@@ -1763,6 +1771,11 @@ static bool probe_unit(void *shared, void *worker, size_t unit, GError **err)
 
 	g_assert_nonnull(worker);
 	g_atomic_int_inc(&p->done[unit]);
+	if (unit == p->fail[1] && p->hold_low)
+		for (int wait = 0; wait < 2000 && !g_atomic_int_get(&p->high_failed); wait++)
+			g_usleep(1000);
+	if (unit == p->fail[0])
+		g_atomic_int_set(&p->high_failed, 1);
 	if (unit == p->fail[0] || unit == p->fail[1]) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INPUT, "unit %zu failed", unit);
 		return false;
@@ -1773,7 +1786,7 @@ static bool probe_unit(void *shared, void *worker, size_t unit, GError **err)
 /*
  * Every unit runs once; with failures, every unit below the lowest
  * failing one ran and its error is the one given back, for any number of
- * workers (several tries: which worker meets which failure varies).
+ * workers, also when the higher failure comes first (hold_low).
  */
 static void test_unit_pool(void)
 {
@@ -1791,6 +1804,7 @@ static void test_unit_pool(void)
 			if (failing) {
 				p.fail[0] = 120 + round * 7;
 				p.fail[1] = 60 + round * 3;
+				p.hold_low = k > 1;
 			}
 			p.done = g_new0(int, p.n);
 			g_assert_true(unit_pool_run(p.n, k, &p, workers, probe_unit, &err) == !failing);
