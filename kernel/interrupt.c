@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 #include "internal.h"
 
 static volatile sig_atomic_t interrupted;
@@ -34,9 +35,10 @@ static void on_interrupt(int sig, siginfo_t *info, void *context)
 	/*
 	 * Every signal from outside (each Ctrl-C: a thread busy when the
 	 * first came may block in a read later), never the copies passed on
-	 * (SI_TKILL, from pthread_kill), which would pass on forever.
+	 * (SI_TKILL from this process: pthread_kill), which would pass on
+	 * forever.  Another process's tgkill is from outside.
 	 */
-	if (info->si_code != SI_TKILL) {
+	if (info->si_code != SI_TKILL || info->si_pid != getpid()) {
 		pthread_t self = pthread_self();
 
 		for (int i = 0; i < FORWARD_SLOTS; i++)
