@@ -1064,7 +1064,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 	running_part = p;
 	ss_running_queue = p->q;
 	while (!halted(ps) && !p->failed) {
-		uint64_t key_in = KEY_NONE, key_own = KEY_NONE, tick, next;
+		uint64_t key_in = KEY_NONE, key_own = KEY_NONE, tick, next, horizon;
 		unsigned src = 0;
 		int32_t prio;
 
@@ -1086,7 +1086,8 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			key_own = key_of(tick, prio);
 		}
 		next = MIN(key_in, key_own);
-		if (next == KEY_NONE || next >= __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED))
+		horizon = __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED);
+		if (next == KEY_NONE || next >= horizon)
 			break;
 		if (!started) {
 			first_tick = key_tick(next);
@@ -1099,7 +1100,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 					     ((first_tick + STEP_TICKS) << 16) - 1);
 
 			/* next < horizon (above), so horizon - 1 >= next */
-			limit = MIN(limit, __atomic_load_n(&ps->horizon, __ATOMIC_RELAXED) - 1);
+			limit = MIN(limit, horizon - 1);
 
 			/*
 			 * Over the bound it waits for its receivers, but not

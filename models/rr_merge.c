@@ -81,7 +81,9 @@ static inline void next_turn(struct rr_merge *m)
  * Serve inputs in turn while the one whose turn it is can go.  A request
  * leaves its ring, as a copy, before serve() sees it: serve() may push
  * (and grow the ring) or end an input, and drain again, through a loop
- * in the graph.
+ * in the graph.  Such drains nest as deep as the loop's chain of
+ * requests; the stock graphs have no loop back into a merge (what is
+ * below an L2 sends nothing up).
  */
 static void drain(struct rr_merge *m)
 {

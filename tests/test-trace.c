@@ -1763,6 +1763,7 @@ struct pool_probe {
 	 */
 	bool hold_low;
 	int high_failed;	/* atomic */
+	bool silent;		/* units fail without a GError */
 };
 
 static bool probe_unit(void *shared, void *worker, size_t unit, GError **err)
@@ -1777,7 +1778,8 @@ static bool probe_unit(void *shared, void *worker, size_t unit, GError **err)
 	if (unit == p->fail[0])
 		g_atomic_int_set(&p->high_failed, 1);
 	if (unit == p->fail[0] || unit == p->fail[1]) {
-		g_set_error(err, SS_ERROR, SS_ERROR_INPUT, "unit %zu failed", unit);
+		if (!p->silent)
+			g_set_error(err, SS_ERROR, SS_ERROR_INPUT, "unit %zu failed", unit);
 		return false;
 	}
 	return true;
@@ -1826,6 +1828,18 @@ static void test_unit_pool(void)
 		}
 	/* nothing to do */
 	g_assert_true(unit_pool_run(0, 4, NULL, workers, probe_unit, NULL));
+	/* a unit that fails without saying why still fails the pool */
+	for (unsigned k = 1; k <= 2; k++) {
+		struct pool_probe p = { .n = 50, .fail = { 40, 30 }, .silent = true };
+		GError *err = NULL;
+
+		p.done = g_new0(int, p.n);
+		g_assert_false(unit_pool_run(p.n, k, &p, workers, probe_unit, &err));
+		g_assert_error(err, SS_ERROR, SS_ERROR_INTERNAL);
+		g_assert_nonnull(strstr(err->message, "failed without saying why"));
+		g_error_free(err);
+		g_free(p.done);
+	}
 }
 
 int main(int argc, char **argv)
