@@ -260,8 +260,10 @@ done
 # A SIGINT another process sends to one thread alone (tgkill): passed on
 # like any Ctrl-C (only this process's own copies are not).  It goes to a
 # thread that is not the one blocked opening the FIFO (wchan
-# wait_for_partner), so that only passing it on can stop the run; a run
-# still going 5 s later has hung.
+# wait_for_partner), so that only passing it on can stop the run: the
+# main thread, or else one of the pool's, asleep waiting for work
+# (futex_do_wait; not a sanitizer's own thread, which blocks signals); a
+# run still going 5 s later has hung.
 if [ "$(uname -m)" = x86_64 ] && command -v python3 >/dev/null 2>&1; then
 	for try in 1 2; do
 		rm -f "$tmp"/r.* "$tmp/sig/kernel-2.traceg"
@@ -274,12 +276,14 @@ if [ "$(uname -m)" = x86_64 ] && command -v python3 >/dev/null 2>&1; then
 		blocked='' other=''
 		_i=0
 		while [ -z "$blocked" ] && [ $_i -lt 50 ]; do
+			other=''
 			for task in /proc/"$pid"/task/*; do
 				case $(cat "$task/wchan" 2>/dev/null) in
 				wait_for_partner) blocked=${task##*/} ;;
-				*) other=${task##*/} ;;
+				futex_do_wait) [ -n "$other" ] || other=${task##*/} ;;
 				esac
 			done
+			[ -n "$blocked" ] && [ "$blocked" != "$pid" ] && other=$pid
 			[ -n "$blocked" ] || sleep 0.1
 			_i=$((_i + 1))
 		done
