@@ -126,8 +126,9 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 	}
 }
 
-static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
-			      const struct ss_msg *m)
+/* sector_cache_recv for all but a plain request to a sized cache. */
+G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, struct ss_port *in,
+						     const struct ss_msg *m)
 {
 	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
 	const struct mem_req *r = (const struct mem_req *)m;
@@ -148,6 +149,22 @@ static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 	sector_cache_control(sc, r);
 	/* the levels below act on it too, after this one's write-backs */
 	ss_port_send(sc->mem_side, m);
+}
+
+/*
+ * Once per access: a request to a sized cache that forwards what it
+ * does (not everything it sees) goes straight to the model, a tail call.
+ */
+static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
+			      const struct ss_msg *m)
+{
+	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
+
+	if (G_LIKELY(m->kind != MEM_CONTROL && in == sc->cpu_side &&
+		     !sc->unsized && !sc->forward_all))
+		sc_access(sc->cache, (const struct mem_req *)m);
+	else
+		sector_cache_recv_other(c, in, m);
 }
 
 static void sector_cache_destroy(struct ss_component *c)
