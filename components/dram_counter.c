@@ -143,52 +143,54 @@ G_GNUC_NO_INLINE static void dram_control(struct dram_counter *d, const struct m
 	}
 }
 
-static void dram_recv(struct ss_component *c, struct ss_port *in,
-		      const struct ss_msg *m);
-
-/* dram_recv when the last kernel's end is still due: it goes first. */
-G_GNUC_NO_INLINE static void dram_recv_after_end(struct ss_component *c, struct ss_port *in,
-						 const struct ss_msg *m)
+/* What reaches DRAM: a count, or control. */
+static inline void count(struct dram_counter *d, struct ss_port *in, const struct mem_req *r)
 {
-	end_now(SS_COMPONENT(c, struct dram_counter, c));
-	dram_recv(c, in, m);
-}
-
-/*
- * Once per transaction that reaches DRAM: what is not a count (a due
- * kernel end, control) is a tail call, so that counting saves no
- * registers.
- */
-static void dram_recv(struct ss_component *c, struct ss_port *in,
-		      const struct ss_msg *m)
-{
-	struct dram_counter *d = SS_COMPONENT(c, struct dram_counter, c);
-	const struct mem_req *r = (const struct mem_req *)m;
+	uint64_t *stats = d->c.stats;
 	uint64_t n = (r->size + MEM_ATOM - 1) / MEM_ATOM;
 
-	if (G_UNLIKELY(d->end_due)) {
-		dram_recv_after_end(c, in, m);
-		return;
-	}
-	switch (m->kind) {
+	switch (r->hdr.kind) {
 	case MEM_READ:
-		c->stats[DC_READS] += n;
+		stats[DC_READS] += n;
 		if (d->channel)
 			*d->channel[2 * in->index] += n;
 		break;
 	case MEM_WRITE:
-		c->stats[DC_WRITES] += n;
+		stats[DC_WRITES] += n;
 		if (d->channel)
 			*d->channel[2 * in->index + 1] += n;
 		break;
 	case MEM_ATOMIC:
 	case MEM_REDUCTION:
-		c->stats[DC_ATOMICS] += n;
+		stats[DC_ATOMICS] += n;
 		break;
 	case MEM_CONTROL:
 		dram_control(d, r);
 		break;
 	}
+}
+
+/* dram_recv when the last kernel's end is still due: it goes first. */
+G_GNUC_NO_INLINE static void dram_recv_after_end(struct dram_counter *d, struct ss_port *in,
+						 const struct mem_req *r)
+{
+	end_now(d);
+	count(d, in, r);
+}
+
+/*
+ * Once per transaction that reaches DRAM: a due kernel end and control
+ * are tail calls, so that counting saves no registers.
+ */
+static void dram_recv(struct ss_component *c, struct ss_port *in,
+		      const struct ss_msg *m)
+{
+	struct dram_counter *d = SS_COMPONENT(c, struct dram_counter, c);
+
+	if (G_UNLIKELY(d->end_due))
+		dram_recv_after_end(d, in, (const struct mem_req *)m);
+	else
+		count(d, in, (const struct mem_req *)m);
 }
 
 static void dram_destroy(struct ss_component *c)

@@ -315,15 +315,17 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		ss_port_send(l2->mem_side[i], &r->hdr);
 }
 
-static void l2_recv(struct ss_component *c, struct ss_port *in,
-		    const struct ss_msg *m);
-
 /* l2_recv when the last kernel's end is still due: it goes first. */
 G_GNUC_NO_INLINE static void l2_recv_after_end(struct ss_component *c, struct ss_port *in,
 					       const struct ss_msg *m)
 {
-	end_now(SS_COMPONENT(c, struct l2_slice_set, c));
-	l2_recv(c, in, m);
+	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
+
+	end_now(l2);
+	if (m->kind == MEM_CONTROL)
+		control(l2, in, (const struct mem_req *)m);
+	else
+		rr_merge_push(l2->merge, in->index, (const struct mem_req *)m);
 }
 
 /* Once per request: all but the merge are tail calls (no registers saved). */
