@@ -95,6 +95,12 @@ static inline bool native_get_sv(const uint8_t **p, const uint8_t *end,
 	return true;
 }
 
+/*
+ * The CRC-32 of a chunk's raw bytes: zlib's (gzip's, RFC 1952), computed
+ * with ISA-L's carry-less multiplies when it is there.
+ */
+uint32_t native_crc32(const void *buf, size_t len);
+
 void native_put_header(uint8_t out[NATIVE_CHUNK_HEADER],
 		       const struct native_chunk_header *h);
 void native_get_header(const uint8_t in[NATIVE_CHUNK_HEADER],

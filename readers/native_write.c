@@ -10,13 +10,36 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#ifdef HAVE_ISAL
+#include <isa-l/crc.h>
+#endif
 #include <sectorsim/engine.h>
 #include "native.h"
 #include "trace.h"
+
+uint32_t native_crc32(const void *buf, size_t len)
+{
+#ifdef HAVE_ISAL
+	return crc32_gzip_refl(0, buf, len);
+#else
+	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
+
+	/* zlib takes at most UINT_MAX bytes a call */
+	for (const unsigned char *p = buf; len; ) {
+		unsigned n = len > UINT_MAX ? UINT_MAX : (unsigned)len;
+
+		crc = (uint32_t)crc32(crc, p, n);
+		p += n;
+		len -= n;
+	}
+	return crc;
+#endif
+}
 
 #define CHUNK_TARGET (1u << 20)	/* raw payload bytes per BLOCKS chunk */
 #define BATCH 256		/* blocks loaded at a time */
@@ -121,7 +144,7 @@ static bool put_chunk(struct writer *w, uint32_t type, uint64_t a, uint64_t b,
 	}
 	h.raw_len = w->raw->len;
 	h.stored_len = (uint32_t)got;
-	h.crc = (uint32_t)crc32(crc32(0, NULL, 0), w->raw->data, w->raw->len);
+	h.crc = native_crc32(w->raw->data, w->raw->len);
 	native_put_header(head, &h);
 	ss_output_write(w->out, head, sizeof(head));
 	if (got)

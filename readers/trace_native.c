@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <zstd.h>
 #include "native.h"
 #include "trace_internal.h"
@@ -122,7 +121,7 @@ static bool load_payload(struct native_state *s, struct chunk_cursor *cc,
 			   " does not decompress to its %u bytes (%s); the file is damaged",
 			   c->off, h->raw_len,
 			   ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
-	crc = (uint32_t)crc32(crc32(0, NULL, 0), cc->raw, h->raw_len);
+	crc = native_crc32(cc->raw, h->raw_len);
 	if (crc != h->crc)
 		return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 			   ": checksum %08x, expected %08x; the file is damaged",

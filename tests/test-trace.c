@@ -1750,6 +1750,28 @@ static void test_native_shared_load(void)
 	g_free(dir);
 }
 
+/* ---- the chunks' checksum ---------------------------------------------------- */
+
+/* native_crc32 is zlib's crc32, whichever library computes it. */
+static void test_native_crc32(void)
+{
+	GRand *rng = g_rand_new_with_seed(7);
+	guint8 *buf = g_malloc(70000);
+
+	for (size_t i = 0; i < 70000; i++)
+		buf[i] = (guint8)g_rand_int(rng);
+	g_assert_cmpuint(native_crc32(buf, 0), ==, 0);
+	g_assert_cmpuint(native_crc32("123456789", 9), ==, 0xcbf43926u);	/* the CRC-32 check value */
+	for (int k = 0; k < 200; k++) {
+		size_t off = g_rand_int_range(rng, 0, 64), len = g_rand_int_range(rng, 0, 70000 - 64);
+
+		g_assert_cmpuint(native_crc32(buf + off, len), ==,
+				 (uint32_t)crc32(crc32(0, NULL, 0), buf + off, (uInt)len));
+	}
+	g_free(buf);
+	g_rand_free(rng);
+}
+
 /* ---- the loaders' pool ------------------------------------------------------ */
 
 struct pool_probe {
@@ -1857,6 +1879,7 @@ int main(int argc, char **argv)
 
 	g_test_add_func("/trace/scan-hex", test_scan_hex);
 	g_test_add_func("/trace/unit-pool", test_unit_pool);
+	g_test_add_func("/trace/native/crc32", test_native_crc32);
 	g_test_add_func("/trace/format-names", test_format_names);
 	g_test_add_func("/trace/ppt/kernels", test_ppt_kernels);
 	g_test_add_func("/trace/ppt/blocks", test_ppt_blocks);
