@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include "accelsim_grid.h"
 
 static char *bfs;		/* ../shared/golden/real/bfs-a100-v3, or NULL */
 
@@ -41,33 +42,20 @@ static long peak_kib_threads(const char *config, const char *trace, unsigned thr
 	return ru.ru_maxrss;
 }
 
+/* mode 1 (base and stride 4): the block's own 128 bytes per instruction */
+static void grid_inst(FILE *f, unsigned b, unsigned i)
+{
+	fprintf(f, "ffffffff 1 R2 LDG.E 1 R4 4 1 0x%llx 4 0\n",
+		0x7f0000000000ULL + ((unsigned long long)b * 16 + i) * 128);
+}
+
 /*
  * An Accel-Sim trace of one kernel: `blocks` thread blocks of one warp,
  * each with 16 loads of its own 128 bytes (mode 1, stride 4), in `dir`.
  */
 static void write_grid(const char *dir, unsigned blocks)
 {
-	char *path = g_build_filename(dir, "kernel-1.traceg", NULL);
-	FILE *f = fopen(path, "w");
-
-	g_assert_nonnull(f);
-	fprintf(f, "-kernel name = grid\n-kernel id = 1\n-grid dim = (%u,1,1)\n"
-		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n-cuda stream id = 0\n"
-		"-accelsim tracer version = 5\n\n"
-		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n",
-		blocks);
-	for (unsigned b = 0; b < blocks; b++) {
-		fprintf(f, "#BEGIN_TB\nthread block = %u,0,0\nwarp = 0\ninsts = 16\n", b);
-		for (unsigned i = 0; i < 16; i++)
-			fprintf(f, "%04x ffffffff 1 R2 LDG.E 1 R4 4 1 0x%llx 4 0\n", i * 16,
-				0x7f0000000000ULL + ((unsigned long long)b * 16 + i) * 128);
-		fprintf(f, "#END_TB\n");
-	}
-	g_assert_cmpint(fclose(f), ==, 0);
-	g_free(path);
-	path = g_build_filename(dir, "kernelslist.g", NULL);
-	g_assert_true(g_file_set_contents(path, "kernel-1.traceg\n", -1, NULL));
-	g_free(path);
+	write_accelsim_grid_in(dir, blocks, grid_inst);
 }
 
 static void remove_grid(char *dir)

@@ -19,6 +19,7 @@
 #include "trace_internal.h"
 #include "native.h"
 #include "unit_pool.h"
+#include "accelsim_grid.h"
 #include <zlib.h>
 #include <zstd.h>
 
@@ -1618,39 +1619,23 @@ static void test_native_warp_outside(void)
 	g_free(dir);
 }
 
+/* mode 0: every lane's address, so that the chunks fill */
+static void grid_inst(FILE *f, unsigned b, unsigned i)
+{
+	fprintf(f, "ffffffff 1 R2 LDG.E 1 R4 4 0");
+	for (unsigned lane = 0; lane < 32; lane++)
+		fprintf(f, " 0x%llx", 0x7f0000000000ULL +
+			((unsigned long long)b * 16 + i) * 4096 +
+			(unsigned long long)lane * 36 * (b % 7 + 1));
+	fprintf(f, " 0\n");
+}
+
 /* An Accel-Sim trace of `blocks` one-warp blocks of 16 loads each. */
 static char *write_accelsim_grid(unsigned blocks)
 {
 	char *dir = g_dir_make_tmp("sectorsim-trace-XXXXXX", NULL);
-	char *path = g_build_filename(dir, "kernel-1.traceg", NULL);
-	FILE *f = fopen(path, "w");
 
-	g_assert_nonnull(f);
-	fprintf(f, "-kernel name = k\n-kernel id = 1\n-grid dim = (%u,1,1)\n"
-		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n"
-		"-binary version = 70\n-cuda stream id = 0\n"
-		"-shmem base_addr = 0x0\n-local mem base_addr = 0x0\n"
-		"-nvbit version = 1.5.5\n-accelsim tracer version = 3\n\n"
-		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n",
-		blocks);
-	for (unsigned b = 0; b < blocks; b++) {
-		fprintf(f, "#BEGIN_TB\nthread block = %u,0,0\nwarp = 0\ninsts = 16\n", b);
-		/* mode 0: every lane's address, so that the chunks fill */
-		for (unsigned i = 0; i < 16; i++) {
-			fprintf(f, "%04x ffffffff 1 R2 LDG.E 1 R4 4 0", i * 16);
-			for (unsigned lane = 0; lane < 32; lane++)
-				fprintf(f, " 0x%llx", 0x7f0000000000ULL +
-					((unsigned long long)b * 16 + i) * 4096 +
-					(unsigned long long)lane * 36 * (b % 7 + 1));
-			fprintf(f, " 0\n");
-		}
-		fprintf(f, "#END_TB\n");
-	}
-	g_assert_cmpint(fclose(f), ==, 0);
-	g_free(path);
-	path = g_build_filename(dir, "kernelslist.g", NULL);
-	g_assert_true(g_file_set_contents(path, "kernel-1.traceg\n", -1, NULL));
-	g_free(path);
+	write_accelsim_grid_in(dir, blocks, grid_inst);
 	return dir;
 }
 
