@@ -427,8 +427,10 @@ static void pyset_order_small(struct coalescer *c, const uint64_t *u, uint32_t m
 
 		uint64_t nmask = pow2_above(fill * 4, PY_MINSIZE) - 1, nbm = 0;
 
-		if (nmask > 63)
+		if (nmask > 63) {
+			mask = nmask;
 			goto wide_table;
+		}
 		for (uint64_t b = bm; b; b &= b - 1) {
 			uint64_t x = key[__builtin_ctzll(b)];
 
@@ -446,7 +448,6 @@ static void pyset_order_small(struct coalescer *c, const uint64_t *u, uint32_t m
 
 wide_table:
 	/* the resize at the 19th key, into 128 slots, and the keys after it */
-	mask = pow2_above(fill * 4, PY_MINSIZE) - 1;
 	wide = 0;
 	for (uint64_t b = bm; b; b &= b - 1) {
 		uint64_t x = key[__builtin_ctzll(b)];
