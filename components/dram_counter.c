@@ -10,14 +10,34 @@
  * as does one input per channel.
  * A kernel's end, once every input has sent it, goes on through `done` to
  * whoever closes the kernel.
+ *
+ * In timing mode it answers each read, atomic and reduction (mem.h) after
+ * its latency: fixed, or min + |N(0, sigma^2)| from a seeded generator
+ * (models/latency.h).  With a bandwidth, each channel serves its bytes at
+ * that many per cycle in arrival order, and a request waits for the ones
+ * before it: its answer comes that much later.
  */
 #include "config.h"
 
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/mem.h>
 #include <sectorsim/protocols/cache_stats.h>
+#include <math.h>
+#include "latency.h"
 
 enum { DC_READS, DC_WRITES, DC_ATOMICS, DC_N_STATS };
+
+/* Timing mode's counters, added when it is on. */
+enum { DT_ANSWERED, DT_LATENCY, DT_QUEUED, DT_QUEUE_CYCLES, DT_N_STATS };
+
+static const struct {
+	const char *name, *doc;
+} dt_rows[DT_N_STATS] = {
+	[DT_ANSWERED] = { "answered", "timing: reads, atomics and reductions answered" },
+	[DT_LATENCY] = { "latency_cycles", "timing: cycles from arrival to answer, summed over the answers" },
+	[DT_QUEUED] = { "queued", "timing: transactions that waited for their channel's bandwidth" },
+	[DT_QUEUE_CYCLES] = { "queue_cycles", "timing: cycles transactions waited for their channel's bandwidth, summed" },
+};
 
 static const struct ss_stat_desc stats[] = {
 	[DC_READS] = { DRAM_STAT_READS, SS_STAT_COUNTER, "32-byte read transactions", NULL, NULL },
@@ -28,6 +48,11 @@ static const struct ss_stat_desc stats[] = {
 
 static const struct ss_param_desc params[] = {
 	{ "channels", SS_P_UINT, "0", "DRAM channels; input i belongs to channel i / (inputs / channels), so the inputs must be a multiple of it; 0: one channel per input", NULL, 0, 65536, 0 },
+	{ "timing", SS_P_BOOL, "false", "timing mode: reads, atomics and reductions are answered after the latency (and the queueing a bandwidth causes)", NULL, 0, 0, 0 },
+	{ "latency", SS_P_UINT, "0", "timing: cycles from a request's arrival to its answer, at least (the minimum of the half-normal model)", NULL, 0, 100000000, 0 },
+	{ "latency_sigma", SS_P_DOUBLE, "0", "timing: sigma of the half-normal part: latency + |N(0, sigma^2)|, rounded; 0: a fixed latency", NULL, 0, 0, 0 },
+	{ "seed", SS_P_UINT, "1", "timing: seed of the generator the half-normal latencies come from (the same seed, the same latencies)", NULL, 0, UINT32_MAX, 0 },
+	{ "bytes_per_cycle", SS_P_DOUBLE, "0", "timing: bandwidth of each channel in bytes per cycle; requests beyond it queue; 0: unlimited", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -46,6 +71,12 @@ struct dram_counter {
 	bool end_due;		/* end_msg waits for end_tick */
 	uint64_t **channel;	/* per input: its channel's reads, writes
 				   (several channels only) */
+	unsigned per_channel;	/* inputs per channel */
+	/* timing mode */
+	struct latency_model *latency;	/* NULL: functional */
+	double bytes_per_cycle;		/* 0: unlimited */
+	double *free_at;		/* per channel: when its bandwidth is free */
+	uint64_t *dt[DT_N_STATS];
 };
 
 static int dram_create(struct ss_component *c, const struct ss_params *p,
@@ -56,7 +87,6 @@ static int dram_create(struct ss_component *c, const struct ss_params *p,
 
 	d->done = ss_component_port(c, "done", 0);
 	d->n_in = ss_component_port_count(c, "req");
-	ss_component_set_port_flags(c, "req", SS_PORT_SILENT);	/* answers nothing */
 	n_ch = ss_param_uint(p, "channels");
 	if (!n_ch)
 		n_ch = d->n_in;
@@ -66,9 +96,30 @@ static int dram_create(struct ss_component *c, const struct ss_params *p,
 			    n_ch, d->n_in);
 		return -1;
 	}
+	per_channel = d->per_channel = d->n_in / n_ch;
+	if (ss_param_bool(p, "timing")) {
+		double sigma = ss_param_double(p, "latency_sigma");
+
+		d->bytes_per_cycle = ss_param_double(p, "bytes_per_cycle");
+		if (sigma < 0 || !isfinite(sigma) || d->bytes_per_cycle < 0 ||
+		    !isfinite(d->bytes_per_cycle)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+				    "latency_sigma = %g, bytes_per_cycle = %g: expected finite values of 0 or more",
+				    sigma, d->bytes_per_cycle);
+			return -1;
+		}
+		d->latency = latency_new(ss_param_uint(p, "latency"), sigma,
+					 (uint32_t)ss_param_uint(p, "seed"));
+		d->free_at = g_new0(double, n_ch);
+		for (int i = 0; i < DT_N_STATS; i++)
+			d->dt[i] = ss_stat_add_counter(c, dt_rows[i].name, dt_rows[i].doc);
+		ss_stat_add_ratio(c, "mean_latency", "timing: mean cycles from arrival to answer",
+				  "latency_cycles", "answered");
+	} else {
+		ss_component_set_port_flags(c, "req", SS_PORT_SILENT);	/* answers nothing */
+	}
 	if (n_ch == 1)
 		return 0;
-	per_channel = d->n_in / n_ch;
 	d->channel = g_new0(uint64_t *, 2 * d->n_in);
 	for (unsigned k = 0; k < n_ch; k++) {
 		char *r = g_strdup_printf("channel[%u].reads", k);
@@ -170,12 +221,44 @@ static inline void count(struct dram_counter *d, struct ss_port *in, const struc
 	}
 }
 
-/* dram_recv when the last kernel's end is still due: it goes first. */
-G_GNUC_NO_INLINE static void dram_recv_after_end(struct dram_counter *d, struct ss_port *in,
-						 const struct mem_req *r)
+/* Timing mode: the bandwidth's queueing, then the answer. */
+static void serve_timed(struct dram_counter *d, struct ss_port *in, const struct mem_req *r)
 {
-	end_now(d);
+	uint64_t now = ss_engine_now(d->c.engine), wait = 0, delay;
+
+	if (d->bytes_per_cycle > 0) {
+		double *free_at = &d->free_at[in->index / d->per_channel];
+		double start = MAX(*free_at, (double)now);
+
+		*free_at = start + r->size / d->bytes_per_cycle;
+		wait = (uint64_t)ceil(start - (double)now);
+		if (wait) {
+			(*d->dt[DT_QUEUED])++;
+			*d->dt[DT_QUEUE_CYCLES] += wait;
+		}
+	}
+	if (!mem_req_wants_answer(r))
+		return;
+	delay = wait + latency_draw(d->latency);
+	(*d->dt[DT_ANSWERED])++;
+	*d->dt[DT_LATENCY] += delay;
+
+	struct mem_req a = *r;
+
+	a.ctl = (uint8_t)r->hdr.kind;
+	a.hdr.kind = MEM_RESPONSE;
+	ss_port_send_after(in, &a.hdr, delay);
+}
+
+/* dram_recv in timing mode. */
+G_GNUC_NO_INLINE static void dram_recv_timed(struct dram_counter *d, struct ss_port *in,
+					     const struct mem_req *r)
+{
+	if (d->end_due)
+		end_now(d);
 	count(d, in, r);
+	if (r->hdr.kind != MEM_CONTROL)
+		serve_timed(d, in, r);
 }
 
 /*
@@ -187,15 +270,19 @@ static void dram_recv(struct ss_component *c, struct ss_port *in,
 {
 	struct dram_counter *d = SS_COMPONENT(c, struct dram_counter, c);
 
-	if (G_UNLIKELY(d->end_due))
-		dram_recv_after_end(d, in, (const struct mem_req *)m);
+	if (G_UNLIKELY(d->end_due || d->latency))
+		dram_recv_timed(d, in, (const struct mem_req *)m);
 	else
 		count(d, in, (const struct mem_req *)m);
 }
 
 static void dram_destroy(struct ss_component *c)
 {
-	g_free(SS_COMPONENT(c, struct dram_counter, c)->channel);
+	struct dram_counter *d = SS_COMPONENT(c, struct dram_counter, c);
+
+	g_free(d->channel);
+	g_free(d->free_at);
+	latency_free(d->latency);
 }
 
 static const struct ss_component_ops ops = {
@@ -207,7 +294,7 @@ static const struct ss_component_ops ops = {
 static const struct ss_component_type dram_counter_type = {
 	.abi_version = SS_ABI_VERSION,
 	.name = "dram_counter",
-	.summary = "DRAM as a counter of the 32-byte transactions that reach it, per channel",
+	.summary = "DRAM as a counter of the 32-byte transactions that reach it, per channel; in timing mode it answers reads after a latency, with an optional bandwidth per channel",
 	.params = params,
 	.ports = ports,
 	.stats = stats,

@@ -1493,6 +1493,14 @@ static void report_finish(struct ss_component *c)
 
 	if (r->progress)
 		fputs("\r\033[K", stderr);
+	if (!stopped && r->planned && !ss_engine_failure(c->engine)) {
+		/* nothing left to run, and a kernel open: someone waits for
+		 * what never comes, and its counts would be wrong */
+		ss_engine_fail(c->engine, g_error_new(SS_ERROR, SS_ERROR_CONFIG,
+			"kernel %u never finished: the run ran out of events with work of the kernel still waiting (a request never answered, say); in timing mode, expected every level from the SMs to DRAM to have timing = true",
+			r->row.ordinal));
+		return;
+	}
 	if (!stopped && !ss_engine_run_options(c->engine)->table_off)
 		write_summary(r, stdout);
 	if (!flush_stdout(r))

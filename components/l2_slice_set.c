@@ -19,6 +19,11 @@
  * separate sector_cache components behind a slice_router do, so both
  * topologies send DRAM the same sequence.
  *
+ * In timing mode (merge = arrival) each slice is a cache of
+ * cache_timing.h: requests are served as they come, answers go back up
+ * the input each request came in on, and a kernel's end waits until no
+ * slice waits for DRAM.  The slices share one set of timing counters.
+ *
  * Statistics: with one slice, the table is the slice's own counters.
  * With several, each slice counts on its own and the table holds their
  * sums, together with slice[s].<total> for each slice's totals (accesses,
@@ -32,6 +37,7 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/mem.h>
 #include "cache_params.h"
+#include "cache_timing.h"
 #include "rr_merge.h"
 
 enum l2_merge { MERGE_RR, MERGE_ARRIVAL };
@@ -43,11 +49,12 @@ static const struct ss_param_desc params[] = {
 	SLICE_MAP_PARAM_ROWS,
 	{ "merge", SS_P_ENUM, "rr", "order of the inputs: rr (round-robin over inputs, one request at a time, the reference's) or arrival", merge_names, 0, 0, 0 },
 	SC_PARAM_ROWS,
+	CT_PARAM_ROWS,
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
 static const struct ss_port_desc ports[] = {
-	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the L1s, one input per SM" },
+	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the L1s, one input per SM; in timing mode, answers back" },
 	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, true, true, "traffic to DRAM; the slices are spread evenly over the ports in order: slice s uses mem_side[s / (slices / mem_side_count)]" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
@@ -71,6 +78,7 @@ struct l2_slice {
 	struct ss_port *out;
 	uint64_t *counts;	/* several slices: its own counters (SC_N_STATS) */
 	uint64_t *total[L2_N_SLICE_STATS];	/* slice[s].<total> */
+	struct cache_timing *timing;	/* timing mode, else NULL */
 };
 
 struct l2_slice_set {
@@ -87,6 +95,11 @@ struct l2_slice_set {
 	bool begun;
 	struct mem_req end_msg;		/* the last input's kernel end, for end_tick */
 	bool end_due;			/* end_msg waits for end_tick */
+	/* timing mode */
+	bool timed;
+	struct ss_port **cpu_side;
+	unsigned ended;			/* inputs that ended the kernel */
+	bool end_waits;			/* for slices to drain */
 };
 
 static void l2_destroy(struct ss_component *c);
@@ -98,6 +111,56 @@ static void emit_down(void *ctx, const struct mem_req *r)
 
 	ss_port_send(s->out, &r->hdr);
 }
+
+/* ---- timing mode ------------------------------------------------------------ */
+
+static void timed_emit(void *ctx, const struct mem_req *r)
+{
+	struct l2_slice *s = ctx;
+
+	ct_emit(s->timing, r);
+}
+
+static void timed_up(void *ctx, uint32_t input, const struct mem_req *r, uint64_t delay)
+{
+	struct l2_slice *s = ctx;
+
+	ss_port_send_after(s->l2->cpu_side[input], &r->hdr, delay);
+}
+
+static void timed_down(void *ctx, const struct mem_req *r, uint64_t delay)
+{
+	struct l2_slice *s = ctx;
+
+	ss_port_send_after(s->out, &r->hdr, delay);
+}
+
+static void end_now(struct l2_slice_set *l2);
+
+static bool all_idle(const struct l2_slice_set *l2)
+{
+	for (unsigned s = 0; s < l2->n_slices; s++)
+		if (!ct_idle(l2->slice[s].timing))
+			return false;
+	return true;
+}
+
+static void timed_drained(void *ctx)
+{
+	struct l2_slice *s = ctx;
+	struct l2_slice_set *l2 = s->l2;
+
+	if (l2->end_waits && all_idle(l2)) {
+		l2->end_waits = false;
+		end_now(l2);
+	}
+}
+
+static const struct ct_ops timed_ops = {
+	.up = timed_up,
+	.down = timed_down,
+	.drained = timed_drained,
+};
 
 /* slice[s].accesses ... slice[s].hit_rate */
 static void add_slice_stats(struct l2_slice_set *l2, unsigned s)
@@ -150,14 +213,30 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	for (unsigned i = 0; i < l2->n_out; i++)
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	l2->merge_rr = ss_param_enum(p, "merge") == MERGE_RR;
+	l2->timed = ct_wanted(p);
+	if (l2->timed && l2->merge_rr) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "timing = true needs merge = arrival: in timing mode requests are served when they come");
+		return -1;
+	}
 	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, serve, l2);
 	/*
-	 * It answers nothing upstream, and the round-robin merge takes input
-	 * k's turn only once k has sent or ended: the order served is that of
-	 * the whole streams, whenever their requests come (--threads).
+	 * Functional: it answers nothing upstream, and the round-robin merge
+	 * takes input k's turn only once k has sent or ended: the order
+	 * served is that of the whole streams, whenever their requests come
+	 * (--threads).
 	 */
-	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
-		(l2->merge_rr ? SS_PORT_ANY_DELAY : 0));
+	if (!l2->timed)
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
+			(l2->merge_rr ? SS_PORT_ANY_DELAY : 0));
+	uint64_t *tst[CT_N_STATS];
+
+	if (l2->timed) {
+		ct_add_stats(c, tst);
+		l2->cpu_side = g_new0(struct ss_port *, l2->n_in);
+		for (unsigned i = 0; i < l2->n_in; i++)
+			l2->cpu_side[i] = ss_component_port(c, "cpu_side", i);
+	}
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
 	if (l2->n_slices > 1)
 		l2->counts = g_new0(uint64_t, (size_t)SC_N_STATS * l2->n_slices);
@@ -169,13 +248,15 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		sl->out = l2->mem_side[s / l2->slices_per_port];
 		/* one slice counts straight into the table: the ref L2 */
 		sl->counts = l2->counts ? &l2->counts[(size_t)SC_N_STATS * s] : c->stats;
-		sl->cache = sc_new(&cfg, sl->counts, emit_down, sl, &why);
+		sl->cache = sc_new(&cfg, sl->counts, l2->timed ? timed_emit : emit_down, sl, &why);
 		if (!sl->cache) {
 			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s", why);
 			g_free(why);
 			l2_destroy(c);	/* a failed create cleans up after itself */
 			return -1;
 		}
+		if (l2->timed)
+			sl->timing = ct_new(c, p, tst, sl->cache, l2->n_in, &timed_ops, sl);
 		if (l2->counts)
 			add_slice_stats(l2, s);
 	}
@@ -223,12 +304,15 @@ enum slice_act { ACT_END_KERNEL, ACT_FLUSH, ACT_INVALIDATE };
 
 /*
  * Port by port: the port's slices act, then the message goes down it, as
- * each slice would pass it on were it a component of its own.
+ * each slice would pass it on were it a component of its own (in timing
+ * mode, behind what its slices sent before).
  */
 static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 			  const struct mem_req *m)
 {
 	for (unsigned p = 0; p < l2->n_out; p++) {
+		uint64_t delay = 0;
+
 		for (unsigned k = 0; k < l2->slices_per_port; k++) {
 			struct l2_slice *sl = &l2->slice[p * l2->slices_per_port + k];
 
@@ -244,8 +328,10 @@ static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 				sc_invalidate(sl->cache);
 				break;
 			}
+			if (sl->timing)
+				delay = MAX(delay, ct_control_delay(sl->timing));
 		}
-		ss_port_send(l2->mem_side[p], &m->hdr);
+		ss_port_send_after(l2->mem_side[p], &m->hdr, delay);
 	}
 }
 
@@ -315,6 +401,49 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		ss_port_send(l2->mem_side[i], &r->hdr);
 }
 
+/* Timing mode: everything that comes, from above or below. */
+G_GNUC_NO_INLINE static void l2_recv_timed(struct l2_slice_set *l2, struct ss_port *in,
+					   const struct mem_req *r)
+{
+	uint64_t part_addr;
+	struct mem_req routed;
+	uint32_t s;
+
+	if (l2->end_due)
+		end_now(l2);
+	if (r->hdr.kind == MEM_CONTROL && in->desc->dir == SS_PORT_IN) {
+		if (r->ctl != MEM_CTL_KERNEL_END) {
+			control(l2, in, r);
+			return;
+		}
+		/* the kernel ends once every input has ended it and no slice
+		 * waits for DRAM: the next starts from what the misses brought */
+		if (++l2->ended < l2->n_in)
+			return;
+		l2->ended = 0;
+		l2->begun = false;
+		l2->end_msg = *r;
+		if (all_idle(l2)) {
+			end_now(l2);
+		} else {
+			l2->end_waits = true;
+			for (unsigned k = 0; k < l2->n_slices; k++)
+				ct_wait_drained(l2->slice[k].timing);
+		}
+		return;
+	}
+	s = slice_map_route(&l2->map, r, &part_addr);
+	if (in->desc->dir == SS_PORT_OUT) {
+		/* an answer from DRAM: the slice of the address it answers */
+		ct_from_below(l2->slice[s].timing, r);
+		return;
+	}
+	routed = *r;
+	if (l2->map.mapping == SLICE_MAP_GPGPUSIM)
+		routed.part_addr = part_addr;
+	ct_request(l2->slice[s].timing, in->index, &routed);
+}
+
 /* l2_recv when the last kernel's end is still due: it goes first. */
 G_GNUC_NO_INLINE static void l2_recv_after_end(struct ss_component *c, struct ss_port *in,
 					       const struct ss_msg *m)
@@ -335,8 +464,12 @@ static void l2_recv(struct ss_component *c, struct ss_port *in,
 	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
 	const struct mem_req *r = (const struct mem_req *)m;
 
-	if (G_UNLIKELY(l2->end_due))
-		l2_recv_after_end(c, in, m);
+	if (G_UNLIKELY(l2->end_due | l2->timed)) {
+		if (l2->timed)
+			l2_recv_timed(l2, in, r);
+		else
+			l2_recv_after_end(c, in, m);
+	}
 	else if (m->kind == MEM_CONTROL)
 		control(l2, in, r);
 	else
@@ -357,8 +490,11 @@ static void l2_destroy(struct ss_component *c)
 {
 	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
 
-	for (unsigned s = 0; l2->slice && s < l2->n_slices; s++)
+	for (unsigned s = 0; l2->slice && s < l2->n_slices; s++) {
+		ct_free(l2->slice[s].timing);
 		sc_free(l2->slice[s].cache);
+	}
+	g_free(l2->cpu_side);
 	rr_merge_free(l2->merge);
 	g_free(l2->slice);
 	g_free(l2->mem_side);

@@ -10,6 +10,7 @@
 #include <sectorsim/protocols/mem.h>
 #include "sector_cache.h"
 #include "cache_params.h"
+#include "cache_timing.h"
 /* ---- the component -------------------------------------------------------- */
 
 static const char *const forward_names[] = { "misses", "all", NULL };
@@ -17,6 +18,7 @@ static const char *const bypass_names[] = { "none", "flagged", NULL };
 
 static const struct ss_param_desc params[] = {
 	SC_PARAM_ROWS,
+	CT_PARAM_ROWS,
 	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the shared-memory carveout); it changes the ways when sets is given (GPGPU-Sim's adaptive L1), else the sets", NULL, 0, 0, 0 },
 	{ "bypass", SS_P_ENUM, "none", "none: every request goes through the cache; flagged: a request marked to bypass the first level (an SM's atomics, reductions, .STRONG.GPU loads) counts as a line miss of its kind, changes nothing and goes down as it came", bypass_names, 0, 0, 0 },
 	{ "forward", SS_P_ENUM, "misses", "what goes to the next level: this cache's traffic (misses, write-throughs, write-backs), or every request as it came (all: a cache that only observes)", forward_names, 0, 0, 0 },
@@ -24,8 +26,8 @@ static const struct ss_param_desc params[] = {
 };
 
 static const struct ss_port_desc ports[] = {
-	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, false, true, "requests and control from the level above" },
-	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "fetches, write-throughs, write-backs and control to the next level" },
+	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, false, true, "requests and control from the level above; in timing mode, answers back to it" },
+	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "fetches, write-throughs, write-backs and control to the next level; in timing mode, its answers" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
@@ -43,7 +45,19 @@ struct sector_cache {
 	struct sc_kernel_end end;
 	bool size_from_kernel, forward_all;
 	bool unsized;		/* no kernel has given the cache its size yet */
+	struct cache_timing *timing;	/* timing mode, else NULL */
+	struct mem_req end_msg;		/* timing: a kernel's end waiting for
+					   the misses in flight */
+	bool end_waits;
+	/* a request from above goes straight to the model: sized, not
+	 * forward = all, not timed */
+	bool plain;
 };
+
+static void update_plain(struct sector_cache *sc)
+{
+	sc->plain = !sc->unsized && !sc->forward_all && !sc->timing;
+}
 
 static void emit_down(void *ctx, const struct mem_req *r)
 {
@@ -51,6 +65,44 @@ static void emit_down(void *ctx, const struct mem_req *r)
 
 	ss_port_send(sc->mem_side, &r->hdr);
 }
+
+static void timed_emit(void *ctx, const struct mem_req *r)
+{
+	struct sector_cache *sc = ctx;
+
+	ct_emit(sc->timing, r);
+}
+
+static void timed_up(void *ctx, uint32_t input, const struct mem_req *r, uint64_t delay)
+{
+	struct sector_cache *sc = ctx;
+
+	(void)input;
+	ss_port_send_after(sc->cpu_side, &r->hdr, delay);
+}
+
+static void timed_down(void *ctx, const struct mem_req *r, uint64_t delay)
+{
+	struct sector_cache *sc = ctx;
+
+	ss_port_send_after(sc->mem_side, &r->hdr, delay);
+}
+
+static void end_kernel_now(struct sector_cache *sc, const struct mem_req *r);
+
+static void timed_drained(void *ctx)
+{
+	struct sector_cache *sc = ctx;
+
+	sc->end_waits = false;
+	end_kernel_now(sc, &sc->end_msg);
+}
+
+static const struct ct_ops timed_ops = {
+	.up = timed_up,
+	.down = timed_down,
+	.drained = timed_drained,
+};
 
 /* forward = all: the next level sees the requests, not this cache's traffic */
 static void emit_nothing(void *ctx, const struct mem_req *r)
@@ -72,9 +124,18 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 	sc->forward_all = ss_param_enum(p, "forward") == 1;
 	sc->cpu_side = ss_component_port(c, "cpu_side", 0);
 	sc->mem_side = ss_component_port(c, "mem_side", 0);
-	/* no responses: what it passes on goes down (--threads) */
-	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);
-	sc->cache = sc_new(&cfg, c->stats, sc->forward_all ? emit_nothing : emit_down,
+	bool timed = ct_wanted(p);
+
+	if (timed && sc->forward_all) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "timing = true with forward = all: a cache that only observes has no time of its own; expected forward = misses");
+		return -1;
+	}
+	/* functional: no responses, what it passes on goes down (--threads) */
+	if (!timed)
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);
+	sc->cache = sc_new(&cfg, c->stats,
+			   timed ? timed_emit : sc->forward_all ? emit_nothing : emit_down,
 			   sc, &why);
 	if (!sc->cache) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s", why);
@@ -82,6 +143,13 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		return -1;
 	}
 	sc->unsized = !sc_ways(sc->cache);
+	if (timed) {
+		uint64_t *st[CT_N_STATS];
+
+		ct_add_stats(c, st);
+		sc->timing = ct_new(c, p, st, sc->cache, 1, &timed_ops, sc);
+	}
+	update_plain(sc);
 	return 0;
 }
 
@@ -118,12 +186,49 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 			refuse_unsized(sc, "a kernel without an L1 size begins");
 		} else {
 			sc->unsized = !sc_ways(sc->cache);
+			update_plain(sc);
 		}
 		break;
 	case MEM_CTL_KERNEL_END:
 		sc_end_kernel(sc->cache, &sc->end);
 		break;
 	}
+}
+
+/* Control, then down behind what went before it. */
+static void end_kernel_now(struct sector_cache *sc, const struct mem_req *r)
+{
+	sector_cache_control(sc, r);
+	if (sc->timing)
+		ss_port_send_after(sc->mem_side, &r->hdr, ct_control_delay(sc->timing));
+	else
+		ss_port_send(sc->mem_side, &r->hdr);
+}
+
+/* Timing mode: what comes from above or below. */
+G_GNUC_NO_INLINE static void sector_cache_recv_timed(struct sector_cache *sc, struct ss_port *in,
+						     const struct mem_req *r)
+{
+	if (in == sc->mem_side) {
+		ct_from_below(sc->timing, r);
+		return;
+	}
+	if (r->hdr.kind == MEM_CONTROL) {
+		/* a kernel ends once its misses are in: the next one starts
+		 * from the lines they brought */
+		if (r->ctl == MEM_CTL_KERNEL_END && ct_wait_drained(sc->timing)) {
+			sc->end_msg = *r;
+			sc->end_waits = true;
+			return;
+		}
+		end_kernel_now(sc, r);
+		return;
+	}
+	if (G_UNLIKELY(sc->unsized)) {
+		refuse_unsized(sc, "a request arrives");
+		return;
+	}
+	ct_request(sc->timing, 0, r);
 }
 
 /* sector_cache_recv for all but a plain request to a sized cache. */
@@ -133,6 +238,10 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
 	const struct mem_req *r = (const struct mem_req *)m;
 
+	if (sc->timing) {
+		sector_cache_recv_timed(sc, in, r);
+		return;
+	}
 	if (G_UNLIKELY(in != sc->cpu_side))
 		g_error("%s: a functional cache expects no replies, got kind %u on %s",
 			c->name, m->kind, in->desc->name);
@@ -146,9 +255,8 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 			ss_port_send(sc->mem_side, m);
 		return;
 	}
-	sector_cache_control(sc, r);
 	/* the levels below act on it too, after this one's write-backs */
-	ss_port_send(sc->mem_side, m);
+	end_kernel_now(sc, r);
 }
 
 /*
@@ -160,8 +268,7 @@ static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 {
 	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
 
-	if (G_LIKELY(m->kind != MEM_CONTROL && in == sc->cpu_side &&
-		     !sc->unsized && !sc->forward_all))
+	if (G_LIKELY(m->kind != MEM_CONTROL && in == sc->cpu_side && sc->plain))
 		sc_access(sc->cache, (const struct mem_req *)m);
 	else
 		sector_cache_recv_other(c, in, m);
@@ -169,7 +276,10 @@ static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 
 static void sector_cache_destroy(struct ss_component *c)
 {
-	sc_free(SS_COMPONENT(c, struct sector_cache, c)->cache);
+	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
+
+	ct_free(sc->timing);
+	sc_free(sc->cache);
 }
 
 static const struct ss_component_ops ops = {
@@ -181,7 +291,7 @@ static const struct ss_component_ops ops = {
 static const struct ss_component_type sector_cache_type = {
 	.abi_version = SS_ABI_VERSION,
 	.name = "sector_cache",
-	.summary = "Functional set-associative sector cache: an L1 or an L2 slice",
+	.summary = "Set-associative sector cache, functional or timed: an L1 or an L2 slice",
 	.params = params,
 	.ports = ports,
 	.stats = stats,

@@ -49,9 +49,13 @@
 #include "coalesce.h"
 #include "opcode.h"
 
-enum issue_policy { ISSUE_BLOCK_RR, ISSUE_SUBCORE_LRR, ISSUE_SUBCORE_GTO };
+enum issue_policy {
+	ISSUE_BLOCK_RR, ISSUE_SUBCORE_LRR, ISSUE_SUBCORE_GTO, ISSUE_LATENCY_QUEUE,
+};
 
-static const char *const issue_names[] = { "block_rr", "subcore_lrr", "subcore_gto", NULL };
+static const char *const issue_names[] = {
+	"block_rr", "subcore_lrr", "subcore_gto", "latency_queue", NULL,
+};
 static const char *const order_names[] = {
 	"pyset", "ascending", "first_touch", "descending", NULL,
 };
@@ -60,7 +64,8 @@ static const char *const local_map_names[] = { "none", "gpgpusim", NULL };
 static const char *const ldgsts_names[] = { "keep", "drop", NULL };
 
 static const struct ss_param_desc params[] = {
-	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest)", issue_names, 0, 0, 0 },
+	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest), latency_queue (timing: one queue of ready warps per SM, in the order they became ready, warp id breaking ties and refused warps last; one instruction a tick, Nugteren et al.'s)", issue_names, 0, 0, 0 },
+	{ "timing", SS_P_BOOL, "false", "timing mode: a warp waits for the answers to its loads before its next instruction, a refused request is sent again after the L1's retry, and a block is done when its last answer comes (needs classify = hw and a subcore_* or latency_queue issue)", NULL, 0, 0, 0 },
 	{ "subcores", SS_P_UINT, "4", "warp schedulers per SM: warp hw goes to hw % subcores (subcore_* issue)", NULL, 1, 32, 0 },
 	{ "sector_order", SS_P_ENUM, "pyset", "order of a line's sectors: pyset (the reference's Python set order), ascending, first_touch, descending", order_names, 0, 0, 0 },
 	{ "classify", SS_P_ENUM, "ref", "instruction classes: ref (opcode substrings, sticky flags; atomics and reductions counted, not sent), hw (opcode table, generic windows, atomics and reductions sent past the L1, byte masks)", classify_names, 0, 0, 0 },
@@ -75,7 +80,7 @@ static const struct ss_param_desc params[] = {
 
 static const struct ss_port_desc ports[] = {
 	{ "tb_in", SS_PORT_IN, GPU_DISPATCH_PROTOCOL, false, true, "kernel begin, blocks, go and last from the block scheduler" },
-	{ "mem", SS_PORT_OUT, MEM_PROTOCOL, false, true, "sector requests to the L1" },
+	{ "mem", SS_PORT_OUT, MEM_PROTOCOL, false, true, "sector requests to the L1; in timing mode, its answers" },
 	{ "done", SS_PORT_OUT, GPU_DISPATCH_PROTOCOL, false, false, "to the block scheduler: a block issued its last instruction" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
@@ -280,7 +285,27 @@ struct block_slot {			/* issue = subcore_* */
 struct hw_warp {
 	const uint32_t *idx;		/* its lines in the block; NULL: all, in order */
 	uint32_t n, next;
+	/* timing mode */
+	uint32_t outstanding;		/* answers it waits for */
+	uint32_t n_refused;		/* its requests in the refused list */
+	bool blocked;			/* refused: waits for the L1's retry */
 };
+
+/* timing: a request the L1 refused, to be sent again by warp h */
+struct refused_req {
+	uint32_t h;
+	struct mem_req req;
+};
+
+/* timing, issue = latency_queue: a ready warp and its place */
+struct lq_item {
+	uint64_t key;			/* tick << 1 | after a refusal */
+	uint64_t order;			/* warp id, or the refusal's number */
+	uint32_t h;
+};
+
+/* The statistics timing mode adds to the table. */
+enum { WT_REFUSED, WT_MEM_CYCLES, WT_N_STATS };
 
 enum warps_kind { WARPS_UNDECIDED, WARPS_KNOWN, WARPS_UNKNOWN };
 
@@ -331,6 +356,17 @@ struct warp_interleaver {
 	uint32_t sectors_cap;
 	uint64_t *mapped;		/* local words after the mapping */
 	uint32_t mapped_cap;
+	/* timing mode */
+	bool timing;
+	uint32_t cur_h;			/* the warp whose instruction is sent */
+	bool sending;			/* inside its sends: answers only count */
+	uint32_t live_warps;		/* placed and not finished */
+	GArray *refused;		/* struct refused_req, in refusal order */
+	GArray *resend;			/* scratch: one warp's refused requests */
+	GArray *lq;			/* struct lq_item, issue = latency_queue */
+	uint64_t lq_refusals;
+	uint64_t first_issue, last_answer;	/* ticks + 1; 0: none yet */
+	uint64_t *wt[WT_N_STATS];
 };
 
 static int wi_create(struct ss_component *c, const struct ss_params *p,
@@ -374,6 +410,25 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s needs classify = hw",
 			    w->map_local ? "local_map = gpgpusim" : "ldgsts_shared = drop");
 		return -1;
+	}
+	w->timing = ss_param_bool(p, "timing");
+	if (w->timing && (!w->classify_hw || w->issue == ISSUE_BLOCK_RR)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "timing = true needs classify = hw and issue = subcore_lrr, subcore_gto or latency_queue, not classify = %s, issue = %s",
+			    classify_names[w->classify_hw], issue_names[w->issue]);
+		return -1;
+	}
+	if (!w->timing && w->issue == ISSUE_LATENCY_QUEUE) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "issue = latency_queue orders warps by when their loads are answered: it needs timing = true");
+		return -1;
+	}
+	if (w->timing) {
+		w->refused = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
+		w->resend = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
+		w->lq = g_array_new(FALSE, FALSE, sizeof(struct lq_item));
+		w->wt[WT_REFUSED] = ss_stat_add_counter(c, "refused", "timing: requests the L1 refused, each sent again");
+		w->wt[WT_MEM_CYCLES] = ss_stat_add_counter(c, "mem_cycles", "timing: cycles from the kernel's first issue on this SM to its last answer");
 	}
 	w->mem = ss_component_port(c, "mem", 0);
 	w->done = ss_component_port(c, "done", 0);
@@ -670,6 +725,29 @@ static void hw_send(struct warp_interleaver *w, const struct gpu_line *l,
 	}
 }
 
+/* timing: hw_send(), each request tagged with its warp, which waits for
+ * the answers to all but its writes. */
+static void hw_send_timed(struct warp_interleaver *w, const struct gpu_line *l,
+			  uint8_t kind, enum op_space space, uint8_t flags, uint32_t m)
+{
+	struct hw_warp *hw = &w->hw[w->cur_h];
+	struct mem_req r;
+
+	mem_req_init(&r, kind, 0, MEM_ATOM);
+	r.space = space == SPACE_LOCAL ? MEM_LOCAL : MEM_GLOBAL;
+	r.flags = flags;
+	r.sm = w->sm;
+	r.warp = l->warp;
+	r.tag = w->cur_h;
+	for (uint32_t i = 0; i < m; i++) {
+		r.addr = r.part_addr = w->sectors[i];
+		r.mask = w->masks[i];
+		if (mem_req_wants_answer(&r))
+			hw->outstanding++;
+		ss_port_send(w->mem, &r.hdr);
+	}
+}
+
 /* classify = hw: one instruction, from its opcode to its requests. */
 static void issue_hw(struct warp_interleaver *w, const struct gpu_line *l,
 		     uint32_t slot)
@@ -697,7 +775,10 @@ static void issue_hw(struct warp_interleaver *w, const struct gpu_line *l,
 	hw_count(w, t, m, lines);
 	if (op->bypass)		/* only global loads are */
 		w->c.stats[WI_BYPASSED_LOADS]++;
-	hw_send(w, l, t->kind, space, op->flags, m);
+	if (w->timing)
+		hw_send_timed(w, l, t->kind, space, op->flags, m);
+	else
+		hw_send(w, l, t->kind, space, op->flags, m);
 }
 
 /* One instruction of the block in `slot`: classify, coalesce, send. */
@@ -789,6 +870,50 @@ static uint32_t first_set(const uint64_t *b, uint32_t words, uint32_t from)
 	return NONE;
 }
 
+/* issue = latency_queue: the warp at the head of the queue. */
+static uint32_t pick_lq(struct warp_interleaver *w)
+{
+	uint32_t h;
+
+	if (!w->lq->len)
+		return NONE;
+	h = g_array_index(w->lq, struct lq_item, 0).h;
+	g_array_remove_index(w->lq, 0);
+	return h;
+}
+
+/*
+ * Warp h can issue: its bit, and under latency_queue its place in the
+ * queue, after every warp that became ready before it or in the same
+ * tick with a lower id; a warp back from a refusal goes after those of
+ * its tick, in the order of the refusals.
+ */
+static void make_ready(struct warp_interleaver *w, uint32_t h, bool after_refusal)
+{
+	if (ready_test(w, h))
+		return;
+	ready_set(w, h);
+	w->n_ready++;
+	if (w->policy != ISSUE_LATENCY_QUEUE)
+		return;
+
+	struct lq_item it = {
+		.key = ss_engine_now(w->c.engine) << 1 | after_refusal,
+		.order = after_refusal ? ++w->lq_refusals : h,
+		.h = h,
+	};
+	guint i = w->lq->len;
+
+	while (i > 0) {
+		const struct lq_item *q = &g_array_index(w->lq, struct lq_item, i - 1);
+
+		if (q->key < it.key || (q->key == it.key && q->order < it.order))
+			break;
+		i--;
+	}
+	g_array_insert_val(w->lq, i, it);
+}
+
 /* Loose round-robin: the first warp after the last one issued, cyclic. */
 static uint32_t pick_lrr(struct warp_interleaver *w, uint32_t s)
 {
@@ -828,11 +953,155 @@ static uint32_t pick_gto(struct warp_interleaver *w, uint32_t s)
 	return best;
 }
 
+/* ---- timing: warps that wait for their answers ---------------------------- */
+
+static void wake(struct warp_interleaver *w);
+static bool has_work(const struct warp_interleaver *w);
+static void queue_control(struct warp_interleaver *w);
+
+/* Warp h answered for its last instruction: its block may be done. */
+static void warp_finished(struct warp_interleaver *w, uint32_t h)
+{
+	uint32_t r = h / w->wpb_eff;
+	struct block_slot *slot = &w->slots[r];
+
+	w->live_warps--;
+	if (!--slot->warps_left) {
+		const struct gpu_block *b = slot->block;
+
+		slot->block = NULL;
+		send_done(w, r, b);
+	}
+	/* inside an issue, issue_tick ends the kernel itself */
+	if (w->last && !has_work(w) && !w->issuing) {
+		w->end_due = true;
+		queue_control(w);
+	}
+}
+
+/*
+ * Where warp h stands once nothing of its own is being sent: waiting for
+ * answers or for the L1's retry, ready for its next instruction (or to
+ * send its refused requests again), or finished.
+ */
+static void settle(struct warp_interleaver *w, uint32_t h)
+{
+	struct hw_warp *hw = &w->hw[h];
+
+	if (hw->outstanding || hw->blocked || (w->sending && w->cur_h == h))
+		return;
+	if (hw->n_refused || hw->next < hw->n) {
+		make_ready(w, h, hw->n_refused > 0);
+		wake(w);
+		return;
+	}
+	warp_finished(w, h);
+}
+
+/* Warp h's refused requests, again, in the order they were refused. */
+static void resend_refused(struct warp_interleaver *w, uint32_t h)
+{
+	struct hw_warp *hw = &w->hw[h];
+	guint keep = 0;
+
+	g_array_set_size(w->resend, 0);
+	for (guint i = 0; i < w->refused->len; i++) {
+		struct refused_req *q = &g_array_index(w->refused, struct refused_req, i);
+
+		if (q->h == h)
+			g_array_append_val(w->resend, *q);
+		else
+			g_array_index(w->refused, struct refused_req, keep++) = *q;
+	}
+	g_array_set_size(w->refused, keep);
+	hw->n_refused = 0;
+	for (guint i = 0; i < w->resend->len; i++) {
+		struct mem_req *r = &g_array_index(w->resend, struct refused_req, i).req;
+
+		if (mem_req_wants_answer(r))
+			hw->outstanding++;
+		ss_port_send(w->mem, &r->hdr);
+	}
+}
+
+/* Timing: warp h issues its next instruction, or its refused requests. */
+static void issue_timed(struct warp_interleaver *w, uint32_t h)
+{
+	struct hw_warp *hw = &w->hw[h];
+	uint32_t r = h / w->wpb_eff;
+
+	ready_clear(w, h);
+	w->n_ready--;
+	if (!w->first_issue)
+		w->first_issue = ss_engine_now(w->c.engine) + 1;
+	w->cur_h = h;
+	w->sending = true;
+	if (hw->n_refused) {
+		resend_refused(w, h);
+	} else {
+		uint32_t li = hw->idx ? hw->idx[hw->next] : hw->next;
+
+		hw->next++;
+		issue_line(w, &w->slots[r].block->lines[li], r);
+	}
+	w->sending = false;
+	settle(w, h);
+}
+
+/* An answer, a refusal or a retry from the L1. */
+static void wi_answer(struct warp_interleaver *w, const struct mem_req *r)
+{
+	uint32_t h = r->tag;
+	struct hw_warp *hw = NULL;
+
+	if (r->hdr.kind == MEM_RESPONSE || r->hdr.kind == MEM_REFUSE) {
+		if (!w->timing || h >= w->hw_cap || !w->hw[h].outstanding) {
+			fail(w, "an answer (kind %u) for warp %u, which waits for none", r->hdr.kind, h);
+			return;
+		}
+		hw = &w->hw[h];
+		hw->outstanding--;
+	}
+	switch (r->hdr.kind) {
+	case MEM_RESPONSE:
+		w->last_answer = ss_engine_now(w->c.engine) + 1;
+		settle(w, h);
+		break;
+	case MEM_REFUSE: {
+		struct refused_req q = { .h = h, .req = *r };
+
+		q.req.hdr.kind = r->ctl;
+		q.req.ctl = 0;
+		q.req.reason = 0;
+		g_array_append_val(w->refused, q);
+		hw->n_refused++;
+		hw->blocked = true;
+		(*w->wt[WT_REFUSED])++;
+		break;
+	}
+	case MEM_RETRY:
+		for (guint i = 0; w->timing && i < w->refused->len; i++) {
+			uint32_t k = g_array_index(w->refused, struct refused_req, i).h;
+
+			if (w->hw[k].blocked) {
+				w->hw[k].blocked = false;
+				settle(w, k);
+			}
+		}
+		break;
+	default:
+		fail(w, "kind %u from the L1, which sends only answers", r->hdr.kind);
+		break;
+	}
+}
+
 /* Each scheduler's pick issues one instruction. */
 static void issue_subcores(struct warp_interleaver *w)
 {
 	for (uint32_t s = 0; s < w->nsched && w->n_ready; s++) {
-		uint32_t h = w->policy == ISSUE_SUBCORE_GTO ? pick_gto(w, s) : pick_lrr(w, s);
+		uint32_t h = w->policy == ISSUE_SUBCORE_GTO ? pick_gto(w, s)
+			   : w->policy == ISSUE_LATENCY_QUEUE ? pick_lq(w)
+			   : pick_lrr(w, s);
 		struct hw_warp *hw;
 		struct block_slot *slot;
 		const struct gpu_block *b;
@@ -841,6 +1110,10 @@ static void issue_subcores(struct warp_interleaver *w)
 
 		if (h == NONE)
 			continue;
+		if (w->timing) {
+			issue_timed(w, h);
+			continue;
+		}
 		hw = &w->hw[h];
 		r = h / w->wpb_eff;
 		slot = &w->slots[r];
@@ -910,6 +1183,13 @@ static void reset_subcores(struct warp_interleaver *w, uint32_t slots)
 		w->last_j[s] = w->greedy[s] = NONE;
 	w->n_ready = 0;
 	w->n_dispatched = 0;
+	w->live_warps = 0;
+	if (w->timing) {
+		g_array_set_size(w->lq, 0);
+		g_array_set_size(w->refused, 0);
+		w->lq_refusals = 0;
+		w->first_issue = w->last_answer = 0;
+	}
 	w->warps = WARPS_UNDECIDED;
 	if (w->wpb + 1 > w->wcount_cap) {
 		w->wcount_cap = w->wpb + 1;
@@ -949,9 +1229,9 @@ static bool place_warps(struct warp_interleaver *w, uint32_t r, const struct gpu
 		at[v] = start;
 		start += n;
 		if (n) {
-			ready_set(w, h);
-			w->n_ready++;
+			make_ready(w, h, false);
 			slot->warps_left++;
+			w->live_warps++;
 		}
 	}
 	for (uint32_t i = 0; i < b->n_lines; i++)
@@ -967,9 +1247,10 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 
 	if (w->warps == WARPS_UNDECIDED) {
 		w->warps = known ? WARPS_KNOWN : WARPS_UNKNOWN;
-		w->nsched = known ? w->subcores : 1;
+		/* one queue of warps, or of blocks when warps are unknown */
+		w->nsched = known && w->issue != ISSUE_LATENCY_QUEUE ? w->subcores : 1;
 		w->wpb_eff = known ? w->wpb : 1;
-		w->policy = known ? w->issue : ISSUE_SUBCORE_LRR;
+		w->policy = known || w->issue == ISSUE_LATENCY_QUEUE ? w->issue : ISSUE_SUBCORE_LRR;
 	} else if (known != (w->warps == WARPS_KNOWN)) {
 		fail(w, "kernel %u block %" G_GUINT64_FORMAT ": %s warp ids, unlike the blocks before it",
 		     w->kernel->id, b->id, known ? "with" : "without");
@@ -991,17 +1272,24 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 		return;
 	}
 	w->hw[r] = (struct hw_warp){ .n = b->n_lines };
-	ready_set(w, r);
-	w->n_ready++;
+	make_ready(w, r, false);
 	slot->warps_left = 1;
+	w->live_warps++;
 }
 
 /* ---- ticks and the dispatch protocol ----------------------------------------- */
 
-/* Resident blocks all have instructions left: empty ones never stay. */
-static bool has_work(const struct warp_interleaver *w)
+/* Something can issue now.  Resident blocks all have instructions left:
+ * empty ones never stay. */
+static bool can_issue(const struct warp_interleaver *w)
 {
 	return w->issue == ISSUE_BLOCK_RR ? w->resident->len > 0 : w->n_ready > 0;
+}
+
+/* Some warp is not finished: can issue, or (timing) waits for answers. */
+static bool has_work(const struct warp_interleaver *w)
+{
+	return w->timing ? w->live_warps > 0 : can_issue(w);
 }
 
 static void end_kernel(struct warp_interleaver *w)
@@ -1009,6 +1297,11 @@ static void end_kernel(struct warp_interleaver *w)
 	if (w->ended)
 		return;
 	w->ended = true;
+	if (w->timing) {
+		*w->wt[WT_MEM_CYCLES] = w->first_issue && w->last_answer > w->first_issue
+			? w->last_answer - w->first_issue : 0;
+		w->first_issue = w->last_answer = 0;
+	}
 	g_array_set_size(w->resident, 0);
 	send_control(w, MEM_CTL_KERNEL_END, 0, w->kernel ? w->kernel->id : 0);
 }
@@ -1040,7 +1333,7 @@ static void issue_tick(struct ss_engine *e, void *data)
 	w->issuing = false;
 	if (more)
 		schedule_tick(w, 1);
-	else if (w->last)
+	else if (w->last && !has_work(w))
 		end_kernel(w);
 }
 
@@ -1081,7 +1374,7 @@ static void queue_control(struct warp_interleaver *w)
  * (the block came before the SMs' issue), unless it has issued in it. */
 static void wake(struct warp_interleaver *w)
 {
-	if (!w->go || w->scheduled || w->issuing || w->ended || !has_work(w))
+	if (!w->go || w->scheduled || w->issuing || w->ended || !can_issue(w))
 		return;
 	schedule_tick(w, w->issued_at == ss_engine_now(w->c.engine) + 1);
 }
@@ -1120,6 +1413,10 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 	struct warp_interleaver *w = SS_COMPONENT(c, struct warp_interleaver, c);
 	const struct gpu_dispatch_msg *d = (const struct gpu_dispatch_msg *)m;
 
+	if (in == w->mem) {
+		wi_answer(w, (const struct mem_req *)m);
+		return;
+	}
 	switch (m->kind) {
 	case GPU_DISPATCH_BEGIN:
 		begin_kernel(w, d);
@@ -1183,6 +1480,12 @@ static void wi_destroy(struct ss_component *c)
 	g_free(w->sectors);
 	g_free(w->masks);
 	g_free(w->mapped);
+	if (w->refused)
+		g_array_free(w->refused, TRUE);
+	if (w->resend)
+		g_array_free(w->resend, TRUE);
+	if (w->lq)
+		g_array_free(w->lq, TRUE);
 }
 
 static const struct ss_component_ops ops = {

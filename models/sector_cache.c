@@ -125,6 +125,9 @@ struct sc_cache {
 	 * call); the next level is done with it when emit returns */
 	struct mem_req down;
 	uint64_t resident_bytes;	/* of sets[]: sc_memory_fn's new_resident */
+	/* sc_apply(): the emit and ctx the access's write-backs go to */
+	sc_emit_fn applying_emit;
+	void *applying_ctx;
 };
 
 G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
@@ -1376,6 +1379,103 @@ static void access_unsized(struct sc_cache *c, const struct mem_req *r)
 {
 	g_error("sector_cache: an access to 0x%" G_GINT64_MODIFIER "x before any kernel gave the cache its size (sets %u, no assoc)",
 		r->addr, c->cfg.sets);
+}
+
+/* ---- timing mode ------------------------------------------------------------ */
+
+enum sc_probe sc_probe(struct sc_cache *c, const struct mem_req *r)
+{
+	uint64_t line = r->addr >> c->line_shift;
+	size_t set, way;
+	uint32_t have;
+
+	if (!c->assoc)
+		return SC_MISS;
+	set = set_of(c, r, r->addr);
+	way = lookup(c, set, line);
+	if (way == SIZE_MAX)
+		return SC_MISS;
+	have = c->cfg.write_miss == SC_LAZY_FETCH && r->hdr.kind != MEM_WRITE
+		? c->readable[way] : c->ways[way].valid;
+	return have & sector_bit(c, r->addr) ? SC_HIT : SC_SECTOR_MISS;
+}
+
+void sc_count_issue(struct sc_cache *c, const struct mem_req *r,
+		    enum sc_probe p, bool fetch)
+{
+	uint64_t *sk = kind_stats(c->st, r);
+
+	count_probe(c, sk, p, r->hdr.kind == MEM_WRITE);
+	if (fetch)
+		count(sk, SC_M_READS_DOWN);
+}
+
+void sc_count_access(struct sc_cache *c, const struct mem_req *r)
+{
+	count(kind_stats(c->st, r), SC_M_ACCESSES);
+}
+
+/* sc_apply()'s emit: the victim's write-backs go on, the read does not. */
+static void emit_unless_read(void *ctx, const struct mem_req *r)
+{
+	struct sc_cache *c = ctx;
+
+	if (r->hdr.kind != MEM_READ)
+		c->applying_emit(c->applying_ctx, r);
+}
+
+/*
+ * The access itself, with its counts going to a scratch table and its
+ * read dropped; of the counts, only what the victim caused is kept, since
+ * the look-up was counted when the request came (sc_count_issue).  This
+ * reuses the policies' access paths rather than a copy of them.
+ */
+void sc_apply(struct sc_cache *c, const struct mem_req *r)
+{
+	static const enum sc_stat kept[] = {
+		SC_S_EVICTIONS, SC_S_WB_EVICT, SC_S_PROTECT_OVERRIDES,
+	};
+	uint64_t scratch[SC_N_STATS] = { 0 }, *st = c->st;
+	sc_emit_fn emit = c->emit;
+	void *ctx = c->ctx;
+
+	c->st = scratch;
+	c->applying_emit = emit;
+	c->applying_ctx = ctx;
+	c->emit = emit_unless_read;
+	c->ctx = c;
+	c->head.access(c, r);
+	c->emit = emit;
+	c->ctx = ctx;
+	c->st = st;
+	for (size_t i = 0; i < G_N_ELEMENTS(kept); i++)
+		st[kept[i]] += scratch[kept[i]];
+}
+
+const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,
+				  struct mem_req *out)
+{
+	return fetch_down(c, out, r->addr, r, false);
+}
+
+uint64_t sc_line_of(const struct sc_cache *c, uint64_t addr)
+{
+	return addr >> c->line_shift;
+}
+
+uint32_t sc_sector_bit(const struct sc_cache *c, uint64_t addr)
+{
+	return sector_bit(c, addr);
+}
+
+uint32_t sc_sector_bytes(const struct sc_cache *c)
+{
+	return c->cfg.sector_bytes;
+}
+
+bool sc_bypasses(const struct sc_cache *c)
+{
+	return c->cfg.bypass == SC_BYPASS_FLAGGED;
 }
 
 void sc_write_back_dirty(struct sc_cache *c)

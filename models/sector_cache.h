@@ -150,6 +150,41 @@ uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr);
 /* The counters, with the totals (SC_S_TOTAL...) summed from the kinds. */
 const uint64_t *sc_stats(struct sc_cache *c);
 
+/* ---- timing mode: an access split into its look-up and its effect ---------- */
+
+/*
+ * A cache in timing mode decides hit or miss when a request arrives, but
+ * a miss changes the cache only when its data comes back.  These split
+ * sc_access() accordingly; the functional path does not use them.  They
+ * take requests that lie within one sector of this cache.
+ */
+
+/* What the request would find (its sector), changing nothing. */
+enum sc_probe sc_probe(struct sc_cache *c, const struct mem_req *r);
+/* Count r as sc_access() would have, given its probe; `fetch`: a read of
+ * the sector is sent down for it. */
+void sc_count_issue(struct sc_cache *c, const struct mem_req *r,
+		    enum sc_probe p, bool fetch);
+/* Count r as an access only (a latency miss, which the caller counts). */
+void sc_count_access(struct sc_cache *c, const struct mem_req *r);
+/*
+ * The effect of r now that its data is there: what sc_access() would do
+ * to the lines (allocation, victim, valid, dirty and recency bits, the
+ * victim's write-backs, sent and counted), with nothing else counted and
+ * no read sent down.
+ */
+void sc_apply(struct sc_cache *c, const struct mem_req *r);
+/* The read this cache sends down for r's sector: r itself or *out. */
+const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,
+				  struct mem_req *out);
+/* The line number of addr, and the bit of its sector in the line. */
+uint64_t sc_line_of(const struct sc_cache *c, uint64_t addr);
+uint32_t sc_sector_bit(const struct sc_cache *c, uint64_t addr);
+/* The bytes of a sector of this cache. */
+uint32_t sc_sector_bytes(const struct sc_cache *c);
+/* Whether requests flagged MEM_F_BYPASS pass by (bypass = flagged). */
+bool sc_bypasses(const struct sc_cache *c);
+
 /* ---- what every component built on a sector cache shares ------------------ */
 
 enum sc_final_writeback {

@@ -96,6 +96,16 @@ static inline void ss_port_send(struct ss_port *p, const struct ss_msg *m)
 		ss_port_send_delayed(p, m, p->latency);
 }
 
+/* ss_port_send(), `delay` ticks later than the link's latency alone. */
+static inline void ss_port_send_after(struct ss_port *p, const struct ss_msg *m,
+				      uint64_t delay)
+{
+	if (delay == 0)
+		ss_port_send(p, m);
+	else
+		ss_port_send_delayed(p, m, p->latency + delay);
+}
+
 static inline bool ss_port_is_bound(const struct ss_port *p)
 {
 	return p->bound;

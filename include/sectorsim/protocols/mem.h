@@ -9,6 +9,16 @@
  * the requests around them; every hop acts on one, then passes it down.  A
  * component with several inputs passes a kernel's end down once all of
  * them have ended it.
+ *
+ * In the functional modes nothing comes back up.  A level in timing mode
+ * answers each read, atomic and reduction it accepts, once, with a
+ * MEM_RESPONSE when the data is there (its own hit latency, or when the
+ * level below answered its miss), or refuses it at once with a MEM_REFUSE
+ * whose `reason` says why (enum mem_refusal); the answer carries the
+ * request's fields (addr, size, space, sm, warp, tag) so that the
+ * requester can match it, and `ctl` the kind it answers.  Writes are posted: never answered, and a
+ * request flagged MEM_F_POSTED is not answered either.  After refusing, a
+ * level sends MEM_RETRY up the inputs it refused once it has room again.
  */
 #ifndef SECTORSIM_MEM_H
 #define SECTORSIM_MEM_H
@@ -28,6 +38,14 @@ enum mem_op {			/* carried in hdr.kind */
 	MEM_ATOMIC,
 	MEM_REDUCTION,
 	MEM_CONTROL,
+	MEM_RESPONSE,		/* up: the data of an accepted request is there */
+	MEM_REFUSE,		/* up: the request did not happen; `reason` says why */
+	MEM_RETRY,		/* up: room again after a refusal */
+};
+
+enum mem_refusal {		/* carried in `reason` of a MEM_REFUSE */
+	MEM_REFUSED_ENTRIES = 1,	/* every MSHR entry holds another line */
+	MEM_REFUSED_TARGETS,	/* the line's MSHR entry has no target left */
 };
 
 enum mem_space {
@@ -52,17 +70,30 @@ struct mem_req {
 	uint32_t mask;		/* bytes written of a 32 B write (bit i = byte i);
 				   a larger write covers all its bytes */
 	uint8_t space;		/* enum mem_space */
-	uint8_t ctl;		/* enum mem_ctl, for MEM_CONTROL */
+	uint8_t ctl;		/* enum mem_ctl, for MEM_CONTROL; the kind
+				   answered, for MEM_RESPONSE and MEM_REFUSE */
 	uint16_t sm;		/* originating SM, for statistics */
 	uint32_t warp;
 	uint8_t flags;		/* MEM_F_* */
+	uint8_t reason;		/* enum mem_refusal, for MEM_REFUSE */
+	uint32_t tag;		/* the requester's own, given back in answers */
 };
 
 enum mem_flag {
 	/* not kept by the first cache level (an SM's L1): atomics,
 	   reductions, .STRONG.GPU loads; counted there as lookups that miss */
 	MEM_F_BYPASS = 1,
+	/* timing mode: the requester waits for no answer (a fetch a write
+	   miss causes, say) */
+	MEM_F_POSTED = 2,
 };
+
+/* Whether a level in timing mode answers r (see above). */
+static inline bool mem_req_wants_answer(const struct mem_req *r)
+{
+	return r->hdr.kind != MEM_WRITE && r->hdr.kind != MEM_CONTROL &&
+	       !(r->flags & MEM_F_POSTED);
+}
 
 static inline void mem_req_init(struct mem_req *r, enum mem_op op,
 				uint64_t addr, uint32_t size)

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A sector cache in timing mode (cache_timing.h). */
+#include "config.h"
+
+#include <string.h>
+#include "cache_timing.h"
+
+const char *const ct_lookup_names[] = { "parallel", "serial", NULL };
+
+static const struct {
+	const char *name, *doc;
+} ct_stat_rows[CT_N_STATS] = {
+	[CT_S_LATENCY_MISSES] = { "latency_misses", "timing: reads of a sector already asked for, answered with it (neither hits nor misses)" },
+	[CT_S_MERGES] = { "mshr_merges", "timing: requests that joined an MSHR entry's sector in flight" },
+	[CT_S_REFUSED_ENTRIES] = { "mshr_refused_entries", "timing: requests refused because every MSHR entry held another line" },
+	[CT_S_REFUSED_TARGETS] = { "mshr_refused_targets", "timing: requests refused because their line's MSHR entry had no target left" },
+	[CT_S_PEAK] = { "mshr_peak", "timing: most MSHR entries in use at once" },
+	[CT_S_LOAD_CYCLES] = { "load_cycles", "timing: cycles from arrival to answer, summed over the reads answered" },
+	[CT_S_LOADS] = { "loads_answered", "timing: reads, atomics and reductions answered" },
+};
+
+/* A request that passes by, waiting for its answer from below. */
+struct passing {
+	struct mem_req req;	/* as it came */
+	uint64_t at;
+	uint32_t input;
+	uint32_t next_free;	/* slot index + 1; 0: none */
+};
+
+struct cache_timing {
+	struct ss_component *c;
+	struct sc_cache *cache;
+	struct mshr *mshr;
+	const struct ct_ops *ops;
+	void *ctx;
+	uint64_t hit_latency, miss_latency;
+	uint64_t *st[CT_N_STATS];
+	uint32_t sector_bytes;
+	/* bypassing requests by tag - 1 (tags of requests sent down: 0, a
+	 * fetch of this cache; k > 0, passing slot k - 1) */
+	GArray *passing;	/* struct passing */
+	uint32_t free_passing;	/* slot + 1, 0: none */
+	uint32_t n_passing;
+	GArray *blocked;	/* struct mem_req refused below, in order */
+	uint8_t *refused;	/* per input: refused, owed a MEM_RETRY */
+	uint32_t inputs;
+	bool any_refused;
+	bool drain_wanted;
+	bool passing_now;	/* pass_by() is sending its request down */
+	uint64_t down_at;	/* tick of the last thing sent down */
+};
+
+bool ct_wanted(const struct ss_params *p)
+{
+	return ss_param_bool(p, "timing");
+}
+
+void ct_add_stats(struct ss_component *c, uint64_t *stats[CT_N_STATS])
+{
+	for (int i = 0; i < CT_N_STATS; i++)
+		stats[i] = ss_stat_add_counter(c, ct_stat_rows[i].name, ct_stat_rows[i].doc);
+	ss_stat_add_ratio(c, "mean_load_latency",
+			  "timing: mean cycles from a read's arrival to its answer",
+			  ct_stat_rows[CT_S_LOAD_CYCLES].name, ct_stat_rows[CT_S_LOADS].name);
+}
+
+struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
+			    uint64_t *const stats[CT_N_STATS], struct sc_cache *cache,
+			    uint32_t inputs, const struct ct_ops *ops, void *ctx)
+{
+	struct cache_timing *t = g_new0(struct cache_timing, 1);
+	uint64_t tag = ss_param_uint(p, "tag_latency"), data = ss_param_uint(p, "data_latency");
+	bool serial = ss_param_enum(p, "lookup") == 1;
+	uint64_t *mst[MSHR_N_STATS];
+
+	t->c = c;
+	t->cache = cache;
+	t->ops = ops;
+	t->ctx = ctx;
+	t->inputs = inputs;
+	t->hit_latency = serial ? tag + data : MAX(tag, data);
+	t->miss_latency = serial ? tag : MAX(tag, data);
+	t->sector_bytes = sc_sector_bytes(cache);
+	for (int i = 0; i < CT_N_STATS; i++)
+		t->st[i] = stats[i];
+	mst[MSHR_S_MERGES] = t->st[CT_S_MERGES];
+	mst[MSHR_S_REFUSED_ENTRIES] = t->st[CT_S_REFUSED_ENTRIES];
+	mst[MSHR_S_REFUSED_TARGETS] = t->st[CT_S_REFUSED_TARGETS];
+	mst[MSHR_S_PEAK] = t->st[CT_S_PEAK];
+	t->mshr = mshr_new(ss_param_uint(p, "mshr_entries"), ss_param_uint(p, "mshr_targets"), mst);
+	t->passing = g_array_new(FALSE, FALSE, sizeof(struct passing));
+	t->blocked = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+	t->refused = g_new0(uint8_t, MAX(inputs, 1));
+	return t;
+}
+
+void ct_free(struct cache_timing *t)
+{
+	if (!t)
+		return;
+	mshr_free(t->mshr);
+	g_array_free(t->passing, TRUE);
+	g_array_free(t->blocked, TRUE);
+	g_free(t->refused);
+	g_free(t);
+}
+
+static uint64_t now(const struct cache_timing *t)
+{
+	return ss_engine_now(t->c->engine);
+}
+
+static void send_down(struct cache_timing *t, const struct mem_req *r, uint64_t delay)
+{
+	uint64_t at = now(t) + delay;
+
+	if (at > t->down_at)
+		t->down_at = at;
+	t->ops->down(t->ctx, r, delay);
+}
+
+uint64_t ct_control_delay(const struct cache_timing *t)
+{
+	uint64_t n = now(t);
+
+	return t->down_at > n ? t->down_at - n : 0;
+}
+
+void ct_emit(struct cache_timing *t, const struct mem_req *r)
+{
+	if (!t->passing_now && r->hdr.kind == MEM_READ && mem_req_wants_answer(r)) {
+		/* a read the model sends for a write (write_miss = fetch):
+		 * nobody waits for it */
+		struct mem_req f = *r;
+
+		f.flags |= MEM_F_POSTED;
+		send_down(t, &f, 0);
+		return;
+	}
+	send_down(t, r, 0);
+}
+
+/* An answer or a refusal of r, up to its input. */
+static void answer(struct cache_timing *t, uint32_t input, const struct mem_req *r,
+		   enum mem_op kind, uint8_t reason, uint64_t delay)
+{
+	struct mem_req a = *r;
+
+	a.ctl = (uint8_t)r->hdr.kind;
+	a.hdr.kind = kind;
+	a.reason = reason;
+	t->ops->up(t->ctx, input, &a, delay);
+}
+
+static void refuse(struct cache_timing *t, uint32_t input, const struct mem_req *r,
+		   uint8_t reason)
+{
+	if (input < t->inputs && !t->refused[input]) {
+		t->refused[input] = 1;
+		t->any_refused = true;
+	}
+	answer(t, input, r, MEM_REFUSE, reason, 0);
+}
+
+static void answered(struct cache_timing *t, uint64_t cycles)
+{
+	(*t->st[CT_S_LOAD_CYCLES]) += cycles;
+	(*t->st[CT_S_LOADS])++;
+}
+
+/* A request that passes by: down with a tag of this cache's, answered up
+ * when its answer comes. */
+static void pass_by(struct cache_timing *t, uint32_t input, const struct mem_req *r)
+{
+	struct mem_req d = *r;
+	struct passing *ps;
+	uint32_t slot;
+
+	if (!mem_req_wants_answer(r)) {
+		sc_access(t->cache, r);
+		return;
+	}
+	if (t->free_passing) {
+		slot = t->free_passing - 1;
+		ps = &g_array_index(t->passing, struct passing, slot);
+		t->free_passing = ps->next_free;
+	} else {
+		slot = t->passing->len;
+		g_array_set_size(t->passing, slot + 1);
+		ps = &g_array_index(t->passing, struct passing, slot);
+	}
+	*ps = (struct passing){ .req = *r, .at = now(t), .input = input };
+	t->n_passing++;
+	d.tag = slot + 1;
+	/* counted as the functional mode counts it, and sent down through
+	 * the model's emit, as it came but for the tag */
+	t->passing_now = true;
+	sc_access(t->cache, &d);
+	t->passing_now = false;
+}
+
+bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
+{
+	uint64_t sector = r->addr & ~(uint64_t)(t->sector_bytes - 1);
+	struct mshr_wait w;
+	enum mshr_state ms;
+	enum sc_probe p;
+	uint64_t line;
+	uint32_t sbit;
+	uint8_t reason;
+
+	if (r->hdr.kind == MEM_WRITE) {
+		sc_access(t->cache, r);
+		return true;
+	}
+	if (r->flags & MEM_F_BYPASS && sc_bypasses(t->cache)) {
+		pass_by(t, input, r);
+		return true;
+	}
+	if (G_UNLIKELY(r->addr + r->size > sector + t->sector_bytes)) {
+		ss_component_fail(t->c, SS_ERROR_CONFIG,
+				  "timing mode: a request of %u bytes at 0x%" G_GINT64_MODIFIER "x spans several of this cache's %u-byte sectors; expected the level above to send requests within one sector (its sector_bytes at most this cache's)",
+				  r->size, r->addr, t->sector_bytes);
+		return false;
+	}
+	line = sc_line_of(t->cache, r->addr);
+	sbit = sc_sector_bit(t->cache, r->addr);
+	w = (struct mshr_wait){ .req = *r, .at = now(t), .input = input };
+	ms = mshr_state(t->mshr, line, sbit);
+	if (ms == MSHR_PENDING) {
+		if (!mshr_add(t->mshr, line, sbit, false, &w, &reason)) {
+			refuse(t, input, r, reason);
+			return true;
+		}
+		sc_count_access(t->cache, r);
+		(*t->st[CT_S_LATENCY_MISSES])++;
+		return true;
+	}
+	p = sc_probe(t->cache, r);
+	if (p == SC_HIT) {
+		sc_access(t->cache, r);
+		if (mem_req_wants_answer(r)) {
+			answered(t, t->hit_latency);
+			answer(t, input, r, MEM_RESPONSE, 0, t->hit_latency);
+		}
+		return true;
+	}
+	if (!mshr_add(t->mshr, line, sbit, true, &w, &reason)) {
+		refuse(t, input, r, reason);
+		return true;
+	}
+	sc_count_issue(t->cache, r, p, true);
+
+	struct mem_req out, f = *sc_fetch_of(t->cache, r, &out);
+
+	f.hdr.kind = MEM_READ;
+	f.flags &= (uint8_t)~MEM_F_POSTED;
+	f.tag = 0;
+	send_down(t, &f, t->miss_latency);
+	return true;
+}
+
+/* Each request waiting on an arrived sector: its effect, then its answer. */
+static void on_arrival(void *ctx, const struct mshr_wait *w, bool first)
+{
+	struct cache_timing *t = ctx;
+
+	/* the first brings the line; a read merged with it changes nothing
+	 * more, an atomic or a reduction modifies the sector */
+	if (first || w->req.hdr.kind != MEM_READ)
+		sc_apply(t->cache, &w->req);
+	if (mem_req_wants_answer(&w->req)) {
+		answered(t, now(t) - w->at);
+		answer(t, w->input, &w->req, MEM_RESPONSE, 0, 0);
+	}
+}
+
+static void send_retries(struct cache_timing *t)
+{
+	if (!t->any_refused || !mshr_has_room(t->mshr))
+		return;
+	t->any_refused = false;
+	for (uint32_t i = 0; i < t->inputs; i++) {
+		struct mem_req m;
+
+		if (!t->refused[i])
+			continue;
+		t->refused[i] = 0;
+		mem_req_init(&m, MEM_RETRY, 0, 0);
+		t->ops->up(t->ctx, i, &m, 0);
+	}
+}
+
+static void check_drained(struct cache_timing *t)
+{
+	if (t->drain_wanted && ct_idle(t)) {
+		t->drain_wanted = false;
+		t->ops->drained(t->ctx);
+	}
+}
+
+static void answer_passing(struct cache_timing *t, const struct mem_req *r)
+{
+	uint32_t slot = r->tag - 1;
+	struct passing *ps;
+
+	if (slot >= t->passing->len)
+		g_error("%s: an answer from below with tag %u, which no request passing by has",
+			t->c->name, r->tag);
+	ps = &g_array_index(t->passing, struct passing, slot);
+	answered(t, now(t) - ps->at);
+	answer(t, ps->input, &ps->req, MEM_RESPONSE, 0, 0);
+	ps->next_free = t->free_passing;
+	t->free_passing = slot + 1;
+	t->n_passing--;
+}
+
+void ct_from_below(struct cache_timing *t, const struct mem_req *r)
+{
+	switch (r->hdr.kind) {
+	case MEM_RESPONSE:
+		if (r->tag) {
+			answer_passing(t, r);
+		} else if (!mshr_arrive(t->mshr, sc_line_of(t->cache, r->addr),
+					sc_sector_bit(t->cache, r->addr), on_arrival, t)) {
+			g_error("%s: an answer from below for 0x%" G_GINT64_MODIFIER "x, which no MSHR entry waits for",
+				t->c->name, r->addr);
+		}
+		send_retries(t);
+		break;
+	case MEM_REFUSE: {
+		/* sent again, as it was, when the level below has room */
+		struct mem_req again = *r;
+
+		again.hdr.kind = r->ctl;
+		again.ctl = 0;
+		again.reason = 0;
+		g_array_append_val(t->blocked, again);
+		break;
+	}
+	case MEM_RETRY: {
+		GArray *again = t->blocked;
+		guint n = again->len;
+
+		if (!n)
+			break;
+		/* what is refused again goes back to the (new) list */
+		t->blocked = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+		for (guint i = 0; i < n; i++)
+			send_down(t, &g_array_index(again, struct mem_req, i), 0);
+		g_array_free(again, TRUE);
+		break;
+	}
+	default:
+		g_error("%s: kind %u from below", t->c->name, r->hdr.kind);
+	}
+	check_drained(t);
+}
+
+bool ct_idle(const struct cache_timing *t)
+{
+	return !mshr_used(t->mshr) && !t->n_passing && !t->blocked->len;
+}
+
+bool ct_wait_drained(struct cache_timing *t)
+{
+	if (ct_idle(t))
+		return false;
+	t->drain_wanted = true;
+	return true;
+}

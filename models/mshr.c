@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The MSHR table (mshr.h).  Entries and targets come from slabs that are
+ * never moved or freed before the table, through free lists, so that a
+ * steady stream of misses allocates nothing; a line finds its entry
+ * through a GHashTable keyed by the line number stored in the entry.
+ */
+#include "config.h"
+
+#include <glib.h>
+#include "mshr.h"
+
+#define MSHR_SLAB 64
+
+struct mshr_target {
+	struct mshr_wait w;
+	uint32_t sbit;
+	struct mshr_target *next;
+};
+
+struct mshr_entry {
+	uint64_t line;		/* the hash table's key points here */
+	uint32_t pending;	/* sectors asked for, not arrived */
+	uint32_t n_targets;
+	struct mshr_target *head, *tail;
+	struct mshr_entry *next_free;
+};
+
+struct mshr {
+	uint32_t max_entries, max_targets;	/* 0: unlimited */
+	uint32_t used;
+	uint64_t waiting;
+	uint64_t *st[MSHR_N_STATS];
+	GHashTable *lines;	/* &entry->line -> entry */
+	struct mshr_entry *free_entries;
+	struct mshr_target *free_targets;
+	GPtrArray *slabs;
+};
+
+struct mshr *mshr_new(uint32_t entries, uint32_t targets,
+		      uint64_t *const stats[MSHR_N_STATS])
+{
+	struct mshr *m = g_new0(struct mshr, 1);
+
+	m->max_entries = entries;
+	m->max_targets = targets;
+	for (int i = 0; i < MSHR_N_STATS; i++)
+		m->st[i] = stats[i];
+	m->lines = g_hash_table_new(g_int64_hash, g_int64_equal);
+	m->slabs = g_ptr_array_new_with_free_func(g_free);
+	return m;
+}
+
+void mshr_free(struct mshr *m)
+{
+	if (!m)
+		return;
+	g_hash_table_destroy(m->lines);
+	g_ptr_array_free(m->slabs, TRUE);
+	g_free(m);
+}
+
+static struct mshr_entry *entry_get(struct mshr *m)
+{
+	if (G_UNLIKELY(!m->free_entries)) {
+		struct mshr_entry *slab = g_new0(struct mshr_entry, MSHR_SLAB);
+
+		for (unsigned i = 0; i < MSHR_SLAB; i++) {
+			slab[i].next_free = m->free_entries;
+			m->free_entries = &slab[i];
+		}
+		g_ptr_array_add(m->slabs, slab);
+	}
+
+	struct mshr_entry *e = m->free_entries;
+
+	m->free_entries = e->next_free;
+	return e;
+}
+
+static struct mshr_target *target_get(struct mshr *m)
+{
+	if (G_UNLIKELY(!m->free_targets)) {
+		struct mshr_target *slab = g_new0(struct mshr_target, MSHR_SLAB);
+
+		for (unsigned i = 0; i < MSHR_SLAB; i++) {
+			slab[i].next = m->free_targets;
+			m->free_targets = &slab[i];
+		}
+		g_ptr_array_add(m->slabs, slab);
+	}
+
+	struct mshr_target *t = m->free_targets;
+
+	m->free_targets = t->next;
+	return t;
+}
+
+static struct mshr_entry *entry_of(const struct mshr *m, uint64_t line)
+{
+	return g_hash_table_lookup(m->lines, &line);
+}
+
+enum mshr_state mshr_state(const struct mshr *m, uint64_t line, uint32_t sbit)
+{
+	const struct mshr_entry *e = entry_of(m, line);
+
+	if (!e)
+		return MSHR_ABSENT;
+	return e->pending & sbit ? MSHR_PENDING : MSHR_LINE;
+}
+
+uint32_t mshr_used(const struct mshr *m)
+{
+	return m->used;
+}
+
+bool mshr_has_room(const struct mshr *m)
+{
+	return !m->max_entries || m->used < m->max_entries;
+}
+
+uint64_t mshr_waiting(const struct mshr *m)
+{
+	return m->waiting;
+}
+
+bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch,
+	      const struct mshr_wait *w, uint8_t *reason)
+{
+	struct mshr_entry *e = entry_of(m, line);
+	struct mshr_target *t;
+
+	if (!e) {
+		if (!mshr_has_room(m)) {
+			(*m->st[MSHR_S_REFUSED_ENTRIES])++;
+			*reason = MEM_REFUSED_ENTRIES;
+			return false;
+		}
+		e = entry_get(m);
+		*e = (struct mshr_entry){ .line = line };
+		g_hash_table_insert(m->lines, &e->line, e);
+		if (++m->used > *m->st[MSHR_S_PEAK])
+			*m->st[MSHR_S_PEAK] = m->used;
+	} else if (m->max_targets && e->n_targets >= m->max_targets) {
+		(*m->st[MSHR_S_REFUSED_TARGETS])++;
+		*reason = MEM_REFUSED_TARGETS;
+		return false;
+	}
+	if (fetch)
+		e->pending |= sbit;
+	else
+		(*m->st[MSHR_S_MERGES])++;
+	t = target_get(m);
+	t->w = *w;
+	t->sbit = sbit;
+	t->next = NULL;
+	if (e->tail)
+		e->tail->next = t;
+	else
+		e->head = t;
+	e->tail = t;
+	e->n_targets++;
+	m->waiting++;
+	return true;
+}
+
+uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
+		     mshr_target_fn fn, void *ctx)
+{
+	struct mshr_entry *e = entry_of(m, line);
+	struct mshr_target *out = NULL, **out_tail = &out, **p;
+	uint32_t n = 0;
+
+	if (!e || !(e->pending & sbit))
+		return 0;
+	/* the sector's targets leave the entry before anyone hears of them,
+	 * so that fn finds the table as it will stay */
+	e->pending &= ~sbit;
+	e->tail = NULL;
+	for (p = &e->head; *p;) {
+		struct mshr_target *t = *p;
+
+		if (t->sbit == sbit) {
+			*p = t->next;
+			t->next = NULL;
+			*out_tail = t;
+			out_tail = &t->next;
+			e->n_targets--;
+			m->waiting--;
+		} else {
+			e->tail = t;
+			p = &t->next;
+		}
+	}
+	if (!e->head) {
+		g_hash_table_remove(m->lines, &e->line);
+		e->next_free = m->free_entries;
+		m->free_entries = e;
+		m->used--;
+	}
+	while (out) {
+		struct mshr_target *t = out;
+		struct mshr_wait w = t->w;
+
+		out = t->next;
+		t->next = m->free_targets;
+		m->free_targets = t;
+		fn(ctx, &w, n++ == 0);
+	}
+	return n;
+}
