@@ -1,0 +1,119 @@
+#!/bin/sh
+# The timing configurations (configs/timing/) on every golden trace: with
+# every latency 0 and no MSHR limit they give the results of the
+# functional ones they extend, counter for counter; with their own
+# latencies they run to the end, the same for any thread count; a seed
+# gives the same half-normal latencies and another seed others; a full
+# MSHR refuses requests that are sent again, each access counted once;
+# a level that never answers, and timing where it cannot be, are errors.
+#
+# Environment (set by make check): SECTORSIM, G_TEST_SRCDIR, SECTORSIM_SHARED.
+
+set -u
+srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+. "$srcdir/tap.sh"
+
+tap_tmpdir test-timing
+
+IFS=$tap_nl
+# shellcheck disable=SC2046 # one trace per line
+set -- "sample=$top/traces/vectoradd-a100" $(golden_traces)
+unset IFS
+have_shared=0
+[ $# -gt 1 ] && have_shared=1
+
+# what makes a timing configuration functional again
+zero="-p l1.tag_latency=0 -p l2.tag_latency=0 -p dram.latency=0
+-p dram.bytes_per_cycle=0 -p l1.mshr_entries=0 -p l1.mshr_targets=0
+-p l2.mshr_entries=0 -p l2.mshr_targets=0"
+
+kernels() { sed -n '/^  "kernels": \[/,$p' "$1"; }
+
+# stat NAME: its value in $tmp/stats (a --stats text dump)
+stat() { awk -v k="$1" '$1 == k { print $2; exit }' "$tmp/stats"; }
+
+for app in "$@"; do
+	name=${app%%=*}
+	trace=${app#*=}
+	for g in titanv a100; do
+		run --quiet --json "$tmp/f.json" "$cfg/$g.ini" "$trace"
+		is "$st" 0 "$name: $g.ini exit 0" || diag "$err"
+		# shellcheck disable=SC2086 # the overrides are words
+		run --quiet --json "$tmp/z.json" $zero "$cfg/timing/$g.ini" "$trace"
+		is "$st" 0 "$name: timing/$g.ini with no latency: exit 0" || diag "$err"
+		is "$(kernels "$tmp/z.json")" "$(kernels "$tmp/f.json")" \
+			"$name: timing/$g.ini with no latency and no MSHR limit gives $g.ini's results"
+		run --quiet --json "$tmp/t1.json" --threads 1 "$cfg/timing/$g.ini" "$trace"
+		is "$st" 0 "$name: timing/$g.ini: exit 0" || diag "$err"
+		is "$(grep -c '"kernel": ' "$tmp/t1.json")" "$(grep -c '"kernel": ' "$tmp/f.json")" \
+			"$name: timing/$g.ini: every kernel ends"
+		run --quiet --json "$tmp/t3.json" --threads 3 "$cfg/timing/$g.ini" "$trace"
+		is "$(kernels "$tmp/t3.json")" "$(kernels "$tmp/t1.json")" \
+			"$name: timing/$g.ini: 3 threads give 1 thread's results"
+	done
+done
+[ "$have_shared" = 1 ] || skip "../shared/golden is not there (set SECTORSIM_SHARED): the golden traces" 5
+
+sample=$top/traces/vectoradd-a100
+
+# ---- seeds ------------------------------------------------------------------
+noisy="-p dram.latency_sigma=40"
+# shellcheck disable=SC2086
+run --quiet --stats=text $noisy -p dram.seed=7 "$cfg/timing/titanv.ini" "$sample"
+is "$st" 0 "half-normal latencies: exit 0" || diag "$err"
+printf '%s\n' "$out" >"$tmp/stats"
+seed7=$out
+lat7=$(stat dram.latency_cycles)
+# shellcheck disable=SC2086
+run --quiet --stats=text $noisy -p dram.seed=7 "$cfg/timing/titanv.ini" "$sample"
+is "$out" "$seed7" "the same seed gives the same run"
+# shellcheck disable=SC2086
+run --quiet --stats=text $noisy -p dram.seed=8 "$cfg/timing/titanv.ini" "$sample"
+printf '%s\n' "$out" >"$tmp/stats"
+lat8=$(stat dram.latency_cycles)
+[ -n "$lat7" ] && [ -n "$lat8" ] && [ "$lat7" != "$lat8" ]
+ok $? "another seed gives other latencies ($lat7, $lat8 cycles)"
+# shellcheck disable=SC2086
+run --quiet --stats=text -p dram.seed=8 -p dram.bytes_per_cycle=0 "$cfg/timing/titanv.ini" "$sample"
+printf '%s\n' "$out" >"$tmp/stats"
+is "$(stat dram.latency_cycles)" "$(( $(stat dram.answered) * 100 ))" \
+	"without sigma and bandwidth every DRAM answer takes the latency"
+is "$(stat dram.queued)" 0 "without bandwidth nothing queues"
+run --quiet --stats=text "$cfg/timing/titanv.ini" "$sample"
+printf '%s\n' "$out" >"$tmp/stats"
+[ "$(stat dram.queue_cycles)" -gt 0 ] && [ "$(stat dram.latency_cycles)" -gt "$(( $(stat dram.answered) * 100 ))" ]
+ok $? "with TITAN V's bandwidth, requests queue and answers come later ($(stat dram.queue_cycles) cycles queued)"
+
+# ---- refusals -----------------------------------------------------------------
+run --quiet --stats=text -p l1.mshr_entries=2 -p l1.mshr_targets=2 \
+	-p l2.mshr_entries=1 "$cfg/timing/titanv.ini" "$sample"
+is "$st" 0 "tiny MSHRs: exit 0" || diag "$err"
+printf '%s\n' "$out" >"$tmp/stats"
+refused=$(stat sm.refused)
+[ "${refused:-0}" -gt 0 ]
+ok $? "tiny MSHRs: the L1s refuse requests ($refused)"
+is "$(( $(stat l1.mshr_refused_entries) + $(stat l1.mshr_refused_targets) ))" "$refused" \
+	"every refusal of an L1 reaches its SM"
+is "$(( $(stat l1.hits) + $(stat l1.sector_misses) + $(stat l1.line_misses) + $(stat l1.latency_misses) ))" \
+	"$(stat l1.accesses)" "L1: every access is a hit, a miss or a latency miss, once"
+is "$(( $(stat l2.hits) + $(stat l2.sector_misses) + $(stat l2.line_misses) + $(stat l2.latency_misses) ))" \
+	"$(stat l2.accesses)" "L2: every access is a hit, a miss or a latency miss, once"
+is "$(stat l1.accesses)" 18750 "refused requests are sent again, none lost: the sample's 18750 sector accesses"
+is "$(stat l1.loads_answered)" 12500 "each of the 12500 loads answered once"
+
+# ---- what cannot work -----------------------------------------------------------
+run --quiet -p dram.timing=false "$cfg/timing/titanv.ini" "$sample"
+is "$st" 2 "a DRAM that never answers: exit 2"
+has "$err" "kernel 1 never finished" "a DRAM that never answers: the kernel never finished, not a hang"
+run --quiet -p sm.timing=true "$cfg/validation/titanv-ref.ini" "$sample"
+is "$st" 2 "timing with the reference's issue: exit 2"
+has "$err" "timing = true needs classify = hw" "timing with the reference's issue: why"
+run --quiet -p l2.timing=true "$cfg/validation/titanv-ref.ini" "$sample"
+is "$st" 2 "timing with the round-robin L2 merge: exit 2"
+has "$err" "needs merge = arrival" "timing with the round-robin L2 merge: why"
+run --quiet -p sm.issue=latency_queue "$cfg/titanv.ini" "$sample"
+is "$st" 2 "latency_queue without timing: exit 2"
+has "$err" "it needs timing = true" "latency_queue without timing: why"
+
+done_testing
