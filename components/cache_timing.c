@@ -25,6 +25,7 @@ struct passing {
 	uint64_t at;
 	uint32_t input;
 	uint32_t next_free;	/* slot index + 1; 0: none */
+	bool in_use;
 };
 
 struct cache_timing {
@@ -41,7 +42,12 @@ struct cache_timing {
 	GArray *passing;	/* struct passing */
 	uint32_t free_passing;	/* slot + 1, 0: none */
 	uint32_t n_passing;
-	GArray *blocked;	/* struct mem_req refused below, in order */
+	/* refused below, to send again in order from blocked_head on */
+	GArray *blocked;	/* struct mem_req */
+	guint blocked_head;
+	bool resending;		/* resend_blocked() is sending them */
+	bool refused_now;	/* ... and the level below refused the one sent */
+	bool retry_again;	/* ... and a retry came meanwhile */
 	uint8_t *refused;	/* per input: refused, owed a MEM_RETRY */
 	uint32_t inputs;
 	bool any_refused;
@@ -189,7 +195,7 @@ static void pass_by(struct cache_timing *t, uint32_t input, const struct mem_req
 		g_array_set_size(t->passing, slot + 1);
 		ps = &g_array_index(t->passing, struct passing, slot);
 	}
-	*ps = (struct passing){ .req = *r, .at = now(t), .input = input };
+	*ps = (struct passing){ .req = *r, .at = now(t), .input = input, .in_use = true };
 	t->n_passing++;
 	d.tag = slot + 1;
 	/* counted as the functional mode counts it, and sent down through
@@ -208,7 +214,14 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 	uint64_t line;
 	uint32_t sbit;
 	uint8_t reason;
+	bool posted;
 
+	if (G_UNLIKELY(r->hdr.kind < MEM_READ || r->hdr.kind > MEM_REDUCTION)) {
+		ss_component_fail(t->c, SS_ERROR_CONFIG,
+				  "timing mode: a message of kind %u from above, where only requests come; expected the level above to pass answers up, not down (is it in timing mode?)",
+				  r->hdr.kind);
+		return false;
+	}
 	if (r->hdr.kind == MEM_WRITE) {
 		sc_access(t->cache, r);
 		return true;
@@ -227,8 +240,11 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 	sbit = sc_sector_bit(t->cache, r->addr);
 	w = (struct mshr_wait){ .req = *r, .at = now(t), .input = input };
 	ms = mshr_state(t->mshr, line, sbit);
+	/* whoever sent a posted request cannot send it again: it is taken
+	 * whatever room the table has */
+	posted = !mem_req_wants_answer(r);
 	if (ms == MSHR_PENDING) {
-		if (!mshr_add(t->mshr, line, sbit, false, &w, &reason)) {
+		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, &reason)) {
 			refuse(t, input, r, reason);
 			return true;
 		}
@@ -245,10 +261,13 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 		}
 		return true;
 	}
-	if (!mshr_add(t->mshr, line, sbit, true, &w, &reason)) {
+	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, &reason)) {
 		refuse(t, input, r, reason);
 		return true;
 	}
+	/* an entry holds the line: its other sectors find it reserved */
+	if (ms == MSHR_LINE && p == SC_MISS)
+		p = SC_SECTOR_MISS;
 	sc_count_issue(t->cache, r, p, true);
 
 	struct mem_req out, f = *sc_fetch_of(t->cache, r, &out);
@@ -308,11 +327,52 @@ static void answer_passing(struct cache_timing *t, const struct mem_req *r)
 		g_error("%s: an answer from below with tag %u, which no request passing by has",
 			t->c->name, r->tag);
 	ps = &g_array_index(t->passing, struct passing, slot);
-	answered(t, now(t) - ps->at);
-	answer(t, ps->input, &ps->req, MEM_RESPONSE, 0, 0);
+	if (!ps->in_use)
+		g_error("%s: a second answer from below with tag %u", t->c->name, r->tag);
+
+	struct passing done = *ps;
+
+	/* free before the answer goes up, which may send more through here */
+	ps->in_use = false;
 	ps->next_free = t->free_passing;
 	t->free_passing = slot + 1;
 	t->n_passing--;
+	answered(t, now(t) - done.at);
+	answer(t, done.input, &done.req, MEM_RESPONSE, 0, 0);
+}
+
+/*
+ * The level below has room again: what it refused goes down again, in
+ * order, until it refuses one more (a queue to the next level, as the
+ * hardware's miss queue is), which stays at the head: the rest waits for
+ * the next retry rather than being sent only to be refused.  A refusal
+ * that comes later (a link with latency) puts its request at the end.
+ */
+static void resend_blocked(struct cache_timing *t)
+{
+	if (t->resending) {
+		t->retry_again = true;
+		return;
+	}
+	t->resending = true;
+	do {
+		t->retry_again = false;
+		while (t->blocked_head < t->blocked->len) {
+			/* a copy: the list may grow while it goes down */
+			struct mem_req r = g_array_index(t->blocked, struct mem_req, t->blocked_head);
+
+			t->refused_now = false;
+			send_down(t, &r, 0);
+			if (t->refused_now)
+				break;
+			t->blocked_head++;
+		}
+	} while (t->retry_again && !t->refused_now);
+	if (t->blocked_head == t->blocked->len) {
+		g_array_set_size(t->blocked, 0);
+		t->blocked_head = 0;
+	}
+	t->resending = false;
 }
 
 void ct_from_below(struct cache_timing *t, const struct mem_req *r)
@@ -329,8 +389,14 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 		send_retries(t);
 		break;
 	case MEM_REFUSE: {
-		/* sent again, as it was, when the level below has room */
+		/* sent again, as it was, when the level below has room; the
+		 * one being sent again stays where it is */
 		struct mem_req again = *r;
+
+		if (t->resending && !t->refused_now) {
+			t->refused_now = true;
+			break;
+		}
 
 		again.hdr.kind = r->ctl;
 		again.ctl = 0;
@@ -338,19 +404,9 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 		g_array_append_val(t->blocked, again);
 		break;
 	}
-	case MEM_RETRY: {
-		GArray *again = t->blocked;
-		guint n = again->len;
-
-		if (!n)
-			break;
-		/* what is refused again goes back to the (new) list */
-		t->blocked = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
-		for (guint i = 0; i < n; i++)
-			send_down(t, &g_array_index(again, struct mem_req, i), 0);
-		g_array_free(again, TRUE);
+	case MEM_RETRY:
+		resend_blocked(t);
 		break;
-	}
 	default:
 		g_error("%s: kind %u from below", t->c->name, r->hdr.kind);
 	}
@@ -359,7 +415,7 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 
 bool ct_idle(const struct cache_timing *t)
 {
-	return !mshr_used(t->mshr) && !t->n_passing && !t->blocked->len;
+	return !mshr_used(t->mshr) && !t->n_passing && t->blocked_head == t->blocked->len;
 }
 
 bool ct_wait_drained(struct cache_timing *t)

@@ -257,7 +257,7 @@ G_GNUC_NO_INLINE static void dram_recv_timed(struct dram_counter *d, struct ss_p
 	if (d->end_due)
 		end_now(d);
 	count(d, in, r);
-	if (r->hdr.kind != MEM_CONTROL)
+	if (d->latency && r->hdr.kind != MEM_CONTROL)
 		serve_timed(d, in, r);
 }
 

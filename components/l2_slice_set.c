@@ -442,6 +442,11 @@ G_GNUC_NO_INLINE static void l2_recv_timed(struct l2_slice_set *l2, struct ss_po
 	if (l2->map.mapping == SLICE_MAP_GPGPUSIM)
 		routed.part_addr = part_addr;
 	ct_request(l2->slice[s].timing, in->index, &routed);
+	/* a request after the kernel's end (a write's posted fetch that the
+	 * slice refused, sent again) may keep a slice that was idle busy: it
+	 * waits to drain too */
+	if (l2->end_waits && !ct_idle(l2->slice[s].timing))
+		ct_wait_drained(l2->slice[s].timing);
 }
 
 /* l2_recv when the last kernel's end is still due: it goes first. */

@@ -14,6 +14,11 @@
  * l2_slice_set see: one kernel begin per kernel to every slice; a
  * kernel's end to every slice, in slice order, once every input has ended
  * it; a flush or an invalidation to every slice, in slice order, at once.
+ *
+ * With timing = true (slices in timing mode) a request goes down with the
+ * input it came from in `route`, and a slice's answer or refusal goes back
+ * up that input; a slice's retry goes up every input, since only the
+ * inputs know whether they wait for one.
  */
 #include "config.h"
 
@@ -24,6 +29,7 @@
 static const struct ss_param_desc params[] = {
 	SLICE_MAP_PARAM_ROWS,
 	{ "line_bytes", SS_P_SIZE, "128B", "mapping = line: the line whose number, modulo the slices, picks the slice", NULL, 32, 65536, SS_PF_POW2 },
+	{ "timing", SS_P_BOOL, "false", "the slices are in timing mode: their answers go back up the input each request came from", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -38,8 +44,10 @@ struct slice_router {
 	unsigned n_in, n_out, n_ended;
 	struct slice_map map;
 	struct ss_port **mem_side;
+	struct ss_port **cpu_side;	/* timing only */
 	bool *ended;		/* per input: it ended the current kernel */
 	bool begun;
+	bool timed;
 };
 
 static int router_create(struct ss_component *c, const struct ss_params *p,
@@ -50,7 +58,9 @@ static int router_create(struct ss_component *c, const struct ss_params *p,
 	bool ok;
 
 	rt->n_in = ss_component_port_count(c, "cpu_side");
-	ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);	/* answers nothing */
+	rt->timed = ss_param_bool(p, "timing");
+	if (!rt->timed)
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);	/* answers nothing */
 	rt->n_out = ss_component_port_count(c, "mem_side");
 	given = g_strdup_printf("%u mem_side outputs", rt->n_out);
 	ok = slice_map_from_params(p, rt->n_out, given, ss_param_uint(p, "line_bytes"),
@@ -67,7 +77,41 @@ static int router_create(struct ss_component *c, const struct ss_params *p,
 	for (unsigned i = 0; i < rt->n_out; i++)
 		rt->mem_side[i] = ss_component_port(c, "mem_side", i);
 	rt->ended = g_new0(bool, rt->n_in);
+	if (rt->timed) {
+		if (rt->n_in > UINT16_MAX + 1u) {
+			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+				    "timing = true with %u inputs: answers name their input in 16 bits; expected at most 65536",
+				    rt->n_in);
+			return -1;
+		}
+		rt->cpu_side = g_new0(struct ss_port *, rt->n_in);
+		for (unsigned i = 0; i < rt->n_in; i++)
+			rt->cpu_side[i] = ss_component_port(c, "cpu_side", i);
+	}
 	return 0;
+}
+
+/* What comes up from a slice: its answer to the input the request came
+ * from, or a retry to every input. */
+G_GNUC_NO_INLINE static void from_slice(struct slice_router *rt, const struct mem_req *r)
+{
+	if (!rt->timed) {
+		ss_component_fail(&rt->c, SS_ERROR_CONFIG,
+				  "an answer (kind %u) came up from a slice; expected timing = true on the router when the slices are in timing mode",
+				  r->hdr.kind);
+		return;
+	}
+	if (r->hdr.kind == MEM_RETRY) {
+		for (unsigned i = 0; i < rt->n_in; i++)
+			ss_port_send(rt->cpu_side[i], &r->hdr);
+		return;
+	}
+	if (r->route >= rt->n_in) {
+		ss_component_fail(&rt->c, SS_ERROR_INTERNAL,
+				  "an answer for input %u of %u", r->route, rt->n_in);
+		return;
+	}
+	ss_port_send(rt->cpu_side[r->route], &r->hdr);
 }
 
 static void to_every_slice(struct slice_router *rt, const struct mem_req *r)
@@ -118,7 +162,18 @@ static void router_recv(struct ss_component *c, struct ss_port *in,
 		control(rt, in, r);
 		return;
 	}
+	if (G_UNLIKELY(in->desc->dir == SS_PORT_OUT)) {
+		from_slice(rt, r);
+		return;
+	}
 	s = slice_map_route(&rt->map, r, &part_addr);
+	if (G_UNLIKELY(rt->timed)) {
+		routed = *r;
+		routed.part_addr = part_addr;
+		routed.route = (uint16_t)in->index;
+		ss_port_send(rt->mem_side[s], &routed.hdr);
+		return;
+	}
 	if (part_addr == r->part_addr) {
 		ss_port_send(rt->mem_side[s], m);
 		return;
@@ -133,6 +188,7 @@ static void router_destroy(struct ss_component *c)
 	struct slice_router *rt = SS_COMPONENT(c, struct slice_router, c);
 
 	g_free(rt->mem_side);
+	g_free(rt->cpu_side);
 	g_free(rt->ended);
 }
 

@@ -297,10 +297,17 @@ struct refused_req {
 	struct mem_req req;
 };
 
-/* timing, issue = latency_queue: a ready warp and its place */
+/*
+ * timing, issue = latency_queue: why a warp became ready, which places it
+ * among the warps that became ready in the same tick: placed or answered
+ * (by warp id), then ready again right after its own issue, then back
+ * from a refusal (both in the order it happened).
+ */
+enum lq_class { LQ_ANSWERED, LQ_AFTER_ISSUE, LQ_REFUSED };
+
 struct lq_item {
-	uint64_t key;			/* tick << 1 | after a refusal */
-	uint64_t order;			/* warp id, or the refusal's number */
+	uint64_t key;			/* tick * 4 + enum lq_class */
+	uint64_t order;			/* warp id, or a running number */
 	uint32_t h;
 };
 
@@ -364,7 +371,7 @@ struct warp_interleaver {
 	GArray *refused;		/* struct refused_req, in refusal order */
 	GArray *resend;			/* scratch: one warp's refused requests */
 	GArray *lq;			/* struct lq_item, issue = latency_queue */
-	uint64_t lq_refusals;
+	uint64_t lq_seq;
 	uint64_t first_issue, last_answer;	/* ticks + 1; 0: none yet */
 	uint64_t *wt[WT_N_STATS];
 };
@@ -884,11 +891,12 @@ static uint32_t pick_lq(struct warp_interleaver *w)
 
 /*
  * Warp h can issue: its bit, and under latency_queue its place in the
- * queue, after every warp that became ready before it or in the same
- * tick with a lower id; a warp back from a refusal goes after those of
- * its tick, in the order of the refusals.
+ * queue: after every warp that became ready in an earlier tick, and among
+ * those of its tick by enum lq_class.  So with no latency the warps take
+ * turns in id order, and a warp that waited goes behind those that did
+ * not, earliest answer first, as in Nugteren et al.'s model.
  */
-static void make_ready(struct warp_interleaver *w, uint32_t h, bool after_refusal)
+static void make_ready(struct warp_interleaver *w, uint32_t h, enum lq_class why)
 {
 	if (ready_test(w, h))
 		return;
@@ -898,8 +906,8 @@ static void make_ready(struct warp_interleaver *w, uint32_t h, bool after_refusa
 		return;
 
 	struct lq_item it = {
-		.key = ss_engine_now(w->c.engine) << 1 | after_refusal,
-		.order = after_refusal ? ++w->lq_refusals : h,
+		.key = ss_engine_now(w->c.engine) * 4 + why,
+		.order = why == LQ_ANSWERED ? h : ++w->lq_seq,
 		.h = h,
 	};
 	guint i = w->lq->len;
@@ -965,6 +973,9 @@ static void warp_finished(struct warp_interleaver *w, uint32_t h)
 	uint32_t r = h / w->wpb_eff;
 	struct block_slot *slot = &w->slots[r];
 
+	/* the next warp in this place is another one */
+	if (w->greedy[h % w->nsched] == h)
+		w->greedy[h % w->nsched] = NONE;
 	w->live_warps--;
 	if (!--slot->warps_left) {
 		const struct gpu_block *b = slot->block;
@@ -984,14 +995,14 @@ static void warp_finished(struct warp_interleaver *w, uint32_t h)
  * answers or for the L1's retry, ready for its next instruction (or to
  * send its refused requests again), or finished.
  */
-static void settle(struct warp_interleaver *w, uint32_t h)
+static void settle(struct warp_interleaver *w, uint32_t h, enum lq_class why)
 {
 	struct hw_warp *hw = &w->hw[h];
 
 	if (hw->outstanding || hw->blocked || (w->sending && w->cur_h == h))
 		return;
 	if (hw->n_refused || hw->next < hw->n) {
-		make_ready(w, h, hw->n_refused > 0);
+		make_ready(w, h, hw->n_refused ? LQ_REFUSED : why);
 		wake(w);
 		return;
 	}
@@ -1015,12 +1026,18 @@ static void resend_refused(struct warp_interleaver *w, uint32_t h)
 	}
 	g_array_set_size(w->refused, keep);
 	hw->n_refused = 0;
+	/* until the L1 refuses one again: the rest would be refused too */
 	for (guint i = 0; i < w->resend->len; i++) {
-		struct mem_req *r = &g_array_index(w->resend, struct refused_req, i).req;
+		struct refused_req *q = &g_array_index(w->resend, struct refused_req, i);
 
-		if (mem_req_wants_answer(r))
+		if (hw->blocked) {
+			g_array_append_val(w->refused, *q);
+			hw->n_refused++;
+			continue;
+		}
+		if (mem_req_wants_answer(&q->req))
 			hw->outstanding++;
-		ss_port_send(w->mem, &r->hdr);
+		ss_port_send(w->mem, &q->req.hdr);
 	}
 }
 
@@ -1045,7 +1062,7 @@ static void issue_timed(struct warp_interleaver *w, uint32_t h)
 		issue_line(w, &w->slots[r].block->lines[li], r);
 	}
 	w->sending = false;
-	settle(w, h);
+	settle(w, h, LQ_AFTER_ISSUE);
 }
 
 /* An answer, a refusal or a retry from the L1. */
@@ -1065,7 +1082,7 @@ static void wi_answer(struct warp_interleaver *w, const struct mem_req *r)
 	switch (r->hdr.kind) {
 	case MEM_RESPONSE:
 		w->last_answer = ss_engine_now(w->c.engine) + 1;
-		settle(w, h);
+		settle(w, h, LQ_ANSWERED);
 		break;
 	case MEM_REFUSE: {
 		struct refused_req q = { .h = h, .req = *r };
@@ -1085,7 +1102,7 @@ static void wi_answer(struct warp_interleaver *w, const struct mem_req *r)
 
 			if (w->hw[k].blocked) {
 				w->hw[k].blocked = false;
-				settle(w, k);
+				settle(w, k, LQ_REFUSED);
 			}
 		}
 		break;
@@ -1187,7 +1204,7 @@ static void reset_subcores(struct warp_interleaver *w, uint32_t slots)
 	if (w->timing) {
 		g_array_set_size(w->lq, 0);
 		g_array_set_size(w->refused, 0);
-		w->lq_refusals = 0;
+		w->lq_seq = 0;
 		w->first_issue = w->last_answer = 0;
 	}
 	w->warps = WARPS_UNDECIDED;
@@ -1229,7 +1246,7 @@ static bool place_warps(struct warp_interleaver *w, uint32_t r, const struct gpu
 		at[v] = start;
 		start += n;
 		if (n) {
-			make_ready(w, h, false);
+			make_ready(w, h, LQ_ANSWERED);
 			slot->warps_left++;
 			w->live_warps++;
 		}
@@ -1272,7 +1289,7 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 		return;
 	}
 	w->hw[r] = (struct hw_warp){ .n = b->n_lines };
-	make_ready(w, r, false);
+	make_ready(w, r, LQ_ANSWERED);
 	slot->warps_left = 1;
 	w->live_warps++;
 }

@@ -125,14 +125,14 @@ uint64_t mshr_waiting(const struct mshr *m)
 	return m->waiting;
 }
 
-bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch,
+bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool force,
 	      const struct mshr_wait *w, uint8_t *reason)
 {
 	struct mshr_entry *e = entry_of(m, line);
 	struct mshr_target *t;
 
 	if (!e) {
-		if (!mshr_has_room(m)) {
+		if (!force && !mshr_has_room(m)) {
 			(*m->st[MSHR_S_REFUSED_ENTRIES])++;
 			*reason = MEM_REFUSED_ENTRIES;
 			return false;
@@ -142,7 +142,7 @@ bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch,
 		g_hash_table_insert(m->lines, &e->line, e);
 		if (++m->used > *m->st[MSHR_S_PEAK])
 			*m->st[MSHR_S_PEAK] = m->used;
-	} else if (m->max_targets && e->n_targets >= m->max_targets) {
+	} else if (!force && m->max_targets && e->n_targets >= m->max_targets) {
 		(*m->st[MSHR_S_REFUSED_TARGETS])++;
 		*reason = MEM_REFUSED_TARGETS;
 		return false;

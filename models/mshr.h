@@ -59,9 +59,10 @@ struct mshr_wait {
  * that asks the level below for the sector (the sector becomes pending),
  * else it merges.  False, with *reason (enum mem_refusal) and the refusal
  * counted, when the table has no room: a new line needs a free entry, any
- * request a free target of its line's entry.
+ * request a free target of its line's entry; unless `force`, which takes
+ * it beyond the limits (a request that cannot be sent again).
  */
-bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch,
+bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool force,
 	      const struct mshr_wait *w, uint8_t *reason);
 
 /* Called with each request waiting on an arrived sector, in arrival order. */

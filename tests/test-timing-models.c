@@ -38,7 +38,7 @@ static void on_target(void *ctx, const struct mshr_wait *w, bool first)
 
 		a->add_in_fn = FALSE;
 		again.req.addr = 0x1000 + 99;
-		g_assert_true(mshr_add(a->m, 0x1000 >> 7, 1, true, &again, &reason));
+		g_assert_true(mshr_add(a->m, 0x1000 >> 7, 1, true, false, &again, &reason));
 	}
 }
 
@@ -62,28 +62,34 @@ static void test_mshr_merge_and_refuse(void)
 	m = a.m = mshr_new(2, 3, stats);
 	g_assert_cmpint(mshr_state(m, 10, 1), ==, MSHR_ABSENT);
 	w = wait_for(0x501);
-	g_assert_true(mshr_add(m, 10, 1, true, &w, &reason));
+	g_assert_true(mshr_add(m, 10, 1, true, false, &w, &reason));
 	g_assert_cmpint(mshr_state(m, 10, 1), ==, MSHR_PENDING);
 	g_assert_cmpint(mshr_state(m, 10, 2), ==, MSHR_LINE);
 	w = wait_for(0x502);
-	g_assert_true(mshr_add(m, 10, 1, false, &w, &reason));	/* merge */
+	g_assert_true(mshr_add(m, 10, 1, false, false, &w, &reason));	/* merge */
 	w = wait_for(0x503);
-	g_assert_true(mshr_add(m, 10, 2, true, &w, &reason));	/* another sector */
+	g_assert_true(mshr_add(m, 10, 2, true, false, &w, &reason));	/* another sector */
 	/* the entry holds 3 targets: a fourth is refused, for targets */
 	w = wait_for(0x504);
-	g_assert_false(mshr_add(m, 10, 1, false, &w, &reason));
+	g_assert_false(mshr_add(m, 10, 1, false, false, &w, &reason));
 	g_assert_cmpuint(reason, ==, MEM_REFUSED_TARGETS);
 	w = wait_for(0x605);
-	g_assert_true(mshr_add(m, 11, 1, true, &w, &reason));
+	g_assert_true(mshr_add(m, 11, 1, true, false, &w, &reason));
 	g_assert_false(mshr_has_room(m));
-	/* a third line has no entry */
+	/* a third line has no entry, unless forced */
 	w = wait_for(0x706);
-	g_assert_false(mshr_add(m, 12, 1, true, &w, &reason));
+	g_assert_false(mshr_add(m, 12, 1, true, false, &w, &reason));
 	g_assert_cmpuint(reason, ==, MEM_REFUSED_ENTRIES);
+	w = wait_for(0x707);
+	g_assert_true(mshr_add(m, 13, 1, true, true, &w, &reason));
+	g_assert_cmpuint(mshr_arrive(m, 13, 1, on_target, &a), ==, 1);
+	g_array_set_size(a.addr, 0);
+	g_array_set_size(a.first, 0);
 	g_assert_cmpuint(counters[MSHR_S_MERGES], ==, 1);
 	g_assert_cmpuint(counters[MSHR_S_REFUSED_TARGETS], ==, 1);
 	g_assert_cmpuint(counters[MSHR_S_REFUSED_ENTRIES], ==, 1);
-	g_assert_cmpuint(counters[MSHR_S_PEAK], ==, 2);
+	/* the forced line went beyond the two entries */
+	g_assert_cmpuint(counters[MSHR_S_PEAK], ==, 3);
 	g_assert_cmpuint(mshr_waiting(m), ==, 4);
 
 	/* sector 1 of line 10 arrives: its two requests, the fetcher first;
@@ -125,7 +131,7 @@ static void test_mshr_reuse(void)
 		for (unsigned k = 0; k < 40; k++) {
 			struct mshr_wait w = wait_for(line << 7 | k);
 
-			g_assert_true(mshr_add(m, line, 1, k == 0, &w, &reason));
+			g_assert_true(mshr_add(m, line, 1, k == 0, false, &w, &reason));
 		}
 		g_assert_cmpuint(mshr_arrive(m, line, 1, on_target, &a), ==, 40);
 	}

@@ -102,6 +102,51 @@ is "$(( $(stat l2.hits) + $(stat l2.sector_misses) + $(stat l2.line_misses) + $(
 is "$(stat l1.accesses)" 18750 "refused requests are sent again, none lost: the sample's 18750 sector accesses"
 is "$(stat l1.loads_answered)" 12500 "each of the 12500 loads answered once"
 
+# ---- lines in flight, links with latency, the per-slice topology -----------------
+run --quiet --stats=text "$cfg/timing/titanv.ini" "$sample"
+printf '%s\n' "$out" >"$tmp/stats"
+# each warp's four sectors of a line miss together: the first misses the
+# line, the other three find it reserved (sector misses), as without time
+is "$(stat l1.global_load_line_misses) $(stat l1.global_load_sector_misses)" "3126 9374" \
+	"a line in flight is reserved: its other sectors are sector misses"
+cat >"$tmp/links.ini" <<EOF
+[simulation]
+include = $cfg/timing/titanv.ini
+[link sm_l1]
+latency = 3
+[link l1_l2]
+latency = 7
+[link l2_dram]
+latency = 2
+EOF
+feat=$shared/golden/accelsim_features/accelsim
+if [ -d "$feat" ]; then
+	for k in l2.mshr_entries=1 l2.mshr_targets=1; do
+		for th in 1 2; do
+			run --quiet --threads $th --json "$tmp/l$th.json" -p l1.write_miss=fetch \
+				-p l1.write_hit=write_back -p "$k" "$tmp/links.ini" "$feat"
+			is "$st" 0 "links with latency, write fetches, $k, $th threads: exit 0" || diag "$err"
+		done
+		is "$(kernels "$tmp/l2.json")" "$(kernels "$tmp/l1.json")" "links with latency, $k: 2 threads give 1 thread's results"
+	done
+else
+	skip "../shared/golden is not there: links with latency on accelsim_features" 6
+fi
+slices="-p sm.timing=true -p l1.timing=true -p l2s.timing=true -p xbar.timing=true
+-p dram.timing=true -p l1.tag_latency=20 -p l2s.tag_latency=160 -p dram.latency=100
+-p l1.mshr_entries=4 -p l2s.mshr_entries=2 -p l1.mshr_targets=8 -p l2s.mshr_targets=4"
+# shellcheck disable=SC2086
+run --quiet --json "$tmp/s.json" $slices "$cfg/titanv-slices.ini" "$sample"
+is "$st" 0 "titanv-slices.ini in timing mode: exit 0" || diag "$err"
+run --quiet --json "$tmp/t.json" -p l1.mshr_entries=4 -p l2.mshr_entries=2 \
+	-p dram.bytes_per_cycle=0 "$cfg/timing/titanv.ini" "$sample"
+is "$(kernels "$tmp/s.json")" "$(kernels "$tmp/t.json")" \
+	"in timing mode, the slices behind a router give the slice set's results"
+# shellcheck disable=SC2086
+run --quiet $slices -p xbar.timing=false "$cfg/titanv-slices.ini" "$sample"
+is "$st" 2 "timed slices behind a functional router: exit 2"
+has "$err" "expected timing = true on the router" "timed slices behind a functional router: why"
+
 # ---- what cannot work -----------------------------------------------------------
 run --quiet -p dram.timing=false "$cfg/timing/titanv.ini" "$sample"
 is "$st" 2 "a DRAM that never answers: exit 2"

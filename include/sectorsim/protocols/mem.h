@@ -62,6 +62,7 @@ enum mem_ctl {			/* what a MEM_CONTROL message asks */
 	MEM_CTL_KERNEL_END,	/* this input sends nothing more for the kernel */
 };
 
+/* 48 bytes: every field after flags lies in what was its padding */
 struct mem_req {
 	struct ss_msg hdr;
 	uint64_t addr;		/* byte address, 32 B aligned */
@@ -76,6 +77,8 @@ struct mem_req {
 	uint32_t warp;
 	uint8_t flags;		/* MEM_F_* */
 	uint8_t reason;		/* enum mem_refusal, for MEM_REFUSE */
+	uint16_t route;		/* the input a router took it from, given back
+				   in answers (one router on a path) */
 	uint32_t tag;		/* the requester's own, given back in answers */
 };
 
