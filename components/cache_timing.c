@@ -4,19 +4,20 @@
 
 #include <string.h>
 #include "cache_timing.h"
+#include <sectorsim/protocols/cache_stats.h>
 
 const char *const ct_lookup_names[] = { "parallel", "serial", NULL };
 
 static const struct {
 	const char *name, *doc;
 } ct_stat_rows[CT_N_STATS] = {
-	[CT_S_LATENCY_MISSES] = { "latency_misses", "timing: reads of a sector already asked for, answered with it (neither hits nor misses)" },
-	[CT_S_MERGES] = { "mshr_merges", "timing: requests that joined an MSHR entry's sector in flight" },
-	[CT_S_REFUSED_ENTRIES] = { "mshr_refused_entries", "timing: requests refused because every MSHR entry held another line" },
-	[CT_S_REFUSED_TARGETS] = { "mshr_refused_targets", "timing: requests refused because their line's MSHR entry had no target left" },
-	[CT_S_PEAK] = { "mshr_peak", "timing: most MSHR entries in use at once" },
-	[CT_S_LOAD_CYCLES] = { "load_cycles", "timing: cycles from arrival to answer, summed over the reads answered" },
-	[CT_S_LOADS] = { "loads_answered", "timing: reads, atomics and reductions answered" },
+	[CT_S_LATENCY_MISSES] = { TIMING_STAT_LATENCY_MISSES, "timing: reads of a sector already asked for, answered with it (neither hits nor misses)" },
+	[CT_S_MERGES] = { TIMING_STAT_MERGES, "timing: requests that joined an MSHR entry's sector in flight" },
+	[CT_S_REFUSED_ENTRIES] = { TIMING_STAT_REFUSED_ENTRIES, "timing: requests refused because every MSHR entry held another line" },
+	[CT_S_REFUSED_TARGETS] = { TIMING_STAT_REFUSED_TARGETS, "timing: requests refused because their line's MSHR entry had no target left" },
+	[CT_S_PEAK] = { TIMING_STAT_PEAK, "timing: most MSHR entries in use at once (of the component's caches, the most any had; --stats sums an array's)" },
+	[CT_S_LOAD_CYCLES] = { TIMING_STAT_LOAD_CYCLES, "timing: cycles from arrival to answer, summed over the reads answered" },
+	[CT_S_LOADS] = { TIMING_STAT_LOADS, "timing: reads, atomics and reductions answered" },
 };
 
 /* A request that passes by, waiting for its answer from below. */

@@ -33,10 +33,10 @@ enum { DT_ANSWERED, DT_LATENCY, DT_QUEUED, DT_QUEUE_CYCLES, DT_N_STATS };
 static const struct {
 	const char *name, *doc;
 } dt_rows[DT_N_STATS] = {
-	[DT_ANSWERED] = { "answered", "timing: reads, atomics and reductions answered" },
-	[DT_LATENCY] = { "latency_cycles", "timing: cycles from arrival to answer, summed over the answers" },
-	[DT_QUEUED] = { "queued", "timing: transactions that waited for their channel's bandwidth" },
-	[DT_QUEUE_CYCLES] = { "queue_cycles", "timing: cycles transactions waited for their channel's bandwidth, summed" },
+	[DT_ANSWERED] = { DRAM_STAT_ANSWERED, "timing: reads, atomics and reductions answered" },
+	[DT_LATENCY] = { DRAM_STAT_LATENCY_CYCLES, "timing: cycles from arrival to answer, summed over the answers" },
+	[DT_QUEUED] = { DRAM_STAT_QUEUED, "timing, with a bandwidth: transactions that waited for their channel" },
+	[DT_QUEUE_CYCLES] = { DRAM_STAT_QUEUE_CYCLES, "timing, with a bandwidth: cycles transactions waited for their channel, summed" },
 };
 
 static const struct ss_stat_desc stats[] = {
@@ -111,10 +111,11 @@ static int dram_create(struct ss_component *c, const struct ss_params *p,
 		d->latency = latency_new(ss_param_uint(p, "latency"), sigma,
 					 (uint32_t)ss_param_uint(p, "seed"));
 		d->free_at = g_new0(double, n_ch);
-		for (int i = 0; i < DT_N_STATS; i++)
+		/* the queue's counters only where there is a queue */
+		for (int i = 0; i < (d->bytes_per_cycle > 0 ? DT_N_STATS : DT_QUEUED); i++)
 			d->dt[i] = ss_stat_add_counter(c, dt_rows[i].name, dt_rows[i].doc);
 		ss_stat_add_ratio(c, "mean_latency", "timing: mean cycles from arrival to answer",
-				  "latency_cycles", "answered");
+				  DRAM_STAT_LATENCY_CYCLES, DRAM_STAT_ANSWERED);
 	} else {
 		ss_component_set_port_flags(c, "req", SS_PORT_SILENT);	/* answers nothing */
 	}

@@ -97,11 +97,25 @@ static const char *const space_names[N_SPACES] = { CACHE_STAT_SPACES };
 static const char *const dir_names[N_DIRS] = { CACHE_STAT_OPS };
 static const char *const cc_names[N_CC] = { CACHE_STAT_COUNTS };
 
+/* A timed cache's counters the report reads, in the order of ct_names. */
+enum cache_timing_stat {
+	CT_LATENCY_MISSES, CT_MERGES, CT_REFUSED_ENTRIES, CT_REFUSED_TARGETS,
+	CT_PEAK, CT_LOAD_CYCLES, CT_LOADS, N_CT,
+};
+
+static const char *const ct_names[N_CT] = {
+	TIMING_STAT_LATENCY_MISSES, TIMING_STAT_MERGES, TIMING_STAT_REFUSED_ENTRIES,
+	TIMING_STAT_REFUSED_TARGETS, TIMING_STAT_PEAK, TIMING_STAT_LOAD_CYCLES,
+	TIMING_STAT_LOADS,
+};
+
 struct cache_slots {
 	bool sdcm;
 	/* a sector cache */
 	const uint64_t *c[N_SPACES][N_DIRS][N_CC];
 	const uint64_t *wb_evict, *wb_flush, *dirty_at_end;
+	/* timing mode: enum cache_timing_stat, NULL when not timed */
+	const uint64_t *tm[N_CT];
 	/* an sdcm_cache: accesses per category (ldl, ldg, stl, stg), rates */
 	const uint64_t *cat[4];
 	const uint64_t *hit_tot, *hit_ld, *hit_st, *hit_ldg, *hit_stg;
@@ -143,6 +157,10 @@ struct kernel_report {
 	unsigned n_l2;
 	unsigned mode;		/* REF or HW */
 	const uint64_t *dram_reads, *dram_writes;
+	/* timing mode (NULL: functional): per SM the ticks + 1 of its first
+	 * issue and last answer, and its refusals; DRAM's answers and queue */
+	const uint64_t **sm_first, **sm_last, **sm_refused;
+	const uint64_t *dram_answered, *dram_latency, *dram_queue;
 	struct ss_port *next;
 	struct kernel_row row;	/* the kernel under way */
 	/* where its blocks came from (valid until our GPU_KERNEL_DONE) */
@@ -424,6 +442,8 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 	cs->wb_evict = slot(r, inst, CACHE_STAT_WB_EVICT);
 	cs->wb_flush = slot(r, inst, CACHE_STAT_WB_FLUSH);
 	cs->dirty_at_end = slot(r, inst, CACHE_STAT_DIRTY_AT_KERNEL_END);
+	for (int k = 0; k < N_CT; k++)
+		cs->tm[k] = slot(r, inst, ct_names[k]);
 	return true;
 }
 
@@ -447,6 +467,8 @@ static double hit_rate(const struct cache_slots *cs, unsigned n,
 	return div0((double)not_missed(cs, n, spaces, dirs),
 		    cache_sum(cs, n, spaces, dirs, CC_ACCESSES));
 }
+
+static void compute_timing(struct kernel_report *r, struct kernel_row *row);
 
 /* mode = hw: integer counts, summed over the SMs, the L2's slices and
  * the DRAM channels; no scale. */
@@ -546,6 +568,76 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	m[RM_atom_tot_reqs] = div0(v[C_ATOM_REQS], n_act);
 	m[RM_red_tot_reqs] = div0(v[C_RED_REQS], n_act);
 	m[RM_atom_red_tot_trans] = div0(v[C_ATOM_RED_TRANS], n_act);
+	compute_timing(r, row);
+}
+
+/* A level's timing metrics, from RM_<level>_mean_load_latency on in
+ * the order of REPORT_TIMING_METRICS; absent when it is not timed. */
+static void timing_level(const struct cache_slots *cs, unsigned n, struct kernel_row *row,
+			 enum report_metric first)
+{
+	static const enum cache_timing_stat sums[] = {
+		CT_LATENCY_MISSES, CT_MERGES, CT_REFUSED_ENTRIES, CT_REFUSED_TARGETS,
+	};
+	uint64_t cycles = 0, loads = 0, peak = 0;
+	double *m = row->m;
+
+	if (!cs || !cs[0].tm[CT_LOADS]) {
+		for (unsigned k = 0; k <= G_N_ELEMENTS(sums) + 1; k++)
+			row->absent[first + k] = true;
+		return;
+	}
+	for (unsigned k = 0; k < G_N_ELEMENTS(sums); k++)
+		m[first + 1 + k] = 0;
+	for (unsigned i = 0; i < n; i++) {
+		cycles += get(cs[i].tm[CT_LOAD_CYCLES]);
+		loads += get(cs[i].tm[CT_LOADS]);
+		peak = MAX(peak, get(cs[i].tm[CT_PEAK]));
+		for (unsigned k = 0; k < G_N_ELEMENTS(sums); k++)
+			m[first + 1 + k] += get(cs[i].tm[sums[k]]);
+	}
+	m[first] = div0(cycles, loads);
+	m[first + 1 + G_N_ELEMENTS(sums)] = peak;
+}
+
+/* mode = hw in timing mode: the kernel's time and its levels'. */
+static void compute_timing(struct kernel_report *r, struct kernel_row *row)
+{
+	uint64_t first = UINT64_MAX, last = 0, lo = UINT64_MAX, hi = 0, refused = 0;
+	double *m = row->m;
+
+	if (!r->sm_first) {
+		for (int k = RM_mem_cycles; k <= RM_dram_mean_queue_delay; k++)
+			row->absent[k] = true;
+		return;
+	}
+	for (unsigned s = 0; s < r->n_sms; s++) {
+		uint64_t f = get(r->sm_first[s]), l = get(r->sm_last[s]);
+
+		refused += get(r->sm_refused[s]);
+		if (!f)
+			continue;	/* issued nothing */
+		l = MAX(l, f);		/* stores only: its time is its issue */
+		first = MIN(first, f);
+		last = MAX(last, l);
+		lo = MIN(lo, l - f);
+		hi = MAX(hi, l - f);
+	}
+	m[RM_mem_cycles] = last >= first ? last - first : 0;
+	m[RM_sm_mem_cycles_min] = lo == UINT64_MAX ? 0 : lo;
+	m[RM_sm_mem_cycles_max] = hi;
+	m[RM_sm_refused] = refused;
+	timing_level(r->l1, r->n_sms, row, RM_l1_mean_load_latency);
+	timing_level(r->l2, r->n_l2, row, RM_l2_mean_load_latency);
+	if (r->dram_answered)
+		m[RM_dram_mean_latency] = div0(get(r->dram_latency), get(r->dram_answered));
+	else
+		row->absent[RM_dram_mean_latency] = true;
+	if (r->dram_queue)
+		m[RM_dram_mean_queue_delay] = div0(get(r->dram_queue),
+						   get(r->dram_reads) + get(r->dram_writes));
+	else
+		row->absent[RM_dram_mean_queue_delay] = true;
 }
 
 /*
@@ -848,6 +940,24 @@ static int report_init(struct ss_component *c, GError **err)
 		return -1;
 	r->dram_reads = slot(r, r->names[3], DRAM_STAT_READS);
 	r->dram_writes = slot(r, r->names[3], DRAM_STAT_WRITES);
+	r->dram_answered = slot(r, r->names[3], DRAM_STAT_ANSWERED);
+	r->dram_latency = slot(r, r->names[3], DRAM_STAT_LATENCY_CYCLES);
+	r->dram_queue = slot(r, r->names[3], DRAM_STAT_QUEUE_CYCLES);
+	inst = g_strdup_printf("%s[0]", r->names[0]);
+	if (slot(r, inst, SM_STAT_FIRST_ISSUE)) {
+		r->sm_first = g_new0(const uint64_t *, r->n_sms);
+		r->sm_last = g_new0(const uint64_t *, r->n_sms);
+		r->sm_refused = g_new0(const uint64_t *, r->n_sms);
+		for (unsigned s = 0; s < r->n_sms; s++) {
+			char *sm = g_strdup_printf("%s[%u]", r->names[0], s);
+
+			r->sm_first[s] = slot(r, sm, SM_STAT_FIRST_ISSUE);
+			r->sm_last[s] = slot(r, sm, SM_STAT_LAST_ANSWER);
+			r->sm_refused[s] = slot(r, sm, SM_STAT_REFUSED);
+			g_free(sm);
+		}
+	}
+	g_free(inst);
 	/* an SDCM L2 predicts DRAM from its hit rates: no counter needed */
 	if (!r->l2_sdcm && (!r->dram_reads || !r->dram_writes)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
@@ -1110,6 +1220,13 @@ static bool resume(struct kernel_report *r, GError **err)
 	return ok;
 }
 
+/* The metrics' modes this report shows: its mode's, and the timing
+ * metrics when the SMs are in timing mode. */
+static unsigned shown_modes(const struct kernel_report *r)
+{
+	return r->mode | (r->sm_first ? REPORT_TIMING : 0);
+}
+
 /* The run's options are known by now. */
 static int report_start(struct ss_component *c, GError **err)
 {
@@ -1122,7 +1239,7 @@ static int report_start(struct ss_component *c, GError **err)
 	r->t0 = g_get_monotonic_time();
 	r->progress = isatty(2) && !o->quiet;
 	for (int k = 0; k < N_REPORT_METRICS; k++)
-		if (report_metrics[k].modes & r->mode)
+		if (report_metrics[k].modes & shown_modes(r))
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
 	g_string_append(head, ",blocks_in_grid,blocks_traced\n");
 	r->csv_head = results_head(o, false, head->str);
@@ -1279,10 +1396,10 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 			.ordinal = k->ordinal,
 			.bytes_done = k->trace_bytes_before + k->trace_bytes,
 			.bytes_total = k->trace_bytes_total,
-			.mode = r->mode,
+			.mode = shown_modes(r),
 		};
 		for (int i = 0; i < N_REPORT_METRICS; i++)
-			r->row.absent[i] = !(report_metrics[i].modes & r->mode);
+			r->row.absent[i] = !(report_metrics[i].modes & shown_modes(r));
 		r->total_kernels = k->n_kernels;
 		if (!r->seen_kernel) {
 			/* a resumed run starts past the kept kernels */
@@ -1563,6 +1680,9 @@ static void report_destroy(struct ss_component *c)
 	g_free(r->csv.path);
 	g_free(r->row.name);
 	g_free(r->sm);
+	g_free(r->sm_first);
+	g_free(r->sm_last);
+	g_free(r->sm_refused);
 	g_free(r->l1);
 	g_free(r->l2);
 }

@@ -73,6 +73,7 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
 #define REPORT_REF 1	/* the reference's formulas, scaled doubles */
 #define REPORT_HW 2	/* integer counts over every SM, slice and channel */
 #define REPORT_BOTH (REPORT_REF | REPORT_HW)
+#define REPORT_TIMING 4	/* hw in timing mode: a report shows these only then */
 
 /*
  * X(key, is_int, modes, ncu, ncu_modes), in the order of the reference's
@@ -135,7 +136,36 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
 	X(red_sectors, 1, HW, L1_SECTORS_RED, HW) \
 	X(atom_tot_reqs, 0, BOTH, NONE, 0) \
 	X(red_tot_reqs, 0, BOTH, NONE, 0) \
-	X(atom_red_tot_trans, 0, BOTH, NONE, 0)
+	X(atom_red_tot_trans, 0, BOTH, NONE, 0) \
+	REPORT_TIMING_METRICS(X)
+
+/*
+ * Timing mode only (mode = hw, REPORT_TIMING): the kernel's memory time, from its first issue to
+ * its last answer, and the same per SM (the shortest and longest of the
+ * SMs that issued); per level the mean cycles from a read's arrival to its
+ * answer, latency misses, MSHR merges, refusals and the most entries any
+ * one cache had in use; the SMs' refused requests; DRAM's mean latency and,
+ * with a bandwidth, the mean cycles a transaction queued.
+ */
+#define REPORT_TIMING_METRICS(X) \
+	X(mem_cycles, 1, TIMING, NONE, 0) \
+	X(sm_mem_cycles_min, 1, TIMING, NONE, 0) \
+	X(sm_mem_cycles_max, 1, TIMING, NONE, 0) \
+	X(sm_refused, 1, TIMING, NONE, 0) \
+	X(l1_mean_load_latency, 0, TIMING, NONE, 0) \
+	X(l1_latency_misses, 1, TIMING, NONE, 0) \
+	X(l1_mshr_merges, 1, TIMING, NONE, 0) \
+	X(l1_mshr_refused_entries, 1, TIMING, NONE, 0) \
+	X(l1_mshr_refused_targets, 1, TIMING, NONE, 0) \
+	X(l1_mshr_peak, 1, TIMING, NONE, 0) \
+	X(l2_mean_load_latency, 0, TIMING, NONE, 0) \
+	X(l2_latency_misses, 1, TIMING, NONE, 0) \
+	X(l2_mshr_merges, 1, TIMING, NONE, 0) \
+	X(l2_mshr_refused_entries, 1, TIMING, NONE, 0) \
+	X(l2_mshr_refused_targets, 1, TIMING, NONE, 0) \
+	X(l2_mshr_peak, 1, TIMING, NONE, 0) \
+	X(dram_mean_latency, 0, TIMING, NONE, 0) \
+	X(dram_mean_queue_delay, 0, TIMING, NONE, 0)
 
 enum report_metric {
 #define REPORT_METRIC_ENUM(key, is_int, modes, ncu, ncu_modes) RM_##key,

@@ -17,8 +17,8 @@
  *
  * With timing = true (slices in timing mode) a request goes down with the
  * input it came from in `route`, and a slice's answer or refusal goes back
- * up that input; a slice's retry goes up every input, since only the
- * inputs know whether they wait for one.
+ * up that input; a slice's retry goes up the inputs it refused since its
+ * last, as the slices of an l2_slice_set send theirs.
  */
 #include "config.h"
 
@@ -45,6 +45,7 @@ struct slice_router {
 	struct slice_map map;
 	struct ss_port **mem_side;
 	struct ss_port **cpu_side;	/* timing only */
+	uint8_t *refused;	/* timing: [slice * n_in + input], owed a retry */
 	bool *ended;		/* per input: it ended the current kernel */
 	bool begun;
 	bool timed;
@@ -85,16 +86,20 @@ static int router_create(struct ss_component *c, const struct ss_params *p,
 			return -1;
 		}
 		rt->cpu_side = g_new0(struct ss_port *, rt->n_in);
+		rt->refused = g_new0(uint8_t, (size_t)rt->n_in * rt->n_out);
 		for (unsigned i = 0; i < rt->n_in; i++)
 			rt->cpu_side[i] = ss_component_port(c, "cpu_side", i);
 	}
 	return 0;
 }
 
-/* What comes up from a slice: its answer to the input the request came
- * from, or a retry to every input. */
-G_GNUC_NO_INLINE static void from_slice(struct slice_router *rt, const struct mem_req *r)
+/* What comes up from slice s: its answer to the input the request came
+ * from, or a retry to the inputs it refused. */
+G_GNUC_NO_INLINE static void from_slice(struct slice_router *rt, unsigned s,
+					const struct mem_req *r)
 {
+	uint8_t *refused = rt->refused + (size_t)s * rt->n_in;
+
 	if (!rt->timed) {
 		ss_component_fail(&rt->c, SS_ERROR_CONFIG,
 				  "an answer (kind %u) came up from a slice; expected timing = true on the router when the slices are in timing mode",
@@ -103,7 +108,10 @@ G_GNUC_NO_INLINE static void from_slice(struct slice_router *rt, const struct me
 	}
 	if (r->hdr.kind == MEM_RETRY) {
 		for (unsigned i = 0; i < rt->n_in; i++)
-			ss_port_send(rt->cpu_side[i], &r->hdr);
+			if (refused[i]) {
+				refused[i] = 0;
+				ss_port_send(rt->cpu_side[i], &r->hdr);
+			}
 		return;
 	}
 	if (r->route >= rt->n_in) {
@@ -111,6 +119,8 @@ G_GNUC_NO_INLINE static void from_slice(struct slice_router *rt, const struct me
 				  "an answer for input %u of %u", r->route, rt->n_in);
 		return;
 	}
+	if (r->hdr.kind == MEM_REFUSE)
+		refused[r->route] = 1;
 	ss_port_send(rt->cpu_side[r->route], &r->hdr);
 }
 
@@ -163,7 +173,7 @@ static void router_recv(struct ss_component *c, struct ss_port *in,
 		return;
 	}
 	if (G_UNLIKELY(in->desc->dir == SS_PORT_OUT)) {
-		from_slice(rt, r);
+		from_slice(rt, in->index, r);
 		return;
 	}
 	s = slice_map_route(&rt->map, r, &part_addr);
@@ -189,6 +199,7 @@ static void router_destroy(struct ss_component *c)
 
 	g_free(rt->mem_side);
 	g_free(rt->cpu_side);
+	g_free(rt->refused);
 	g_free(rt->ended);
 }
 

@@ -312,7 +312,7 @@ struct lq_item {
 };
 
 /* The statistics timing mode adds to the table. */
-enum { WT_REFUSED, WT_MEM_CYCLES, WT_N_STATS };
+enum { WT_REFUSED, WT_FIRST_ISSUE, WT_LAST_ANSWER, WT_N_STATS };
 
 enum warps_kind { WARPS_UNDECIDED, WARPS_KNOWN, WARPS_UNKNOWN };
 
@@ -372,7 +372,6 @@ struct warp_interleaver {
 	GArray *resend;			/* scratch: one warp's refused requests */
 	GArray *lq;			/* struct lq_item, issue = latency_queue */
 	uint64_t lq_seq;
-	uint64_t first_issue, last_answer;	/* ticks + 1; 0: none yet */
 	uint64_t *wt[WT_N_STATS];
 };
 
@@ -434,8 +433,9 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		w->refused = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
 		w->resend = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
 		w->lq = g_array_new(FALSE, FALSE, sizeof(struct lq_item));
-		w->wt[WT_REFUSED] = ss_stat_add_counter(c, "refused", "timing: requests the L1 refused, each sent again");
-		w->wt[WT_MEM_CYCLES] = ss_stat_add_counter(c, "mem_cycles", "timing: cycles from the kernel's first issue on this SM to its last answer");
+		w->wt[WT_REFUSED] = ss_stat_add_counter(c, SM_STAT_REFUSED, "timing: requests the L1 refused, each sent again");
+		w->wt[WT_FIRST_ISSUE] = ss_stat_add_counter(c, SM_STAT_FIRST_ISSUE, "timing: tick + 1 of the kernel's first issue on this SM (0: none)");
+		w->wt[WT_LAST_ANSWER] = ss_stat_add_counter(c, SM_STAT_LAST_ANSWER, "timing: tick + 1 of the kernel's last answer to this SM (0: none)");
 	}
 	w->mem = ss_component_port(c, "mem", 0);
 	w->done = ss_component_port(c, "done", 0);
@@ -1049,8 +1049,8 @@ static void issue_timed(struct warp_interleaver *w, uint32_t h)
 
 	ready_clear(w, h);
 	w->n_ready--;
-	if (!w->first_issue)
-		w->first_issue = ss_engine_now(w->c.engine) + 1;
+	if (!*w->wt[WT_FIRST_ISSUE])
+		*w->wt[WT_FIRST_ISSUE] = ss_engine_now(w->c.engine) + 1;
 	w->cur_h = h;
 	w->sending = true;
 	if (hw->n_refused) {
@@ -1081,7 +1081,7 @@ static void wi_answer(struct warp_interleaver *w, const struct mem_req *r)
 	}
 	switch (r->hdr.kind) {
 	case MEM_RESPONSE:
-		w->last_answer = ss_engine_now(w->c.engine) + 1;
+		*w->wt[WT_LAST_ANSWER] = ss_engine_now(w->c.engine) + 1;
 		settle(w, h, LQ_ANSWERED);
 		break;
 	case MEM_REFUSE: {
@@ -1205,7 +1205,6 @@ static void reset_subcores(struct warp_interleaver *w, uint32_t slots)
 		g_array_set_size(w->lq, 0);
 		g_array_set_size(w->refused, 0);
 		w->lq_seq = 0;
-		w->first_issue = w->last_answer = 0;
 	}
 	w->warps = WARPS_UNDECIDED;
 	if (w->wpb + 1 > w->wcount_cap) {
@@ -1314,11 +1313,6 @@ static void end_kernel(struct warp_interleaver *w)
 	if (w->ended)
 		return;
 	w->ended = true;
-	if (w->timing) {
-		*w->wt[WT_MEM_CYCLES] = w->first_issue && w->last_answer > w->first_issue
-			? w->last_answer - w->first_issue : 0;
-		w->first_issue = w->last_answer = 0;
-	}
 	g_array_set_size(w->resident, 0);
 	send_control(w, MEM_CTL_KERNEL_END, 0, w->kernel ? w->kernel->id : 0);
 }

@@ -29,6 +29,12 @@ zero="-p l1.tag_latency=0 -p l2.tag_latency=0 -p dram.latency=0
 -p l2.mshr_entries=0 -p l2.mshr_targets=0"
 
 kernels() { sed -n '/^  "kernels": \[/,$p' "$1"; }
+# ... without the timing metrics, which only timed runs report
+timing_keys='"(mem_cycles|sm_mem_cycles_(min|max)|sm_refused|l[12]_(mean_load_latency|latency_misses|mshr_[a-z_]+)|dram_mean_(latency|queue_delay))": '
+untimed() {
+	kernels "$1" | grep -v -E "$timing_keys" |
+		sed 's/^\( *"atom_red_tot_trans": [0-9.e+-]*\),$/\1/'
+}
 
 # stat NAME: its value in $tmp/stats (a --stats text dump)
 stat() { awk -v k="$1" '$1 == k { print $2; exit }' "$tmp/stats"; }
@@ -42,7 +48,7 @@ for app in "$@"; do
 		# shellcheck disable=SC2086 # the overrides are words
 		run --quiet --json "$tmp/z.json" $zero "$cfg/timing/$g.ini" "$trace"
 		is "$st" 0 "$name: timing/$g.ini with no latency: exit 0" || diag "$err"
-		is "$(kernels "$tmp/z.json")" "$(kernels "$tmp/f.json")" \
+		is "$(untimed "$tmp/z.json")" "$(kernels "$tmp/f.json")" \
 			"$name: timing/$g.ini with no latency and no MSHR limit gives $g.ini's results"
 		run --quiet --json "$tmp/t1.json" --threads 1 "$cfg/timing/$g.ini" "$trace"
 		is "$st" 0 "$name: timing/$g.ini: exit 0" || diag "$err"
@@ -56,6 +62,22 @@ done
 [ "$have_shared" = 1 ] || skip "../shared/golden is not there (set SECTORSIM_SHARED): the golden traces" 5
 
 sample=$top/traces/vectoradd-a100
+
+# ---- the timing results -----------------------------------------------------
+run --quiet --json "$tmp/f.json" "$cfg/titanv.ini" "$sample"
+is "$(grep -c -E "$timing_keys" "$tmp/f.json")" 0 "a functional run reports no timing metric"
+run --quiet --json "$tmp/t.json" --csv "$tmp/t.csv" "$cfg/timing/titanv.ini" "$sample"
+is "$(grep -c -E "$timing_keys" "$tmp/t.json")" 18 "a timed run reports its 18 timing metrics"
+has "$(grep '^kernel_id,' "$tmp/t.csv")" ",mem_cycles,sm_mem_cycles_min,sm_mem_cycles_max," "and has their CSV columns"
+mem=$(sed -n 's/^ *"mem_cycles": \([0-9]*\),$/\1/p' "$tmp/t.json")
+lo=$(sed -n 's/^ *"sm_mem_cycles_min": \([0-9]*\),$/\1/p' "$tmp/t.json")
+hi=$(sed -n 's/^ *"sm_mem_cycles_max": \([0-9]*\),$/\1/p' "$tmp/t.json")
+[ "${lo:-0}" -gt 0 ] && [ "$lo" -le "$hi" ] && [ "$hi" -le "$mem" ]
+ok $? "memory time: every SM's within the kernel's ($lo <= $hi <= $mem cycles)"
+# a load that misses everywhere takes at least L1 20 + L2 160 + DRAM 100
+l1lat=$(sed -n 's/^ *"l1_mean_load_latency": \([0-9.]*\),$/\1/p' "$tmp/t.json")
+awk -v v="$l1lat" 'BEGIN { exit !(v >= 280) }'
+ok $? "vectoradd's loads all miss: mean L1 load latency at least 280 cycles ($l1lat)"
 
 # ---- seeds ------------------------------------------------------------------
 noisy="-p dram.latency_sigma=40"
@@ -79,7 +101,7 @@ run --quiet --stats=text -p dram.seed=8 -p dram.bytes_per_cycle=0 "$cfg/timing/t
 printf '%s\n' "$out" >"$tmp/stats"
 is "$(stat dram.latency_cycles)" "$(( $(stat dram.answered) * 100 ))" \
 	"without sigma and bandwidth every DRAM answer takes the latency"
-is "$(stat dram.queued)" 0 "without bandwidth nothing queues"
+is "$(stat dram.queued)" "" "without bandwidth, DRAM has no queue to count"
 run --quiet --stats=text "$cfg/timing/titanv.ini" "$sample"
 printf '%s\n' "$out" >"$tmp/stats"
 [ "$(stat dram.queue_cycles)" -gt 0 ] && [ "$(stat dram.latency_cycles)" -gt "$(( $(stat dram.answered) * 100 ))" ]

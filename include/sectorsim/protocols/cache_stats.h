@@ -69,11 +69,26 @@ extern "C" {
 #define SDCM_STAT_HIT_LDG	"hit_ldg"
 #define SDCM_STAT_HIT_STG	"hit_stg"
 
+/* ---- a cache in timing mode (counters it adds to those above) --------------- */
+
+#define TIMING_STAT_LATENCY_MISSES	"latency_misses"
+#define TIMING_STAT_MERGES		"mshr_merges"
+#define TIMING_STAT_REFUSED_ENTRIES	"mshr_refused_entries"
+#define TIMING_STAT_REFUSED_TARGETS	"mshr_refused_targets"
+#define TIMING_STAT_PEAK		"mshr_peak"	/* entries in use at once */
+#define TIMING_STAT_LOAD_CYCLES		"load_cycles"	/* arrival to answer, summed */
+#define TIMING_STAT_LOADS		"loads_answered"
+
 /* ---- a DRAM counter (dram_counter) ------------------------------------------ */
 
 /* 32-byte transactions that reached DRAM. */
 #define DRAM_STAT_READS		"reads"
 #define DRAM_STAT_WRITES	"writes"
+/* timing mode: answers and their cycles; with a bandwidth, queueing */
+#define DRAM_STAT_ANSWERED	"answered"
+#define DRAM_STAT_LATENCY_CYCLES "latency_cycles"
+#define DRAM_STAT_QUEUED	"queued"
+#define DRAM_STAT_QUEUE_CYCLES	"queue_cycles"
 
 /* ---- an SM (warp_interleaver) ----------------------------------------------- */
 
@@ -106,6 +121,12 @@ extern "C" {
 	SM_STAT_LMEM_LD_SECTORS, SM_STAT_LMEM_ST_SECTORS, \
 	SM_STAT_ATOM_SECTORS, SM_STAT_RED_SECTORS, SM_STAT_LINES
 #define SM_STAT_N_REF		11
+
+/* timing mode: requests its L1 refused; the ticks (+ 1; 0: none) of the
+ * kernel's first issue and last answer on this SM */
+#define SM_STAT_REFUSED		"refused"
+#define SM_STAT_FIRST_ISSUE	"first_issue"
+#define SM_STAT_LAST_ANSWER	"last_answer"
 
 #ifdef __cplusplus
 }
