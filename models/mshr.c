@@ -3,7 +3,9 @@
  * The MSHR table (mshr.h).  Entries and targets come from slabs that are
  * never moved or freed before the table, through free lists, so that a
  * steady stream of misses allocates nothing; a line finds its entry
- * through a GHashTable keyed by the line number stored in the entry.
+ * through an open-addressing table of entry pointers (linear probing,
+ * deletion by backward shift), at most half full, which grows only when
+ * the number of entries is unlimited.
  */
 #include "config.h"
 
@@ -31,7 +33,9 @@ struct mshr {
 	uint32_t used;
 	uint64_t waiting;
 	uint64_t *st[MSHR_N_STATS];
-	GHashTable *lines;	/* &entry->line -> entry */
+	struct mshr_entry **slot;	/* by the line's hash */
+	uint32_t slot_mask;
+	unsigned slot_shift;		/* 64 - log2(slots) */
 	struct mshr_entry *free_entries;
 	struct mshr_target *free_targets;
 	GPtrArray *slabs;
@@ -46,8 +50,13 @@ struct mshr *mshr_new(uint32_t entries, uint32_t targets,
 	m->max_targets = targets;
 	for (int i = 0; i < MSHR_N_STATS; i++)
 		m->st[i] = stats[i];
-	m->lines = g_hash_table_new(g_int64_hash, g_int64_equal);
 	m->slabs = g_ptr_array_new_with_free_func(g_free);
+	/* twice the entries, so that probes stay short */
+	m->slot_mask = 15;
+	while (entries && m->slot_mask + 1 < (uint64_t)entries * 2)
+		m->slot_mask = m->slot_mask * 2 + 1;
+	m->slot_shift = 64 - __builtin_ctz(m->slot_mask + 1);
+	m->slot = g_new0(struct mshr_entry *, m->slot_mask + 1);
 	return m;
 }
 
@@ -55,7 +64,7 @@ void mshr_free(struct mshr *m)
 {
 	if (!m)
 		return;
-	g_hash_table_destroy(m->lines);
+	g_free(m->slot);
 	g_ptr_array_free(m->slabs, TRUE);
 	g_free(m);
 }
@@ -96,9 +105,69 @@ static struct mshr_target *target_get(struct mshr *m)
 	return t;
 }
 
+static uint32_t home_of(const struct mshr *m, uint64_t line)
+{
+	return (uint32_t)((line * UINT64_C(0x9e3779b97f4a7c15)) >> m->slot_shift);
+}
+
 static struct mshr_entry *entry_of(const struct mshr *m, uint64_t line)
 {
-	return g_hash_table_lookup(m->lines, &line);
+	for (uint32_t i = home_of(m, line);; i = (i + 1) & m->slot_mask) {
+		struct mshr_entry *e = m->slot[i];
+
+		if (!e || e->line == line)
+			return e;
+	}
+}
+
+static void slot_put(struct mshr *m, struct mshr_entry *e)
+{
+	uint32_t i = home_of(m, e->line);
+
+	while (m->slot[i])
+		i = (i + 1) & m->slot_mask;
+	m->slot[i] = e;
+}
+
+/* Room for one more entry, the table at most half full. */
+static void slots_reserve(struct mshr *m)
+{
+	struct mshr_entry **old = m->slot;
+	uint32_t n = m->slot_mask + 1;
+
+	if ((uint64_t)(m->used + 1) * 2 <= n)
+		return;
+	m->slot_mask = n * 2 - 1;
+	m->slot_shift--;
+	m->slot = g_new0(struct mshr_entry *, (size_t)n * 2);
+	for (uint32_t i = 0; i < n; i++)
+		if (old[i])
+			slot_put(m, old[i]);
+	g_free(old);
+}
+
+/* Entry e leaves the table; the entries after it on its probe run move
+ * back, so that no lookup meets a hole before its entry. */
+static void slot_remove(struct mshr *m, const struct mshr_entry *e)
+{
+	uint32_t i = home_of(m, e->line), j;
+
+	while (m->slot[i] != e)
+		i = (i + 1) & m->slot_mask;
+	for (j = i;;) {
+		uint32_t k;
+
+		j = (j + 1) & m->slot_mask;
+		if (!m->slot[j])
+			break;
+		k = home_of(m, m->slot[j]->line);
+		/* slot j's entry may fill hole i when its home is not in (i, j] */
+		if ((i <= j) ? (k <= i || k > j) : (k <= i && k > j)) {
+			m->slot[i] = m->slot[j];
+			i = j;
+		}
+	}
+	m->slot[i] = NULL;
 }
 
 enum mshr_state mshr_state(const struct mshr *m, uint64_t line, uint32_t sbit)
@@ -137,9 +206,10 @@ bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool for
 			*reason = MEM_REFUSED_ENTRIES;
 			return false;
 		}
+		slots_reserve(m);
 		e = entry_get(m);
 		*e = (struct mshr_entry){ .line = line };
-		g_hash_table_insert(m->lines, &e->line, e);
+		slot_put(m, e);
 		if (++m->used > *m->st[MSHR_S_PEAK])
 			*m->st[MSHR_S_PEAK] = m->used;
 	} else if (!force && m->max_targets && e->n_targets >= m->max_targets) {
@@ -194,7 +264,7 @@ uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
 		}
 	}
 	if (!e->head) {
-		g_hash_table_remove(m->lines, &e->line);
+		slot_remove(m, e);
 		e->next_free = m->free_entries;
 		m->free_entries = e;
 		m->used--;

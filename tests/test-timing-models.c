@@ -146,6 +146,51 @@ static void test_mshr_reuse(void)
 	g_array_free(a.first, TRUE);
 }
 
+static void count_arrival(void *ctx, const struct mshr_wait *w, bool first)
+{
+	(*(unsigned *)ctx)++;
+}
+
+/* Random adds and arrivals against a plain set of the pending (line,
+ * sector) pairs: the table finds what is there, and only that, through
+ * its growth and the backward shifts of its deletions. */
+static void test_mshr_against_plain(void)
+{
+	struct mshr *m = mshr_new(0, 0, stats);
+	GHashTable *plain = g_hash_table_new(g_int64_hash, g_int64_equal);
+	GRand *rng = g_rand_new_with_seed(13);
+	static uint64_t keys[300 * 4];
+	uint8_t reason;
+
+	for (int step = 0; step < 200000; step++) {
+		uint64_t line = g_rand_int_range(rng, 0, 300) * UINT64_C(1000003);
+		uint32_t s = g_rand_int_range(rng, 0, 4), sbit = 1u << s;
+		uint64_t key = line * 4 + s;
+		bool there = g_hash_table_contains(plain, &key);
+		struct mshr_wait w = wait_for(line);
+
+		g_assert_cmpint(mshr_state(m, line, sbit) == MSHR_PENDING, ==, there);
+		if (g_rand_boolean(rng)) {
+			g_assert_true(mshr_add(m, line, sbit, !there, false, &w, &reason));
+			if (!there) {
+				uint64_t *k = &keys[(line / 1000003) * 4 + s];
+
+				*k = key;
+				g_hash_table_add(plain, k);
+			}
+		} else {
+			unsigned n = 0;
+
+			mshr_arrive(m, line, sbit, count_arrival, &n);
+			g_assert_cmpint(n > 0, ==, there);
+			g_hash_table_remove(plain, &key);
+		}
+	}
+	g_hash_table_destroy(plain);
+	g_rand_free(rng);
+	mshr_free(m);
+}
+
 /* ---- latencies ------------------------------------------------------------ */
 
 static void test_normal_is_libstdcxx(void)
@@ -197,6 +242,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/mshr/merge-and-refuse", test_mshr_merge_and_refuse);
 	g_test_add_func("/mshr/reuse", test_mshr_reuse);
+	g_test_add_func("/mshr/against-plain", test_mshr_against_plain);
 	g_test_add_func("/latency/normal-is-libstdc++", test_normal_is_libstdcxx);
 	g_test_add_func("/latency/half-normal", test_half_normal);
 	return g_test_run();
