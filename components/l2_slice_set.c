@@ -208,10 +208,6 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 			    l2->n_out, l2->n_slices);
 		return -1;
 	}
-	l2->slices_per_port = l2->n_slices / l2->n_out;
-	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
-	for (unsigned i = 0; i < l2->n_out; i++)
-		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	l2->merge_rr = ss_param_enum(p, "merge") == MERGE_RR;
 	l2->timed = ct_wanted(p);
 	if (l2->timed && l2->merge_rr) {
@@ -219,6 +215,10 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 			    "timing = true needs merge = arrival: in timing mode requests are served when they come");
 		return -1;
 	}
+	l2->slices_per_port = l2->n_slices / l2->n_out;
+	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
+	for (unsigned i = 0; i < l2->n_out; i++)
+		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, serve, l2);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge

@@ -62,6 +62,12 @@ static int router_create(struct ss_component *c, const struct ss_params *p,
 	rt->timed = ss_param_bool(p, "timing");
 	if (!rt->timed)
 		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);	/* answers nothing */
+	if (rt->timed && rt->n_in > UINT16_MAX + 1u) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "timing = true with %u inputs: answers name their input in 16 bits; expected at most 65536",
+			    rt->n_in);
+		return -1;
+	}
 	rt->n_out = ss_component_port_count(c, "mem_side");
 	given = g_strdup_printf("%u mem_side outputs", rt->n_out);
 	ok = slice_map_from_params(p, rt->n_out, given, ss_param_uint(p, "line_bytes"),
@@ -79,12 +85,6 @@ static int router_create(struct ss_component *c, const struct ss_params *p,
 		rt->mem_side[i] = ss_component_port(c, "mem_side", i);
 	rt->ended = g_new0(bool, rt->n_in);
 	if (rt->timed) {
-		if (rt->n_in > UINT16_MAX + 1u) {
-			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-				    "timing = true with %u inputs: answers name their input in 16 bits; expected at most 65536",
-				    rt->n_in);
-			return -1;
-		}
 		rt->cpu_side = g_new0(struct ss_port *, rt->n_in);
 		rt->refused = g_new0(uint8_t, (size_t)rt->n_in * rt->n_out);
 		for (unsigned i = 0; i < rt->n_in; i++)

@@ -429,14 +429,6 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 			    "issue = latency_queue orders warps by when their loads are answered: it needs timing = true");
 		return -1;
 	}
-	if (w->timing) {
-		w->refused = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
-		w->resend = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
-		w->lq = g_array_new(FALSE, FALSE, sizeof(struct lq_item));
-		w->wt[WT_REFUSED] = ss_stat_add_counter(c, SM_STAT_REFUSED, "timing: requests the L1 refused, each sent again");
-		w->wt[WT_FIRST_ISSUE] = ss_stat_add_counter(c, SM_STAT_FIRST_ISSUE, "timing: tick + 1 of the kernel's first issue on this SM (0: none)");
-		w->wt[WT_LAST_ANSWER] = ss_stat_add_counter(c, SM_STAT_LAST_ANSWER, "timing: tick + 1 of the kernel's last answer to this SM (0: none)");
-	}
 	w->mem = ss_component_port(c, "mem", 0);
 	w->done = ss_component_port(c, "done", 0);
 	w->coalescer = coalescer_new(orders[ss_param_enum(p, "sector_order")],
@@ -446,6 +438,14 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 			    "sector_bytes %" G_GUINT64_FORMAT " and line_bytes %" G_GUINT64_FORMAT ": no coalescer for them",
 			    sector, line);
 		return -1;
+	}
+	if (w->timing) {
+		w->refused = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
+		w->resend = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
+		w->lq = g_array_new(FALSE, FALSE, sizeof(struct lq_item));
+		w->wt[WT_REFUSED] = ss_stat_add_counter(c, SM_STAT_REFUSED, "timing: requests the L1 refused, each sent again");
+		w->wt[WT_FIRST_ISSUE] = ss_stat_add_counter(c, SM_STAT_FIRST_ISSUE, "timing: tick + 1 of the kernel's first issue on this SM (0: none)");
+		w->wt[WT_LAST_ANSWER] = ss_stat_add_counter(c, SM_STAT_LAST_ANSWER, "timing: tick + 1 of the kernel's last answer to this SM (0: none)");
 	}
 	w->resident = g_array_new(FALSE, FALSE, sizeof(struct resident));
 	/* each opcode's class, decoded once per kernel (both classify modes) */
