@@ -432,12 +432,15 @@ G_GNUC_NO_INLINE static void l2_recv_timed(struct l2_slice_set *l2, struct ss_po
 		}
 		return;
 	}
-	s = slice_map_route(&l2->map, r, &part_addr);
 	if (in->desc->dir == SS_PORT_OUT) {
-		/* an answer from DRAM: the slice of the address it answers */
+		/* an answer from DRAM: the slice of the address it answers,
+		 * which is the port's own when each slice has one */
+		s = l2->slices_per_port == 1 ? in->index
+					     : slice_map_route(&l2->map, r, &part_addr);
 		ct_from_below(l2->slice[s].timing, r);
 		return;
 	}
+	s = slice_map_route(&l2->map, r, &part_addr);
 	routed = *r;
 	if (l2->map.mapping == SLICE_MAP_GPGPUSIM)
 		routed.part_addr = part_addr;
