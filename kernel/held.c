@@ -30,13 +30,19 @@ static struct ss_held_msg *held_get(struct ss_engine *e)
 	return h;
 }
 
+/*
+ * Through the sending end's peer_recv, which is the receiver's xrecv, or
+ * cut_recv when the link runs between partitions (--threads): then the
+ * message crosses to the receiver's partition as any message sent at this
+ * time would, rather than being handed to it on this thread.
+ */
 static void held_deliver(struct ss_engine *e, void *data)
 {
 	struct ss_held_msg *h = data;
-	struct ss_port *dst = h->dst;
+	struct ss_port *src = h->src;
 
 	e = ss_queue_of(e);	/* the pool of the partition it was sent in */
-	dst->owner->type->ops->xrecv(dst->owner, dst, &h->u.hdr);
+	src->peer_recv(src->peer_comp, src->peer, &h->u.hdr);
 	h->next_free = e->held_free;
 	e->held_free = h;
 }
@@ -57,7 +63,7 @@ void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
 
 	struct ss_held_msg *h = held_get(e);
 
-	h->dst = p->peer;
+	h->src = p;
 	memcpy(h->u.bytes, m, m->size);
 	ss_schedule(e, e->now + latency, p->peer_comp->prio, held_deliver, h);
 }

@@ -47,7 +47,7 @@ struct ss_event {
 /* A message held back by a link with latency, waiting in the queue. */
 struct ss_held_msg {
 	struct ss_held_msg *next_free;
-	struct ss_port *dst;
+	struct ss_port *src;	/* the sending end: delivered through its peer_recv */
 	union {
 		struct ss_msg hdr;
 		unsigned char bytes[SS_MSG_MAX];
