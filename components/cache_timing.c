@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <math.h>
 #include "cache_timing.h"
+#include "latency.h"
 #include <sectorsim/protocols/cache_stats.h>
 
 const char *const ct_lookup_names[] = { "parallel", "serial", NULL };
@@ -36,6 +38,7 @@ struct cache_timing {
 	const struct ct_ops *ops;
 	void *ctx;
 	uint64_t hit_latency, miss_latency;
+	struct latency_model *hit_draw;	/* latency_sigma > 0, else NULL */
 	uint64_t *st[CT_N_STATS];
 	uint32_t sector_bytes;
 	/* bypassing requests by tag - 1 (tags of requests sent down: 0, a
@@ -73,12 +76,21 @@ void ct_add_stats(struct ss_component *c, uint64_t *stats[CT_N_STATS])
 
 struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
 			    uint64_t *const stats[CT_N_STATS], struct sc_cache *cache,
-			    uint32_t inputs, const struct ct_ops *ops, void *ctx)
+			    uint32_t inputs, uint32_t stream, const struct ct_ops *ops,
+			    void *ctx, GError **err)
 {
-	struct cache_timing *t = g_new0(struct cache_timing, 1);
 	uint64_t tag = ss_param_uint(p, "tag_latency"), data = ss_param_uint(p, "data_latency");
 	bool serial = ss_param_enum(p, "lookup") == 1;
+	double sigma = ss_param_double(p, "latency_sigma");
 	uint64_t *mst[MSHR_N_STATS];
+	struct cache_timing *t;
+
+	if (!(sigma >= 0) || !isfinite(sigma)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "latency_sigma = %g: expected a finite value of 0 or more", sigma);
+		return NULL;
+	}
+	t = g_new0(struct cache_timing, 1);
 
 	t->c = c;
 	t->cache = cache;
@@ -88,6 +100,9 @@ struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
 	t->hit_latency = serial ? tag + data : MAX(tag, data);
 	t->miss_latency = serial ? tag : MAX(tag, data);
 	t->sector_bytes = sc_sector_bytes(cache);
+	if (sigma > 0)
+		t->hit_draw = latency_new(t->hit_latency, sigma,
+					  (uint32_t)(ss_param_uint(p, "seed") + stream));
 	for (int i = 0; i < CT_N_STATS; i++)
 		t->st[i] = stats[i];
 	mst[MSHR_S_MERGES] = t->st[CT_S_MERGES];
@@ -106,6 +121,7 @@ void ct_free(struct cache_timing *t)
 	if (!t)
 		return;
 	mshr_free(t->mshr);
+	latency_free(t->hit_draw);
 	g_array_free(t->passing, TRUE);
 	g_array_free(t->blocked, TRUE);
 	g_free(t->refused);
@@ -257,8 +273,10 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 	if (p == SC_HIT) {
 		sc_access(t->cache, r);
 		if (mem_req_wants_answer(r)) {
-			answered(t, t->hit_latency);
-			answer(t, input, r, MEM_RESPONSE, 0, t->hit_latency);
+			uint64_t lat = t->hit_draw ? latency_draw(t->hit_draw) : t->hit_latency;
+
+			answered(t, lat);
+			answer(t, input, r, MEM_RESPONSE, 0, lat);
 		}
 		return true;
 	}

@@ -7,7 +7,8 @@
  * sends what this asks it to.
  *
  * A read, atomic or reduction is looked up when it comes:
- *   - a hit happens at once and is answered after the hit latency;
+ *   - a hit happens at once and is answered after the hit latency (with
+ *     latency_sigma, plus a half-normal draw: models/latency.h);
  *   - a miss takes an MSHR entry (or a free target of its line's entry)
  *     and asks the level below for the sector after the miss latency;
  *     its effect on the lines (allocation, victim, recency) comes when
@@ -38,6 +39,8 @@ extern const char *const ct_lookup_names[];
 	{ "tag_latency", SS_P_UINT, "0", "timing: cycles to look up a tag", NULL, 0, 1000000, 0 }, \
 	{ "data_latency", SS_P_UINT, "0", "timing: cycles to read a line's data", NULL, 0, 1000000, 0 }, \
 	{ "lookup", SS_P_ENUM, "parallel", "timing: tag and data read together (parallel: a hit takes max(tag, data), and so does finding a miss) or one after the other (serial: a hit takes tag + data, a miss only tag)", ct_lookup_names, 0, 0, 0 }, \
+	{ "latency_sigma", SS_P_DOUBLE, "0", "timing: a hit takes its lookup's cycles + |N(0, sigma^2)|, rounded, drawn from a generator seeded with seed; 0: exactly its lookup's", NULL, 0, 0, 0 }, \
+	{ "seed", SS_P_UINT, "1", "timing: seed of the hits' half-normal latencies (the same seed, the same latencies); each cache of an array, and each slice of an L2, adds its index", NULL, 0, UINT32_MAX, 0 }, \
 	{ "mshr_entries", SS_P_UINT, "0", "timing: lines that can be waited on at once; 0: unlimited", NULL, 0, 1u << 24, 0 }, \
 	{ "mshr_targets", SS_P_UINT, "0", "timing: requests that can wait on one line, the first included; 0: unlimited", NULL, 0, 1u << 24, 0 }
 
@@ -74,10 +77,14 @@ void ct_add_stats(struct ss_component *c, uint64_t *stats[CT_N_STATS]);
  * Timing for `cache` (whose emit must call ct_emit()), with `inputs`
  * inputs, counting into `stats` (from ct_add_stats(); several caches of
  * one component may share them: the peak is then the largest of theirs).
+ * `stream` is added to the seed: each cache of an array, or slice of a
+ * set, draws its own latencies.  NULL with *err when the parameters do
+ * not fit.
  */
 struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
 			    uint64_t *const stats[CT_N_STATS], struct sc_cache *cache,
-			    uint32_t inputs, const struct ct_ops *ops, void *ctx);
+			    uint32_t inputs, uint32_t stream, const struct ct_ops *ops,
+			    void *ctx, GError **err);
 void ct_free(struct cache_timing *t);
 
 /* What the model sends down on its own (write-throughs, write-backs, a

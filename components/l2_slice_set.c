@@ -255,8 +255,13 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 			l2_destroy(c);	/* a failed create cleans up after itself */
 			return -1;
 		}
-		if (l2->timed)
-			sl->timing = ct_new(c, p, tst, sl->cache, l2->n_in, &timed_ops, sl);
+		if (l2->timed) {
+			sl->timing = ct_new(c, p, tst, sl->cache, l2->n_in, s, &timed_ops, sl, err);
+			if (!sl->timing) {
+				l2_destroy(c);
+				return -1;
+			}
+		}
 		if (l2->counts)
 			add_slice_stats(l2, s);
 	}

@@ -147,7 +147,13 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		uint64_t *st[CT_N_STATS];
 
 		ct_add_stats(c, st);
-		sc->timing = ct_new(c, p, st, sc->cache, 1, &timed_ops, sc);
+		sc->timing = ct_new(c, p, st, sc->cache, 1, MAX(c->index, 0), &timed_ops, sc, err);
+		if (!sc->timing) {
+			/* a failed create is not destroyed: it cleans up */
+			sc_free(sc->cache);
+			sc->cache = NULL;
+			return -1;
+		}
 	}
 	update_plain(sc);
 	return 0;

@@ -64,7 +64,7 @@ static const char *const local_map_names[] = { "none", "gpgpusim", NULL };
 static const char *const ldgsts_names[] = { "keep", "drop", NULL };
 
 static const struct ss_param_desc params[] = {
-	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest), latency_queue (timing: one queue of ready warps per SM, in the order they became ready, warp id breaking ties and refused warps last; one instruction a tick, Nugteren et al.'s)", issue_names, 0, 0, 0 },
+	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest), latency_queue (timing: one queue of ready warps per SM in the order they became ready, and in one tick the answered warps by id, then those ready right after their own issue, then those back from a refusal; one instruction a tick, Nugteren et al.'s)", issue_names, 0, 0, 0 },
 	{ "timing", SS_P_BOOL, "false", "timing mode: a warp waits for the answers to its loads before its next instruction, a refused request is sent again after the L1's retry, and a block is done when its last answer comes (needs classify = hw and a subcore_* or latency_queue issue)", NULL, 0, 0, 0 },
 	{ "subcores", SS_P_UINT, "4", "warp schedulers per SM: warp hw goes to hw % subcores (subcore_* issue)", NULL, 1, 32, 0 },
 	{ "sector_order", SS_P_ENUM, "pyset", "order of a line's sectors: pyset (the reference's Python set order), ascending, first_touch, descending", order_names, 0, 0, 0 },
