@@ -714,17 +714,25 @@ static void hw_count(struct warp_interleaver *w, const struct hw_count *t,
 		st[WI_LMEM_USED] = 1;
 }
 
+/* What the requests of instruction l have in common. */
+static void hw_req_init(struct mem_req *r, const struct warp_interleaver *w,
+			const struct gpu_line *l, uint8_t kind, enum op_space space,
+			uint8_t flags)
+{
+	mem_req_init(r, kind, 0, MEM_ATOM);
+	r->space = space == SPACE_LOCAL ? MEM_LOCAL : MEM_GLOBAL;
+	r->flags = flags;
+	r->sm = w->sm;
+	r->warp = l->warp;
+}
+
 /* The m sectors of w->sectors, as requests of `kind` (enum mem_op). */
 static void hw_send(struct warp_interleaver *w, const struct gpu_line *l,
 		    uint8_t kind, enum op_space space, uint8_t flags, uint32_t m)
 {
 	struct mem_req r;
 
-	mem_req_init(&r, kind, 0, MEM_ATOM);
-	r.space = space == SPACE_LOCAL ? MEM_LOCAL : MEM_GLOBAL;
-	r.flags = flags;
-	r.sm = w->sm;
-	r.warp = l->warp;
+	hw_req_init(&r, w, l, kind, space, flags);
 	for (uint32_t i = 0; i < m; i++) {
 		r.addr = r.part_addr = w->sectors[i];
 		r.mask = w->masks[i];
@@ -740,11 +748,7 @@ static void hw_send_timed(struct warp_interleaver *w, const struct gpu_line *l,
 	struct hw_warp *hw = &w->hw[w->cur_h];
 	struct mem_req r;
 
-	mem_req_init(&r, kind, 0, MEM_ATOM);
-	r.space = space == SPACE_LOCAL ? MEM_LOCAL : MEM_GLOBAL;
-	r.flags = flags;
-	r.sm = w->sm;
-	r.warp = l->warp;
+	hw_req_init(&r, w, l, kind, space, flags);
 	r.tag = w->cur_h;
 	for (uint32_t i = 0; i < m; i++) {
 		r.addr = r.part_addr = w->sectors[i];
