@@ -12,17 +12,19 @@
  *   - a miss takes an MSHR entry (or a free target of its line's entry)
  *     and asks the level below for the sector after the miss latency;
  *     its effect on the lines (allocation, victim, recency) comes when
- *     the data does, and so does its answer;
+ *     the data does, and so does its answer; a sector of a line that has
+ *     an entry is a sector miss, since the entry reserves the line;
  *   - a read of a sector already asked for is a latency miss: it waits
  *     on the same entry and is answered with the first;
  *   - with no room in the table, it is refused at once: it does not
  *     happen (nothing is counted) and the input hears MEM_RETRY when an
- *     entry frees.
+ *     entry frees.  A posted request is never refused (its sender could
+ *     not send it again): it takes room beyond the limits.
  * Writes happen at once, as in the functional mode, and are posted.  A
  * request flagged to bypass the cache (bypass = flagged) goes down as it
  * came, counted as the functional mode counts it, and its answer is passed
- * up when it comes.  What the level below refuses is sent again when it
- * says MEM_RETRY.
+ * up when it comes.  What the level below refuses is sent again, in order,
+ * when it says MEM_RETRY, until it refuses one more.
  */
 #ifndef SS_CACHE_TIMING_H
 #define SS_CACHE_TIMING_H
