@@ -85,9 +85,9 @@ struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
 	uint64_t *mst[MSHR_N_STATS];
 	struct cache_timing *t;
 
-	if (!(sigma >= 0) || !isfinite(sigma)) {
+	if (!(sigma >= 0 && sigma <= LATENCY_SIGMA_MAX)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-			    "latency_sigma = %g: expected a finite value of 0 or more", sigma);
+			    "latency_sigma = %g: expected a value from 0 to %g", sigma, LATENCY_SIGMA_MAX);
 		return NULL;
 	}
 	t = g_new0(struct cache_timing, 1);
@@ -360,6 +360,18 @@ static void answer_passing(struct cache_timing *t, const struct mem_req *r)
 	answer(t, done.input, &done.req, MEM_RESPONSE, 0, 0);
 }
 
+/* Whether refusal r is of the request at the head of the queue, the one
+ * resend_blocked() is sending. */
+static bool refuses_head(const struct cache_timing *t, const struct mem_req *r)
+{
+	const struct mem_req *h;
+
+	if (t->blocked_head >= t->blocked->len)
+		return false;
+	h = &g_array_index(t->blocked, struct mem_req, t->blocked_head);
+	return h->addr == r->addr && h->tag == r->tag && h->hdr.kind == r->ctl;
+}
+
 /*
  * The level below has room again: what it refused goes down again, in
  * order, until it refuses one more (a queue to the next level, as the
@@ -412,7 +424,7 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 		 * one being sent again stays where it is */
 		struct mem_req again = *r;
 
-		if (t->resending && !t->refused_now) {
+		if (t->resending && !t->refused_now && refuses_head(t, r)) {
 			t->refused_now = true;
 			break;
 		}

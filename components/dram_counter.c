@@ -72,10 +72,13 @@ struct dram_counter {
 	uint64_t **channel;	/* per input: its channel's reads, writes
 				   (several channels only) */
 	unsigned per_channel;	/* inputs per channel */
+	unsigned n_ch;
 	/* timing mode */
 	struct latency_model *latency;	/* NULL: functional */
 	double bytes_per_cycle;		/* 0: unlimited */
-	double *free_at;		/* per channel: when its bandwidth is free */
+	double *free_at;		/* per channel: when its bandwidth is free,
+					   in ticks since the kernel's begin */
+	uint64_t begin_tick;		/* of the current kernel */
 	uint64_t *dt[DT_N_STATS];
 };
 
@@ -97,15 +100,16 @@ static int dram_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	per_channel = d->per_channel = d->n_in / n_ch;
+	d->n_ch = n_ch;
 	if (ss_param_bool(p, "timing")) {
 		double sigma = ss_param_double(p, "latency_sigma");
 
 		d->bytes_per_cycle = ss_param_double(p, "bytes_per_cycle");
-		if (sigma < 0 || !isfinite(sigma) || d->bytes_per_cycle < 0 ||
-		    !isfinite(d->bytes_per_cycle)) {
+		if (!(sigma >= 0 && sigma <= LATENCY_SIGMA_MAX) ||
+		    !(d->bytes_per_cycle >= 0) || !isfinite(d->bytes_per_cycle)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-				    "latency_sigma = %g, bytes_per_cycle = %g: expected finite values of 0 or more",
-				    sigma, d->bytes_per_cycle);
+				    "latency_sigma = %g, bytes_per_cycle = %g: expected a sigma from 0 to %g and a finite bandwidth of 0 or more",
+				    sigma, d->bytes_per_cycle, LATENCY_SIGMA_MAX);
 			return -1;
 		}
 		d->latency = latency_new(ss_param_uint(p, "latency"), sigma,
@@ -167,6 +171,12 @@ G_GNUC_NO_INLINE static void dram_control(struct dram_counter *d, const struct m
 		/* one begin per kernel goes on, not one per input */
 		if (!d->begun) {
 			d->begun = true;
+			/* the kernel's own clock: its queueing does not depend on
+			 * when it starts (a resumed run starts it elsewhere) */
+			if (d->free_at) {
+				d->begin_tick = ss_engine_now(d->c.engine);
+				memset(d->free_at, 0, d->n_ch * sizeof(*d->free_at));
+			}
 			pass_on(d, r);
 		}
 		break;
@@ -229,10 +239,11 @@ static void serve_timed(struct dram_counter *d, struct ss_port *in, const struct
 
 	if (d->bytes_per_cycle > 0) {
 		double *free_at = &d->free_at[in->index / d->per_channel];
-		double start = MAX(*free_at, (double)now);
+		double t = (double)(now - d->begin_tick);
+		double start = MAX(*free_at, t);
 
 		*free_at = start + r->size / d->bytes_per_cycle;
-		wait = (uint64_t)ceil(start - (double)now);
+		wait = (uint64_t)ceil(start - t);
 		if (wait) {
 			(*d->dt[DT_QUEUED])++;
 			*d->dt[DT_QUEUE_CYCLES] += wait;

@@ -1220,11 +1220,12 @@ static bool resume(struct kernel_report *r, GError **err)
 	return ok;
 }
 
-/* The metrics' modes this report shows: its mode's, and the timing
- * metrics when the SMs are in timing mode. */
+/* The metrics' modes this report shows: its mode's, and with mode = hw
+ * the timing metrics when the SMs are in timing mode (compute_hw fills
+ * them; the reference's formulas know no time). */
 static unsigned shown_modes(const struct kernel_report *r)
 {
-	return r->mode | (r->sm_first ? REPORT_TIMING : 0);
+	return r->mode | (r->mode == HW && r->sm_first ? REPORT_TIMING : 0);
 }
 
 /* The run's options are known by now. */

@@ -22,6 +22,10 @@ extern "C" {
 
 struct latency_model;
 
+/* The largest sigma taken: every draw then stays far from overflowing a
+ * tick (a normal value beyond 40 standard deviations is not drawn). */
+#define LATENCY_SIGMA_MAX 1e6
+
 /* sigma 0: every draw is `min`, and no number is drawn. */
 struct latency_model *latency_new(uint64_t min, double sigma, uint32_t seed);
 void latency_free(struct latency_model *l);

@@ -126,7 +126,29 @@ else
 fi
 run --quiet -p l2.latency_sigma=-1 "$cfg/timing/titanv.ini" "$sample"
 is "$st" 2 "a negative latency_sigma: exit 2"
-has "$err" "latency_sigma = -1: expected a finite value of 0 or more" "a negative latency_sigma: why"
+has "$err" "latency_sigma = -1: expected a value from 0 to 1e+06" "a negative latency_sigma: why"
+# a huge sigma would overflow the ticks: refused, not answers lost
+run --quiet -p l1.latency_sigma=1e20 "$cfg/timing/titanv.ini" "$sample"
+is "$st" 2 "latency_sigma = 1e20: exit 2"
+run --quiet -p dram.latency_sigma=1e20 "$cfg/timing/titanv.ini" "$sample"
+is "$st" 2 "DRAM latency_sigma = 1e20: exit 2"
+
+# a resumed timed run gives the uninterrupted one's results, byte for
+# byte: the DRAM's queue counts from each kernel's begin, whatever the
+# tick the kernel starts at
+if [ -d "$synth" ]; then
+	run --quiet --csv "$tmp/full.csv" "$cfg/timing/titanv.ini" "$synth"
+	head -n -1 "$tmp/full.csv" >"$tmp/res.csv.part"
+	run --quiet --resume --csv "$tmp/res.csv" "$cfg/timing/titanv.ini" "$synth"
+	is "$st" 0 "--resume of a timed run: exit 0" || diag "$err"
+	is "$(cat "$tmp/res.csv")" "$(cat "$tmp/full.csv")" "--resume of a timed run: the uninterrupted results"
+else
+	skip "../shared/golden is not there: --resume of a timed run on synth" 2
+fi
+
+# the timing metrics are hw's: a ref report of a timed run shows none
+run --quiet --json "$tmp/ref.json" -p report.mode=ref "$cfg/timing/titanv.ini" "$sample"
+is "$(grep -c -E "$timing_keys" "$tmp/ref.json")" 0 "report.mode = ref on a timed run: no timing metric"
 
 # ---- refusals -----------------------------------------------------------------
 run --quiet --stats=text -p l1.mshr_entries=2 -p l1.mshr_targets=2 \
