@@ -25,8 +25,21 @@ struct mshr_entry {
 	uint32_t pending;	/* sectors asked for, not arrived */
 	uint32_t n_targets;
 	struct mshr_target *head, *tail;
-	struct mshr_entry *next_free;
 };
+
+/*
+ * Records of one size from slabs that are never moved or freed before the
+ * table, through a free list threaded through the free records' first
+ * bytes (their contents mean nothing while free).
+ */
+struct pool {
+	size_t size;
+	void *free;
+};
+
+G_STATIC_ASSERT(sizeof(struct mshr_entry) % sizeof(void *) == 0);
+
+G_STATIC_ASSERT(sizeof(struct mshr_target) % sizeof(void *) == 0);
 
 struct mshr {
 	uint32_t max_entries, max_targets;	/* 0: unlimited */
@@ -36,9 +49,8 @@ struct mshr {
 	struct mshr_entry **slot;	/* by the line's hash */
 	uint32_t slot_mask;
 	unsigned slot_shift;		/* 64 - log2(slots) */
-	struct mshr_entry *free_entries;
-	struct mshr_target *free_targets;
-	GPtrArray *slabs;
+	struct pool entries, targets;
+	GPtrArray *slabs;	/* of both pools */
 };
 
 struct mshr *mshr_new(uint32_t entries, uint32_t targets,
@@ -51,6 +63,8 @@ struct mshr *mshr_new(uint32_t entries, uint32_t targets,
 	for (int i = 0; i < MSHR_N_STATS; i++)
 		m->st[i] = stats[i];
 	m->slabs = g_ptr_array_new_with_free_func(g_free);
+	m->entries.size = sizeof(struct mshr_entry);
+	m->targets.size = sizeof(struct mshr_target);
 	/* twice the entries, so that probes stay short */
 	m->slot_mask = 15;
 	while (entries && m->slot_mask + 1 < (uint64_t)entries * 2)
@@ -69,40 +83,31 @@ void mshr_free(struct mshr *m)
 	g_free(m);
 }
 
-static struct mshr_entry *entry_get(struct mshr *m)
+static inline void pool_put(struct pool *p, void *rec)
 {
-	if (G_UNLIKELY(!m->free_entries)) {
-		struct mshr_entry *slab = g_new0(struct mshr_entry, MSHR_SLAB);
-
-		for (unsigned i = 0; i < MSHR_SLAB; i++) {
-			slab[i].next_free = m->free_entries;
-			m->free_entries = &slab[i];
-		}
-		g_ptr_array_add(m->slabs, slab);
-	}
-
-	struct mshr_entry *e = m->free_entries;
-
-	m->free_entries = e->next_free;
-	return e;
+	*(void **)rec = p->free;
+	p->free = rec;
 }
 
-static struct mshr_target *target_get(struct mshr *m)
+/* A new slab of p's records, all free. */
+static G_GNUC_NO_INLINE void pool_grow(struct mshr *m, struct pool *p)
 {
-	if (G_UNLIKELY(!m->free_targets)) {
-		struct mshr_target *slab = g_new0(struct mshr_target, MSHR_SLAB);
+	char *slab = g_malloc0(p->size * MSHR_SLAB);
 
-		for (unsigned i = 0; i < MSHR_SLAB; i++) {
-			slab[i].next = m->free_targets;
-			m->free_targets = &slab[i];
-		}
-		g_ptr_array_add(m->slabs, slab);
-	}
+	for (unsigned i = 0; i < MSHR_SLAB; i++)
+		pool_put(p, slab + i * p->size);
+	g_ptr_array_add(m->slabs, slab);
+}
 
-	struct mshr_target *t = m->free_targets;
+static inline void *pool_get(struct mshr *m, struct pool *p)
+{
+	if (G_UNLIKELY(!p->free))
+		pool_grow(m, p);
 
-	m->free_targets = t->next;
-	return t;
+	void *rec = p->free;
+
+	p->free = *(void **)rec;
+	return rec;
 }
 
 static uint32_t home_of(const struct mshr *m, uint64_t line)
@@ -207,7 +212,7 @@ bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool for
 			return false;
 		}
 		slots_reserve(m);
-		e = entry_get(m);
+		e = pool_get(m, &m->entries);
 		*e = (struct mshr_entry){ .line = line };
 		slot_put(m, e);
 		if (++m->used > *m->st[MSHR_S_PEAK])
@@ -221,7 +226,7 @@ bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool for
 		e->pending |= sbit;
 	else
 		(*m->st[MSHR_S_MERGES])++;
-	t = target_get(m);
+	t = pool_get(m, &m->targets);
 	t->w = *w;
 	t->sbit = sbit;
 	t->next = NULL;
@@ -265,8 +270,7 @@ uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
 	}
 	if (!e->head) {
 		slot_remove(m, e);
-		e->next_free = m->free_entries;
-		m->free_entries = e;
+		pool_put(&m->entries, e);
 		m->used--;
 	}
 	while (out) {
@@ -274,8 +278,7 @@ uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
 		struct mshr_wait w = t->w;
 
 		out = t->next;
-		t->next = m->free_targets;
-		m->free_targets = t;
+		pool_put(&m->targets, t);
 		fn(ctx, &w, n++ == 0);
 	}
 	return n;
