@@ -61,9 +61,27 @@ void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
 			"latency (at most %d)", p->owner->name, p->desc->name,
 			m->size, SS_MSG_MAX);
 
+	/*
+	 * A link with latency between two partitions (time order keeps its
+	 * latency, partition.c): the message crosses now, stamped with the
+	 * time it arrives, which lets the receiver run that far ahead.
+	 */
+	if (p->latency && p->owner->part != p->peer_comp->part) {
+		ss_partition_send_timed(p, m, latency);
+		return;
+	}
+
 	struct ss_held_msg *h = held_get(e);
 
 	h->src = p;
 	memcpy(h->u.bytes, m, m->size);
-	ss_schedule(e, e->now + latency, p->peer_comp->prio, held_deliver, h);
+	/*
+	 * On a link with latency, at the sender's link priority: its own, so
+	 * the order of what arrives at one tick is the senders' order, the
+	 * same whether the link runs between threads or not.  A delay inside
+	 * a component (ss_port_send_after on a link without latency) arrives
+	 * at the receiver's priority.
+	 */
+	ss_schedule(e, e->now + latency, p->latency ? p->owner->link_prio : p->peer_comp->prio,
+		    held_deliver, h);
 }

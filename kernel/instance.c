@@ -51,6 +51,7 @@ struct ss_component *ss_engine_add_component(struct ss_engine *e,
 	c->index = index;
 	c->array_size = index < 0 ? 1 : array_size;
 	c->prio = SS_PRIO_DELIVER;
+	c->link_prio = (int16_t)(INT16_MIN + 1 + MIN(e->components->len, (guint)INT16_MAX - 1));
 	for (const struct ss_port_desc *d = t->ports; d && d->name; d++)
 		n_groups++;
 	c->n_port_groups = n_groups;

@@ -86,6 +86,20 @@ static inline int32_t key_prio(uint64_t key)
 	return (int32_t)(key & 0xffff) - 32768;
 }
 
+/*
+ * The first key of the tick `lat` ticks after key's: the earliest that
+ * what is sent at or after `key` on a link with that latency arrives
+ * (any priority: a link's messages arrive at their sender's link_prio).
+ */
+static inline uint64_t key_shift(uint64_t key, uint64_t lat)
+{
+	if (!lat || key == KEY_NONE)
+		return key;
+	if (lat > KEY_TICK_MAX || key_tick(key) + lat > KEY_TICK_MAX)
+		return KEY_NONE - 1;
+	return (key_tick(key) + lat) << 16;
+}
+
 /* A message in a batch: the port it is for, its key, the message itself. */
 struct cut_rec {
 	struct ss_port *in;
@@ -99,12 +113,34 @@ struct batch {
 	unsigned src;			/* the sending partition */
 	size_t len, cap;
 	unsigned char *data;		/* cut_rec + message, 8-byte aligned */
+	/*
+	 * Messages of links with latency, each keyed by when it arrives:
+	 * in the order sent, not of their keys (their delays differ).  The
+	 * least key, and how many the receiver has yet to deliver.
+	 */
+	bool timed;
+	uint64_t min_key;
+	size_t live;
 };
 
-/* Messages of one sender taken by the receiver, not yet delivered. */
+/* A message of a timed batch, waiting in its receiver's heap. */
+struct timed_rec {
+	uint64_t key, seq;		/* seq: the order sent, for equal keys */
+	struct cut_rec *r;
+	struct batch *b;
+};
+
+/*
+ * Messages of one sender taken by the receiver, not yet delivered: those
+ * sent at their key in a list of batches, in order, and those of links
+ * with latency in a heap by (key, order sent).
+ */
 struct pending {
 	struct batch *head, *tail;
 	size_t at;			/* offset of the next record in head */
+	struct timed_rec *heap;
+	size_t n_heap, cap_heap;
+	uint64_t seq;
 };
 
 enum part_state { PART_IDLE, PART_QUEUED, PART_RUNNING };
@@ -129,6 +165,7 @@ struct part {
 	unsigned id;
 	/* the sender's own, touched by its step only */
 	struct batch **out;		/* one being filled per destination, or NULL */
+	struct batch **out_timed;	/* the same, of links with latency */
 	size_t out_len;			/* bytes in them */
 	/* under the run's lock */
 	struct batch *in_head, *in_tail;	/* arrived, in arrival order */
@@ -155,8 +192,16 @@ struct part {
 	 */
 	uint64_t head;
 	uint64_t *in_first;
+	uint64_t *in_first_t;		/* the least key of its timed messages */
 	unsigned *senders, n_senders;	/* partitions with cut links to it */
 	uint64_t *delay_from;		/* per sending partition: how it answers (part_delays) */
+	/*
+	 * Per sending partition: the least latency of its cut links to this
+	 * one (what it sends arrives that many ticks after its floor, at
+	 * least), and the least latency above 0 (its timed messages of a
+	 * tick have all come once its floor is that far behind).
+	 */
+	uint64_t *lat_from, *lat_min;
 	/* its step's own */
 	struct pending *pend;		/* per sending partition */
 	uint64_t *sender_floor;		/* per sending partition, as the step began */
@@ -270,8 +315,9 @@ void ss_partition_set_group(struct ss_component *c, const char *interned)
  * Whether a link may run between two partitions: one between different
  * thread_groups, one its promises make free, or one of a fan-in or -out
  * (the SMs' links to a shared scheduler or L2); all but the free ones run
- * in time order.  Links of one component to one other (an SM and its L1)
- * stay calls, and so do those inside a thread_group.
+ * in time order, where a link's latency is the lookahead that lets its
+ * two ends run apart.  Links of one component to one other (an SM and
+ * its L1) stay calls, and so do those inside a thread_group.
  */
 static bool link_is_cut(struct ss_port *p)
 {
@@ -279,9 +325,6 @@ static bool link_is_cut(struct ss_port *p)
 	const char *ga = thread_group(p->owner), *gb = thread_group(p->peer_comp);
 
 	if (!a || !b || ((a->flags | b->flags) & SS_PORT_JOINED))
-		return false;
-	/* a delay on the link is a time only one clock keeps, unless free */
-	if (p->latency && !link_free(p))
 		return false;
 	if (ga != gb)
 		return true;
@@ -420,7 +463,7 @@ static void part_delays(struct ss_engine *e, unsigned n_parts, unsigned from,
  * has no other that answers later: what it sends could come back at the
  * key it left, inside the event that sent it, an order only one clock
  * gives.  reach[a][b]: a way from a to b through partitions that answer
- * at once.  Returns whether it joined any.
+ * at once, over links without latency.  Returns whether it joined any.
  */
 static bool join_zero_loops(struct ss_engine *e, unsigned *up, unsigned n_parts)
 {
@@ -432,7 +475,8 @@ static bool join_zero_loops(struct ss_engine *e, unsigned *up, unsigned n_parts)
 	part_delays(e, n_parts, UINT_MAX, delay);
 	FOR_EACH_LINK_END(e, i, c, p) {
 		first[c->part] = i;
-		if (p->peer_comp->part != c->part && end_sends(p))
+		/* a link with latency answers later by itself */
+		if (p->peer_comp->part != c->part && end_sends(p) && !p->latency)
 			REACH(c->part, p->peer_comp->part) = true;
 	}
 	for (unsigned k = 0; k < n_parts; k++)
@@ -616,6 +660,9 @@ static struct batch *batch_get(struct ss_partitions *ps)
 	}
 	b->next = NULL;
 	b->len = 0;
+	b->timed = false;
+	b->min_key = KEY_NONE;
+	b->live = 0;
 	return b;
 }
 
@@ -739,9 +786,64 @@ static void cut_recv(struct ss_component *to, struct ss_port *in,
 	cut_append(from, b, in, m, key);
 }
 
-/* Every cut link's two ends send through cut_recv, at once. */
+/*
+ * A send on a cut link with latency (held.c): into the sender's timed
+ * batch for the receiver at once, keyed by when it arrives, at the
+ * sender's link priority, as one queue would deliver it.
+ */
+void ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t delay)
+{
+	struct part *from = running_part;
+	struct ss_component *to = p->peer_comp;
+	struct ss_port *in = p->peer;
+
+	if (G_UNLIKELY(!from || from->q->now > KEY_TICK_MAX ||
+		       m->size - sizeof(*m) > SS_MSG_MAX - sizeof(*m))) {
+		cut_recv_slow(to, in, m, from);
+		return;
+	}
+
+	uint64_t sent = key_of(from->q->now, from->q->prio_now);
+
+	if (G_UNLIKELY(sent < from->last_sent || delay > KEY_TICK_MAX - from->q->now)) {
+		if (sent < from->last_sent)
+			cut_recv_slow(to, in, m, from);
+		else
+			ss_component_fail(to, SS_ERROR_INTERNAL,
+					  "%s: a message arriving after tick %" G_GUINT64_FORMAT " cannot cross threads; run with --threads 1",
+					  in->desc->name, KEY_TICK_MAX);
+		return;
+	}
+
+	struct batch *b = from->out_timed[to->part];
+	size_t need = sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7);
+	uint64_t key = key_of(from->q->now + delay, p->owner->link_prio);
+
+	if (!b) {
+		b = batch_get(parts_of_root(to->engine));
+		b->src = from->id;
+		b->timed = true;
+		from->out_timed[to->part] = b;
+	}
+	if (b->len + need > b->cap) {
+		while (b->len + need > b->cap)
+			b->cap *= 2;
+		b->data = g_realloc(b->data, b->cap);
+	}
+	cut_append(from, b, in, m, key);
+	from->last_sent = sent;
+	b->min_key = MIN(b->min_key, key);
+}
+
+/*
+ * Every cut link's two ends send through cut_recv, at once; in time order
+ * a link with latency keeps it, and its sends cross through
+ * ss_partition_send_timed instead.
+ */
 static void cut_links(struct ss_engine *e)
 {
+	bool ordered = parts_of_root(e)->ordered;
+
 	for (guint i = 0; i < e->components->len; i++) {
 		struct ss_component *c = e->components->pdata[i];
 
@@ -751,7 +853,8 @@ static void cut_links(struct ss_engine *e)
 
 				if (p->bound && p->peer_comp->part != c->part) {
 					p->peer_recv = cut_recv;
-					p->latency = 0;
+					if (!ordered)
+						p->latency = 0;
 				}
 			}
 	}
@@ -802,9 +905,22 @@ static void flush(struct ss_partitions *ps, struct part *p)
 		return;
 	pthread_mutex_lock(&ps->lock);
 	for (unsigned d = 0; d < ps->n; d++) {
-		struct batch *b = p->out[d];
+		struct batch *b = p->out_timed[d];
 		struct part *to = &ps->part[d];
 
+		if (b) {
+			/*
+			 * Time order only: free runs drop latencies.  Not held
+			 * to the sender's bound: what arrives in the future
+			 * waits for the receiver's clock, which waits for the
+			 * sender's, so a bound could stop both; the floors
+			 * keep the two within the latency of a loop.
+			 */
+			p->out_timed[d] = NULL;
+			batch_append(&to->in_head, &to->in_tail, b);
+			to->in_first_t[p->id] = MIN(to->in_first_t[p->id], b->min_key);
+		}
+		b = p->out[d];
 		if (!b)
 			continue;
 		p->out[d] = NULL;
@@ -904,7 +1020,7 @@ static void compute_floors(struct ss_partitions *ps)
 
 		low = MIN(low, p->head);
 		for (unsigned i = 0; i < p->n_senders; i++)
-			low = MIN(low, p->in_first[p->senders[i]]);
+			low = MIN(low, MIN(p->in_first[p->senders[i]], p->in_first_t[p->senders[i]]));
 	}
 	for (unsigned r = 0; r < ps->n; r++)
 		ps->floor[r] = low;
@@ -917,7 +1033,8 @@ static void compute_floors(struct ss_partitions *ps)
 
 			for (unsigned i = 0; i < p->n_senders; i++) {
 				unsigned sd = p->senders[i];
-				uint64_t y = MIN(p->in_first[sd], ps->floor[sd]);
+				uint64_t y = MIN(MIN(p->in_first[sd], p->in_first_t[sd]),
+						 key_shift(ps->floor[sd], p->lat_from[sd]));
 
 				x = MIN(x, key_after(y, p->delay_from[sd]));
 			}
@@ -939,16 +1056,19 @@ static void compute_floors(struct ss_partitions *ps)
  */
 static bool can_progress(struct ss_partitions *ps, const struct part *p)
 {
-	uint64_t safe = KEY_NONE, key_in = KEY_NONE;
-	unsigned src = 0;
+	uint64_t safe = KEY_NONE, key_in = KEY_NONE, done_to = KEY_NONE;
 
 	for (unsigned i = 0; i < p->n_senders; i++) {
 		unsigned sd = p->senders[i];
 
-		safe = MIN(safe, ps->floor[sd]);
+		safe = MIN(safe, key_shift(ps->floor[sd], p->lat_from[sd]));
 		if (p->in_first[sd] < key_in) {
 			key_in = p->in_first[sd];
-			src = sd;
+			done_to = ps->floor[sd];
+		}
+		if (p->in_first_t[sd] < key_in) {
+			key_in = p->in_first_t[sd];
+			done_to = key_shift(ps->floor[sd], p->lat_min[sd]);
 		}
 	}
 	/* after a failure, nothing at or after its time */
@@ -957,7 +1077,7 @@ static bool can_progress(struct ss_partitions *ps, const struct part *p)
 	if (p->head < key_in)
 		return p->head <= safe &&
 			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND_ORDERED;
-	return key_in != KEY_NONE && key_in <= safe && ps->floor[src] > key_in;
+	return key_in != KEY_NONE && key_in <= safe && done_to > key_in;
 }
 
 static inline struct cut_rec *pending_rec(const struct pending *pd)
@@ -978,12 +1098,16 @@ static void publish(struct part *p)
 		const struct pending *pd = &p->pend[sd];
 
 		p->in_first[sd] = KEY_NONE;
+		p->in_first_t[sd] = pd->n_heap ? pd->heap[0].key : KEY_NONE;
+		for (const struct batch *b = p->in_head; b; b = b->next)
+			if (b->src == sd && b->timed)
+				p->in_first_t[sd] = MIN(p->in_first_t[sd], b->min_key);
 		if (pd->head) {
 			p->in_first[sd] = pending_rec(pd)->key;
 			continue;
 		}
 		for (const struct batch *b = p->in_head; b; b = b->next)
-			if (b->src == sd) {
+			if (b->src == sd && !b->timed) {
 				p->in_first[sd] = ((const struct cut_rec *)(const void *)b->data)->key;
 				break;
 			}
@@ -1025,6 +1149,73 @@ static void deliver_key(struct ss_partitions *ps, struct part *p, unsigned src,
 	}
 }
 
+static inline bool timed_before(const struct timed_rec *a, const struct timed_rec *b)
+{
+	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+/* The messages of a timed batch of pd's sender, into its heap. */
+static void timed_take(struct pending *pd, struct batch *b)
+{
+	for (size_t at = 0; at < b->len;) {
+		struct cut_rec *r = (struct cut_rec *)(void *)(b->data + at);
+		struct timed_rec t = { .key = r->key, .seq = pd->seq++, .r = r, .b = b };
+		size_t i = pd->n_heap++;
+
+		if (pd->n_heap > pd->cap_heap) {
+			pd->cap_heap = MAX(64, 2 * pd->cap_heap);
+			pd->heap = g_renew(struct timed_rec, pd->heap, pd->cap_heap);
+		}
+		while (i && timed_before(&t, &pd->heap[(i - 1) / 2])) {
+			pd->heap[i] = pd->heap[(i - 1) / 2];
+			i = (i - 1) / 2;
+		}
+		pd->heap[i] = t;
+		b->live++;
+		at += sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
+	}
+}
+
+static struct timed_rec timed_pop(struct pending *pd)
+{
+	struct timed_rec top = pd->heap[0], last = pd->heap[--pd->n_heap];
+	size_t i = 0, n = pd->n_heap;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && timed_before(&pd->heap[c + 1], &pd->heap[c]))
+			c++;
+		if (!timed_before(&pd->heap[c], &last))
+			break;
+		pd->heap[i] = pd->heap[c];
+		i = c;
+	}
+	if (n)
+		pd->heap[i] = last;
+	return top;
+}
+
+/* The timed messages of `src` with this key, in the order sent. */
+static void deliver_timed(struct ss_partitions *ps, struct part *p, unsigned src,
+			  uint64_t key, struct batch **used)
+{
+	struct pending *pd = &p->pend[src];
+
+	while (pd->n_heap && pd->heap[0].key == key && !halted(ps)) {
+		struct timed_rec t = timed_pop(pd);
+
+		t.r->in->owner->type->ops->xrecv(t.r->in->owner, t.r->in,
+						 (const struct ss_msg *)(void *)(t.r + 1));
+		if (!--t.b->live) {
+			t.b->next = *used;
+			*used = t.b;
+		}
+	}
+}
+
 /* Two partitions acted at one key: only one clock orders them. */
 static void fail_same_key(struct part *p, uint64_t key)
 {
@@ -1043,13 +1234,17 @@ static void fail_same_key(struct part *p, uint64_t key)
 static void step_ordered(struct ss_partitions *ps, struct part *p)
 {
 	uint64_t safe = KEY_NONE, first_tick = 0;
-	struct batch *used = NULL;
+	struct batch *used = NULL, *timed = NULL, *timed_tail = NULL;
 	bool started = false;
 
 	pthread_mutex_lock(&ps->lock);
 	for (struct batch *b = p->in_head, *next; b; b = next) {
 		next = b->next;
-		batch_append(&p->pend[b->src].head, &p->pend[b->src].tail, b);
+		if (b->timed) {
+			batch_append(&timed, &timed_tail, b);
+		} else {
+			batch_append(&p->pend[b->src].head, &p->pend[b->src].tail, b);
+		}
 	}
 	p->in_head = p->in_tail = NULL;
 	compute_floors(ps);
@@ -1057,23 +1252,33 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 		unsigned sd = p->senders[i];
 
 		p->sender_floor[sd] = ps->floor[sd];
-		safe = MIN(safe, ps->floor[sd]);
+		safe = MIN(safe, key_shift(ps->floor[sd], p->lat_from[sd]));
 	}
 	pthread_mutex_unlock(&ps->lock);
+	/* in the order they came: equal keys go by the order sent */
+	for (struct batch *b = timed, *next; b; b = next) {
+		next = b->next;
+		timed_take(&p->pend[b->src], b);
+	}
 
 	running_part = p;
 	ss_running_queue = p->q;
 	while (!halted(ps) && !p->failed) {
 		uint64_t key_in = KEY_NONE, key_own = KEY_NONE, tick, next, horizon;
 		unsigned src = 0;
+		bool timed_in = false, both = false;
 		int32_t prio;
 
 		for (unsigned i = 0; i < p->n_senders; i++) {
 			const struct pending *pd = &p->pend[p->senders[i]];
+			uint64_t kl = pd->head ? pending_rec(pd)->key : KEY_NONE;
+			uint64_t kt = pd->n_heap ? pd->heap[0].key : KEY_NONE;
 
-			if (pd->head && pending_rec(pd)->key < key_in) {
-				key_in = pending_rec(pd)->key;
+			if (MIN(kl, kt) < key_in) {
+				key_in = MIN(kl, kt);
 				src = p->senders[i];
+				timed_in = kt < kl;
+				both = kt == kl;
 			}
 		}
 		if (ss_engine_next_key(p->q, &tick, &prio)) {
@@ -1115,7 +1320,9 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			p->last_key = MAX(p->last_key, key_of(p->q->now, p->q->prio_now));
 			p->last_src = SRC_OWN;
 		} else {
-			if (key_in > safe || p->sender_floor[src] <= key_in)
+			if (key_in > safe ||
+			    (timed_in ? key_shift(p->sender_floor[src], p->lat_min[src])
+				      : p->sender_floor[src]) <= key_in)
 				break;
 			if (G_UNLIKELY(key_in < p->last_key)) {
 				ss_engine_fail(p->q, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
@@ -1123,12 +1330,16 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 					key_tick(key_in)));
 				break;
 			}
-			if (key_own == key_in || (key_in == p->last_key && p->last_src != src)) {
+			if (key_own == key_in || both ||
+			    (key_in == p->last_key && p->last_src != src)) {
 				fail_same_key(p, key_in);
 				break;
 			}
 			ss_engine_advance(p->q, key_tick(key_in), key_prio(key_in));
-			deliver_key(ps, p, src, key_in, &used);
+			if (timed_in)
+				deliver_timed(ps, p, src, key_in, &used);
+			else
+				deliver_key(ps, p, src, key_in, &used);
 			p->last_key = key_in;
 			p->last_src = src;
 		}
@@ -1144,8 +1355,9 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 		struct batch *b = used;
 
 		used = b->next;
-		__atomic_sub_fetch(&ps->part[b->src].sent_unread, b->len,
-				   __ATOMIC_RELAXED);
+		if (!b->timed)
+			__atomic_sub_fetch(&ps->part[b->src].sent_unread, b->len,
+					   __ATOMIC_RELAXED);
 		b->next = ps->spare;
 		ps->spare = b;
 	}
@@ -1378,10 +1590,16 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 		p->q = ss_engine_new_queue(e);
 		p->q->prio_now = INT16_MIN;	/* xstart's sends: before any event */
 		p->out = g_new0(struct batch *, n_parts);
+		p->out_timed = g_new0(struct batch *, n_parts);
 		p->head = KEY_NONE;
 		p->in_first = g_new(uint64_t, n_parts);
-		for (unsigned j = 0; j < n_parts; j++)
-			p->in_first[j] = KEY_NONE;
+		p->in_first_t = g_new(uint64_t, n_parts);
+		p->lat_from = g_new(uint64_t, n_parts);
+		p->lat_min = g_new(uint64_t, n_parts);
+		for (unsigned j = 0; j < n_parts; j++) {
+			p->in_first[j] = p->in_first_t[j] = KEY_NONE;
+			p->lat_from[j] = p->lat_min[j] = UINT64_MAX;
+		}
 		p->pend = g_new0(struct pending, n_parts);
 		p->sender_floor = g_new(uint64_t, n_parts);
 		p->senders = g_new(unsigned, n_parts);
@@ -1393,8 +1611,14 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 		bool *sends = g_new0(bool, (size_t)n_parts * n_parts);
 
 		FOR_EACH_LINK_END(e, i, c, pt)
-			if (pt->peer_comp->part != c->part && end_sends(pt))
+			if (pt->peer_comp->part != c->part && end_sends(pt)) {
+				struct part *to = &ps->part[pt->peer_comp->part];
+
 				sends[(size_t)c->part * n_parts + pt->peer_comp->part] = true;
+				to->lat_from[c->part] = MIN(to->lat_from[c->part], pt->latency);
+				if (pt->latency)
+					to->lat_min[c->part] = MIN(to->lat_min[c->part], pt->latency);
+			}
 		for (unsigned j = 0; j < n_parts; j++) {
 			part_delays(e, n_parts, j, delay);
 			for (unsigned i = 0; i < n_parts; i++)
@@ -1503,7 +1727,8 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 			bool left = ss_engine_pending(p->q) || p->in_head;
 
 			for (unsigned j = 0; j < p->n_senders; j++)
-				left |= p->pend[p->senders[j]].head != NULL;
+				left |= p->pend[p->senders[j]].head != NULL ||
+					p->pend[p->senders[j]].n_heap;
 			if (left) {
 				ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
 					"partition %u of %u was left with work that no floor let run; run with --threads 1",
@@ -1589,11 +1814,25 @@ void ss_partition_free(struct ss_engine *e)
 
 		free_batches(p->in_head);
 		for (unsigned d = 0; d < ps->n; d++) {
+			struct pending *pd = &p->pend[d];
+
 			free_batches(p->out[d]);
-			free_batches(p->pend[d].head);
+			free_batches(p->out_timed[d]);
+			free_batches(pd->head);
+			/* a halted run's timed messages: each batch once, by its last */
+			for (size_t k = 0; k < pd->n_heap; k++)
+				if (!--pd->heap[k].b->live) {
+					pd->heap[k].b->next = NULL;
+					free_batches(pd->heap[k].b);
+				}
+			g_free(pd->heap);
 		}
 		g_free(p->out);
+		g_free(p->out_timed);
 		g_free(p->in_first);
+		g_free(p->in_first_t);
+		g_free(p->lat_from);
+		g_free(p->lat_min);
 		g_free(p->pend);
 		g_free(p->sender_floor);
 		g_free(p->senders);

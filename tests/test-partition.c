@@ -30,6 +30,7 @@ struct src {
 	uint64_t credit;	/* from the hub, read by the next tick */
 	uint64_t fail_at;	/* fails in its tick of this count (0: never) */
 	bool distinct_prio;	/* its events at a priority of its own */
+	bool spread;		/* sends each message 0 to 3 ticks later */
 };
 
 /* What the sink saw, in order, to compare runs. */
@@ -59,7 +60,8 @@ static void src_tick(struct ss_engine *e, void *data)
 		struct seq_msg m = { { sizeof(m), 1 }, s->id, s->seq++,
 				     ss_engine_now(e), s->credit };
 
-		ss_port_send(o, &m.hdr);
+		/* later ones may arrive first: arrivals out of the order sent */
+		ss_port_send_after(o, &m.hdr, s->spread ? (m.seq * 7 + s->id) % 4 : 0);
 	}
 	if (s->fail_at && s->ticks == s->fail_at) {
 		ss_component_fail(&s->c, SS_ERROR_INPUT, "stopped on purpose");
@@ -149,8 +151,8 @@ struct graph {
  * after it hears from any (a lookahead of 1), and the sources act on it
  * in their own events (DEFERS).
  */
-static void build_ex(struct graph *g, unsigned src_flags, unsigned sink_flags,
-		     bool hub)
+static void build_lat(struct graph *g, unsigned src_flags, unsigned sink_flags,
+		      bool hub, uint64_t latency, bool lookahead)
 {
 	g->e = ss_engine_new();
 	g->sink = (struct sink *)ss_engine_add_component(g->e, &sink_type, "sink", -1, 1);
@@ -159,7 +161,7 @@ static void build_ex(struct graph *g, unsigned src_flags, unsigned sink_flags,
 	ss_component_alloc_ports(&g->sink->c, 0, N_SRC);
 	ss_component_alloc_ports(&g->sink->c, 1, hub ? N_SRC : 0);
 	ss_component_set_port_flags(&g->sink->c, "v", sink_flags);
-	if (hub)
+	if (hub && lookahead)
 		ss_component_set_port_lookahead(&g->sink->c, "v", 1);
 	for (unsigned i = 0; i < N_SRC; i++) {
 		g->src[i] = (struct src *)ss_engine_add_component(g->e, &src_type, "src", (int)i, N_SRC);
@@ -168,15 +170,22 @@ static void build_ex(struct graph *g, unsigned src_flags, unsigned sink_flags,
 		ss_component_alloc_ports(&g->src[i]->c, 1, 1);
 		ss_component_set_port_flags(&g->src[i]->c, "o", src_flags);
 		if (hub)
-			ss_component_set_port_flags(&g->src[i]->c, "in", SS_PORT_SILENT | SS_PORT_DEFERS);
+			ss_component_set_port_flags(&g->src[i]->c, "in", SS_PORT_SILENT |
+						    (lookahead ? SS_PORT_DEFERS : 0));
 		g_assert_cmpint(ss_port_link(ss_component_port(&g->src[i]->c, "o", 0),
-					     ss_component_port(&g->sink->c, "v", i), 0),
+					     ss_component_port(&g->sink->c, "v", i), latency),
 				==, SS_LINK_OK);
 		if (hub)
 			g_assert_cmpint(ss_port_link(ss_component_port(&g->sink->c, "back", i),
-						     ss_component_port(&g->src[i]->c, "in", 0), 0),
+						     ss_component_port(&g->src[i]->c, "in", 0), latency),
 					==, SS_LINK_OK);
 	}
+}
+
+static void build_ex(struct graph *g, unsigned src_flags, unsigned sink_flags,
+		     bool hub)
+{
+	build_lat(g, src_flags, sink_flags, hub, 0, true);
 }
 
 static void build(struct graph *g, unsigned src_flags, unsigned sink_flags)
@@ -232,7 +241,7 @@ static void test_plan(void)
 	}
 }
 
-/* A link with latency keeps its time on one clock, unless it is free. */
+/* A link with latency may be cut: in time order, or free (its delay goes). */
 static void test_latency(void)
 {
 	struct graph g;
@@ -251,7 +260,7 @@ static void test_latency(void)
 					     ss_component_port(&g.sink->c, "v", i), 3),
 				==, SS_LINK_OK);
 	}
-	g_assert_cmpuint(ss_partition_plan(g.e, 64), ==, 1);
+	g_assert_cmpuint(ss_partition_plan(g.e, 64), ==, N_SRC + 1);
 	/* free, the delay may go */
 	ss_component_set_port_flags(&g.sink->c, "v", SS_PORT_SILENT | SS_PORT_ANY_DELAY);
 	g_assert_cmpuint(ss_partition_plan(g.e, 64), ==, N_SRC + 1);
@@ -376,6 +385,52 @@ static void test_ordered(void)
 	}
 }
 
+/*
+ * Links with latency and no promise at all: the loop from the sources to
+ * the hub and back has no lookahead but the links' latency, which lets
+ * each side run that far ahead; messages sent with different delays
+ * arrive out of the order sent.  The sink sees what one queue shows it,
+ * message for message, and so do the sources (their credit).
+ */
+static void test_ordered_latency(void)
+{
+	static const unsigned threads[] = { 1, 2, 3, 8 };
+	static const uint64_t latencies[] = { 1, 5 };
+
+	for (size_t l = 0; l < G_N_ELEMENTS(latencies); l++) {
+		struct graph ref;
+
+		build_lat(&ref, 0, SS_PORT_SILENT, true, latencies[l], false);
+		for (unsigned i = 0; i < N_SRC; i++) {
+			ref.src[i]->distinct_prio = true;
+			ref.src[i]->spread = true;
+		}
+		start(&ref, false);
+		ss_engine_run(ref.e, SS_TICK_MAX);
+		g_assert_null(ss_engine_failure(ref.e));
+		g_assert_cmpuint(ref.sink->seen->len, ==, N_SRC * TICKS * PER_TICK);
+		for (size_t t = 0; t < G_N_ELEMENTS(threads); t++) {
+			struct graph g;
+
+			build_lat(&g, 0, SS_PORT_SILENT, true, latencies[l], false);
+			for (unsigned i = 0; i < N_SRC; i++) {
+				g.src[i]->distinct_prio = true;
+				g.src[i]->spread = true;
+			}
+			run_on(&g, threads[t]);
+			g_assert_null(ss_engine_failure(g.e));
+			g_assert_cmpuint(g.sink->seen->len, ==, ref.sink->seen->len);
+			g_assert_cmpint(memcmp(g.sink->seen->data, ref.sink->seen->data,
+					       ref.sink->seen->len * sizeof(struct seen)), ==, 0);
+			for (unsigned i = 0; i < N_SRC; i++)
+				g_assert_cmpuint(g.src[i]->credit, ==, ref.src[i]->credit);
+			g_assert_cmpuint(ss_partition_pending(g.e), ==, 0);
+			graph_free(&g);
+		}
+		graph_free(&ref);
+	}
+}
+
 /* Sources at one priority: two partitions act at one time; refused. */
 static void test_same_key(void)
 {
@@ -465,6 +520,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/partition/groups", test_groups);
 	g_test_add_func("/partition/run", test_run);
 	g_test_add_func("/partition/ordered", test_ordered);
+	g_test_add_func("/partition/ordered-latency", test_ordered_latency);
 	g_test_add_func("/partition/same-key", test_same_key);
 	g_test_add_func("/partition/fail", test_fail);
 	g_test_add_func("/partition/fail-ordered", test_fail_ordered);

@@ -185,6 +185,13 @@ struct ss_component {
 	int index;		/* position in the array, -1 outside one */
 	unsigned array_size;	/* 1 outside an array */
 	int16_t prio;		/* priority of delayed deliveries to it */
+	/*
+	 * The core's: priority of what it sends on a link with latency, one
+	 * per component below every other band, so that such messages arrive
+	 * at the start of their tick in the order of their senders, and two
+	 * threads never deliver at one (tick, priority) (held.c).
+	 */
+	int16_t link_prio;
 	uint64_t *stats;	/* one slot per row of type->stats, in order */
 	struct ss_port_group *port_groups;	/* one per row of type->ports */
 	unsigned n_port_groups;
