@@ -22,6 +22,14 @@ static const struct {
 	[CT_S_LOADS] = { TIMING_STAT_LOADS, "timing: reads, atomics and reductions answered" },
 };
 
+/* A request waiting in the queue for room in the MSHR table. */
+struct queued {
+	struct mem_req req;
+	uint64_t at;
+	uint32_t input;
+	uint8_t reason;		/* what it waits for: MEM_REFUSED_* */
+};
+
 /* A request that passes by, waiting for its answer from below. */
 struct passing {
 	struct mem_req req;	/* as it came */
@@ -53,6 +61,11 @@ struct cache_timing {
 	bool refused_now;	/* ... and the level below refused the one sent */
 	bool retry_again;	/* ... and a retry came meanwhile */
 	uint8_t *refused;	/* per input: refused, owed a MEM_RETRY */
+	/* waiting for MSHR room, in order from queue_head on (mshr_queue) */
+	GArray *queue;		/* struct queued */
+	guint queue_head;
+	uint32_t queue_cap;
+	bool serving;		/* serve_queue() is taking them */
 	uint32_t inputs;
 	bool any_refused;
 	bool drain_wanted;
@@ -112,6 +125,8 @@ struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
 	t->mshr = mshr_new(ss_param_uint(p, "mshr_entries"), ss_param_uint(p, "mshr_targets"), mst);
 	t->passing = g_array_new(FALSE, FALSE, sizeof(struct passing));
 	t->blocked = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+	t->queue = g_array_new(FALSE, FALSE, sizeof(struct queued));
+	t->queue_cap = (uint32_t)ss_param_uint(p, "mshr_queue");
 	t->refused = g_new0(uint8_t, MAX(inputs, 1));
 	return t;
 }
@@ -124,6 +139,7 @@ void ct_free(struct cache_timing *t)
 	latency_free(t->hit_draw);
 	g_array_free(t->passing, TRUE);
 	g_array_free(t->blocked, TRUE);
+	g_array_free(t->queue, TRUE);
 	g_free(t->refused);
 	g_free(t);
 }
@@ -222,16 +238,74 @@ static void pass_by(struct cache_timing *t, uint32_t input, const struct mem_req
 	t->passing_now = false;
 }
 
+static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
+		 uint64_t at, uint8_t *reason);
+
+static guint queue_len(const struct cache_timing *t)
+{
+	return t->queue->len - t->queue_head;
+}
+
+static struct queued *queue_at(const struct cache_timing *t, guint i)
+{
+	return &g_array_index(t->queue, struct queued, i);
+}
+
+/*
+ * r waits in the queue for room in the table (a queue in front of the
+ * cache), or is refused when the queue is full.  `behind`: it was not
+ * looked at, as others wait before it; its refusal counts for the reason
+ * the head waits (a request looked at was counted by mshr_add).
+ */
+static void wait_or_refuse(struct cache_timing *t, uint32_t input, const struct mem_req *r,
+			   uint64_t at, uint8_t reason, bool behind)
+{
+	if (queue_len(t) >= t->queue_cap) {
+		if (behind)
+			(*t->st[reason == MEM_REFUSED_TARGETS ? CT_S_REFUSED_TARGETS
+							      : CT_S_REFUSED_ENTRIES])++;
+		refuse(t, input, r, reason);
+		return;
+	}
+	struct queued q = { .req = *r, .at = at, .input = input, .reason = reason };
+
+	g_array_append_val(t->queue, q);
+}
+
+/* Room in the table: the queue's head requests go in, in order, while
+ * the table takes them. */
+static void serve_queue(struct cache_timing *t)
+{
+	if (t->serving)
+		return;
+	t->serving = true;
+	while (queue_len(t)) {
+		/* a copy: answering may queue more behind it */
+		struct queued q = *queue_at(t, t->queue_head);
+		uint8_t reason;
+
+		if (!mshr_can_add(t->mshr, sc_line_of(t->cache, q.req.addr)))
+			break;
+		t->queue_head++;
+		if (!take(t, q.input, &q.req, q.at, &reason))
+			g_error("%s: the MSHR table refused a queued request it had room for",
+				t->c->name);
+	}
+	if (!queue_len(t)) {
+		g_array_set_size(t->queue, 0);
+		t->queue_head = 0;
+	} else if (t->queue_head >= 1024 && t->queue_head >= queue_len(t)) {
+		/* a queue that never empties: what was served goes */
+		g_array_remove_range(t->queue, 0, t->queue_head);
+		t->queue_head = 0;
+	}
+	t->serving = false;
+}
+
 bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 {
 	uint64_t sector = r->addr & ~(uint64_t)(t->sector_bytes - 1);
-	struct mshr_wait w;
-	enum mshr_state ms;
-	enum sc_probe p;
-	uint64_t line;
-	uint32_t sbit;
 	uint8_t reason;
-	bool posted;
 
 	if (G_UNLIKELY(r->hdr.kind < MEM_READ || r->hdr.kind > MEM_REDUCTION)) {
 		ss_component_fail(t->c, SS_ERROR_CONFIG,
@@ -253,18 +327,45 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 				  r->size, r->addr, t->sector_bytes);
 		return false;
 	}
+	if (t->queue_cap && queue_len(t) && mem_req_wants_answer(r)) {
+		/* behind those that wait, as a queue in front of the cache */
+		wait_or_refuse(t, input, r, now(t), queue_at(t, t->queue_head)->reason, true);
+		return true;
+	}
+	if (!take(t, input, r, now(t), &reason)) {
+		if (t->queue_cap)
+			wait_or_refuse(t, input, r, now(t), reason, false);
+		else
+			refuse(t, input, r, reason);
+	}
+	return true;
+}
+
+/*
+ * A read, atomic or reduction looked up and acted on: answered (a hit),
+ * or waiting in an MSHR entry; false, with the reason, when the table has
+ * no room for it (mshr_add counted the refusal).
+ */
+static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
+		 uint64_t at, uint8_t *reason)
+{
+	struct mshr_wait w;
+	enum mshr_state ms;
+	enum sc_probe p;
+	uint64_t line;
+	uint32_t sbit;
+	bool posted;
+
 	line = sc_line_of(t->cache, r->addr);
 	sbit = sc_sector_bit(t->cache, r->addr);
-	w = (struct mshr_wait){ .req = *r, .at = now(t), .input = input };
+	w = (struct mshr_wait){ .req = *r, .at = at, .input = input };
 	ms = mshr_state(t->mshr, line, sbit);
 	/* whoever sent a posted request cannot send it again: it is taken
 	 * whatever room the table has */
 	posted = !mem_req_wants_answer(r);
 	if (ms == MSHR_PENDING) {
-		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, &reason)) {
-			refuse(t, input, r, reason);
-			return true;
-		}
+		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, reason))
+			return false;
 		sc_count_access(t->cache, r);
 		(*t->st[CT_S_LATENCY_MISSES])++;
 		return true;
@@ -275,15 +376,13 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 		if (mem_req_wants_answer(r)) {
 			uint64_t lat = t->hit_draw ? latency_draw(t->hit_draw) : t->hit_latency;
 
-			answered(t, lat);
+			answered(t, now(t) - at + lat);
 			answer(t, input, r, MEM_RESPONSE, 0, lat);
 		}
 		return true;
 	}
-	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, &reason)) {
-		refuse(t, input, r, reason);
-		return true;
-	}
+	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, reason))
+		return false;
 	/* an entry holds the line: its other sectors find it reserved */
 	if (ms == MSHR_LINE && p == SC_MISS)
 		p = SC_SECTOR_MISS;
@@ -417,6 +516,7 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 			g_error("%s: an answer from below for 0x%" G_GINT64_MODIFIER "x, which no MSHR entry waits for",
 				t->c->name, r->addr);
 		}
+		serve_queue(t);
 		send_retries(t);
 		break;
 	case MEM_REFUSE: {
@@ -446,7 +546,8 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 
 bool ct_idle(const struct cache_timing *t)
 {
-	return !mshr_used(t->mshr) && !t->n_passing && t->blocked_head == t->blocked->len;
+	return !mshr_used(t->mshr) && !t->n_passing && t->blocked_head == t->blocked->len &&
+		!queue_len(t);
 }
 
 bool ct_wait_drained(struct cache_timing *t)

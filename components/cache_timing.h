@@ -44,7 +44,8 @@ extern const char *const ct_lookup_names[];
 	{ "latency_sigma", SS_P_DOUBLE, "0", "timing: a hit takes its lookup's cycles + |N(0, sigma^2)|, rounded, drawn from a generator seeded with seed; 0: exactly its lookup's", NULL, 0, 0, 0 }, \
 	{ "seed", SS_P_UINT, "1", "timing: seed of the hits' half-normal latencies (the same seed, the same latencies); each cache of an array, and each slice of an L2, adds its index", NULL, 0, UINT32_MAX, 0 }, \
 	{ "mshr_entries", SS_P_UINT, "0", "timing: lines that can be waited on at once; 0: unlimited", NULL, 0, 1u << 24, 0 }, \
-	{ "mshr_targets", SS_P_UINT, "0", "timing: requests that can wait on one line, the first included; 0: unlimited", NULL, 0, 1u << 24, 0 }
+	{ "mshr_targets", SS_P_UINT, "0", "timing: requests that can wait on one line, the first included; 0: unlimited", NULL, 0, 1u << 24, 0 }, \
+	{ "mshr_queue", SS_P_UINT, "0", "timing: requests that may wait, in the order they came, for room in the MSHR table instead of being refused (a queue in front of the cache: while one waits, every later read waits behind it); refused beyond this many; 0: refused at once", NULL, 0, 1u << 24, 0 }
 
 /* The statistics a cache in timing mode adds to its table. */
 enum ct_stat {

@@ -194,6 +194,13 @@ bool mshr_has_room(const struct mshr *m)
 	return !m->max_entries || m->used < m->max_entries;
 }
 
+bool mshr_can_add(const struct mshr *m, uint64_t line)
+{
+	const struct mshr_entry *e = entry_of(m, line);
+
+	return e ? !m->max_targets || e->n_targets < m->max_targets : mshr_has_room(m);
+}
+
 uint64_t mshr_waiting(const struct mshr *m)
 {
 	return m->waiting;

@@ -70,12 +70,16 @@ static void test_mshr_merge_and_refuse(void)
 	w = wait_for(0x503);
 	g_assert_true(mshr_add(m, 10, 2, true, false, &w, &reason));	/* another sector */
 	/* the entry holds 3 targets: a fourth is refused, for targets */
+	g_assert_false(mshr_can_add(m, 10));
+	g_assert_true(mshr_can_add(m, 11));	/* a new line: an entry is free */
 	w = wait_for(0x504);
 	g_assert_false(mshr_add(m, 10, 1, false, false, &w, &reason));
 	g_assert_cmpuint(reason, ==, MEM_REFUSED_TARGETS);
 	w = wait_for(0x605);
 	g_assert_true(mshr_add(m, 11, 1, true, false, &w, &reason));
 	g_assert_false(mshr_has_room(m));
+	g_assert_false(mshr_can_add(m, 12));
+	g_assert_true(mshr_can_add(m, 11));	/* its entry has targets left */
 	/* a third line has no entry, unless forced */
 	w = wait_for(0x706);
 	g_assert_false(mshr_add(m, 12, 1, true, false, &w, &reason));
@@ -86,6 +90,7 @@ static void test_mshr_merge_and_refuse(void)
 	g_array_set_size(a.addr, 0);
 	g_array_set_size(a.first, 0);
 	g_assert_cmpuint(counters[MSHR_S_MERGES], ==, 1);
+	/* mshr_can_add counts nothing */
 	g_assert_cmpuint(counters[MSHR_S_REFUSED_TARGETS], ==, 1);
 	g_assert_cmpuint(counters[MSHR_S_REFUSED_ENTRIES], ==, 1);
 	/* the forced line went beyond the two entries */

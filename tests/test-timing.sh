@@ -26,7 +26,7 @@ have_shared=0
 # what makes a timing configuration functional again
 zero="-p l1.tag_latency=0 -p l2.tag_latency=0 -p dram.latency=0
 -p dram.bytes_per_cycle=0 -p l1.mshr_entries=0 -p l1.mshr_targets=0
--p l2.mshr_entries=0 -p l2.mshr_targets=0"
+-p l2.mshr_entries=0 -p l2.mshr_targets=0 -p l1_l2.latency=0"
 
 kernels() { sed -n '/^  "kernels": \[/,$p' "$1"; }
 # ... without the timing metrics, which only timed runs report
@@ -203,7 +203,9 @@ slices="-p sm.timing=true -p l1.timing=true -p l2s.timing=true -p xbar.timing=tr
 # shellcheck disable=SC2086
 run --quiet --json "$tmp/s.json" $slices "$cfg/titanv-slices.ini" "$sample"
 is "$st" 0 "titanv-slices.ini in timing mode: exit 0" || diag "$err"
+# (the ROP latency in the L2, not on the link; refusals, not a queue)
 run --quiet --json "$tmp/t.json" -p l1.mshr_entries=4 -p l2.mshr_entries=2 \
+	-p l1_l2.latency=0 -p l2.tag_latency=160 -p l2.mshr_queue=0 \
 	-p dram.bytes_per_cycle=0 "$cfg/timing/titanv.ini" "$sample"
 is "$(kernels "$tmp/s.json")" "$(kernels "$tmp/t.json")" \
 	"in timing mode, the slices behind a router give the slice set's results"
@@ -218,6 +220,26 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 is "$crashed" 0 "timed slices behind a functional router, 10 runs on 2 threads: each exits 2"
 has "$err" "expected timing = true on the router" "timed slices behind a functional router: why"
+
+# ---- a queue in front of the L2, across a link with latency ---------------------
+# one MSHR entry per slice: with a queue of 1 most requests are refused and
+# sent again across the link; with one of 40960 none is, and they wait
+for q in 1 40960; do
+	for th in 1 2; do
+		run --quiet --threads $th --stats=text -p l2.mshr_entries=1 -p l2.mshr_queue=$q \
+			"$cfg/timing/titanv.ini" "$sample"
+		is "$st" 0 "l2.mshr_queue = $q, $th threads: exit 0" || diag "$err"
+		printf '%s\n' "$out" >"$tmp/q$q.$th"
+	done
+	is "$(cat "$tmp/q$q.2")" "$(cat "$tmp/q$q.1")" "l2.mshr_queue = $q: 2 threads give 1 thread's statistics"
+	cp "$tmp/q$q.1" "$tmp/stats"
+	is "$(( $(stat l2.hits) + $(stat l2.sector_misses) + $(stat l2.line_misses) + $(stat l2.latency_misses) ))" \
+		"$(stat l2.accesses)" "l2.mshr_queue = $q: every L2 access is a hit, a miss or a latency miss, once"
+	eval "refused_$q=\$(( \$(stat l2.mshr_refused_entries) + \$(stat l2.mshr_refused_targets) ))"
+done
+# shellcheck disable=SC2154 # set by the eval above
+[ "$refused_1" -gt "$refused_40960" ] && [ "$refused_40960" -gt 0 ]
+ok $? "a longer queue refuses fewer ($refused_40960 found the table full, against $refused_1 refusals)"
 
 # ---- what cannot work -----------------------------------------------------------
 run --quiet -p dram.timing=false "$cfg/timing/titanv.ini" "$sample"
