@@ -123,24 +123,10 @@ struct batch {
 	size_t live;
 };
 
-/* A message of a timed batch, waiting in its receiver's heap. */
-struct timed_rec {
-	uint64_t key, seq;		/* seq: the order sent, for equal keys */
-	struct cut_rec *r;
-	struct batch *b;
-};
-
-/*
- * Messages of one sender taken by the receiver, not yet delivered: those
- * sent at their key in a list of batches, in order, and those of links
- * with latency in a heap by (key, order sent).
- */
+/* Messages of one sender taken by the receiver, not yet delivered. */
 struct pending {
 	struct batch *head, *tail;
 	size_t at;			/* offset of the next record in head */
-	struct timed_rec *heap;
-	size_t n_heap, cap_heap;
-	uint64_t seq;
 };
 
 enum part_state { PART_IDLE, PART_QUEUED, PART_RUNNING };
@@ -192,7 +178,7 @@ struct part {
 	 */
 	uint64_t head;
 	uint64_t *in_first;
-	uint64_t *in_first_t;		/* the least key of its timed messages */
+	uint64_t *in_first_t;		/* the least key of its timed messages not taken */
 	unsigned *senders, n_senders;	/* partitions with cut links to it */
 	uint64_t *delay_from;		/* per sending partition: how it answers (part_delays) */
 	/*
@@ -204,6 +190,8 @@ struct part {
 	uint64_t *lat_from, *lat_min;
 	/* its step's own */
 	struct pending *pend;		/* per sending partition */
+	/* timed batches whose messages are events of its queue, in order */
+	struct batch *timed_head, *timed_tail;
 	uint64_t *sender_floor;		/* per sending partition, as the step began */
 	uint64_t last_key;		/* of what it ran or delivered last */
 	uint64_t last_sent;		/* key of its last message on a cut link */
@@ -1098,7 +1086,7 @@ static void publish(struct part *p)
 		const struct pending *pd = &p->pend[sd];
 
 		p->in_first[sd] = KEY_NONE;
-		p->in_first_t[sd] = pd->n_heap ? pd->heap[0].key : KEY_NONE;
+		p->in_first_t[sd] = KEY_NONE;
 		for (const struct batch *b = p->in_head; b; b = b->next)
 			if (b->src == sd && b->timed)
 				p->in_first_t[sd] = MIN(p->in_first_t[sd], b->min_key);
@@ -1149,71 +1137,37 @@ static void deliver_key(struct ss_partitions *ps, struct part *p, unsigned src,
 	}
 }
 
-static inline bool timed_before(const struct timed_rec *a, const struct timed_rec *b)
+/* A message of a link with latency, at the time it arrives. */
+static void timed_deliver(struct ss_engine *e, void *data)
 {
-	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+	struct cut_rec *r = data;
+	/* r->key was used to schedule this; it holds the batch now */
+	struct batch *b = (struct batch *)(uintptr_t)r->key;
+
+	(void)e;
+	r->in->owner->type->ops->xrecv(r->in->owner, r->in,
+				       (const struct ss_msg *)(void *)(r + 1));
+	b->live--;
 }
 
-/* The messages of a timed batch of pd's sender, into its heap. */
-static void timed_take(struct pending *pd, struct batch *b)
+/*
+ * The messages of a timed batch become events of p's queue at their
+ * arrival (tick, sender's link_prio), taken in the order sent: the queue
+ * runs equal keys in the order scheduled, which is the order one queue
+ * gives them, all of one key being one sender's.  None is earlier than
+ * what p has run: the floors kept p below every arrival still to come.
+ */
+static void timed_take(struct part *p, struct batch *b)
 {
 	for (size_t at = 0; at < b->len;) {
 		struct cut_rec *r = (struct cut_rec *)(void *)(b->data + at);
-		struct timed_rec t = { .key = r->key, .seq = pd->seq++, .r = r, .b = b };
-		size_t i = pd->n_heap++;
 
-		if (pd->n_heap > pd->cap_heap) {
-			pd->cap_heap = MAX(64, 2 * pd->cap_heap);
-			pd->heap = g_renew(struct timed_rec, pd->heap, pd->cap_heap);
-		}
-		while (i && timed_before(&t, &pd->heap[(i - 1) / 2])) {
-			pd->heap[i] = pd->heap[(i - 1) / 2];
-			i = (i - 1) / 2;
-		}
-		pd->heap[i] = t;
+		ss_schedule(p->q, key_tick(r->key), (int16_t)key_prio(r->key), timed_deliver, r);
+		r->key = (uint64_t)(uintptr_t)b;
 		b->live++;
 		at += sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
 	}
-}
-
-static struct timed_rec timed_pop(struct pending *pd)
-{
-	struct timed_rec top = pd->heap[0], last = pd->heap[--pd->n_heap];
-	size_t i = 0, n = pd->n_heap;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && timed_before(&pd->heap[c + 1], &pd->heap[c]))
-			c++;
-		if (!timed_before(&pd->heap[c], &last))
-			break;
-		pd->heap[i] = pd->heap[c];
-		i = c;
-	}
-	if (n)
-		pd->heap[i] = last;
-	return top;
-}
-
-/* The timed messages of `src` with this key, in the order sent. */
-static void deliver_timed(struct ss_partitions *ps, struct part *p, unsigned src,
-			  uint64_t key, struct batch **used)
-{
-	struct pending *pd = &p->pend[src];
-
-	while (pd->n_heap && pd->heap[0].key == key && !halted(ps)) {
-		struct timed_rec t = timed_pop(pd);
-
-		t.r->in->owner->type->ops->xrecv(t.r->in->owner, t.r->in,
-						 (const struct ss_msg *)(void *)(t.r + 1));
-		if (!--t.b->live) {
-			t.b->next = *used;
-			*used = t.b;
-		}
-	}
+	batch_append(&p->timed_head, &p->timed_tail, b);
 }
 
 /* Two partitions acted at one key: only one clock orders them. */
@@ -1258,7 +1212,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 	/* in the order they came: equal keys go by the order sent */
 	for (struct batch *b = timed, *next; b; b = next) {
 		next = b->next;
-		timed_take(&p->pend[b->src], b);
+		timed_take(p, b);
 	}
 
 	running_part = p;
@@ -1266,19 +1220,14 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 	while (!halted(ps) && !p->failed) {
 		uint64_t key_in = KEY_NONE, key_own = KEY_NONE, tick, next, horizon;
 		unsigned src = 0;
-		bool timed_in = false, both = false;
 		int32_t prio;
 
 		for (unsigned i = 0; i < p->n_senders; i++) {
 			const struct pending *pd = &p->pend[p->senders[i]];
-			uint64_t kl = pd->head ? pending_rec(pd)->key : KEY_NONE;
-			uint64_t kt = pd->n_heap ? pd->heap[0].key : KEY_NONE;
 
-			if (MIN(kl, kt) < key_in) {
-				key_in = MIN(kl, kt);
+			if (pd->head && pending_rec(pd)->key < key_in) {
+				key_in = pending_rec(pd)->key;
 				src = p->senders[i];
-				timed_in = kt < kl;
-				both = kt == kl;
 			}
 		}
 		if (ss_engine_next_key(p->q, &tick, &prio)) {
@@ -1320,9 +1269,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			p->last_key = MAX(p->last_key, key_of(p->q->now, p->q->prio_now));
 			p->last_src = SRC_OWN;
 		} else {
-			if (key_in > safe ||
-			    (timed_in ? key_shift(p->sender_floor[src], p->lat_min[src])
-				      : p->sender_floor[src]) <= key_in)
+			if (key_in > safe || p->sender_floor[src] <= key_in)
 				break;
 			if (G_UNLIKELY(key_in < p->last_key)) {
 				ss_engine_fail(p->q, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
@@ -1330,16 +1277,12 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 					key_tick(key_in)));
 				break;
 			}
-			if (key_own == key_in || both ||
-			    (key_in == p->last_key && p->last_src != src)) {
+			if (key_own == key_in || (key_in == p->last_key && p->last_src != src)) {
 				fail_same_key(p, key_in);
 				break;
 			}
 			ss_engine_advance(p->q, key_tick(key_in), key_prio(key_in));
-			if (timed_in)
-				deliver_timed(ps, p, src, key_in, &used);
-			else
-				deliver_key(ps, p, src, key_in, &used);
+			deliver_key(ps, p, src, key_in, &used);
 			p->last_key = key_in;
 			p->last_src = src;
 		}
@@ -1349,6 +1292,16 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 	flush(ps, p);
 	ss_running_queue = NULL;
 	running_part = NULL;
+	/* timed batches all of whose messages ran; mostly the oldest first */
+	while (p->timed_head && !p->timed_head->live) {
+		struct batch *b = p->timed_head;
+
+		p->timed_head = b->next;
+		if (!p->timed_head)
+			p->timed_tail = NULL;
+		b->next = used;
+		used = b;
+	}
 
 	pthread_mutex_lock(&ps->lock);
 	while (used) {
@@ -1727,8 +1680,7 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 			bool left = ss_engine_pending(p->q) || p->in_head;
 
 			for (unsigned j = 0; j < p->n_senders; j++)
-				left |= p->pend[p->senders[j]].head != NULL ||
-					p->pend[p->senders[j]].n_heap;
+				left |= p->pend[p->senders[j]].head != NULL;
 			if (left) {
 				ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INTERNAL,
 					"partition %u of %u was left with work that no floor let run; run with --threads 1",
@@ -1814,19 +1766,12 @@ void ss_partition_free(struct ss_engine *e)
 
 		free_batches(p->in_head);
 		for (unsigned d = 0; d < ps->n; d++) {
-			struct pending *pd = &p->pend[d];
-
 			free_batches(p->out[d]);
 			free_batches(p->out_timed[d]);
-			free_batches(pd->head);
-			/* a halted run's timed messages: each batch once, by its last */
-			for (size_t k = 0; k < pd->n_heap; k++)
-				if (!--pd->heap[k].b->live) {
-					pd->heap[k].b->next = NULL;
-					free_batches(pd->heap[k].b);
-				}
-			g_free(pd->heap);
+			free_batches(p->pend[d].head);
 		}
+		/* a halted run's undelivered timed messages die with the queue */
+		free_batches(p->timed_head);
 		g_free(p->out);
 		g_free(p->out_timed);
 		g_free(p->in_first);
