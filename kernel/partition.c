@@ -718,6 +718,29 @@ static inline void cut_append(struct part *from, struct batch *b, struct ss_port
 }
 
 /*
+ * The batch in *slot (from's, for `to`), made or grown to take m: a new
+ * batch when there is none, the one there grown when it is full.
+ */
+static struct batch *batch_room(struct part *from, struct batch **slot,
+				struct ss_component *to, const struct ss_msg *m)
+{
+	struct batch *b = *slot;
+	size_t need = sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7);
+
+	if (!b) {
+		b = batch_get(parts_of_root(to->engine));
+		b->src = from->id;
+		*slot = b;
+	}
+	if (b->len + need > b->cap) {
+		while (b->len + need > b->cap)
+			b->cap *= 2;
+		b->data = g_realloc(b->data, b->cap);
+	}
+	return b;
+}
+
+/*
  * cut_recv when from has no batch for `to` yet or its batch is full: a
  * new batch, or the one there grown, and then the message.
  */
@@ -725,20 +748,7 @@ G_GNUC_NO_INLINE static void cut_recv_room(struct part *from, struct ss_componen
 					   struct ss_port *in, const struct ss_msg *m,
 					   uint64_t key)
 {
-	struct batch *b = from->out[to->part];
-	size_t need = sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7);
-
-	if (!b) {
-		b = batch_get(parts_of_root(to->engine));
-		b->src = from->id;
-		from->out[to->part] = b;
-	}
-	if (b->len + need > b->cap) {
-		while (b->len + need > b->cap)
-			b->cap *= 2;
-		b->data = g_realloc(b->data, b->cap);
-	}
-	cut_append(from, b, in, m, key);
+	cut_append(from, batch_room(from, &from->out[to->part], to, m), in, m, key);
 }
 
 /*
@@ -803,21 +813,10 @@ void ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t
 		return;
 	}
 
-	struct batch *b = from->out_timed[to->part];
-	size_t need = sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7);
+	struct batch *b = batch_room(from, &from->out_timed[to->part], to, m);
 	uint64_t key = key_of(from->q->now + delay, p->owner->link_prio);
 
-	if (!b) {
-		b = batch_get(parts_of_root(to->engine));
-		b->src = from->id;
-		b->timed = true;
-		from->out_timed[to->part] = b;
-	}
-	if (b->len + need > b->cap) {
-		while (b->len + need > b->cap)
-			b->cap *= 2;
-		b->data = g_realloc(b->data, b->cap);
-	}
+	b->timed = true;
 	cut_append(from, b, in, m, key);
 	from->last_sent = sent;
 	b->min_key = MIN(b->min_key, key);
