@@ -15,8 +15,8 @@ static const struct {
 } ct_stat_rows[CT_N_STATS] = {
 	[CT_S_LATENCY_MISSES] = { TIMING_STAT_LATENCY_MISSES, "timing: reads of a sector already asked for, answered with it (neither hits nor misses)" },
 	[CT_S_MERGES] = { TIMING_STAT_MERGES, "timing: requests that joined an MSHR entry's sector in flight" },
-	[CT_S_REFUSED_ENTRIES] = { TIMING_STAT_REFUSED_ENTRIES, "timing: requests refused because every MSHR entry held another line" },
-	[CT_S_REFUSED_TARGETS] = { TIMING_STAT_REFUSED_TARGETS, "timing: requests refused because their line's MSHR entry had no target left" },
+	[CT_S_REFUSED_ENTRIES] = { TIMING_STAT_REFUSED_ENTRIES, "timing: requests that found every MSHR entry holding another line: refused, or queued (mshr_queue; those queued behind them are not counted)" },
+	[CT_S_REFUSED_TARGETS] = { TIMING_STAT_REFUSED_TARGETS, "timing: requests that found their line's MSHR entry with no target left: refused, or queued (mshr_queue)" },
 	[CT_S_PEAK] = { TIMING_STAT_PEAK, "timing: most MSHR entries in use at once (of the component's caches, the most any had; --stats sums an array's)" },
 	[CT_S_LOAD_CYCLES] = { TIMING_STAT_LOAD_CYCLES, "timing: cycles from arrival to answer, summed over the reads answered" },
 	[CT_S_LOADS] = { TIMING_STAT_LOADS, "timing: reads, atomics and reductions answered" },

@@ -66,10 +66,9 @@ void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
 	 * latency, partition.c): the message crosses now, stamped with the
 	 * time it arrives, which lets the receiver run that far ahead.
 	 */
-	if (p->latency && p->owner->part != p->peer_comp->part) {
-		ss_partition_send_timed(p, m, latency);
+	if (p->latency && p->owner->part != p->peer_comp->part &&
+	    ss_partition_send_timed(p, m, latency))
 		return;
-	}
 
 	struct ss_held_msg *h = held_get(e);
 

@@ -135,8 +135,9 @@ void ss_partition_set_group(struct ss_component *c, const char *interned);
 void ss_partition_enter(struct ss_component *c);
 void ss_partition_leave(void);
 void ss_partition_run(struct ss_engine *e, unsigned threads);
-/* A send on a link with latency between partitions, `delay` ticks on. */
-void ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t delay);
+/* A send on a link with latency between partitions, `delay` ticks on;
+ * false outside the run, where it is held as on one queue. */
+bool ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t delay);
 size_t ss_partition_pending(struct ss_engine *e);
 /* The partition this thread runs now, UINT_MAX outside a partitioned run. */
 /* runopts.c: whether every instance's type has every bit of `flags` */

@@ -789,16 +789,19 @@ static void cut_recv(struct ss_component *to, struct ss_port *in,
  * batch for the receiver at once, keyed by when it arrives, at the
  * sender's link priority, as one queue would deliver it.
  */
-void ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t delay)
+bool ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t delay)
 {
 	struct part *from = running_part;
 	struct ss_component *to = p->peer_comp;
 	struct ss_port *in = p->peer;
 
-	if (G_UNLIKELY(!from || from->q->now > KEY_TICK_MAX ||
+	/* outside the run (xfinish): held as on one queue, where it stays */
+	if (!from)
+		return false;
+	if (G_UNLIKELY(from->q->now > KEY_TICK_MAX ||
 		       m->size - sizeof(*m) > SS_MSG_MAX - sizeof(*m))) {
 		cut_recv_slow(to, in, m, from);
-		return;
+		return true;
 	}
 
 	uint64_t sent = key_of(from->q->now, from->q->prio_now);
@@ -810,7 +813,7 @@ void ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t
 			ss_component_fail(to, SS_ERROR_INTERNAL,
 					  "%s: a message arriving after tick %" G_GUINT64_FORMAT " cannot cross threads; run with --threads 1",
 					  in->desc->name, KEY_TICK_MAX);
-		return;
+		return true;
 	}
 
 	struct batch *b = batch_room(from, &from->out_timed[to->part], to, m);
@@ -820,6 +823,7 @@ void ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t
 	cut_append(from, b, in, m, key);
 	from->last_sent = sent;
 	b->min_key = MIN(b->min_key, key);
+	return true;
 }
 
 /*
