@@ -5,6 +5,7 @@
 #include <string.h>
 #include <math.h>
 #include "cache_timing.h"
+#include "camat.h"
 #include "latency.h"
 #include <sectorsim/protocols/cache_stats.h>
 
@@ -20,6 +21,16 @@ static const struct {
 	[CT_S_PEAK] = { TIMING_STAT_PEAK, "timing: most MSHR entries in use at once (of the component's caches, the most any had; --stats sums an array's)" },
 	[CT_S_LOAD_CYCLES] = { TIMING_STAT_LOAD_CYCLES, "timing: cycles from arrival to answer, summed over the reads answered" },
 	[CT_S_LOADS] = { TIMING_STAT_LOADS, "timing: reads, atomics and reductions answered" },
+	[CT_S_CAMAT_ACCESSES] = { TIMING_STAT_CAMAT_ACCESSES, "timing, C-AMAT: loads answered (reads, atomics, reductions; writes are posted and take no time)" },
+	[CT_S_CAMAT_HITS] = { TIMING_STAT_CAMAT_HITS, "timing, C-AMAT: loads answered at their lookup" },
+	[CT_S_CAMAT_MISSES] = { TIMING_STAT_CAMAT_MISSES, "timing, C-AMAT: loads that waited for the level below (misses and latency misses)" },
+	[CT_S_CAMAT_HIT_CYCLES] = { TIMING_STAT_CAMAT_HIT_CYCLES, "timing, C-AMAT: cycles of lookups (hit phases), summed" },
+	[CT_S_CAMAT_MISS_CYCLES] = { TIMING_STAT_CAMAT_MISS_CYCLES, "timing, C-AMAT: cycles from a lookup's end to the data (miss phases), summed" },
+	[CT_S_CAMAT_OVERLAP_HIT] = { TIMING_STAT_CAMAT_OVERLAP_HIT, "timing, C-AMAT: cycles with some load in its hit phase" },
+	[CT_S_CAMAT_PURE_MISSES] = { TIMING_STAT_CAMAT_PURE_MISSES, "timing, C-AMAT: loads with a pure miss cycle (one no load spent in a lookup)" },
+	[CT_S_CAMAT_PURE_TIME] = { TIMING_STAT_CAMAT_PURE_TIME, "timing, C-AMAT: pure miss cycles, summed over loads" },
+	[CT_S_CAMAT_PURE_OVERLAP] = { TIMING_STAT_CAMAT_PURE_OVERLAP, "timing, C-AMAT: cycles with some pure miss cycle" },
+	[CT_S_CAMAT_ACTIVE] = { TIMING_STAT_CAMAT_ACTIVE, "timing, C-AMAT: cycles with some load in either phase" },
 };
 
 /* A request waiting in the queue for room in the MSHR table. */
@@ -43,6 +54,7 @@ struct cache_timing {
 	struct ss_component *c;
 	struct sc_cache *cache;
 	struct mshr *mshr;
+	struct camat *camat;	/* this kernel's timeline of loads */
 	const struct ct_ops *ops;
 	void *ctx;
 	uint64_t hit_latency, miss_latency;
@@ -123,6 +135,7 @@ struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
 	mst[MSHR_S_REFUSED_TARGETS] = t->st[CT_S_REFUSED_TARGETS];
 	mst[MSHR_S_PEAK] = t->st[CT_S_PEAK];
 	t->mshr = mshr_new(ss_param_uint(p, "mshr_entries"), ss_param_uint(p, "mshr_targets"), mst);
+	t->camat = camat_new();
 	t->passing = g_array_new(FALSE, FALSE, sizeof(struct passing));
 	t->blocked = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
 	t->queue = g_array_new(FALSE, FALSE, sizeof(struct queued));
@@ -136,6 +149,7 @@ void ct_free(struct cache_timing *t)
 	if (!t)
 		return;
 	mshr_free(t->mshr);
+	camat_free(t->camat);
 	latency_free(t->hit_draw);
 	g_array_free(t->passing, TRUE);
 	g_array_free(t->blocked, TRUE);
@@ -361,9 +375,12 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 	w = (struct mshr_wait){ .req = *r, .at = at, .input = input };
 	ms = mshr_state(t->mshr, line, sbit);
 	/* whoever sent a posted request cannot send it again: it is taken
-	 * whatever room the table has */
+	 * whatever room the table has; the others are loads, which C-AMAT
+	 * times from their lookup (now) */
 	posted = !mem_req_wants_answer(r);
 	if (ms == MSHR_PENDING) {
+		if (!posted && mshr_can_add(t->mshr, line))
+			camat_begin(t->camat, now(t), t->miss_latency, true, &w.ticket);
 		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, reason))
 			return false;
 		sc_count_access(t->cache, r);
@@ -377,10 +394,13 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 			uint64_t lat = t->hit_draw ? latency_draw(t->hit_draw) : t->hit_latency;
 
 			answered(t, now(t) - at + lat);
+			camat_begin(t->camat, now(t), lat, false, NULL);
 			answer(t, input, r, MEM_RESPONSE, 0, lat);
 		}
 		return true;
 	}
+	if (!posted && mshr_can_add(t->mshr, line))
+		camat_begin(t->camat, now(t), t->miss_latency, true, &w.ticket);
 	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, reason))
 		return false;
 	/* an entry holds the line: its other sectors find it reserved */
@@ -408,6 +428,7 @@ static void on_arrival(void *ctx, const struct mshr_wait *w, bool first)
 		sc_apply(t->cache, &w->req);
 	if (mem_req_wants_answer(&w->req)) {
 		answered(t, now(t) - w->at);
+		camat_end(t->camat, w->ticket, now(t));
 		answer(t, w->input, &w->req, MEM_RESPONSE, 0, 0);
 	}
 }
@@ -542,6 +563,24 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 		g_error("%s: kind %u from below", t->c->name, r->hdr.kind);
 	}
 	check_drained(t);
+}
+
+void ct_kernel_end(struct cache_timing *t)
+{
+	struct camat_counts c;
+
+	camat_counts(t->camat, &c);
+	*t->st[CT_S_CAMAT_ACCESSES] += c.accesses;
+	*t->st[CT_S_CAMAT_HITS] += c.hits;
+	*t->st[CT_S_CAMAT_MISSES] += c.misses;
+	*t->st[CT_S_CAMAT_HIT_CYCLES] += c.hit_cycles;
+	*t->st[CT_S_CAMAT_MISS_CYCLES] += c.miss_cycles;
+	*t->st[CT_S_CAMAT_OVERLAP_HIT] += c.overlap_hit_time;
+	*t->st[CT_S_CAMAT_PURE_MISSES] += c.pure_misses;
+	*t->st[CT_S_CAMAT_PURE_TIME] += c.pure_miss_time;
+	*t->st[CT_S_CAMAT_PURE_OVERLAP] += c.pure_miss_overlap_time;
+	*t->st[CT_S_CAMAT_ACTIVE] += c.active_cycles;
+	camat_reset(t->camat);
 }
 
 bool ct_idle(const struct cache_timing *t)

@@ -56,6 +56,17 @@ enum ct_stat {
 	CT_S_PEAK,
 	CT_S_LOAD_CYCLES,
 	CT_S_LOADS,
+	/* C-AMAT's counts, in the order of struct camat_counts */
+	CT_S_CAMAT_ACCESSES,
+	CT_S_CAMAT_HITS,
+	CT_S_CAMAT_MISSES,
+	CT_S_CAMAT_HIT_CYCLES,
+	CT_S_CAMAT_MISS_CYCLES,
+	CT_S_CAMAT_OVERLAP_HIT,
+	CT_S_CAMAT_PURE_MISSES,
+	CT_S_CAMAT_PURE_TIME,
+	CT_S_CAMAT_PURE_OVERLAP,
+	CT_S_CAMAT_ACTIVE,
 	CT_N_STATS,
 };
 
@@ -104,6 +115,9 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r);
 bool ct_idle(const struct cache_timing *t);
 /* Ask for ops->drained once idle; false when idle already. */
 bool ct_wait_drained(struct cache_timing *t);
+/* The kernel ended (the cache is idle): its C-AMAT counts into the
+ * statistics, and a new timeline for the next. */
+void ct_kernel_end(struct cache_timing *t);
 /* The delay that keeps a control message behind what went down before. */
 uint64_t ct_control_delay(const struct cache_timing *t);
 

@@ -29,6 +29,8 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/gpu.h>
 #include <sectorsim/protocols/mem.h>
+#include <math.h>
+#include "camat.h"
 #include <sectorsim/protocols/cache_stats.h>
 #include "report_metrics.h"
 
@@ -100,13 +102,20 @@ static const char *const cc_names[N_CC] = { CACHE_STAT_COUNTS };
 /* A timed cache's counters the report reads, in the order of ct_names. */
 enum cache_timing_stat {
 	CT_LATENCY_MISSES, CT_MERGES, CT_REFUSED_ENTRIES, CT_REFUSED_TARGETS,
-	CT_PEAK, CT_LOAD_CYCLES, CT_LOADS, N_CT,
+	CT_PEAK, CT_LOAD_CYCLES, CT_LOADS,
+	/* C-AMAT's, in the order of struct camat_counts */
+	CT_CAMAT_FIRST, CT_CAMAT_LAST = CT_CAMAT_FIRST + 9, N_CT,
 };
 
 static const char *const ct_names[N_CT] = {
 	TIMING_STAT_LATENCY_MISSES, TIMING_STAT_MERGES, TIMING_STAT_REFUSED_ENTRIES,
 	TIMING_STAT_REFUSED_TARGETS, TIMING_STAT_PEAK, TIMING_STAT_LOAD_CYCLES,
 	TIMING_STAT_LOADS,
+	TIMING_STAT_CAMAT_ACCESSES, TIMING_STAT_CAMAT_HITS, TIMING_STAT_CAMAT_MISSES,
+	TIMING_STAT_CAMAT_HIT_CYCLES, TIMING_STAT_CAMAT_MISS_CYCLES,
+	TIMING_STAT_CAMAT_OVERLAP_HIT, TIMING_STAT_CAMAT_PURE_MISSES,
+	TIMING_STAT_CAMAT_PURE_TIME, TIMING_STAT_CAMAT_PURE_OVERLAP,
+	TIMING_STAT_CAMAT_ACTIVE,
 };
 
 struct cache_slots {
@@ -600,6 +609,52 @@ static void timing_level(const struct cache_slots *cs, unsigned n, struct kernel
 	m[first + 1 + G_N_ELEMENTS(sums)] = peak;
 }
 
+/*
+ * A level's C-AMAT metrics, from RM_<level>_camat_accesses on in the order
+ * of REPORT_TIMING_METRICS: the counts summed over its caches, then the
+ * ratios of the sums; a ratio of nothing is absent.
+ */
+static void camat_level(const struct cache_slots *cs, unsigned n, struct kernel_row *row,
+			enum report_metric first)
+{
+	struct camat_counts c = { 0 };
+	struct camat_ratios q;
+	uint64_t *v[] = {
+		&c.accesses, &c.hits, &c.misses, &c.hit_cycles, &c.miss_cycles,
+		&c.overlap_hit_time, &c.pure_misses, &c.pure_miss_time,
+		&c.pure_miss_overlap_time, &c.active_cycles,
+	};
+	/* the counts shown, and the ratios, in the metrics' order */
+	const uint64_t *shown[] = {
+		&c.accesses, &c.hits, &c.misses, &c.overlap_hit_time, &c.pure_misses,
+		&c.pure_miss_time, &c.pure_miss_overlap_time, &c.active_cycles,
+	};
+	const double *ratios[] = {
+		&q.C_h, &q.C_m, &q.pMR, &q.pAMP, &q.mean_hit_time, &q.camat, &q.amat,
+	};
+	double *m = row->m;
+	unsigned k;
+
+	G_STATIC_ASSERT(G_N_ELEMENTS(v) == CT_CAMAT_LAST - CT_CAMAT_FIRST + 1);
+	if (!cs || !cs[0].tm[CT_CAMAT_FIRST]) {
+		for (k = 0; k < G_N_ELEMENTS(shown) + G_N_ELEMENTS(ratios); k++)
+			row->absent[first + k] = true;
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		for (k = 0; k < G_N_ELEMENTS(v); k++)
+			*v[k] += get(cs[i].tm[CT_CAMAT_FIRST + k]);
+	camat_ratios(&c, &q);
+	for (k = 0; k < G_N_ELEMENTS(shown); k++)
+		m[first + k] = (double)*shown[k];
+	for (unsigned j = 0; j < G_N_ELEMENTS(ratios); j++, k++) {
+		if (isnan(*ratios[j]))
+			row->absent[first + k] = true;
+		else
+			m[first + k] = *ratios[j];
+	}
+}
+
 /* mode = hw in timing mode: the kernel's time and its levels'. */
 static void compute_timing(struct kernel_report *r, struct kernel_row *row)
 {
@@ -607,7 +662,7 @@ static void compute_timing(struct kernel_report *r, struct kernel_row *row)
 	double *m = row->m;
 
 	if (!r->sm_first) {
-		for (int k = RM_mem_cycles; k <= RM_dram_mean_queue_delay; k++)
+		for (int k = RM_mem_cycles; k <= RM_l2_amat; k++)
 			row->absent[k] = true;
 		return;
 	}
@@ -629,6 +684,8 @@ static void compute_timing(struct kernel_report *r, struct kernel_row *row)
 	m[RM_sm_refused] = refused;
 	timing_level(r->l1, r->n_sms, row, RM_l1_mean_load_latency);
 	timing_level(r->l2, r->n_l2, row, RM_l2_mean_load_latency);
+	camat_level(r->l1, r->n_sms, row, RM_l1_camat_accesses);
+	camat_level(r->l2, r->n_l2, row, RM_l2_camat_accesses);
 	if (r->dram_answered)
 		m[RM_dram_mean_latency] = div0(get(r->dram_latency), get(r->dram_answered));
 	else

@@ -324,6 +324,8 @@ static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 			switch (act) {
 			case ACT_END_KERNEL:
 				sc_end_kernel(sl->cache, &l2->end);
+				if (sl->timing)
+					ct_kernel_end(sl->timing);
 				fold_counts(l2, sl);
 				break;
 			case ACT_FLUSH:

@@ -145,7 +145,13 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
  * SMs that issued); per level the mean cycles from a read's arrival to its
  * answer, latency misses, MSHR merges, refusals and the most entries any
  * one cache had in use; the SMs' refused requests; DRAM's mean latency and,
- * with a bandwidth, the mean cycles a transaction queued.
+ * with a bandwidth, the mean cycles a transaction queued.  Then per level
+ * the concurrent memory-access time of its loads (models/camat.h): their
+ * counts, hit and pure-miss concurrency (C_h, C_m), pure miss rate and
+ * penalty (pMR, pAMP), the mean hit phase, C-AMAT (PC-AMAT for a cache
+ * that looks up tag and data in parallel, SC-AMAT in series: the hit
+ * phases say which) and plain AMAT beside it; the counts sum a level's
+ * caches (the L1s, the L2's slices), each swept on its own.
  */
 #define REPORT_TIMING_METRICS(X) \
 	X(mem_cycles, 1, TIMING, NONE, 0) \
@@ -165,7 +171,37 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
 	X(l2_mshr_refused_targets, 1, TIMING, NONE, 0) \
 	X(l2_mshr_peak, 1, TIMING, NONE, 0) \
 	X(dram_mean_latency, 0, TIMING, NONE, 0) \
-	X(dram_mean_queue_delay, 0, TIMING, NONE, 0)
+	X(dram_mean_queue_delay, 0, TIMING, NONE, 0) \
+	X(l1_camat_accesses, 1, TIMING, NONE, 0) \
+	X(l1_camat_hits, 1, TIMING, NONE, 0) \
+	X(l1_camat_misses, 1, TIMING, NONE, 0) \
+	X(l1_overlap_hit_time, 1, TIMING, NONE, 0) \
+	X(l1_pure_misses, 1, TIMING, NONE, 0) \
+	X(l1_pure_miss_time, 1, TIMING, NONE, 0) \
+	X(l1_pure_miss_overlap_time, 1, TIMING, NONE, 0) \
+	X(l1_active_cycles, 1, TIMING, NONE, 0) \
+	X(l1_C_h, 0, TIMING, NONE, 0) \
+	X(l1_C_m, 0, TIMING, NONE, 0) \
+	X(l1_pMR, 0, TIMING, NONE, 0) \
+	X(l1_pAMP, 0, TIMING, NONE, 0) \
+	X(l1_mean_hit_time, 0, TIMING, NONE, 0) \
+	X(l1_camat, 0, TIMING, NONE, 0) \
+	X(l1_amat, 0, TIMING, NONE, 0) \
+	X(l2_camat_accesses, 1, TIMING, NONE, 0) \
+	X(l2_camat_hits, 1, TIMING, NONE, 0) \
+	X(l2_camat_misses, 1, TIMING, NONE, 0) \
+	X(l2_overlap_hit_time, 1, TIMING, NONE, 0) \
+	X(l2_pure_misses, 1, TIMING, NONE, 0) \
+	X(l2_pure_miss_time, 1, TIMING, NONE, 0) \
+	X(l2_pure_miss_overlap_time, 1, TIMING, NONE, 0) \
+	X(l2_active_cycles, 1, TIMING, NONE, 0) \
+	X(l2_C_h, 0, TIMING, NONE, 0) \
+	X(l2_C_m, 0, TIMING, NONE, 0) \
+	X(l2_pMR, 0, TIMING, NONE, 0) \
+	X(l2_pAMP, 0, TIMING, NONE, 0) \
+	X(l2_mean_hit_time, 0, TIMING, NONE, 0) \
+	X(l2_camat, 0, TIMING, NONE, 0) \
+	X(l2_amat, 0, TIMING, NONE, 0)
 
 enum report_metric {
 #define REPORT_METRIC_ENUM(key, is_int, modes, ncu, ncu_modes) RM_##key,

@@ -197,6 +197,8 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 		break;
 	case MEM_CTL_KERNEL_END:
 		sc_end_kernel(sc->cache, &sc->end);
+		if (sc->timing)
+			ct_kernel_end(sc->timing);
 		break;
 	}
 }

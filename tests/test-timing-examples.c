@@ -24,6 +24,7 @@
 #include "registry.h"
 #include "sim.h"
 #include "builtin.h"
+#include "camat.h"
 
 #define BASE UINT64_C(0x7f0000000000)
 #define X(i) (BASE + 32 * (uint64_t)(i))
@@ -125,7 +126,7 @@ static const char *const hierarchy =
 	"[component tap]\ntype = timing_tap\n"
 	"[component l1]\ntype = sector_cache\ncount = 1\ntiming = true\nsize = %uB\nassoc = %u\n"
 	"line_bytes = 128B\nsector_bytes = 128B\nwrite_hit = write_through\nwrite_miss = allocate\n"
-	"final_writeback = none\nmshr_entries = %u\n"
+	"final_writeback = none\nmshr_entries = %u\ntag_latency = %u\n"
 	"[component l2]\ntype = l2_slice_set\nmerge = arrival\ntiming = true\nsize = 1MiB\nassoc = 16\nsector_bytes = 128B\n"
 	"final_writeback = none\ntag_latency = %u\n"
 	"[component dram]\ntype = dram_counter\ntiming = true\n"
@@ -144,14 +145,22 @@ static const char *const hierarchy =
 struct result {
 	char *log;		/* the tap's, ticks counted from the first request */
 	double hits, misses, latency_misses, refused, accesses;
+	struct camat_counts l1;	/* the L1's C-AMAT counts */
+};
+
+static const char *const camat_names[] = {
+	"l1.camat_accesses", "l1.camat_hits", "l1.camat_misses", "l1.camat_hit_cycles",
+	"l1.camat_miss_cycles", "l1.camat_overlap_hit_time", "l1.camat_pure_misses",
+	"l1.camat_pure_miss_time", "l1.camat_pure_miss_overlap_time", "l1.camat_active_cycles",
 };
 
 /* Runs the hierarchy; the log's ticks are made relative to the first. */
-static struct result run_example(unsigned ways, unsigned entries, unsigned latency)
+static struct result run_example_tag(unsigned ways, unsigned entries, unsigned latency,
+				     unsigned l1_tag)
 {
 	struct ss_registry *reg = ss_registry_new();
 	struct ss_run_options opts = { .quiet = TRUE, .table_off = TRUE, .threads = 1 };
-	char *ini = g_strdup_printf(hierarchy, 128 * ways, ways, entries, latency);
+	char *ini = g_strdup_printf(hierarchy, 128 * ways, ways, entries, l1_tag, latency);
 	char *path = g_build_filename(tmpdir, "t.ini", NULL);
 	GPtrArray *errors = NULL;
 	GError *err = NULL;
@@ -185,6 +194,14 @@ static struct result run_example(unsigned ways, unsigned entries, unsigned laten
 		g_assert_true(ss_stats_lookup_phase(e, 0, "l1.line_misses", &l));
 		res.misses = s + l;
 	}
+	{
+		uint64_t *c = &res.l1.accesses;	/* struct camat_counts, in order */
+
+		for (size_t k = 0; k < G_N_ELEMENTS(camat_names); k++) {
+			g_assert_true(ss_stats_lookup_phase(e, 0, camat_names[k], &v));
+			c[k] = (uint64_t)v;
+		}
+	}
 #undef PHASE0
 	/* ticks from the first entry's */
 	{
@@ -209,6 +226,11 @@ static struct result run_example(unsigned ways, unsigned entries, unsigned laten
 	g_free(path);
 	g_free(ini);
 	return res;
+}
+
+static struct result run_example(unsigned ways, unsigned entries, unsigned latency)
+{
+	return run_example_tag(ways, entries, latency, 0);
 }
 
 /* ---- the examples ------------------------------------------------------------ */
@@ -265,6 +287,77 @@ static void test_fixed_latency(void)
 	g_assert_cmpfloat(r.latency_misses, ==, 2);
 	g_assert_cmpfloat(r.hits, ==, 4);
 	g_assert_cmpfloat(r.accesses, ==, r.hits + r.misses + r.latency_misses);
+	/*
+	 * C-AMAT of the L1, whose lookups take no time: x0 waits [0, 2), x2
+	 * [1, 2), x4 [2, 4), x6 [3, 4), every cycle of them pure, and the
+	 * four hits take none.  8 loads, 4 pure misses of 6 cycles in all,
+	 * over 4 cycles: C-AMAT = 0.5 x 1.5 / 1.5 = 4 / 8.
+	 */
+	g_assert_cmpuint(r.l1.accesses, ==, 8);
+	g_assert_cmpuint(r.l1.hits, ==, 4);
+	g_assert_cmpuint(r.l1.misses, ==, 4);
+	g_assert_cmpuint(r.l1.hit_cycles, ==, 0);
+	g_assert_cmpuint(r.l1.overlap_hit_time, ==, 0);
+	g_assert_cmpuint(r.l1.pure_misses, ==, 4);
+	g_assert_cmpuint(r.l1.pure_miss_time, ==, 6);
+	g_assert_cmpuint(r.l1.pure_miss_overlap_time, ==, 4);
+	g_assert_cmpuint(r.l1.active_cycles, ==, 4);
+	g_free(r.log);
+}
+
+/*
+ * C-AMAT with lookups that take time: the L1 looks up in 1 cycle, the L2
+ * answers its misses after 2.  The phases come from the tap's log: each
+ * load's hit phase is the cycle of its arrival, and a load answered later
+ * than that waited from then to its answer.  The L1's own sweep must give
+ * what a count cycle by cycle of those phases gives.
+ */
+static void test_camat_from_log(void)
+{
+	struct result r;
+	char **parts;
+	uint64_t start[64], hit[64], miss[64], t_of[64];
+	bool open[64] = { false };
+	size_t n = 0;
+	struct camat_counts want;
+	struct camat_ratios q;
+
+	write_trace(4, two_loads);
+	r = run_example_tag(4, 0, 2, 1);
+	parts = g_strsplit(r.log, " ", -1);
+	for (int i = 0; parts[i] && parts[i + 1]; i += 2) {
+		uint64_t t = g_ascii_strtoull(parts[i], NULL, 10);
+		char kind = strchr(parts[i], ':')[1];
+		unsigned x = (unsigned)g_ascii_strtoull(parts[i + 1] + 1, NULL, 10);
+
+		g_assert_cmpuint(x, <, 64);
+		if (kind == 'R') {
+			g_assert_false(open[x]);
+			open[x] = true;
+			t_of[x] = n;
+			start[n] = t;
+			hit[n] = 1;
+			miss[n] = 0;
+			n++;
+		} else if (kind == 'A') {
+			size_t k = t_of[x];
+
+			g_assert_true(open[x]);
+			open[x] = false;
+			g_assert_cmpuint(t, >=, start[k] + 1);
+			miss[k] = t - (start[k] + 1);
+		}
+	}
+	g_strfreev(parts);
+	g_assert_cmpuint(n, ==, 8);
+	camat_compute(start, hit, miss, n, &want);
+	/* some waited, and some waits met other lookups */
+	g_assert_cmpuint(want.misses, >, 0);
+	g_assert_cmpuint(want.pure_miss_time, <, want.miss_cycles);
+	g_assert_cmpmem(&r.l1, sizeof(r.l1), &want, sizeof(want));
+	camat_ratios(&r.l1, &q);
+	g_assert_cmpfloat_with_epsilon(q.camat * (double)r.l1.accesses,
+				       (double)r.l1.active_cycles, 1e-9);
 	g_free(r.log);
 }
 
@@ -352,6 +445,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/timing/nugteren/fixed-latency", test_fixed_latency);
 	g_test_add_func("/timing/nugteren/conditional-latency", test_conditional_latency);
 	g_test_add_func("/timing/nugteren/mshr", test_mshr);
+	g_test_add_func("/timing/camat/from-log", test_camat_from_log);
 	ret = g_test_run();
 	for (const char *f = "kernel-1.traceg"; f; f = strcmp(f, "kernelslist.g") ? "kernelslist.g" : NULL) {
 		char *p = g_build_filename(tmpdir, f, NULL);

@@ -30,7 +30,7 @@ zero="-p l1.tag_latency=0 -p l2.tag_latency=0 -p dram.latency=0
 
 kernels() { sed -n '/^  "kernels": \[/,$p' "$1"; }
 # ... without the timing metrics, which only timed runs report
-timing_keys='"(mem_cycles|sm_mem_cycles_(min|max)|sm_refused|l[12]_(mean_load_latency|latency_misses|mshr_[a-z_]+)|dram_mean_(latency|queue_delay))": '
+timing_keys='"(mem_cycles|sm_mem_cycles_(min|max)|sm_refused|l[12]_(mean_load_latency|latency_misses|mshr_[a-z_]+|camat_[a-z]+|overlap_hit_time|pure_miss[a-z_]*|pure_misses|active_cycles|C_[hm]|pMR|pAMP|mean_hit_time|camat|amat)|dram_mean_(latency|queue_delay))": '
 untimed() {
 	kernels "$1" | grep -v -E "$timing_keys" |
 		sed 's/^\( *"atom_red_tot_trans": [0-9.e+-]*\),$/\1/'
@@ -67,7 +67,10 @@ sample=$top/traces/vectoradd-a100
 run --quiet --json "$tmp/f.json" "$cfg/titanv.ini" "$sample"
 is "$(grep -c -E "$timing_keys" "$tmp/f.json")" 0 "a functional run reports no timing metric"
 run --quiet --json "$tmp/t.json" --csv "$tmp/t.csv" "$cfg/timing/titanv.ini" "$sample"
-is "$(grep -c -E "$timing_keys" "$tmp/t.json")" 18 "a timed run reports its 18 timing metrics"
+# 18, and 15 of C-AMAT per level but the L2's C_h: the stock L2's lookup
+# time is on the link, so it has no hit cycle to divide by
+is "$(grep -c -E "$timing_keys" "$tmp/t.json")" 47 "a timed run reports its 47 timing metrics"
+is "$(grep -c '"l2_C_h"' "$tmp/t.json")" 0 "a level with no hit cycle has no C_h"
 has "$(grep '^kernel_id,' "$tmp/t.csv")" ",mem_cycles,sm_mem_cycles_min,sm_mem_cycles_max," "and has their CSV columns"
 mem=$(sed -n 's/^ *"mem_cycles": \([0-9]*\),$/\1/p' "$tmp/t.json")
 lo=$(sed -n 's/^ *"sm_mem_cycles_min": \([0-9]*\),$/\1/p' "$tmp/t.json")

@@ -78,6 +78,21 @@ extern "C" {
 #define TIMING_STAT_PEAK		"mshr_peak"	/* entries in use at once */
 #define TIMING_STAT_LOAD_CYCLES		"load_cycles"	/* arrival to answer, summed */
 #define TIMING_STAT_LOADS		"loads_answered"
+/*
+ * C-AMAT's counts of the loads answered (models/camat.h): each a hit
+ * phase (its lookup) and, when it was not a hit, a miss phase (until its
+ * data came).
+ */
+#define TIMING_STAT_CAMAT_ACCESSES	"camat_accesses"
+#define TIMING_STAT_CAMAT_HITS		"camat_hits"
+#define TIMING_STAT_CAMAT_MISSES	"camat_misses"
+#define TIMING_STAT_CAMAT_HIT_CYCLES	"camat_hit_cycles"
+#define TIMING_STAT_CAMAT_MISS_CYCLES	"camat_miss_cycles"
+#define TIMING_STAT_CAMAT_OVERLAP_HIT	"camat_overlap_hit_time"
+#define TIMING_STAT_CAMAT_PURE_MISSES	"camat_pure_misses"
+#define TIMING_STAT_CAMAT_PURE_TIME	"camat_pure_miss_time"
+#define TIMING_STAT_CAMAT_PURE_OVERLAP	"camat_pure_miss_overlap_time"
+#define TIMING_STAT_CAMAT_ACTIVE	"camat_active_cycles"
 
 /* ---- a DRAM counter (dram_counter) ------------------------------------------ */
 
