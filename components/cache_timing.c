@@ -360,6 +360,15 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
  * or waiting in an MSHR entry; false, with the reason, when the table has
  * no room for it (mshr_add counted the refusal).
  */
+/* A load that waits for the level below: C-AMAT's miss, named by w. */
+static void begin_miss(struct cache_timing *t, struct mshr_wait *w)
+{
+	uint64_t ticket = 0;
+
+	camat_begin(t->camat, now(t), t->miss_latency, true, &ticket);
+	w->ticket = (uint32_t)ticket;
+}
+
 static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
 		 uint64_t at, uint8_t *reason)
 {
@@ -380,7 +389,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 	posted = !mem_req_wants_answer(r);
 	if (ms == MSHR_PENDING) {
 		if (!posted && mshr_can_add(t->mshr, line))
-			camat_begin(t->camat, now(t), t->miss_latency, true, &w.ticket);
+			begin_miss(t, &w);
 		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, reason))
 			return false;
 		sc_count_access(t->cache, r);
@@ -400,7 +409,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 		return true;
 	}
 	if (!posted && mshr_can_add(t->mshr, line))
-		camat_begin(t->camat, now(t), t->miss_latency, true, &w.ticket);
+		begin_miss(t, &w);
 	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, reason))
 		return false;
 	/* an entry holds the line: its other sectors find it reserved */

@@ -28,6 +28,7 @@ struct pending {
 struct camat {
 	struct hit_iv *hit;
 	size_t hit_head, hit_len, hit_cap;	/* live: [hit_head, hit_len) */
+	size_t cur;		/* where the last miss's start was found (they only grow) */
 	struct pending *pend;			/* a ring */
 	size_t pend_head, pend_len, pend_cap;
 	uint64_t ticket_base;			/* ticket of pend[pend_head] */
@@ -53,7 +54,7 @@ void camat_free(struct camat *a)
 
 void camat_reset(struct camat *a)
 {
-	a->hit_head = a->hit_len = 0;
+	a->hit_head = a->hit_len = a->cur = 0;
 	a->pend_head = a->pend_len = 0;
 	a->ticket_base = 0;
 	a->last_start = a->last_miss_start = 0;
@@ -92,6 +93,7 @@ static void hit_push(struct camat *a, uint64_t lo, uint64_t hi)
 			memmove(a->hit, a->hit + a->hit_head,
 				(a->hit_len - a->hit_head) * sizeof(*a->hit));
 			a->hit_len -= a->hit_head;
+			a->cur = a->cur > a->hit_head ? a->cur - a->hit_head : 0;
 			a->hit_head = 0;
 		} else {
 			a->hit_cap = MAX(64, 2 * a->hit_cap);
@@ -101,16 +103,33 @@ static void hit_push(struct camat *a, uint64_t lo, uint64_t hi)
 	a->hit[a->hit_len++] = (struct hit_iv){ lo, hi, cum };
 }
 
-/* Cycles below x the hit phases cover (x at or after the live front). */
-static uint64_t covered_below(const struct camat *a, uint64_t x)
+/*
+ * Cycles below x the hit phases cover (x at or after the live front),
+ * looked for from *hint on, where the last interval starting below x is
+ * left: the misses are swept in order of start, so a search from the
+ * last one's place usually takes a step or two.
+ */
+static uint64_t covered_below(const struct camat *a, uint64_t x, size_t *hint)
 {
-	size_t lo = a->hit_head, hi = a->hit_len;
+	size_t lo = MAX(*hint, a->hit_head), hi = a->hit_len, step = 1;
 
-	if (lo == hi)
+	if (a->hit_head == hi)
 		return hit_covered(a);
-	if (x <= a->hit[lo].lo)
-		return a->hit[lo].cum;
-	/* the last interval starting below x */
+	if (lo >= hi || a->hit[lo].lo >= x) {
+		lo = a->hit_head;	/* behind the hint: from the front */
+		if (x <= a->hit[lo].lo) {
+			*hint = lo;
+			return a->hit[lo].cum;
+		}
+	} else {
+		/* gallop from the hint to an interval starting at or after x */
+		while (lo + step < hi && a->hit[lo + step].lo < x) {
+			lo += step;
+			step *= 2;
+		}
+		hi = MIN(hi, lo + step + 1);
+	}
+	/* the last interval starting below x, in [lo, hi) */
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -119,13 +138,17 @@ static uint64_t covered_below(const struct camat *a, uint64_t x)
 		else
 			hi = mid;
 	}
+	*hint = lo;
 	return a->hit[lo].cum + (MIN(a->hit[lo].hi, x) - a->hit[lo].lo);
 }
 
-/* Cycles of [lo, hi) in no hit phase. */
-static uint64_t uncovered(const struct camat *a, uint64_t lo, uint64_t hi)
+/* Cycles of [lo, hi) in no hit phase; lo is at or after the last miss's. */
+static uint64_t uncovered(struct camat *a, uint64_t lo, uint64_t hi)
 {
-	return (hi - lo) - (covered_below(a, hi) - covered_below(a, lo));
+	uint64_t below_lo = covered_below(a, lo, &a->cur);
+	size_t h = a->cur;
+
+	return (hi - lo) - (covered_below(a, hi, &h) - below_lo);
 }
 
 static void close_union(struct camat *a)
@@ -157,7 +180,7 @@ static void sweep_miss(struct camat *a, uint64_t s, uint64_t e)
 }
 
 /* Sweep the ended misses no hit phase from `now` on can meet. */
-static void drain(struct camat *a, uint64_t now, bool all)
+static inline void drain(struct camat *a, uint64_t now, bool all)
 {
 	while (a->pend_len) {
 		struct pending *p = &a->pend[a->pend_head];
@@ -218,9 +241,12 @@ void camat_end(struct camat *a, uint64_t ticket, uint64_t end)
 {
 	struct pending *p;
 
-	if (ticket < a->ticket_base || ticket - a->ticket_base >= a->pend_len)
+	/* modulo 2^32: a ticket kept in 32 bits names the same miss */
+	uint32_t k = (uint32_t)ticket - (uint32_t)a->ticket_base;
+
+	if (k >= a->pend_len)
 		return;
-	p = &a->pend[(a->pend_head + (ticket - a->ticket_base)) % a->pend_cap];
+	p = &a->pend[(a->pend_head + k) % a->pend_cap];
 	p->e = MAX(end, p->a);
 	p->ended = true;
 	a->c.miss_cycles += p->e - p->a;
@@ -272,33 +298,83 @@ void camat_ratios(const struct camat_counts *c, struct camat_ratios *r)
 		(c->pure_misses ? r->pMR * r->pAMP / r->C_m : 0);
 }
 
+/*
+ * (key, index) pairs in order of key, ties in the order given: an LSD
+ * radix sort, 16 bits a pass, skipping the passes whose digit never
+ * varies (O(n); qsort took over a second for 10 M rows).
+ */
 struct by_key {
 	uint64_t key;
 	size_t i;
 };
 
-static int cmp_key(const void *x, const void *y)
+static void radix_sort(struct by_key *k, size_t n)
 {
-	const struct by_key *a = x, *b = y;
+	struct by_key *tmp = g_new(struct by_key, MAX(n, 1)), *src = k, *dst = tmp;
+	size_t *count = g_new(size_t, 1u << 16);
 
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->i < b->i ? -1 : a->i > b->i;
+	for (unsigned shift = 0; shift < 64; shift += 16) {
+		uint64_t first = (src[0].key >> shift) & 0xffff;
+		bool varies = false;
+		size_t sum = 0;
+
+		memset(count, 0, sizeof(size_t) << 16);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t d = (src[i].key >> shift) & 0xffff;
+
+			count[d]++;
+			varies |= d != first;
+		}
+		if (!varies)
+			continue;
+		for (size_t d = 0; d < (1u << 16); d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & 0xffff]++] = src[i];
+		struct by_key *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof(*k));
+	g_free(tmp);
+	g_free(count);
 }
 
-/* Indices in order of key, ties in input order: none moved when sorted. */
-static struct by_key *sorted(const uint64_t *key, const uint64_t *add, size_t n)
+/*
+ * The indices of the accesses (of the misses only: misses_only) in order
+ * of their hit phase's start (of their miss phase's: by_miss), or NULL
+ * when they are in that order already.  *m: how many.
+ */
+static struct by_key *order(const uint64_t *start, const uint64_t *hit, const uint64_t *miss,
+			    size_t n, bool misses_only, size_t *m)
 {
-	struct by_key *k = g_new(struct by_key, MAX(n, 1));
+	uint64_t last = 0;
 	bool in_order = true;
+	struct by_key *k;
+	size_t j = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		k[i] = (struct by_key){ key[i] + (add ? add[i] : 0), i };
-		if (i && k[i].key < k[i - 1].key)
-			in_order = false;
+	for (size_t i = 0; i < n && in_order; i++) {
+		uint64_t key = start[i] + (misses_only ? hit[i] : 0);
+
+		if (misses_only && !miss[i])
+			continue;
+		in_order = key >= last;
+		last = key;
 	}
-	if (!in_order)
-		qsort(k, n, sizeof(*k), cmp_key);
+	if (in_order)
+		return NULL;
+	k = g_new(struct by_key, MAX(n, 1));
+	for (size_t i = 0; i < n; i++)
+		if (!misses_only || miss[i])
+			k[j++] = (struct by_key){ start[i] + (misses_only ? hit[i] : 0), i };
+	radix_sort(k, j);
+	*m = j;
 	return k;
 }
 
@@ -306,11 +382,13 @@ void camat_compute(const uint64_t *start, const uint64_t *hit, const uint64_t *m
 		   size_t n, struct camat_counts *c)
 {
 	struct camat *a = camat_new();
-	struct by_key *hs = sorted(start, NULL, n), *ms = sorted(start, hit, n);
+	size_t nh = n, nm = n;
+	struct by_key *hs = order(start, hit, miss, n, false, &nh);
+	struct by_key *ms = order(start, hit, miss, n, true, &nm);
 
 	/* every hit phase first, then the misses in order of their start */
-	for (size_t k = 0; k < n; k++) {
-		size_t i = hs[k].i;
+	for (size_t k = 0; k < nh; k++) {
+		size_t i = hs ? hs[k].i : k;
 
 		a->c.accesses++;
 		a->c.hit_cycles += hit[i];
@@ -322,8 +400,8 @@ void camat_compute(const uint64_t *start, const uint64_t *hit, const uint64_t *m
 		}
 		hit_push(a, start[i], start[i] + hit[i]);
 	}
-	for (size_t k = 0; k < n; k++) {
-		size_t i = ms[k].i;
+	for (size_t k = 0; k < nm; k++) {
+		size_t i = ms ? ms[k].i : k;
 
 		if (miss[i])
 			sweep_miss(a, start[i] + hit[i], start[i] + hit[i] + miss[i]);

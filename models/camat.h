@@ -68,7 +68,9 @@ void camat_reset(struct camat *a);
 bool camat_begin(struct camat *a, uint64_t start, uint64_t hit_cycles, bool miss,
 		 uint64_t *ticket);
 /* The miss of `ticket` was served at cycle `end`: its miss phase is the
- * cycles from its hit phase's end up to end - 1. */
+ * cycles from its hit phase's end up to end - 1.  Only the ticket's low
+ * 32 bits matter while fewer than 2^32 misses are open, so a caller may
+ * keep it in 32 bits. */
 void camat_end(struct camat *a, uint64_t ticket, uint64_t end);
 
 /* camat_begin and, for a miss (miss_cycles > 0), camat_end at once. */

@@ -2,11 +2,13 @@
 /* The one list of the program's commands. */
 #include "config.h"
 
+#include "camat_tool.h"
 #include "commands.h"
 #include "compare.h"
 #include "convert.h"
 
 static const struct ss_command commands[] = {
+	{ "camat", "concurrent average memory-access time (C-AMAT) per level of a timeline in CSV", sectorsim_camat_main },
 	{ "compare", "score results against Nsight Compute measurements: MAPE, Pearson r, NRMSE, charts", sectorsim_compare_main },
 	{ "convert", "write a trace in sectorsim's native format: binary, zstd-compressed, read with no option", sectorsim_convert_main },
 };

@@ -39,7 +39,7 @@
 #include "report_metrics.h"
 #include "svgplot.h"
 
-#define EXIT_INPUT 2
+
 
 /* ---- the metrics and their hardware values -------------------------------- */
 
@@ -1227,29 +1227,6 @@ static char *format_table(const struct score *sc, guint n_rows, guint n_apps,
 	return g_string_free(s, FALSE);
 }
 
-static void json_str(GString *s, const char *str)
-{
-	g_string_append_c(s, '"');
-	for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			g_string_append_printf(s, "\\%c", *p);
-		else if (*p < 0x20)
-			g_string_append_printf(s, "\\u%04x", *p);
-		else
-			g_string_append_c(s, *p);
-	}
-	g_string_append_c(s, '"');
-}
-
-/* %.17g, as our other outputs: every double reads back the same */
-static void json_num(GString *s, double v)
-{
-	if (isnan(v))
-		g_string_append(s, "null");
-	else
-		g_string_append_printf(s, "%.17g", v);
-}
-
 static char *format_json(const struct score *sc, const GArray *rows,
 			 const struct app *apps, guint n_apps, bool kernels,
 			 bool corrected, const GPtrArray *notes)
@@ -1261,11 +1238,11 @@ static char *format_json(const struct score *sc, const GArray *rows,
 	g_string_append(s, "  \"inputs\": [");
 	for (guint a = 0; a < n_apps; a++) {
 		g_string_append(s, a ? ",\n    {\"sim\": " : "\n    {\"sim\": ");
-		json_str(s, apps[a].sim.path);
+		json_put_string(s, apps[a].sim.path);
 		g_string_append(s, ", \"ncu\": ");
-		json_str(s, apps[a].ncu.path);
+		json_put_string(s, apps[a].ncu.path);
 		g_string_append(s, ", \"app\": ");
-		json_str(s, apps[a].label);
+		json_put_string(s, apps[a].label);
 		g_string_append_printf(s, ", \"kernels\": %u, \"runs\": %u}",
 				       apps[a].sim.k->len, apps[a].runs);
 	}
@@ -1274,13 +1251,13 @@ static char *format_json(const struct score *sc, const GArray *rows,
 		bool first = true;
 
 		g_string_append(s, m ? ",\n    {\"metric\": " : "\n    {\"metric\": ");
-		json_str(s, metric_key(m));
+		json_put_string(s, metric_key(m));
 		g_string_append(s, ", \"mape_pct\": ");
-		json_num(s, sc[m].mape);
+		json_put_number(s, sc[m].mape);
 		g_string_append(s, ", \"pearson\": ");
-		json_num(s, sc[m].pearson);
+		json_put_number(s, sc[m].pearson);
 		g_string_append(s, ", \"nrmse\": ");
-		json_num(s, sc[m].nrmse);
+		json_put_number(s, sc[m].nrmse);
 		g_string_append_printf(s, ", \"rows\": %u, \"zero_hw_rows\": %u, \"missing\": %u,\n"
 				       "     \"points\": [", sc[m].rows, sc[m].zero, sc[m].missing);
 		for (guint i = 0; i < rows->len; i++) {
@@ -1289,11 +1266,11 @@ static char *format_json(const struct score *sc, const GArray *rows,
 			if (isnan(r->sim[m]) || isnan(r->hw[m]))
 				continue;
 			g_string_append(s, first ? "\n      {\"row\": " : ",\n      {\"row\": ");
-			json_str(s, r->label);
+			json_put_string(s, r->label);
 			g_string_append(s, ", \"sim\": ");
-			json_num(s, r->sim[m]);
+			json_put_number(s, r->sim[m]);
 			g_string_append(s, ", \"hw\": ");
-			json_num(s, r->hw[m]);
+			json_put_number(s, r->hw[m]);
 			g_string_append_c(s, '}');
 			first = false;
 		}
@@ -1302,7 +1279,7 @@ static char *format_json(const struct score *sc, const GArray *rows,
 	g_string_append(s, "\n  ],\n  \"notes\": [");
 	for (guint i = 0; i < notes->len; i++) {
 		g_string_append(s, i ? ",\n    " : "\n    ");
-		json_str(s, notes->pdata[i]);
+		json_put_string(s, notes->pdata[i]);
 	}
 	g_string_append(s, notes->len ? "\n  ]\n}\n" : "]\n}\n");
 	return g_string_free(s, FALSE);

@@ -324,3 +324,25 @@ struct json *json_parse_file(const char *path, char **why)
 	g_free(text);
 	return v;
 }
+
+void json_put_string(GString *s, const char *str)
+{
+	g_string_append_c(s, '"');
+	for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			g_string_append_printf(s, "\\%c", *p);
+		else if (*p < 0x20)
+			g_string_append_printf(s, "\\u%04x", *p);
+		else
+			g_string_append_c(s, *p);
+	}
+	g_string_append_c(s, '"');
+}
+
+void json_put_number(GString *s, double v)
+{
+	if (isnan(v))
+		g_string_append(s, "null");
+	else
+		g_string_append_printf(s, "%.17g", v);
+}

@@ -33,6 +33,11 @@ struct json *json_parse(const char *path, const char *text, size_t len,
 			char **why);
 struct json *json_parse_file(const char *path, char **why);
 void json_free(struct json *v);
+
+/* Writing: a string quoted and escaped; a number as %.17g (every double
+ * reads back the same), NaN as null. */
+void json_put_string(GString *s, const char *str);
+void json_put_number(GString *s, double v);
 /* Member `key` of an object, or NULL (also when v is not an object). */
 const struct json *json_get(const struct json *obj, const char *key);
 

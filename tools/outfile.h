@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A tool's exit status for input it cannot use (and for usage errors). */
+#define EXIT_INPUT 2
+
 /*
  * data[0..len-1] to path: 0, or the exit status of the failure with *why,
  * 2 when the file cannot be opened ("PATH.part: cannot write the WHAT:

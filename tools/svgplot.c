@@ -586,3 +586,65 @@ bool svgplot_bars(const char *path, const char *title, const char *ylabel,
 	g_free(cats);
 	return finish(s, path, why);
 }
+
+#define TL_ROW 6.0		/* height of an access's row */
+#define TL_LEFT 60.0
+#define TL_WIDTH 900.0
+
+static void put_phase(GString *s, double x0, double scale, double y, uint64_t lo,
+		      uint64_t hi, uint64_t first, const char *cls, const char *fill)
+{
+	numbuf a, b, c, d;
+
+	if (hi <= lo)
+		return;
+	g_string_append_printf(s, "<rect class=\"mark %s\" x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>\n",
+			       cls, co(a, x0 + (double)(lo - first) * scale), co(b, y),
+			       co(c, MAX((double)(hi - lo) * scale, 0.5)), co(d, TL_ROW - 1), fill);
+}
+
+bool svgplot_timeline(const char *path, const char *title, const char *caption,
+		      const uint64_t *start, const uint64_t *hit, const uint64_t *miss,
+		      size_t n, const size_t *pure_row, const uint64_t *pure_lo,
+		      const uint64_t *pure_hi, size_t n_pure, char **why)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	double top = 50, h, scale;
+	GString *s = g_string_new(NULL);
+	numbuf nb;
+
+	for (size_t i = 0; i < n; i++) {
+		first = MIN(first, start[i]);
+		last = MAX(last, start[i] + hit[i] + miss[i]);
+	}
+	if (!n)
+		first = last = 0;
+	scale = TL_WIDTH / (double)MAX(last - first, 1);
+	h = top + (double)n * TL_ROW + 70;
+	put_header(s, TL_LEFT + TL_WIDTH + 40, h, title);
+	for (size_t i = 0; i < n; i++) {
+		double y = top + (double)i * TL_ROW;
+
+		put_phase(s, TL_LEFT, scale, y, start[i], start[i] + hit[i], first, "hit", "#4477aa");
+		put_phase(s, TL_LEFT, scale, y, start[i] + hit[i], start[i] + hit[i] + miss[i],
+			  first, "miss", "#ccbb44");
+	}
+	for (size_t k = 0; k < n_pure; k++)
+		put_phase(s, TL_LEFT, scale, top + (double)pure_row[k] * TL_ROW, pure_lo[k],
+			  pure_hi[k], first, "pure", "#ee6677");
+	/* the cycle axis: the first and the last cycle shown */
+	put_line(s, TL_LEFT, top + (double)n * TL_ROW + 4, TL_LEFT + TL_WIDTH,
+		 top + (double)n * TL_ROW + 4, "black", NULL);
+	g_string_append_printf(s, "<!-- cycles %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " -->\n",
+			       first, last);
+	put_label(s, TL_LEFT, top + (double)n * TL_ROW + 20, FONT_SIZE, "start", 0, NULL,
+		  val(nb, (double)first));
+	put_label(s, TL_LEFT + TL_WIDTH, top + (double)n * TL_ROW + 20, FONT_SIZE, "end", 0, NULL,
+		  val(nb, (double)last));
+	put_label(s, TL_LEFT + TL_WIDTH / 2, top + (double)n * TL_ROW + 20, FONT_SIZE, "middle", 0,
+		  NULL, "cycle (blue: hit phase; yellow: miss phase; red: pure miss cycles)");
+	put_label(s, TL_LEFT + TL_WIDTH / 2, top + (double)n * TL_ROW + 44, FONT_SIZE, "middle", 0,
+		  NULL, caption);
+	put_label(s, 20, top + (double)n * TL_ROW / 2, FONT_SIZE, "middle", -90, NULL, "access");
+	return finish(s, path, why);
+}

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Predicted (y) against measured (x) on log-log axes, with the y = x line
@@ -33,5 +34,17 @@ bool svgplot_bars(const char *path, const char *title, const char *ylabel,
 		  const char *const *categories, size_t n_cat,
 		  const char *const *series, size_t n_series,
 		  const double *values, char **why);
+
+/*
+ * A C-AMAT timeline: one row per access (start[i], hit[i] cycles of hit
+ * phase, then miss[i] of miss phase), for the first n of them, with the
+ * pure miss cycles (n_pure segments [pure_lo, pure_hi) of row pure_row)
+ * marked over the miss phases, and `caption` under the chart.  A rect of
+ * class "mark hit", "mark miss" or "mark pure" per phase and segment.
+ */
+bool svgplot_timeline(const char *path, const char *title, const char *caption,
+		      const uint64_t *start, const uint64_t *hit, const uint64_t *miss,
+		      size_t n, const size_t *pure_row, const uint64_t *pure_lo,
+		      const uint64_t *pure_hi, size_t n_pure, char **why);
 
 #endif
