@@ -436,9 +436,17 @@ static void on_arrival(void *ctx, const struct mshr_wait *w, bool first)
 	if (first || w->req.hdr.kind != MEM_READ)
 		sc_apply(t->cache, &w->req);
 	if (mem_req_wants_answer(&w->req)) {
-		answered(t, now(t) - w->at);
-		camat_end(t->camat, w->ticket, now(t));
-		answer(t, w->input, &w->req, MEM_RESPONSE, 0, 0);
+		/*
+		 * A read that joined a fetch under way may see its data
+		 * before its own lookup is over: it is answered when the
+		 * lookup ends, not before.
+		 */
+		uint64_t ready = camat_miss_start(t->camat, w->ticket);
+		uint64_t delay = ready != UINT64_MAX && ready > now(t) ? ready - now(t) : 0;
+
+		answered(t, now(t) + delay - w->at);
+		camat_end(t->camat, w->ticket, now(t) + delay);
+		answer(t, w->input, &w->req, MEM_RESPONSE, 0, delay);
 	}
 }
 

@@ -237,6 +237,13 @@ bool camat_begin(struct camat *a, uint64_t start, uint64_t hit_cycles, bool miss
 	return true;
 }
 
+uint64_t camat_miss_start(const struct camat *a, uint64_t ticket)
+{
+	uint32_t k = (uint32_t)ticket - (uint32_t)a->ticket_base;
+
+	return k < a->pend_len ? a->pend[(a->pend_head + k) % a->pend_cap].a : UINT64_MAX;
+}
+
 void camat_end(struct camat *a, uint64_t ticket, uint64_t end)
 {
 	struct pending *p;

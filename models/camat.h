@@ -73,11 +73,15 @@ bool camat_begin(struct camat *a, uint64_t start, uint64_t hit_cycles, bool miss
  * keep it in 32 bits. */
 void camat_end(struct camat *a, uint64_t ticket, uint64_t end);
 
+/* When the miss of `ticket` may end: its hit phase's end (UINT64_MAX
+ * for a ticket no miss has). */
+uint64_t camat_miss_start(const struct camat *a, uint64_t ticket);
+
 /* camat_begin and, for a miss (miss_cycles > 0), camat_end at once. */
 bool camat_add(struct camat *a, uint64_t start, uint64_t hit_cycles, uint64_t miss_cycles);
 
-/* The counts of everything added so far, every miss ended (the sweep
- * is finished then; more may be added after). */
+/* The counts of everything added so far, every miss ended: this
+ * finishes the sweep, so camat_reset comes before anything more. */
 void camat_counts(struct camat *a, struct camat_counts *c);
 
 /* Phases in any order: n accesses of start[i], hit[i], miss[i]. */

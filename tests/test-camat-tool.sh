@@ -64,7 +64,7 @@ bad() {
 	is "$err" "$tmp/$1.csv:$3" "$1: the message"
 }
 bad missing-field 'start,hit_cycles,miss_cycles\n1,2,0\n3,4\n' \
-	"3: 2 fields; expected 3 (the header's columns)"
+	"3: 2 fields; expected at least 3 (the header's 3 columns, up to the last one read)"
 bad negative 'start,hit_cycles,miss_cycles\n1,2,0\n3,-4,0\n' \
 	"3: column hit_cycles is '-4'; expected a non-negative integer"
 bad text 'start,hit_cycles,miss_cycles\n1x,2,0\n' \
@@ -81,8 +81,20 @@ bad twice 'start,hit_cycles,miss_cycles,start\n1,2,0,1\n' \
 	"1: column start appears twice in the header"
 bad empty-file '' \
 	"1: the file is empty; expected a header naming start, hit_cycles and miss_cycles"
+bad cr-inside 'start,hit_cycles,miss_cycles\n1,2,0\rjunk\n' \
+	"2: column miss_cycles is '0?junk'; expected a non-negative integer"
 bad empty-level 'level,start,hit_cycles,miss_cycles\nL1,1,2,0\n,1,2,0\n' \
 	"3: column level is empty; expected a level's name"
+# what spreadsheets write: a byte order mark; blank lines of spaces
+printf '\357\273\277start,hit_cycles,miss_cycles\r\n1,3,0\r\n   \r\n2,3,0\r\n' >"$tmp/bom.csv"
+run camat --json - "$tmp/bom.csv"
+is "$st" 0 "a byte order mark, CRLF and a line of spaces: exit 0" || diag "$err"
+has "$out" '"accesses": 2,' "a byte order mark, CRLF and a line of spaces: both rows"
+# a level column and no row: level all, empty, and a chart of nothing
+printf 'level,start,hit_cycles,miss_cycles\n' >"$tmp/none.csv"
+run camat --json - --plot "$tmp/none.svg" "$tmp/none.csv"
+is "$st" 0 "a level column and no row: exit 0" || diag "$err"
+has "$out" '"all": {"accesses": 0,' "a level column and no row: level all, no access"
 run camat "$tmp/nonexistent.csv"
 is "$st" 2 "a file that is not there: exit 2"
 has "$err" "$tmp/nonexistent.csv: " "a file that is not there: named"

@@ -95,6 +95,8 @@ static inline const char *fast_row(const char *p, const char *end, const int col
 
 			while (p < end && *p != ',' && *p != '\n' && *p != '\r')
 				p++;
+			if (p < end && *p == '\r' && p + 1 < end && p[1] != '\n')
+				return NULL;	/* a CR inside the line */
 			if (c == COL_LEVEL) {
 				if (p == b || *b == ' ' || p[-1] == ' ' || *b == '\t' || p[-1] == '\t')
 					return NULL;
@@ -106,7 +108,8 @@ static inline const char *fast_row(const char *p, const char *end, const int col
 			if (p == end || *p != ',')
 				return NULL;
 			p++;
-		} else if (p < end && *p != ',' && *p != '\n' && *p != '\r') {
+		} else if (p < end && *p != ',' && *p != '\n' &&
+			   !(*p == '\r' && (p + 1 == end || p[1] == '\n'))) {
 			return NULL;	/* more in the field: the careful path says what */
 		}
 	}
@@ -123,7 +126,7 @@ static void trim(const char **b, const char **e)
 {
 	while (*b < *e && (**b == ' ' || **b == '\t'))
 		(*b)++;
-	while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r'))
+	while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
 		(*e)--;
 }
 
@@ -224,6 +227,9 @@ static bool read_timeline(const char *path, GPtrArray *levels, bool *grouped, ch
 	}
 	p = g_mapped_file_get_contents(mf);
 	end = p + g_mapped_file_get_length(mf);
+	/* a UTF-8 byte order mark, as spreadsheets write */
+	if (p && end - p >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
 	if (!p || p == end) {
 		errf(why, "%s:1: the file is empty; expected a header naming start, hit_cycles and miss_cycles",
 		     path);
@@ -231,8 +237,11 @@ static bool read_timeline(const char *path, GPtrArray *levels, bool *grouped, ch
 	}
 	{
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *he = nl ? nl : end;
 
-		if (!header(path, p, nl ? nl : end, where, &n_fields, why))
+		if (he > p && he[-1] == '\r')
+			he--;	/* a CRLF line end */
+		if (!header(path, p, he, where, &n_fields, why))
 			goto out;
 		p = nl ? nl + 1 : end;
 	}
@@ -276,11 +285,16 @@ static bool read_timeline(const char *path, GPtrArray *levels, bool *grouped, ch
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
 		const char *fb[N_COLS] = { 0 }, *fe[N_COLS] = { 0 };
+		const char *blank = p;
 		uint64_t v[3];
 		int k = 0;
 
 		line++;
-		if (le == p || (le == p + 1 && *p == '\r')) {
+		if (le > p && le[-1] == '\r')
+			le--;	/* a CRLF line end */
+		while (blank < le && (*blank == ' ' || *blank == '\t'))
+			blank++;
+		if (blank == le) {
 			p = nl ? nl + 1 : end;
 			continue;	/* a blank line */
 		}
@@ -300,8 +314,8 @@ static bool read_timeline(const char *path, GPtrArray *levels, bool *grouped, ch
 			f = c + 1;
 		}
 		if (k < need) {
-			errf(why, "%s:%" G_GUINT64_FORMAT ": %d field%s; expected %d (the header's columns)",
-			     path, line, k, k == 1 ? "" : "s", n_fields);
+			errf(why, "%s:%" G_GUINT64_FORMAT ": %d field%s; expected at least %d (the header's %d columns, up to the last one read)",
+			     path, line, k, k == 1 ? "" : "s", need, n_fields);
 			goto out;
 		}
 		for (int col = 0; col < 3; col++)
@@ -540,6 +554,8 @@ int sectorsim_camat_main(int argc, char **argv)
 	}
 	if (!read_timeline(argv[1], levels, &grouped, &why))
 		goto out;
+	if (!levels->len)	/* a level column but no row: nothing, as level all */
+		g_ptr_array_add(levels, level_new("all", 3));
 	for (guint i = 0; i < levels->len; i++) {
 		struct level *l = levels->pdata[i];
 
