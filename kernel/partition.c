@@ -816,10 +816,13 @@ bool ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t
 		return true;
 	}
 
-	struct batch *b = batch_room(from, &from->out_timed[to->part], to, m);
+	struct batch *b = from->out_timed[to->part];
 	uint64_t key = key_of(from->q->now + delay, p->owner->link_prio);
 
-	b->timed = true;
+	if (G_UNLIKELY(!b || b->len + sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7) > b->cap)) {
+		b = batch_room(from, &from->out_timed[to->part], to, m);
+		b->timed = true;
+	}
 	cut_append(from, b, in, m, key);
 	from->last_sent = sent;
 	b->min_key = MIN(b->min_key, key);

@@ -30,7 +30,7 @@ struct camat {
 	size_t hit_head, hit_len, hit_cap;	/* live: [hit_head, hit_len) */
 	size_t cur;		/* where the last miss's start was found (they only grow) */
 	struct pending *pend;			/* a ring */
-	size_t pend_head, pend_len, pend_cap;
+	size_t pend_head, pend_len, pend_cap;	/* pend_cap: 0 or a power of 2 */
 	uint64_t ticket_base;			/* ticket of pend[pend_head] */
 	uint64_t last_start, last_miss_start;
 	bool have_union;			/* the pure-miss sweep's open interval */
@@ -74,7 +74,7 @@ static uint64_t hit_covered(const struct camat *a)
 }
 
 /* A hit phase [lo, hi), lo at or after every earlier one's. */
-static void hit_push(struct camat *a, uint64_t lo, uint64_t hi)
+static inline void hit_push(struct camat *a, uint64_t lo, uint64_t hi)
 {
 	if (hi <= lo)
 		return;
@@ -109,7 +109,7 @@ static void hit_push(struct camat *a, uint64_t lo, uint64_t hi)
  * left: the misses are swept in order of start, so a search from the
  * last one's place usually takes a step or two.
  */
-static uint64_t covered_below(const struct camat *a, uint64_t x, size_t *hint)
+static inline uint64_t covered_below(const struct camat *a, uint64_t x, size_t *hint)
 {
 	size_t lo = MAX(*hint, a->hit_head), hi = a->hit_len, step = 1;
 
@@ -182,13 +182,17 @@ static void sweep_miss(struct camat *a, uint64_t s, uint64_t e)
 /* Sweep the ended misses no hit phase from `now` on can meet. */
 static inline void drain(struct camat *a, uint64_t now, bool all)
 {
+	/* the usual call: nothing ended in time, nothing to drop */
+	if (!all && a->hit_len - a->hit_head <= 1 &&
+	    (!a->pend_len || !a->pend[a->pend_head].ended || a->pend[a->pend_head].e > now))
+		return;
 	while (a->pend_len) {
 		struct pending *p = &a->pend[a->pend_head];
 
 		if (!all && (!p->ended || p->e > now))
 			break;
 		sweep_miss(a, p->a, p->ended ? p->e : p->a);
-		a->pend_head = (a->pend_head + 1) % a->pend_cap;
+		a->pend_head = (a->pend_head + 1) & (a->pend_cap - 1);
 		a->pend_len--;
 		a->ticket_base++;
 	}
@@ -219,13 +223,13 @@ bool camat_begin(struct camat *a, uint64_t start, uint64_t hit_cycles, bool miss
 			struct pending *p = g_new(struct pending, cap);
 
 			for (size_t i = 0; i < a->pend_len; i++)
-				p[i] = a->pend[(a->pend_head + i) % a->pend_cap];
+				p[i] = a->pend[(a->pend_head + i) & (a->pend_cap - 1)];
 			g_free(a->pend);
 			a->pend = p;
 			a->pend_cap = cap;
 			a->pend_head = 0;
 		}
-		a->pend[(a->pend_head + a->pend_len) % a->pend_cap] =
+		a->pend[(a->pend_head + a->pend_len) & (a->pend_cap - 1)] =
 			(struct pending){ start + hit_cycles, 0, false };
 		if (ticket)
 			*ticket = a->ticket_base + a->pend_len;
@@ -241,7 +245,7 @@ uint64_t camat_miss_start(const struct camat *a, uint64_t ticket)
 {
 	uint32_t k = (uint32_t)ticket - (uint32_t)a->ticket_base;
 
-	return k < a->pend_len ? a->pend[(a->pend_head + k) % a->pend_cap].a : UINT64_MAX;
+	return k < a->pend_len ? a->pend[(a->pend_head + k) & (a->pend_cap - 1)].a : UINT64_MAX;
 }
 
 void camat_end(struct camat *a, uint64_t ticket, uint64_t end)
@@ -253,7 +257,7 @@ void camat_end(struct camat *a, uint64_t ticket, uint64_t end)
 
 	if (k >= a->pend_len)
 		return;
-	p = &a->pend[(a->pend_head + k) % a->pend_cap];
+	p = &a->pend[(a->pend_head + k) & (a->pend_cap - 1)];
 	p->e = MAX(end, p->a);
 	p->ended = true;
 	a->c.miss_cycles += p->e - p->a;
