@@ -360,13 +360,14 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
  * or waiting in an MSHR entry; false, with the reason, when the table has
  * no room for it (mshr_add counted the refusal).
  */
-/* A load that waits for the level below: C-AMAT's miss, named by w. */
-static void begin_miss(struct cache_timing *t, struct mshr_wait *w)
+/*
+ * A load that waits for the level below, now in an MSHR target that holds
+ * camat_next_ticket() as it was: C-AMAT's miss of that ticket (lookups
+ * begin in time order, so camat_begin takes it).
+ */
+static void begin_miss(struct cache_timing *t)
 {
-	uint64_t ticket = 0;
-
-	camat_begin(t->camat, now(t), t->miss_latency, true, &ticket);
-	w->ticket = (uint32_t)ticket;
+	camat_begin(t->camat, now(t), t->miss_latency, true, NULL);
 }
 
 static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
@@ -388,10 +389,11 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 	 * times from their lookup (now) */
 	posted = !mem_req_wants_answer(r);
 	if (ms == MSHR_PENDING) {
-		if (!posted && mshr_can_add(t->mshr, line))
-			begin_miss(t, &w);
+		w.ticket = (uint32_t)camat_next_ticket(t->camat);
 		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, reason))
 			return false;
+		if (!posted)
+			begin_miss(t);
 		sc_count_access(t->cache, r);
 		(*t->st[CT_S_LATENCY_MISSES])++;
 		return true;
@@ -408,10 +410,11 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 		}
 		return true;
 	}
-	if (!posted && mshr_can_add(t->mshr, line))
-		begin_miss(t, &w);
+	w.ticket = (uint32_t)camat_next_ticket(t->camat);
 	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, reason))
 		return false;
+	if (!posted)
+		begin_miss(t);
 	/* an entry holds the line: its other sectors find it reserved */
 	if (ms == MSHR_LINE && p == SC_MISS)
 		p = SC_SECTOR_MISS;

@@ -241,6 +241,11 @@ bool camat_begin(struct camat *a, uint64_t start, uint64_t hit_cycles, bool miss
 	return true;
 }
 
+uint64_t camat_next_ticket(const struct camat *a)
+{
+	return a->ticket_base + a->pend_len;
+}
+
 uint64_t camat_miss_start(const struct camat *a, uint64_t ticket)
 {
 	uint32_t k = (uint32_t)ticket - (uint32_t)a->ticket_base;
