@@ -207,6 +207,29 @@ static bool header(const char *path, const char *b, const char *e, int where[N_C
 	return true;
 }
 
+/*
+ * The level named [b, e): `last` when it is that one (rows of one level
+ * come together, mostly), else the one of that name, made when new.
+ */
+static struct level *level_of(GPtrArray *levels, GHashTable *by_name, struct level *last,
+			      const char *b, const char *e)
+{
+	size_t len = (size_t)(e - b);
+	char *name;
+
+	if (last && strlen(last->name) == len && !memcmp(last->name, b, len))
+		return last;
+	name = g_strndup(b, len);
+	last = g_hash_table_lookup(by_name, name);
+	if (!last) {
+		last = level_new(b, len);
+		g_ptr_array_add(levels, last);
+		g_hash_table_insert(by_name, last->name, last);
+	}
+	g_free(name);
+	return last;
+}
+
 /* Every row of the file into its level's arrays. */
 static bool read_timeline(const char *path, GPtrArray *levels, bool *grouped, char **why)
 {
@@ -265,18 +288,8 @@ static bool read_timeline(const char *path, GPtrArray *levels, bool *grouped, ch
 		fast = fast_row(p, end, col_of, need, fv, &lb, &lev_e);
 		if (G_LIKELY(fast)) {
 			line++;
-			if (*grouped && (!last || strlen(last->name) != (size_t)(lev_e - lb) ||
-					 memcmp(last->name, lb, (size_t)(lev_e - lb)))) {
-				char *name = g_strndup(lb, (size_t)(lev_e - lb));
-
-				last = g_hash_table_lookup(by_name, name);
-				if (!last) {
-					last = level_new(lb, (size_t)(lev_e - lb));
-					g_ptr_array_add(levels, last);
-					g_hash_table_insert(by_name, last->name, last);
-				}
-				g_free(name);
-			}
+			if (*grouped)
+				last = level_of(levels, by_name, last, lb, lev_e);
 			level_add(last, fv);
 			p = fast < end ? fast + 1 : end;
 			continue;
@@ -335,19 +348,7 @@ static bool read_timeline(const char *path, GPtrArray *levels, bool *grouped, ch
 				     path, line);
 				goto out;
 			}
-			/* rows of one level come together, mostly */
-			if (!last || strlen(last->name) != (size_t)(e - b) ||
-			    memcmp(last->name, b, (size_t)(e - b))) {
-				char *name = g_strndup(b, (size_t)(e - b));
-
-				last = g_hash_table_lookup(by_name, name);
-				if (!last) {
-					last = level_new(b, (size_t)(e - b));
-					g_ptr_array_add(levels, last);
-					g_hash_table_insert(by_name, last->name, last);
-				}
-				g_free(name);
-			}
+			last = level_of(levels, by_name, last, b, e);
 		}
 		level_add(last, v);
 		p = nl ? nl + 1 : end;
