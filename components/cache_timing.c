@@ -361,13 +361,16 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
  * no room for it (mshr_add counted the refusal).
  */
 /*
- * A load that waits for the level below, now in an MSHR target that holds
- * camat_next_ticket() as it was: C-AMAT's miss of that ticket (lookups
- * begin in time order, so camat_begin takes it).
+ * A load that came at `at` and waits for the level below, now in an MSHR
+ * target that holds camat_next_ticket() as it was and its lookup's time:
+ * C-AMAT's miss of that ticket (lookups begin in time order, so
+ * camat_begin takes it), and the cycles it queued before its lookup into
+ * its latency now (the rest when it is answered).
  */
-static void begin_miss(struct cache_timing *t)
+static void begin_miss(struct cache_timing *t, uint64_t at)
 {
 	camat_begin(t->camat, now(t), t->miss_latency, true, NULL);
+	(*t->st[CT_S_LOAD_CYCLES]) += now(t) - at;
 }
 
 static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
@@ -382,7 +385,8 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 
 	line = sc_line_of(t->cache, r->addr);
 	sbit = sc_sector_bit(t->cache, r->addr);
-	w = (struct mshr_wait){ .req = *r, .at = at, .input = input };
+	/* timed from its lookup, now; the time it queued is counted apart */
+	w = (struct mshr_wait){ .req = *r, .at = now(t), .input = input };
 	ms = mshr_state(t->mshr, line, sbit);
 	/* whoever sent a posted request cannot send it again: it is taken
 	 * whatever room the table has; the others are loads, which C-AMAT
@@ -393,7 +397,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, reason))
 			return false;
 		if (!posted)
-			begin_miss(t);
+			begin_miss(t, at);
 		sc_count_access(t->cache, r);
 		(*t->st[CT_S_LATENCY_MISSES])++;
 		return true;
@@ -414,7 +418,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, reason))
 		return false;
 	if (!posted)
-		begin_miss(t);
+		begin_miss(t, at);
 	/* an entry holds the line: its other sectors find it reserved */
 	if (ms == MSHR_LINE && p == SC_MISS)
 		p = SC_SECTOR_MISS;
@@ -444,8 +448,8 @@ static void on_arrival(void *ctx, const struct mshr_wait *w, bool first)
 		 * before its own lookup is over: it is answered when the
 		 * lookup ends, not before.
 		 */
-		uint64_t ready = camat_miss_start(t->camat, w->ticket);
-		uint64_t delay = ready != UINT64_MAX && ready > now(t) ? ready - now(t) : 0;
+		uint64_t ready = w->at + t->miss_latency;
+		uint64_t delay = ready > now(t) ? ready - now(t) : 0;
 
 		answered(t, now(t) + delay - w->at);
 		camat_end(t->camat, w->ticket, now(t) + delay);

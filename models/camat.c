@@ -246,13 +246,6 @@ uint64_t camat_next_ticket(const struct camat *a)
 	return a->ticket_base + a->pend_len;
 }
 
-uint64_t camat_miss_start(const struct camat *a, uint64_t ticket)
-{
-	uint32_t k = (uint32_t)ticket - (uint32_t)a->ticket_base;
-
-	return k < a->pend_len ? a->pend[(a->pend_head + k) & (a->pend_cap - 1)].a : UINT64_MAX;
-}
-
 void camat_end(struct camat *a, uint64_t ticket, uint64_t end)
 {
 	struct pending *p;

@@ -76,10 +76,6 @@ void camat_end(struct camat *a, uint64_t ticket, uint64_t end);
 /* The ticket the next miss begun will have. */
 uint64_t camat_next_ticket(const struct camat *a);
 
-/* When the miss of `ticket` may end: its hit phase's end (UINT64_MAX
- * for a ticket no miss has). */
-uint64_t camat_miss_start(const struct camat *a, uint64_t ticket);
-
 /* camat_begin and, for a miss (miss_cycles > 0), camat_end at once. */
 bool camat_add(struct camat *a, uint64_t start, uint64_t hit_cycles, uint64_t miss_cycles);
 

@@ -50,7 +50,7 @@ enum mshr_state mshr_state(const struct mshr *m, uint64_t line, uint32_t sbit);
 /* A waiting request and what its owner keeps with it. */
 struct mshr_wait {
 	struct mem_req req;
-	uint64_t at;		/* when it came */
+	uint64_t at;		/* its owner's: when it came, or was looked up */
 	uint32_t input;		/* where it came from */
 	uint32_t ticket;	/* its owner's: the access's C-AMAT ticket (camat.h) */
 };
