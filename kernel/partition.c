@@ -105,7 +105,7 @@ struct cut_rec {
 	struct ss_port *in;
 	uint64_t key;
 	uint32_t size;
-	uint32_t pad;
+	uint32_t pad;		/* timed, once taken: messages of the key from here */
 };
 
 struct batch {
@@ -1143,17 +1143,33 @@ static void deliver_key(struct ss_partitions *ps, struct part *p, unsigned src,
 	}
 }
 
-/* A message of a link with latency, at the time it arrives. */
+/* A record's size in its batch. */
+static inline size_t rec_bytes(const struct cut_rec *r)
+{
+	return sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
+}
+
+/*
+ * The messages of a link with latency that arrive at one key, at the time
+ * they arrive: r and the r->pad - 1 records after it.  A failure stops the
+ * queue at once, as it would between events: the rest are not delivered.
+ */
 static void timed_deliver(struct ss_engine *e, void *data)
 {
 	struct cut_rec *r = data;
 	/* r->key was used to schedule this; it holds the batch now */
 	struct batch *b = (struct batch *)(uintptr_t)r->key;
+	struct ss_engine *q = running_part->q;
 
 	(void)e;
-	r->in->owner->type->ops->xrecv(r->in->owner, r->in,
-				       (const struct ss_msg *)(void *)(r + 1));
-	b->live--;
+	for (uint32_t n = r->pad;;) {
+		r->in->owner->type->ops->xrecv(r->in->owner, r->in,
+					       (const struct ss_msg *)(void *)(r + 1));
+		b->live--;
+		if (!--n || G_UNLIKELY(q->stop))
+			break;
+		r = (struct cut_rec *)(void *)((char *)r + rec_bytes(r));
+	}
 }
 
 /*
@@ -1162,16 +1178,26 @@ static void timed_deliver(struct ss_engine *e, void *data)
  * runs equal keys in the order scheduled, which is the order one queue
  * gives them, all of one key being one sender's.  None is earlier than
  * what p has run: the floors kept p below every arrival still to come.
+ * Records next to each other with one key (a warp's sectors, sent in one
+ * cycle) are one event: they would run one after the other anyway, as
+ * nothing else is scheduled between them.
  */
 static void timed_take(struct part *p, struct batch *b)
 {
 	for (size_t at = 0; at < b->len;) {
 		struct cut_rec *r = (struct cut_rec *)(void *)(b->data + at);
+		uint64_t key = r->key;
+		uint32_t n = 0;
 
-		ss_schedule(p->q, key_tick(r->key), (int16_t)key_prio(r->key), timed_deliver, r);
+		ss_schedule(p->q, key_tick(key), (int16_t)key_prio(key), timed_deliver, r);
+		do {
+			at += rec_bytes((const struct cut_rec *)(void *)(b->data + at));
+			n++;
+		} while (at < b->len &&
+			 ((const struct cut_rec *)(void *)(b->data + at))->key == key);
 		r->key = (uint64_t)(uintptr_t)b;
-		b->live++;
-		at += sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
+		r->pad = n;
+		b->live += n;
 	}
 	batch_append(&p->timed_head, &p->timed_tail, b);
 }

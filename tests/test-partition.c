@@ -48,6 +48,7 @@ struct sink {
 	GArray *seen;		/* struct seen */
 	bool hub;		/* answers every source at the next tick */
 	bool hub_queued;
+	unsigned fail_on;	/* fails on the message of this count (0: never) */
 };
 
 static void src_tick(struct ss_engine *e, void *data)
@@ -105,6 +106,10 @@ static void sink_recv(struct ss_component *c, struct ss_port *in,
 		k->split++;
 	k->tick_of[in->index] = s->tick;
 	k->now_of[in->index] = now;
+	if (k->got == k->fail_on) {
+		ss_component_fail(c, SS_ERROR_INPUT, "sink stopped on purpose");
+		return;
+	}
 	if (k->hub && !k->hub_queued) {
 		k->hub_queued = true;
 		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE - 1, hub_tick, k);
@@ -431,6 +436,59 @@ static void test_ordered_latency(void)
 	}
 }
 
+/*
+ * A link with latency crossing threads delivers a tick's messages of one
+ * sender as one event (timed_deliver).  A failure on one of them stops
+ * there, as one queue stops between events: the rest are not delivered.
+ */
+static void setup_fail_in_burst(struct graph *g, unsigned fail_on)
+{
+	build_lat(g, 0, SS_PORT_SILENT, false, 3, false);
+	for (unsigned i = 0; i < N_SRC; i++)
+		g->src[i]->distinct_prio = true;
+	g->sink->fail_on = fail_on;
+}
+
+static void test_fail_in_burst(void)
+{
+	static const unsigned threads[] = { 1, 2, 3, 8 };
+	struct graph ref;
+	unsigned fail_on = 0;
+
+	/* a message in the middle of the run with one of its burst after it */
+	setup_fail_in_burst(&ref, 0);
+	start(&ref, false);
+	ss_engine_run(ref.e, SS_TICK_MAX);
+	for (guint i = ref.sink->seen->len / 2; i + 1 < ref.sink->seen->len && !fail_on; i++) {
+		const struct seen *a = &g_array_index(ref.sink->seen, struct seen, i);
+
+		if (a[1].src == a[0].src && a[1].tick == a[0].tick)
+			fail_on = i + 1;
+	}
+	g_assert_cmpuint(fail_on, >, 0);
+	graph_free(&ref);
+
+	setup_fail_in_burst(&ref, fail_on);
+	start(&ref, false);
+	ss_engine_run(ref.e, SS_TICK_MAX);
+	g_assert_nonnull(ss_engine_failure(ref.e));
+	g_assert_cmpuint(ref.sink->seen->len, ==, fail_on);
+	for (size_t t = 0; t < G_N_ELEMENTS(threads); t++) {
+		struct graph g;
+
+		setup_fail_in_burst(&g, fail_on);
+		run_on(&g, threads[t]);
+		g_assert_nonnull(ss_engine_failure(g.e));
+		g_assert_cmpstr(ss_engine_failure(g.e)->message, ==,
+				ss_engine_failure(ref.e)->message);
+		g_assert_cmpuint(g.sink->seen->len, ==, fail_on);
+		g_assert_cmpint(memcmp(g.sink->seen->data, ref.sink->seen->data,
+				       fail_on * sizeof(struct seen)), ==, 0);
+		graph_free(&g);
+	}
+	graph_free(&ref);
+}
+
 /* Sources at one priority: two partitions act at one time; refused. */
 static void test_same_key(void)
 {
@@ -521,6 +579,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/partition/run", test_run);
 	g_test_add_func("/partition/ordered", test_ordered);
 	g_test_add_func("/partition/ordered-latency", test_ordered_latency);
+	g_test_add_func("/partition/fail-in-burst", test_fail_in_burst);
 	g_test_add_func("/partition/same-key", test_same_key);
 	g_test_add_func("/partition/fail", test_fail);
 	g_test_add_func("/partition/fail-ordered", test_fail_ordered);
