@@ -16,7 +16,7 @@
 
 static const struct ss_param_desc params[] = {
 	{ "path", SS_P_PATH, NULL, "trace directory (app_config.py or kernelslist.g inside), an Accel-Sim kernelslist.g or a native trace file (sectorsim convert); the command line's TRACE replaces it", NULL, 0, 0, SS_PF_INPUT },
-	{ "format", SS_P_ENUM, "auto", "auto (a file with the native magic number: native; app_config.py: ppt, else kernelslist.g: accelsim), ppt, accelsim or native", trace_format_names, 0, 0, 0 },
+	{ "format", SS_P_ENUM, "auto", "auto (a file with the native magic number: native; app_config.py: ppt, else kernelslist.g: accelsim, else NAME_00.trc or a file NAME.trc: trc), ppt, accelsim, native or trc (Nugteren et al.'s cache model)", trace_format_names, 0, 0, 0 },
 	{ "kernels", SS_P_LIST, "", "ids of the kernels to run (as reported: kernel_id); empty: all", NULL, 0, 0, 0 },
 	{ "launch_gap", SS_P_UINT, "4096", "ticks from a kernel's end to the next kernel's start (its launch); nothing runs between kernels, so no count depends on it, but the components on other threads than the trace source may run up to that far ahead of those that end a kernel (--threads)", NULL, 1, 1u << 30, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },

@@ -20,7 +20,7 @@ secs=${2:-20}
 shift
 [ $# -eq 0 ] || shift
 src=$(cd "$(dirname "$0")/.." && pwd)
-all="ppt-app ppt-mem accelsim-list accelsim-trace native ini ncu-csv results-json"
+all="ppt-app ppt-mem accelsim-list accelsim-trace native ini ncu-csv results-json trc"
 [ $# -gt 0 ] || set -- $all
 
 # The seeds of a target: files of tests/data (and configs/, for the INI).
@@ -31,6 +31,7 @@ seeds() {
 	ppt-mem) find "$d" -name '*.mem' ;;
 	accelsim-list) find "$d" -name kernelslist.g ;;
 	accelsim-trace) find "$d" -name '*.traceg' ;;
+	trc) find "$d" -name '*.trc' ;;
 	native) find "$d" -name '*.sst' ;;
 	ini) find "$d" "$src/configs" -name '*.ini' ;;
 	ncu-csv) find "$d/compare" -name '*.csv' ;;

@@ -279,16 +279,17 @@ static const struct gpu_block_source_ops source_ops = {
  * a row here.
  */
 extern const struct trace_format trace_format_ppt, trace_format_accelsim,
-	trace_format_native;
+	trace_format_native, trace_format_trc;
 
 static const struct trace_format *const formats[] = {
 	&trace_format_ppt,
 	&trace_format_accelsim,
 	&trace_format_native,
+	&trace_format_trc,
 };
 
 /* "auto", then each row of formats[] by its .name, in order */
-const char *const trace_format_names[] = { "auto", "ppt", "accelsim", "native", NULL };
+const char *const trace_format_names[] = { "auto", "ppt", "accelsim", "native", "trc", NULL };
 G_STATIC_ASSERT(G_N_ELEMENTS(trace_format_names) == G_N_ELEMENTS(formats) + 2);
 
 static struct trace_reader *reader_new(const struct trace_format *fmt,
@@ -325,8 +326,9 @@ static void no_marker_error(const char *path, GError **err)
 	size_t n = 0;
 
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
-		if (formats[i]->marker)
-			markers[n++] = formats[i]->marker;
+		if (formats[i]->marker || formats[i]->marker_pattern)
+			markers[n++] = formats[i]->marker ? formats[i]->marker
+							  : formats[i]->marker_pattern;
 	for (size_t i = 0; i < n; i++)
 		g_string_append_printf(s, "%s%s", !i ? (n > 1 ? "neither " : "no ")
 				       : i + 1 < n ? ", " : " nor ",
@@ -351,7 +353,13 @@ static const struct trace_format *dir_format(const char *path,
 	if (want) {
 		if (want->marker && is_file(path, want->marker))
 			return want;
-		if (!want->marker)
+		if (want->detect && want->detect(path))
+			return want;
+		if (want->detect)
+			g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
+				    "%s: no file named %s; expected a %s trace directory",
+				    path, want->marker_pattern, want->name);
+		else if (!want->marker)
 			g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
 				    "%s: a directory; a %s trace is a single file",
 				    path, want->name);
@@ -360,7 +368,8 @@ static const struct trace_format *dir_format(const char *path,
 		return NULL;
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
-		if (formats[i]->marker && is_file(path, formats[i]->marker))
+		if ((formats[i]->marker && is_file(path, formats[i]->marker)) ||
+		    (formats[i]->detect && formats[i]->detect(path)))
 			return formats[i];
 	no_marker_error(path, err);
 	return NULL;
@@ -397,7 +406,7 @@ static bool has_magic(const char *path, const struct trace_format *fmt)
  * The format of a file given as the trace: the one asked for, if it takes
  * a file of that name or starts with its magic; or else the first whose
  * magic the file starts with, else the first whose marker has that name,
- * else the first that takes any name.
+ * else the first whose suffix ends it, else the first that takes any name.
  */
 static const struct trace_format *file_format(const char *path,
 					      const char *base,
@@ -407,7 +416,7 @@ static const struct trace_format *file_format(const char *path,
 	if (want) {
 		/* a format with a magic number checks it itself, and says so */
 		if (want->any_name || (want->marker && !strcmp(base, want->marker)) ||
-		    want->magic)
+		    want->magic || (want->suffix && g_str_has_suffix(base, want->suffix)))
 			return want;
 		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
 			    "%s: a file; expected a directory with %s", path,
@@ -419,6 +428,9 @@ static const struct trace_format *file_format(const char *path,
 			return formats[i];
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
 		if (formats[i]->marker && !strcmp(base, formats[i]->marker))
+			return formats[i];
+	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
+		if (formats[i]->suffix && g_str_has_suffix(base, formats[i]->suffix))
 			return formats[i];
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++)
 		if (formats[i]->any_name)

@@ -34,6 +34,7 @@ enum trace_format_id {
 	TRACE_PPT,
 	TRACE_ACCELSIM,
 	TRACE_NATIVE,
+	TRACE_TRC,
 };
 
 /*

@@ -322,6 +322,16 @@ struct trace_format {
 	 */
 	const char *marker;		/* NULL: the format is a single file */
 	/*
+	 * Instead of a marker, for a format whose files have no fixed name:
+	 * whether directory `dir` is a trace of it, and how messages
+	 * describe what it looks for ("NAME_00.trc").
+	 */
+	bool (*detect)(const char *dir);
+	const char *marker_pattern;
+	/* A file given as the trace whose name ends so is read as this
+	 * format (NULL: none). */
+	const char *suffix;
+	/*
 	 * The bytes a file of this format starts with (NULL: none); a file
 	 * given as the trace that starts with them is read as this format,
 	 * whatever its name.

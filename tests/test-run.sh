@@ -362,10 +362,11 @@ bad-decode|kernel-1.traceg:15: cannot decode addresses: unknown mode 7
 bad-deltas|kernel-1.traceg:15: mode 2 with 5 deltas for 3 active lanes
 bad-trailing|kernel-1.traceg:15: expected 1 field after the operands (per '#traces format'), got 0
 bad-compressed|kernel-1.traceg.xz: xz data is corrupt (at byte 320)
+bad-trc|bad-trc_00.trc:3: direction 2; expected 0 (a load) or 1 (a store)
 EOF
 
 run --quiet "$titanv" "$bad/bad-appconfig-missing"
 is "$st" 2 "a folder with no trace: exit 2"
-has "$err" "neither app_config.py nor kernelslist.g found; expected a trace directory" "the message says what a trace folder holds"
+has "$err" "neither app_config.py, kernelslist.g nor NAME_00.trc found; expected a trace directory" "the message says what a trace folder holds"
 
 done_testing

@@ -534,7 +534,7 @@ static void test_bad_app_config(void)
 	char *dir = fixture("bad-appconfig-missing");
 	char *msg = g_strdup_printf("app_config.py: no such file in '%s'", dir);
 	char *neither = g_strdup_printf(
-		"%s: neither app_config.py nor kernelslist.g found; expected a trace directory",
+		"%s: neither app_config.py, kernelslist.g nor NAME_00.trc found; expected a trace directory",
 		dir);
 
 	expect_open_error("bad-appconfig-missing", TRACE_PPT, msg);
@@ -1358,6 +1358,174 @@ static void test_scan_hex(void)
 	g_rand_free(rnd);
 }
 
+/* ---- Nugteren's .trc ------------------------------------------------------ */
+
+static void check_trc_line(const struct gpu_line *l, const char *op, uint32_t warp,
+		       uint32_t lanes, uint64_t base, uint64_t step)
+{
+	uint32_t k = 0;
+
+	g_assert_cmpstr(l->opcode, ==, op);
+	g_assert_cmpuint(l->warp, ==, warp);
+	g_assert_cmpuint(l->lanes, ==, lanes);
+	g_assert_cmpuint(l->n_addr, ==, (uint32_t)__builtin_popcount(lanes));
+	for (uint32_t lane = 0; lane < 32; lane++)
+		if (lanes & (1u << lane))
+			g_assert_cmpuint(l->addr[k++], ==, base + step * lane);
+}
+
+/*
+ * Threads' accesses by index make a warp's instructions: a line per
+ * direction and size at each index, round-robin over a block's warps; a
+ * short last warp; lines of threads in any order; kernels NAME_00, _01.
+ */
+static void test_trc_blocks(void)
+{
+	GString *k0 = g_string_new("blocksize: 40 1 1\n");
+	char *dir, *path;
+	GError *err = NULL;
+	struct trace_reader *t;
+	const struct gpu_kernel *k;
+	const struct gpu_block *b[2];
+	const uint64_t ids[2] = { 0, 1 };
+
+	/* threads backwards: only the order within a thread counts */
+	for (int tid = 79; tid >= 0; tid--) {
+		g_string_append_printf(k0, "%d 0 %d 4\n", tid, 1000 + 4 * tid);
+		if (tid == 3)
+			g_string_append(k0, "  3 1 3000 4 \n\n");
+		else if (tid % 2 == 0)
+			g_string_append_printf(k0, "%d 0 %d 8\n", tid, 5000 + 8 * tid);
+	}
+	{
+		const char *const files[] = { "prog/prog_00.trc", k0->str,
+			"prog/prog_01.trc", "x 32 1 1\n5 0 64 16\n", "prog/prog_03.trc", "x 1 1 1\n0 0 0 4\n", NULL };
+
+		dir = write_trace(files);
+	}
+	path = g_build_filename(dir, "prog", NULL);
+	t = trace_open(path, TRACE_AUTO, &err);
+	g_assert_no_error(err);
+	g_assert_cmpstr(trace_format_names[trace_format_of(t)], ==, "trc");
+	k = trace_next_kernel(t, &err);
+	g_assert_no_error(err);
+	g_assert_cmpuint(k->id, ==, 1);
+	g_assert_cmpstr(k->name, ==, "prog_00");
+	g_assert_cmpuint(k->grid_size, ==, 2);
+	g_assert_cmpuint(k->block_size, ==, 40);
+	g_assert_cmpuint(k->block[0], ==, 40);
+	g_assert_cmpuint(k->n_kernels, ==, 2);
+	g_assert_true(trace_load_blocks(t, ids, 2, b, &err));
+	g_assert_no_error(err);
+	/* block 0: round 0, warps 0 and 1; round 1: warp 0's 8-byte loads
+	 * of its even threads, then thread 3's store; warp 1's even threads */
+	g_assert_cmpuint(b[0]->n_lines, ==, 5);
+	check_trc_line(&b[0]->lines[0], "LDG.E.32", 0, 0xffffffffu, 1000, 4);
+	check_trc_line(&b[0]->lines[1], "LDG.E.32", 1, 0xffu, 1000 + 4 * 32, 4);
+	check_trc_line(&b[0]->lines[2], "LDG.E.64", 0, 0x55555555u, 5000, 8);
+	g_assert_cmpstr(b[0]->lines[3].opcode, ==, "STG.E.32");
+	g_assert_cmpuint(b[0]->lines[3].lanes, ==, 1u << 3);
+	g_assert_cmpuint(b[0]->lines[3].addr[0], ==, 3000);
+	check_trc_line(&b[0]->lines[4], "LDG.E.64", 1, 0x55u, 5000 + 8 * 32, 8);
+	/* block 1: threads 40..79, warps of 32 and 8 */
+	g_assert_cmpuint(b[1]->n_lines, ==, 4);
+	check_trc_line(&b[1]->lines[0], "LDG.E.32", 0, 0xffffffffu, 1000 + 4 * 40, 4);
+	check_trc_line(&b[1]->lines[1], "LDG.E.32", 1, 0xffu, 1000 + 4 * 72, 4);
+	check_trc_line(&b[1]->lines[2], "LDG.E.64", 0, 0x55555555u, 5000 + 8 * 40, 8);
+	check_trc_line(&b[1]->lines[3], "LDG.E.64", 1, 0x55u, 5000 + 8 * 72, 8);
+	/* the next kernel; _02 is missing, so _03 is not one */
+	k = trace_next_kernel(t, &err);
+	g_assert_no_error(err);
+	g_assert_cmpuint(k->id, ==, 2);
+	g_assert_cmpuint(k->grid_size, ==, 1);
+	g_assert_true(trace_load_blocks(t, ids, 1, b, &err));
+	g_assert_cmpuint(b[0]->n_lines, ==, 1);
+	check_trc_line(&b[0]->lines[0], "LDG.E.128", 0, 1u << 5, 64 - 16 * 5, 16);
+	g_assert_null(trace_next_kernel(t, &err));
+	g_assert_no_error(err);
+	trace_close(t);
+	g_string_free(k0, TRUE);
+	g_free(path);
+	remove_tree(dir);
+	g_free(dir);
+}
+
+/* Each malformed kernel file: one FILE:LINE message. */
+static void test_trc_bad(void)
+{
+	static const struct { const char *text, *msg; } cases[] = {
+		{ "", "p_00.trc: empty; expected a header such as 'blocksize: 256 1 1'" },
+		{ "blocksize: 0 1 1\n", "p_00.trc:1: a malformed header; expected a word and the block's dimensions, as 'blocksize: 256 1 1' (at most 1048576 threads)" },
+		{ "blocksize: 32 1\n", "p_00.trc:1: a malformed header; expected a word and the block's dimensions, as 'blocksize: 256 1 1' (at most 1048576 threads)" },
+		{ "b 32 1 1\n", "p_00.trc: no accesses; expected lines 'tid dir addr bytes' after the header" },
+		{ "b 32 1 1\n0 0 4\n", "p_00.trc:2: 3 fields; expected 'tid dir addr bytes'" },
+		{ "b 32 1 1\n0 0 4 4 4\n", "p_00.trc:2: more than 4 fields; expected 'tid dir addr bytes'" },
+		{ "b 32 1 1\n0 0 0x10 4\n", "p_00.trc:2: '0x10' is not an address; expected 'tid dir addr bytes' in decimal" },
+		{ "b 32 1 1\n-1 0 16 4\n", "p_00.trc:2: '-1' is not a thread id; expected 'tid dir addr bytes' in decimal" },
+		{ "b 32 1 1\n0 2 16 4\n", "p_00.trc:2: direction 2; expected 0 (a load) or 1 (a store)" },
+		{ "b 32 1 1\n0 0 16 0\n", "p_00.trc:2: an access of 0 bytes; expected 1 to 16" },
+		{ "b 32 1 1\n0 0 16 32\n", "p_00.trc:2: an access of 32 bytes; expected 1 to 16" },
+		{ "b 32 1 1\n0 0 18446744073709551615 4\n", "p_00.trc:2: an access of 4 bytes at 18446744073709551615 runs past the address space" },
+		{ "b 32 1 1\n16777216 0 16 4\n", "p_00.trc:2: thread id 16777216 is too large; expected below 16777216" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const char *const files[] = { "p/p_00.trc", cases[i].text, NULL };
+		char *dir = write_trace(files), *path = g_build_filename(dir, "p", NULL);
+		GError *err = NULL;
+		struct trace_reader *t = trace_open(path, TRACE_AUTO, &err);
+
+		g_assert_no_error(err);
+		g_assert_null(trace_next_kernel(t, &err));
+		assert_input_error(err, cases[i].msg);
+		g_error_free(err);
+		trace_close(t);
+		g_free(path);
+		remove_tree(dir);
+		g_free(dir);
+	}
+}
+
+/* A folder of several programs is read only when named after one. */
+static void test_trc_folder(void)
+{
+	static const char *const two[] = { "a_00.trc", "b 1 1 1\n0 0 0 4\n",
+					    "b_00.trc", "b 1 1 1\n0 0 0 4\n", NULL };
+	char *dir = write_trace(two), *msg, *own, *from;
+	GError *err = NULL;
+	struct trace_reader *t;
+
+	g_assert_null(trace_open(dir, TRACE_AUTO, &err));
+	msg = g_strdup_printf("%s: 2 files named NAME_00.trc; expected the traces of one program (or one named after the folder)", dir);
+	assert_input_error(err, msg);
+	g_clear_error(&err);
+	g_free(msg);
+	/* asked for as trc, the same; a file named after the folder wins */
+	g_assert_null(trace_open(dir, TRACE_TRC, &err));
+	g_clear_error(&err);
+	{
+		char *base = g_path_get_basename(dir);
+
+		own = g_strconcat(base, "_00.trc", NULL);
+		g_free(base);
+	}
+	from = g_build_filename(dir, "a_00.trc", NULL);
+	{
+		char *to = g_build_filename(dir, own, NULL);
+
+		g_assert_cmpint(g_rename(from, to), ==, 0);
+		g_free(to);
+	}
+	t = trace_open(dir, TRACE_AUTO, &err);
+	g_assert_no_error(err);
+	g_assert_cmpuint(trace_next_kernel(t, &err)->grid_size, ==, 1);
+	trace_close(t);
+	g_free(own);
+	g_free(from);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 /* trace_format_names[] is indexed by the format each trace is read as. */
 static void test_format_names(void)
 {
@@ -1365,6 +1533,8 @@ static void test_format_names(void)
 		{ "data/trace/ppt", "ppt" },
 		{ "data/trace/accelsim", "accelsim" },
 		{ "data/trace/native/ppt.sst", "native" },
+		{ "data/trace/trc", "trc" },
+		{ "data/trace/trc/trc_01.trc", "trc" },
 	};
 
 	g_assert_cmpstr(trace_format_names[TRACE_AUTO], ==, "auto");
@@ -1876,6 +2046,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/accelsim/lanes", test_accelsim_lanes);
 	g_test_add_func("/trace/accelsim/dropped", test_accelsim_dropped);
 	g_test_add_func("/trace/open", test_open);
+	g_test_add_func("/trace/trc/blocks", test_trc_blocks);
+	g_test_add_func("/trace/trc/bad", test_trc_bad);
+	g_test_add_func("/trace/trc/folder", test_trc_folder);
 	g_test_add_func("/trace/linereader/sizes", test_linereader_sizes);
 	g_test_add_func("/trace/linereader/compressed", test_linereader_compressed);
 	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
