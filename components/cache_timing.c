@@ -290,7 +290,8 @@ static void wait_or_refuse(struct cache_timing *t, uint32_t input, const struct 
  * the table takes them. */
 static void serve_queue(struct cache_timing *t)
 {
-	if (t->serving)
+	/* once per answer from below: a cache without a queue reads no more */
+	if (t->serving || !t->queue_cap || !queue_len(t))
 		return;
 	t->serving = true;
 	while (queue_len(t)) {
@@ -548,6 +549,14 @@ static void resend_blocked(struct cache_timing *t)
 		t->blocked_head = 0;
 	}
 	t->resending = false;
+}
+
+void ct_prefetch_answer(const struct cache_timing *t, const struct mem_req *r)
+{
+	if (r->hdr.kind != MEM_RESPONSE || r->tag)
+		return;
+	sc_prefetch(t->cache, r);
+	mshr_prefetch(t->mshr, sc_line_of(t->cache, r->addr));
 }
 
 void ct_from_below(struct cache_timing *t, const struct mem_req *r)

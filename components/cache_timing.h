@@ -110,6 +110,8 @@ void ct_emit(struct cache_timing *t, const struct mem_req *r);
 bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r);
 /* An answer, refusal or retry from below. */
 void ct_from_below(struct cache_timing *t, const struct mem_req *r);
+/* An answer r will come from below soon: start loading what it touches. */
+void ct_prefetch_answer(const struct cache_timing *t, const struct mem_req *r);
 
 /* Nothing waits: no entry, no passing request, nothing refused below. */
 bool ct_idle(const struct cache_timing *t);

@@ -271,6 +271,17 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
  * Once per access: a request to a sized cache that forwards what it
  * does (not everything it sees) goes straight to the model, a tail call.
  */
+/* Answers from below arrive in bursts across threads: warm their sets
+ * and MSHR slots together. */
+static void sector_cache_prefetch(struct ss_component *c, struct ss_port *in,
+				  const struct ss_msg *m)
+{
+	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
+
+	if (sc->timing && in == sc->mem_side)
+		ct_prefetch_answer(sc->timing, (const struct mem_req *)m);
+}
+
 static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 			      const struct ss_msg *m)
 {
@@ -293,6 +304,7 @@ static void sector_cache_destroy(struct ss_component *c)
 static const struct ss_component_ops ops = {
 	.xcreate = sector_cache_create,
 	.xrecv = sector_cache_recv,
+	.xprefetch = sector_cache_prefetch,
 	.xdestroy = sector_cache_destroy,
 };
 

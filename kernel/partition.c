@@ -1149,6 +1149,17 @@ static inline size_t rec_bytes(const struct cut_rec *r)
 	return sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
 }
 
+/* The receivers' hint for every message of the run from r (xprefetch). */
+static void prefetch_run(const struct cut_rec *r)
+{
+	for (uint32_t n = r->pad; n--; r = (const struct cut_rec *)(const void *)((const char *)r + rec_bytes(r))) {
+		struct ss_component *c = r->in->owner;
+
+		if (c->type->ops->xprefetch)
+			c->type->ops->xprefetch(c, r->in, (const struct ss_msg *)(const void *)(r + 1));
+	}
+}
+
 /*
  * The messages of a link with latency that arrive at one key, at the time
  * they arrive: r and the r->pad - 1 records after it.  A failure stops the
@@ -1162,6 +1173,8 @@ static void timed_deliver(struct ss_engine *e, void *data)
 	struct ss_engine *q = running_part->q;
 
 	(void)e;
+	if (r->pad > 1 && r->in->owner->type->ops->xprefetch)
+		prefetch_run(r);
 	for (uint32_t n = r->pad;;) {
 		r->in->owner->type->ops->xrecv(r->in->owner, r->in,
 					       (const struct ss_msg *)(void *)(r + 1));

@@ -115,6 +115,11 @@ static uint32_t home_of(const struct mshr *m, uint64_t line)
 	return (uint32_t)((line * UINT64_C(0x9e3779b97f4a7c15)) >> m->slot_shift);
 }
 
+void mshr_prefetch(const struct mshr *m, uint64_t line)
+{
+	__builtin_prefetch(&m->slot[home_of(m, line)]);
+}
+
 static struct mshr_entry *entry_of(const struct mshr *m, uint64_t line)
 {
 	for (uint32_t i = home_of(m, line);; i = (i + 1) & m->slot_mask) {

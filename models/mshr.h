@@ -84,6 +84,8 @@ uint32_t mshr_used(const struct mshr *m);
 bool mshr_has_room(const struct mshr *m);
 /* Whether mshr_add would take a request for `line` now (counts nothing). */
 bool mshr_can_add(const struct mshr *m, uint64_t line);
+/* Start loading where `line`'s entry is looked for. */
+void mshr_prefetch(const struct mshr *m, uint64_t line);
 /* Requests waiting, over all entries. */
 uint64_t mshr_waiting(const struct mshr *m);
 

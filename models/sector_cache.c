@@ -125,9 +125,11 @@ struct sc_cache {
 	 * call); the next level is done with it when emit returns */
 	struct mem_req down;
 	uint64_t resident_bytes;	/* of sets[]: sc_memory_fn's new_resident */
-	/* sc_apply(): the emit and ctx the access's write-backs go to */
+	/* sc_apply(): the emit and ctx the access's write-backs go to, and
+	 * where its counts go (only the kept ones are read, then zeroed) */
 	sc_emit_fn applying_emit;
 	void *applying_ctx;
+	uint64_t applying_st[SC_N_STATS];
 };
 
 G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
@@ -1435,7 +1437,7 @@ void sc_apply(struct sc_cache *c, const struct mem_req *r)
 	static const enum sc_stat kept[] = {
 		SC_S_EVICTIONS, SC_S_WB_EVICT, SC_S_PROTECT_OVERRIDES,
 	};
-	uint64_t scratch[SC_N_STATS] = { 0 }, *st = c->st;
+	uint64_t *scratch = c->applying_st, *st = c->st;
 	sc_emit_fn emit = c->emit;
 	void *ctx = c->ctx;
 
@@ -1448,8 +1450,21 @@ void sc_apply(struct sc_cache *c, const struct mem_req *r)
 	c->emit = emit;
 	c->ctx = ctx;
 	c->st = st;
-	for (size_t i = 0; i < G_N_ELEMENTS(kept); i++)
+	for (size_t i = 0; i < G_N_ELEMENTS(kept); i++) {
 		st[kept[i]] += scratch[kept[i]];
+		scratch[kept[i]] = 0;
+	}
+}
+
+void sc_prefetch(const struct sc_cache *c, const struct mem_req *r)
+{
+	size_t set = set_of(c, r, r->addr);
+	const char *ways = (const char *)&c->ways[set * c->assoc];
+
+	__builtin_prefetch(c->blocks + set * c->block_bytes);
+	__builtin_prefetch(&c->sets[set]);
+	__builtin_prefetch(ways);
+	__builtin_prefetch(ways + 64);
 }
 
 const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,

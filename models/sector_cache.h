@@ -174,6 +174,8 @@ void sc_count_access(struct sc_cache *c, const struct mem_req *r);
  * no read sent down.
  */
 void sc_apply(struct sc_cache *c, const struct mem_req *r);
+/* Start loading what an access of r will read (the set of its line). */
+void sc_prefetch(const struct sc_cache *c, const struct mem_req *r);
 /* The read this cache sends down for r's sector: r itself or *out. */
 const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,
 				  struct mem_req *out);

@@ -49,6 +49,8 @@ struct sink {
 	bool hub;		/* answers every source at the next tick */
 	bool hub_queued;
 	unsigned fail_on;	/* fails on the message of this count (0: never) */
+	unsigned hints;		/* xprefetch calls */
+	unsigned late_hints;	/* ... for a message already received */
 };
 
 static void src_tick(struct ss_engine *e, void *data)
@@ -116,6 +118,18 @@ static void sink_recv(struct ss_component *c, struct ss_port *in,
 	}
 }
 
+/* A hint comes before its message, never after. */
+static void sink_prefetch(struct ss_component *c, struct ss_port *in,
+			  const struct ss_msg *m)
+{
+	struct sink *k = SS_COMPONENT(c, struct sink, c);
+	const struct seq_msg *s = (const struct seq_msg *)m;
+
+	k->hints++;
+	if (s->src != in->index || s->seq < k->next[in->index])
+		k->late_hints++;
+}
+
 static void src_recv(struct ss_component *c, struct ss_port *in,
 		     const struct ss_msg *m)
 {
@@ -134,7 +148,7 @@ static const struct ss_port_desc sink_ports[] = {
 	{ NULL, 0, NULL, false, false, NULL },
 };
 static const struct ss_component_ops src_ops = { .xrecv = src_recv };
-static const struct ss_component_ops sink_ops = { .xrecv = sink_recv };
+static const struct ss_component_ops sink_ops = { .xrecv = sink_recv, .xprefetch = sink_prefetch };
 static const struct ss_component_type src_type = {
 	SS_ABI_VERSION, "src", "", NULL, src_ports, NULL, &src_ops, sizeof(struct src), 0,
 };
@@ -430,6 +444,10 @@ static void test_ordered_latency(void)
 			for (unsigned i = 0; i < N_SRC; i++)
 				g_assert_cmpuint(g.src[i]->credit, ==, ref.src[i]->credit);
 			g_assert_cmpuint(ss_partition_pending(g.e), ==, 0);
+			/* a tick's messages of a sender crossed together, hinted */
+			if (threads[t] > 1)
+				g_assert_cmpuint(g.sink->hints, >, 0);
+			g_assert_cmpuint(g.sink->late_hints, ==, 0);
 			graph_free(&g);
 		}
 		graph_free(&ref);

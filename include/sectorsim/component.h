@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 5
+#define SS_ABI_VERSION 6
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -113,6 +113,13 @@ struct ss_component;
  * Lifecycle: xcreate for every instance (all ports exist and are bound, so
  * port counts can be read) -> xinit for every instance -> xstart -> run ->
  * xfinish -> xdestroy.  Every method but xrecv may be NULL.
+ *
+ * xprefetch is a hint: message m will come to port `in` soon.  The
+ * component may start loading what xrecv will read for it
+ * (__builtin_prefetch) and must change nothing, whatever comes before m.
+ * The core gives it for messages that arrive together (those of one
+ * sender and tick on a link with latency that crossed threads), all of
+ * them before the first is received, so that their cache misses overlap.
  */
 struct ss_component_ops {
 	int (*xcreate)(struct ss_component *c, const struct ss_params *p,
@@ -123,6 +130,8 @@ struct ss_component_ops {
 		      const struct ss_msg *m);
 	void (*xfinish)(struct ss_component *c);
 	void (*xdestroy)(struct ss_component *c);
+	void (*xprefetch)(struct ss_component *c, struct ss_port *in,
+			  const struct ss_msg *m);
 };
 
 struct ss_component_type {
