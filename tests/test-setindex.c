@@ -108,6 +108,33 @@ static void test_fermi(void)
 	g_assert_cmpuint(idx(SET_INDEX_FERMI, 0x1000, 32), ==, 0);
 }
 
+/*
+ * The set mapping of Nugteren et al.'s model (doc/nugteren-model.md), in
+ * its own terms over the line address a: (a0..a4 XOR a6 + 2 a7 + 4 a8 +
+ * 8 a10 + 16 a12) + 32 a5, modulo the sets.  `fermi` is it, for 128-byte
+ * lines and 32 or 64 sets, on lines with every pattern of the 13 low
+ * bits that matter (and random bits above them).
+ */
+static void test_fermi_is_nugteren(void)
+{
+	GRand *r = g_rand_new_with_seed(19);
+
+	for (int i = 0; i < 200000; i++) {
+		uint64_t a = (uint64_t)i | ((uint64_t)g_rand_int(r) << 20);
+		uint64_t addr = a << 7 | (uint64_t)(i & 0x7f);
+		uint32_t bit[13], lo, hi, want;
+
+		for (int b = 0; b < 13; b++)
+			bit[b] = (uint32_t)(a >> b) & 1;
+		lo = (uint32_t)(a & 0x1f);
+		hi = bit[6] + 2 * bit[7] + 4 * bit[8] + 8 * bit[10] + 16 * bit[12];
+		want = (lo ^ hi) + 32 * bit[5];
+		g_assert_cmpuint(idx(SET_INDEX_FERMI, addr, 32), ==, want % 32);
+		g_assert_cmpuint(idx(SET_INDEX_FERMI, addr, 64), ==, want % 64);
+	}
+	g_rand_free(r);
+}
+
 /* Every selector has its row; the names differ; every function keeps to
  * the sets of every geometry its check accepts. */
 static void test_table(void)
@@ -280,6 +307,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/setindex/fib-double-vectors", test_fib_double_vectors);
 	g_test_add_func("/setindex/fib-double-precision", test_fib_double_precision);
 	g_test_add_func("/setindex/fermi", test_fermi);
+	g_test_add_func("/setindex/fermi-is-nugteren", test_fermi_is_nugteren);
 	g_test_add_func("/setindex/checks", test_checks);
 	g_test_add_func("/setindex/table", test_table);
 	g_test_add_func("/setindex/param-row", test_param_row);
