@@ -20,6 +20,10 @@
  * from the trace a batch at a time, never the whole grid, and released
  * once finished.
  *
+ * policy = batch is dynamic dispatch in waves, as Nugteren et al.'s cache
+ * model runs a core: an SM's slots take new blocks only once all of them
+ * are free, at the start of the tick after its last block finished.
+ *
  * The SMs are the elements of `dispatch`: an SM learns the kernel (with its
  * L1 size), then its blocks, each with its slot (first_wave: its place
  * among the SM's blocks), then "go", and "last" once no block will
@@ -36,13 +40,13 @@
 #include <sectorsim/protocols/gpu.h>
 #include "occupancy.h"
 
-static const char *const policy_names[] = { "first_wave", "dynamic", NULL };
+static const char *const policy_names[] = { "first_wave", "dynamic", "batch", NULL };
 static const char *const granularity_names[] = { "one", "max_active", "avg", NULL };
 static const char *const carveout_rule_names[] = { "ref", "off", "eq7", NULL };
 static const enum carveout_rule carveout_rules[] = { CARVEOUT_REF, CARVEOUT_OFF, CARVEOUT_EQ7 };
 
 static const struct ss_param_desc params[] = {
-	{ "policy", SS_P_ENUM, "first_wave", "block-to-SM mapping: first_wave (SM s runs blocks s, s + SMs, ...; the reference's), dynamic (every block, each into the SM slot that frees up first; needs `done` linked from every SM)", policy_names, 0, 0, 0 },
+	{ "policy", SS_P_ENUM, "first_wave", "block-to-SM mapping: first_wave (SM s runs blocks s, s + SMs, ...; the reference's), dynamic (every block, each into the SM slot that frees up first; needs `done` linked from every SM), batch (as dynamic, but an SM takes new blocks only once all its slots are free: Nugteren et al.'s waves)", policy_names, 0, 0, 0 },
 	{ "granularity", SS_P_ENUM, "max_active", "first_wave only: blocks each SM simulates: one, max_active (the blocks resident at once), avg (its share of the grid); counts are scaled by share / simulated", granularity_names, 0, 0, 0 },
 	{ "unified_bytes", SS_P_SIZE, NULL, "L1 and shared memory of one SM together", NULL, 1, UINT64_C(1) << 40, 0 },
 	{ "carveouts", SS_P_LIST, NULL, "shared memory carveouts in KiB, ascending, none above unified_bytes", NULL, 0, 1048576, 0 },
@@ -120,6 +124,7 @@ struct block_scheduler {
 	bool filling_first;
 	bool refill_queued;
 	bool refilling;			/* inside refill() */
+	bool batch;			/* policy = batch: refill an SM once it is empty */
 	bool failed;			/* a load failed: the run is stopping */
 };
 
@@ -132,8 +137,8 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 	unsigned n_sms = ss_component_port_count(c, "dispatch");
 	unsigned n_done = ss_component_port_count(c, "done");
 	uint64_t unified = ss_param_uint(p, "unified_bytes");
-	enum block_policy policy = ss_param_enum(p, "policy") == 0 ? POLICY_FIRST_WAVE
-								    : POLICY_DYNAMIC;
+	unsigned policy_id = ss_param_enum(p, "policy");
+	enum block_policy policy = policy_id == 0 ? POLICY_FIRST_WAVE : POLICY_DYNAMIC;
 
 	if (!n_carveouts) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "carveouts: expected at least one value (KiB)");
@@ -145,15 +150,17 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	if (policy == POLICY_DYNAMIC && ss_param_is_set(p, "granularity")) {
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "granularity: only for policy = first_wave; policy = dynamic runs every block");
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "granularity: only for policy = first_wave; policy = %s runs every block",
+			    policy_names[policy_id]);
 		return -1;
 	}
 	/* without done, no slot ever frees up and the kernel would never end */
 	if (policy == POLICY_DYNAMIC && n_done != n_sms) {
-		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "policy = dynamic: expected done linked from each of the %u SMs of dispatch, found %u link%s",
-			    n_sms, n_done, n_done == 1 ? "" : "s");
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "policy = %s: expected done linked from each of the %u SMs of dispatch, found %u link%s",
+			    policy_names[policy_id], n_sms, n_done, n_done == 1 ? "" : "s");
 		return -1;
 	}
+	s->batch = policy_id == 2;
 	s->carveouts = g_new(uint32_t, n_carveouts);
 	for (size_t i = 0; i < n_carveouts; i++) {
 		s->carveouts[i] = kib[i];
@@ -456,7 +463,19 @@ static void block_done(struct block_scheduler *s, const struct ss_port *in,
 	if (s->next_id >= s->kernel->grid_size)
 		return;
 	s->finished[s->n_finished++] = b;
-	s->freed[s->n_freed++] = key;
+	if (s->batch) {
+		/* the SM's wave goes on while any of its slots holds a block;
+		 * the last to finish frees them all */
+		size_t first = key - d->slot;
+
+		for (uint32_t i = 0; i < ma; i++)
+			if (s->slots[first + i])
+				return;
+		for (uint32_t i = 0; i < ma; i++)
+			s->freed[s->n_freed++] = first + i;
+	} else {
+		s->freed[s->n_freed++] = key;
+	}
 	/*
 	 * At the start of the next tick: below SS_PRIO_ISSUE, where SM i
 	 * issues at SS_PRIO_ISSUE + 1 + i, so every SM sees its new blocks

@@ -8,7 +8,8 @@
  * and writes everything it receives and issues to a journal.  The journals
  * below are derived by hand from the dynamic dispatch rules (first fill
  * slot by slot across the SMs; a slot freed in a tick refilled at the
- * start of the next, SMs ascending, then slots ascending; an empty block
+ * start of the next, SMs ascending, then slots ascending, or under
+ * policy = batch once all of its SM's slots are free; an empty block
  * finished at dispatch); ticks count from the kernel's begin.
  */
 #include "config.h"
@@ -545,6 +546,86 @@ static const char k4_skipped[] =
 
 static const struct sched_counts k4_counts = { 1, 1, 0, 0, 0, 0, 0 };
 
+/*
+ * Kernel 1 under policy = batch: an SM takes new blocks only once both
+ * its slots are free, at the start of the next tick.  SM1's b1 and b3 end
+ * in ticks 1 and 2, so at tick 3 it takes b4, b5 (empty, done at once)
+ * and b6; SM0's b0 ends in tick 5 but b2 only in tick 7, so b7 and b8
+ * come at tick 8; they end in ticks 10 and 15, and b9, the last block,
+ * comes at tick 16, while SM1 still runs b6.
+ */
+static const char k1_batch[] =
+	"0 plan k1 max_active 2 active_sms 2 sms 2 carveout 0 l1 131072 sim 5 avg 5 scale 1 dynamic\n"
+	"0 sm[0] begin k1\n"
+	"0 sm[1] begin k1\n"
+	"0 sm[0] <- b0 slot0\n"
+	"0 sm[1] <- b1 slot0\n"
+	"0 sm[0] <- b2 slot1\n"
+	"0 sm[1] <- b3 slot1\n"
+	"0 sm[0] go\n"
+	"0 sm[1] go\n"
+	"1 sm[0] slot0 b0 line0\n"
+	"1 sm[1] slot0 b1 line0 done\n"
+	"2 sm[0] slot1 b2 line0\n"
+	"2 sm[1] slot1 b3 line0 done\n"
+	"3 sm[1] <- b4 slot0\n"
+	"3 sm[1] <- b5 slot1 empty\n"
+	"3 sm[1] <- b6 slot1\n"
+	"3 sm[0] slot0 b0 line1\n"
+	"3 sm[1] slot0 b4 line0\n"
+	"4 sm[0] slot1 b2 line1\n"
+	"4 sm[1] slot1 b6 line0\n"
+	"5 sm[0] slot0 b0 line2 done\n"
+	"5 sm[1] slot0 b4 line1\n"
+	"6 sm[0] slot1 b2 line2\n"
+	"6 sm[1] slot1 b6 line1\n"
+	"7 sm[0] slot1 b2 line3 done\n"
+	"7 sm[1] slot0 b4 line2\n"
+	"8 sm[0] <- b7 slot0\n"
+	"8 sm[0] <- b8 slot1\n"
+	"8 sm[0] slot0 b7 line0\n"
+	"8 sm[1] slot1 b6 line2\n"
+	"9 sm[0] slot1 b8 line0\n"
+	"9 sm[1] slot0 b4 line3\n"
+	"10 sm[0] slot0 b7 line1 done\n"
+	"10 sm[1] slot1 b6 line3\n"
+	"11 sm[0] slot1 b8 line1\n"
+	"11 sm[1] slot0 b4 line4 done\n"
+	"12 sm[0] slot1 b8 line2\n"
+	"12 sm[1] slot1 b6 line4\n"
+	"13 sm[0] slot1 b8 line3\n"
+	"13 sm[1] slot1 b6 line5\n"
+	"14 sm[0] slot1 b8 line4\n"
+	"14 sm[1] slot1 b6 line6\n"
+	"15 sm[0] slot1 b8 line5 done\n"
+	"15 sm[1] slot1 b6 line7\n"
+	"16 sm[0] <- b9 slot0\n"
+	"16 sm[0] last\n"
+	"16 sm[1] last\n"
+	"16 sm[0] slot0 b9 line0\n"
+	"16 sm[1] slot1 b6 line8 done\n"
+	"16 sm[1] end\n"
+	"17 sm[0] slot0 b9 line1\n"
+	"18 sm[0] slot0 b9 line2\n"
+	"19 sm[0] slot0 b9 line3\n"
+	"20 sm[0] slot0 b9 line4 done\n"
+	"20 sm[0] end\n"
+	"20 join k1 done\n";
+
+/* refills at the start of ticks 3, 8, 16: b4 + b5 + b6, b7 + b8, b9 */
+static const struct sched_counts k1_batch_counts = { 1, 0, 10, 1, 9, 3, 6 };
+
+static void test_batch_waves(void)
+{
+	struct sim_run rn = run_config("1", "policy = batch\ncarveout_rule = eq7\n", "", DONE_LINK, NULL);
+
+	if (rn.err)
+		g_error("%s", rn.err->message);
+	check_journal(k1_batch);
+	check_counts(&rn, 0, k1_batch_counts);
+	sim_run_free(&rn);
+}
+
 /* ---- dynamic dispatch ------------------------------------------------------------ */
 
 static void test_dynamic_waves(void)
@@ -784,6 +865,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/dispatch/dynamic/lazy-load", test_dynamic_lazy_load);
 	g_test_add_func("/dispatch/dynamic/bad-done", test_dynamic_bad_done);
 	g_test_add_func("/dispatch/dynamic/config-errors", test_dynamic_config_errors);
+	g_test_add_func("/dispatch/batch/waves", test_batch_waves);
 	g_test_add_func("/dispatch/first-wave", test_first_wave);
 	g_test_add_func("/dispatch/first-wave/empty-blocks", test_first_wave_empty);
 	status = g_test_run();
