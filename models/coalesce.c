@@ -631,6 +631,37 @@ uint32_t coalesce(struct coalescer *c, const uint64_t *addr, uint32_t n,
 	return m;
 }
 
+uint32_t coalesce_lane_groups(const uint64_t *addr, uint32_t n, uint32_t lanes,
+			      uint32_t width, uint32_t line_bytes,
+			      uint64_t *out, uint8_t *lane)
+{
+	uint32_t group = width == 8 ? 16 : width == 16 ? 8 : 32;
+	uint32_t m = 0, first = 0, cur = UINT32_MAX;	/* out[first..m): group cur's */
+	uint64_t line_mask = ~(uint64_t)(line_bytes - 1);
+
+	g_return_val_if_fail(line_bytes && !(line_bytes & (line_bytes - 1)) && n <= 32 &&
+			     (!lanes || (uint32_t)__builtin_popcount(lanes) == n), 0);
+	for (uint32_t i = 0, rest = lanes; i < n; i++) {
+		uint32_t l = lanes ? (uint32_t)__builtin_ctz(rest) : i;
+		uint64_t line = addr[i] & line_mask;
+		bool found = false;
+
+		rest &= rest - 1;
+		if (l / group != cur) {
+			cur = l / group;
+			first = m;
+		}
+		/* the group's requests so far are its earlier lanes' lines */
+		for (uint32_t j = first; j < m && !found; j++)
+			found = out[j] == line;
+		if (found)
+			continue;
+		out[m] = line;
+		lane[m++] = (uint8_t)l;
+	}
+	return m;
+}
+
 uint32_t coalesce_masked(struct coalescer *c, const uint64_t *addr, uint32_t n,
 			 uint32_t width, uint64_t *out, uint32_t *mask,
 			 uint32_t *lines)

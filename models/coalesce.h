@@ -57,6 +57,22 @@ uint32_t coalesce_masked(struct coalescer *c, const uint64_t *addr, uint32_t n,
 			 uint32_t width, uint64_t *out, uint32_t *mask,
 			 uint32_t *lines);
 
+/*
+ * Fermi's rule, as Nugteren et al.'s cache model applies it (doc/
+ * nugteren-model.md): a warp's lanes coalesce in aligned groups of 32
+ * lanes for accesses of up to 4 bytes, 16 for 8 bytes and 8 for 16 bytes;
+ * in each group the first lane of each line (start address / line_bytes)
+ * makes one request for the whole line, the others none.  addr[0..n-1]
+ * are the active lanes in lane order, `lanes` their bits (0: lanes 0 to
+ * n - 1); `width` the access's bytes.  The requests' line addresses (a
+ * multiple of line_bytes, a power of two) go into out[] and their lanes
+ * into lane[] (room for n each), in lane order; returns how many.  A line
+ * two groups touch is requested by each.  Allocates nothing.
+ */
+uint32_t coalesce_lane_groups(const uint64_t *addr, uint32_t n, uint32_t lanes,
+			      uint32_t width, uint32_t line_bytes,
+			      uint64_t *out, uint8_t *lane);
+
 #ifdef __cplusplus
 }
 #endif

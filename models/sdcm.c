@@ -411,6 +411,20 @@ int64_t rd_access(struct rd_tracker *t, uint64_t addr)
 	return sd;
 }
 
+int64_t rd_distance(const struct rd_tracker *t, uint64_t addr)
+{
+	const struct u64map *m = &t->map;
+
+	for (size_t h = map_home(m, addr);; h = (h + 1) & m->mask) {
+		const struct u64slot *s = &m->slot[h];
+
+		if (s->gen != m->gen)
+			return -1;
+		if (s->key == addr)
+			return (int64_t)(t->live - 1 - ones_before(t, s->val));
+	}
+}
+
 /* ---- histograms ------------------------------------------------------------- */
 
 struct sd_hist {

@@ -39,6 +39,13 @@ void rd_reset(struct rd_tracker *t);
  * (positions are 32-bit, a quarter of them live) or when memory runs out.
  */
 int64_t rd_access(struct rd_tracker *t, uint64_t addr);
+/*
+ * What rd_access(t, addr) would return now, with nothing recorded: for a
+ * model whose distance is read at one time and whose stream is updated
+ * at another (Nugteren et al.'s L1 reads at issue, records at completion;
+ * doc/nugteren-model.md).
+ */
+int64_t rd_distance(const struct rd_tracker *t, uint64_t addr);
 
 /* ---- histograms: one per access category (ldl, ldg, stl, stg) ------------- */
 

@@ -1958,6 +1958,88 @@ static void test_masks(void)
 	}
 }
 
+/* ---- Fermi's lane groups (Nugteren et al.'s model) ------------------------ */
+
+/*
+ * The model's rule as doc/nugteren-model.md words it, lane by lane: a lane
+ * is folded into the first earlier lane of its group whose line is the
+ * same, else it makes a request.  lane_addr[l] for the lanes in `lanes`.
+ */
+static uint32_t groups_reference(const uint64_t *lane_addr, uint32_t lanes,
+				 uint32_t width, uint32_t line_bytes,
+				 uint64_t *out, uint8_t *lane)
+{
+	uint32_t g = width == 8 ? 16 : width == 16 ? 8 : 32, m = 0;
+
+	for (uint32_t l = 0; l < 32; l++) {
+		gboolean folded = FALSE;
+
+		if (!(lanes & (1u << l)))
+			continue;
+		for (uint32_t k = g * (l / g); k < l && !folded; k++)
+			folded = (lanes & (1u << k)) &&
+				 lane_addr[k] / line_bytes == lane_addr[l] / line_bytes;
+		if (folded)
+			continue;
+		out[m] = lane_addr[l] / line_bytes * line_bytes;
+		lane[m++] = (uint8_t)l;
+	}
+	return m;
+}
+
+static void test_lane_groups(void)
+{
+	static const uint32_t widths[] = { 1, 2, 4, 8, 16 };
+	uint64_t a[32], out[32], want[32];
+	uint8_t lane[32], want_lane[32];
+	GRand *r = g_rand_new_with_seed(2014);
+
+	/* consecutive accesses of 4, 8 and 16 bytes from line 10: one line
+	 * per warp, per half warp, per quarter warp */
+	for (uint32_t w = 4; w <= 16; w *= 2) {
+		uint32_t m;
+
+		for (uint32_t l = 0; l < 32; l++)
+			a[l] = 1280 + (uint64_t)w * l;
+		m = coalesce_lane_groups(a, 32, 0, w, 128, out, lane);
+		g_assert_cmpuint(m, ==, w / 4);
+		for (uint32_t i = 0; i < m; i++) {
+			g_assert_cmpuint(out[i], ==, 1280 + 128 * i);
+			g_assert_cmpuint(lane[i], ==, 32 / (w / 4) * i);
+		}
+	}
+	/* one 8-byte address for all: a request per half warp */
+	for (uint32_t l = 0; l < 32; l++)
+		a[l] = 4096;
+	g_assert_cmpuint(coalesce_lane_groups(a, 32, 0, 8, 128, out, lane), ==, 2);
+	g_assert_cmpuint(lane[1], ==, 16);
+	g_assert_cmpuint(out[1], ==, 4096);
+	/* against the lane-by-lane rule, on random masks and addresses */
+	for (int it = 0; it < 20000; it++) {
+		uint32_t lanes = g_rand_int(r), w = widths[it % 5], n = 0, m, k;
+		uint32_t line_bytes = it % 3 ? 128 : 32;
+		uint64_t lane_addr[32];
+
+		if (it % 7 == 0)
+			lanes = UINT32_MAX;
+		for (uint32_t l = 0; l < 32; l++) {
+			/* a few lines, so that lanes share them */
+			lane_addr[l] = (uint64_t)g_rand_int_range(r, 0, 6) * 96 +
+				       (uint64_t)g_rand_int_range(r, 0, 4) * w;
+			if (lanes & (1u << l))
+				a[n++] = lane_addr[l];
+		}
+		k = groups_reference(lane_addr, lanes, w, line_bytes, want, want_lane);
+		m = coalesce_lane_groups(a, n, lanes, w, line_bytes, out, lane);
+		g_assert_cmpuint(m, ==, k);
+		for (uint32_t i = 0; i < m; i++) {
+			g_assert_cmpuint(out[i], ==, want[i]);
+			g_assert_cmpuint(lane[i], ==, want_lane[i]);
+		}
+	}
+	g_rand_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -1970,6 +2052,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/coalesce/scratch", test_scratch);
 	g_test_add_func("/coalesce/const-input", test_const_input);
 	g_test_add_func("/coalesce/masks", test_masks);
+	g_test_add_func("/coalesce/lane-groups", test_lane_groups);
 	ret = g_test_run();
 	put_all();
 	return ret;

@@ -758,10 +758,32 @@ static void test_random_vectors(void)
 	}
 }
 
+/* rd_distance reads what rd_access would return, recording nothing:
+ * over a long stream (renumbered several times) and fresh addresses. */
+static void test_rd_distance(void)
+{
+	struct rd_tracker *t = rd_new();
+	GRand *r = g_rand_new_with_seed(77);
+
+	g_assert_cmpint(rd_distance(t, 42), ==, -1);
+	for (int i = 0; i < 600000; i++) {
+		uint64_t a = (uint64_t)(i % 3 ? g_rand_int_range(r, 0, 5000)
+					      : g_rand_int_range(r, 0, 50)) * 32;
+		int64_t d = rd_distance(t, a);
+
+		g_assert_cmpint(rd_distance(t, a), ==, d);
+		g_assert_cmpint(rd_access(t, a), ==, d);
+		g_assert_cmpint(rd_distance(t, a), ==, 0);
+	}
+	g_rand_free(r);
+	rd_free(t);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/sdcm/rd/paper", test_rd_paper);
+	g_test_add_func("/sdcm/rd/distance", test_rd_distance);
 	g_test_add_func("/sdcm/rd/extreme-keys", test_rd_extreme_keys);
 	g_test_add_func("/sdcm/rd/brute", test_rd_brute);
 	g_test_add_func("/sdcm/rd/reset", test_rd_reset);
