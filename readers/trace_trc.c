@@ -42,7 +42,6 @@
 struct trc_access {
 	uint64_t addr;
 	uint32_t tid;
-	uint32_t line;		/* in its file, for messages */
 	uint8_t store;
 	uint8_t bytes;
 };
@@ -304,21 +303,25 @@ static bool read_access(struct line_reader *r, char *line, struct trc_state *s,
 			    v[1]);
 		return false;
 	}
-	if (!v[3] || v[3] > TRC_MAX_BYTES || v[2] > UINT64_MAX - (v[3] - 1)) {
-		trace_error(err, r->name, r->lineno, v[3] && v[3] <= TRC_MAX_BYTES
-			    ? "an access of %" G_GUINT64_FORMAT " bytes at %" G_GUINT64_FORMAT " runs past the address space"
-			    : "an access of %" G_GUINT64_FORMAT " bytes; expected 1 to 16",
+	if (!v[3] || v[3] > TRC_MAX_BYTES) {
+		trace_error(err, r->name, r->lineno,
+			    "an access of %" G_GUINT64_FORMAT " bytes; expected 1 to %u",
+			    v[3], TRC_MAX_BYTES);
+		return false;
+	}
+	if (v[2] > UINT64_MAX - (v[3] - 1)) {
+		trace_error(err, r->name, r->lineno,
+			    "an access of %" G_GUINT64_FORMAT " bytes at %" G_GUINT64_FORMAT " runs past the address space",
 			    v[3], v[2]);
 		return false;
 	}
-	if (r->lineno > UINT32_MAX) {
-		trace_error(err, r->name, r->lineno, "more than %u lines in one file",
-			    UINT32_MAX);
+	if (s->acc->len == UINT32_MAX) {
+		trace_error(err, r->name, r->lineno, "more than %u accesses in one kernel",
+			    UINT32_MAX - 1);
 		return false;
 	}
 	a = (struct trc_access){ .addr = v[2], .tid = (uint32_t)v[0],
-				 .line = (uint32_t)r->lineno, .store = (uint8_t)v[1],
-				 .bytes = (uint8_t)v[3] };
+				 .store = (uint8_t)v[1], .bytes = (uint8_t)v[3] };
 	g_array_append_val(s->acc, a);
 	s->n_threads = MAX(s->n_threads, (uint64_t)a.tid + 1);
 	return true;
