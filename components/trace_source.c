@@ -18,6 +18,7 @@ static const struct ss_param_desc params[] = {
 	{ "path", SS_P_PATH, NULL, "trace directory (app_config.py or kernelslist.g inside), an Accel-Sim kernelslist.g or a native trace file (sectorsim convert); the command line's TRACE replaces it", NULL, 0, 0, SS_PF_INPUT },
 	{ "format", SS_P_ENUM, "auto", "auto (a file with the native magic number: native; app_config.py: ppt, else kernelslist.g: accelsim, else NAME_00.trc or a file NAME.trc: trc), ppt, accelsim, native or trc (Nugteren et al.'s cache model)", trace_format_names, 0, 0, 0 },
 	{ "kernels", SS_P_LIST, "", "ids of the kernels to run (as reported: kernel_id); empty: all", NULL, 0, 0, 0 },
+	{ "loads_only", SS_P_BOOL, "false", "read the trace's loads only, as Nugteren et al.'s cache model does (trc traces only): stores dropped before a thread's accesses are numbered, and a kernel without a load ends the trace", NULL, 0, 0, 0 },
 	{ "launch_gap", SS_P_UINT, "4096", "ticks from a kernel's end to the next kernel's start (its launch); nothing runs between kernels, so no count depends on it, but the components on other threads than the trace source may run up to that far ahead of those that end a kernel (--threads)", NULL, 1, 1u << 30, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
@@ -48,6 +49,7 @@ struct trace_source {
 				   count per phase, a kernel each) */
 	unsigned n_skipped;	/* of those, done already (GPU_KERNEL_SKIP) */
 	uint64_t launch_gap;	/* ticks from a kernel's end to the next's start */
+	bool loads_only;
 };
 
 static int ts_create(struct ss_component *c, const struct ss_params *p,
@@ -68,6 +70,7 @@ static int ts_create(struct ss_component *c, const struct ss_params *p,
 	t->skip = g_hash_table_new(g_direct_hash, g_direct_equal);
 	/* a kernel's end starts the next one launch_gap ticks later (ts_recv) */
 	t->launch_gap = ss_param_uint(p, "launch_gap");
+	t->loads_only = ss_param_bool(p, "loads_only");
 	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
 	ss_component_set_port_lookahead(c, "done", t->launch_gap);
 	return 0;
@@ -116,6 +119,12 @@ static void next_kernel(struct ss_engine *e, void *data)
 		 * waits for them: on every thread the run has.
 		 */
 		trace_set_loaders(t->reader, ss_engine_threads(e));
+		if (t->loads_only && !trace_set_loads_only(t->reader, &err)) {
+			ss_component_fail(&t->c, SS_ERROR_CONFIG, "loads_only = true: %s",
+					  err->message);
+			g_error_free(err);
+			return;
+		}
 	}
 	for (;;) {
 		k = trace_next_kernel(t->reader, &err);

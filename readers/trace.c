@@ -190,6 +190,16 @@ void trace_set_loaders(struct trace_reader *t, unsigned n)
 	t->n_loaders = MAX(n, 1u);
 }
 
+bool trace_set_loads_only(struct trace_reader *t, GError **err)
+{
+	if (!t->fmt->set_loads_only)
+		return ss_set_error(err, SS_ERROR_CONFIG,
+				    "%s traces cannot be read as loads only; only trc traces (Nugteren et al.'s) can",
+				    t->fmt->name);
+	t->fmt->set_loads_only(t);
+	return true;
+}
+
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id)
 {
 	return g_hash_table_lookup(t->loaded, &id);

@@ -76,6 +76,15 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
  */
 void trace_set_loaders(struct trace_reader *t, unsigned n);
 
+/*
+ * Read loads only, as Nugteren et al.'s cache model reads its traces
+ * (doc/nugteren-model.md): stores are dropped before anything else, so a
+ * thread's accesses are numbered among its loads, and the first kernel
+ * without a load ends the trace.  Before the first kernel; only the trc
+ * format has it (false with *err, SS_ERROR_CONFIG, for the others).
+ */
+bool trace_set_loads_only(struct trace_reader *t, GError **err);
+
 /* The same as a gpu_block_source, for the GPU_KERNEL_BEGIN message. */
 struct gpu_block_source *trace_block_source(struct trace_reader *t);
 

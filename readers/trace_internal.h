@@ -393,6 +393,8 @@ struct trace_format {
 	 * *err on malformed input.
 	 */
 	bool (*count_stored)(struct trace_reader *t, uint64_t *n, GError **err);
+	/* Optional (NULL: not offered): trace_set_loads_only. */
+	void (*set_loads_only)(struct trace_reader *t);
 };
 
 #endif

@@ -22,6 +22,11 @@
  *
  * Lines of different threads interleave, so a kernel's file is read whole
  * when the kernel starts; the trace's memory is that of one kernel.
+ *
+ * Read as loads only (trace_set_loads_only), as the model reads it: the
+ * stores are checked and dropped, so accesses are numbered among a
+ * thread's loads and the grid reaches the highest thread that loads, and
+ * a kernel without a load ends the trace.
  */
 #include "config.h"
 
@@ -56,6 +61,8 @@ struct trc_state {
 	uint32_t *first;		/* per thread: its first in order[]; n_threads + 1 */
 	uint64_t n_threads;
 	uint32_t block_size, warps;	/* threads and warps per block */
+	bool loads_only;		/* trace_set_loads_only: the model's reading */
+	bool ended;			/* ... and a kernel without a load ended it */
 	const char *opcode[2][TRC_MAX_BYTES + 1];	/* [store][bytes], interned */
 };
 
@@ -320,6 +327,8 @@ static bool read_access(struct line_reader *r, char *line, struct trc_state *s,
 			    UINT32_MAX - 1);
 		return false;
 	}
+	if (v[1] && s->loads_only)
+		return true;	/* checked, then dropped */
 	a = (struct trc_access){ .addr = v[2], .tid = (uint32_t)v[0],
 				 .store = (uint8_t)v[1], .bytes = (uint8_t)v[3] };
 	g_array_append_val(s->acc, a);
@@ -358,7 +367,7 @@ static bool trc_next_kernel(struct trace_reader *t, bool *end, GError **err)
 	bool ok;
 
 	free_kernel(s);
-	if (s->next >= s->paths->len) {
+	if (s->next >= s->paths->len || s->ended) {
 		*end = true;
 		return true;
 	}
@@ -370,6 +379,13 @@ static bool trc_next_kernel(struct trace_reader *t, bool *end, GError **err)
 		ok = read_access(&r, line, s, err);
 	if (ok && rc < 0)
 		ok = false;
+	if (ok && !s->acc->len && s->loads_only) {
+		/* the model's loop ends at a kernel with no load */
+		lr_free(&r);
+		s->ended = true;
+		*end = true;
+		return true;
+	}
 	if (ok && !s->acc->len) {
 		trace_error(err, name, 0,
 			    "no accesses; expected lines 'tid dir addr bytes' after the header");
@@ -467,6 +483,11 @@ static bool trc_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	return true;
 }
 
+static void trc_set_loads_only(struct trace_reader *t)
+{
+	((struct trc_state *)t->state)->loads_only = true;
+}
+
 const struct trace_format trace_format_trc = {
 	.name = "trc",
 	.marker = NULL,
@@ -479,4 +500,5 @@ const struct trace_format trace_format_trc = {
 	.kernel_count = trc_kernel_count,
 	.kernel_bytes = trc_kernel_bytes,
 	.load = trc_load,
+	.set_loads_only = trc_set_loads_only,
 };

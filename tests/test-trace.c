@@ -1486,6 +1486,79 @@ static void test_trc_bad(void)
 	}
 }
 
+/*
+ * Loads only, as the model reads: a store takes no index among a thread's
+ * accesses, a thread with stores only adds no block, and a kernel with no
+ * load ends the trace; other formats refuse it.
+ */
+static void test_trc_loads_only(void)
+{
+	static const char *const files[] = {
+		"q/q_00.trc", "b 32 1 1\n0 0 256 4\n0 1 512 4\n0 0 768 4\n40 1 0 4\n",
+		"q/q_01.trc", "b 32 1 1\n0 1 0 4\n",
+		"q/q_02.trc", "b 32 1 1\n0 0 0 4\n", NULL };
+	char *dir = write_trace(files), *path = g_build_filename(dir, "q", NULL);
+	char *ppt = g_build_filename(g_getenv("G_TEST_SRCDIR"), "data/trace/ppt", NULL);
+	const uint64_t id = 0;
+	const struct gpu_block *b;
+	const struct gpu_kernel *k;
+	GError *err = NULL;
+	struct trace_reader *t;
+
+	/* as written: three lines, and thread 40's store makes a block */
+	t = trace_open(path, TRACE_AUTO, &err);
+	g_assert_no_error(err);
+	k = trace_next_kernel(t, &err);
+	g_assert_cmpuint(k->grid_size, ==, 2);
+	g_assert_true(trace_load_blocks(t, &id, 1, &b, &err));
+	g_assert_cmpuint(b->n_lines, ==, 3);
+	g_assert_cmpstr(b->lines[1].opcode, ==, "STG.E.32");
+	g_assert_nonnull(trace_next_kernel(t, &err));
+	g_assert_nonnull(trace_next_kernel(t, &err));
+	trace_close(t);
+	/* loads only: two lines, one block, and q_01 ends the trace */
+	t = trace_open(path, TRACE_AUTO, &err);
+	g_assert_true(trace_set_loads_only(t, &err));
+	k = trace_next_kernel(t, &err);
+	g_assert_cmpuint(k->grid_size, ==, 1);
+	g_assert_true(trace_load_blocks(t, &id, 1, &b, &err));
+	g_assert_cmpuint(b->n_lines, ==, 2);
+	g_assert_cmpstr(b->lines[1].opcode, ==, "LDG.E.32");
+	g_assert_cmpuint(b->lines[1].addr[0], ==, 768);
+	g_assert_null(trace_next_kernel(t, &err));
+	g_assert_no_error(err);
+	g_assert_null(trace_next_kernel(t, &err));
+	g_assert_no_error(err);
+	trace_close(t);
+	/* a malformed store is still an error */
+	{
+		static const char *const bad[] = { "r/r_00.trc", "b 32 1 1\n0 1 0 0\n", NULL };
+		char *d2 = write_trace(bad), *p2 = g_build_filename(d2, "r", NULL);
+
+		t = trace_open(p2, TRACE_AUTO, &err);
+		g_assert_true(trace_set_loads_only(t, &err));
+		g_assert_null(trace_next_kernel(t, &err));
+		assert_input_error(err, "r_00.trc:2: an access of 0 bytes; expected 1 to 16");
+		g_clear_error(&err);
+		trace_close(t);
+		g_free(p2);
+		remove_tree(d2);
+		g_free(d2);
+	}
+	/* the other formats refuse */
+	t = trace_open(ppt, TRACE_AUTO, &err);
+	g_assert_no_error(err);
+	g_assert_false(trace_set_loads_only(t, &err));
+	g_assert_error(err, SS_ERROR, SS_ERROR_CONFIG);
+	g_assert_cmpstr(err->message, ==, "ppt traces cannot be read as loads only; only trc traces (Nugteren et al.'s) can");
+	g_clear_error(&err);
+	trace_close(t);
+	g_free(ppt);
+	g_free(path);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 /* A folder of several programs is read only when named after one. */
 static void test_trc_folder(void)
 {
@@ -2049,6 +2122,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/trc/blocks", test_trc_blocks);
 	g_test_add_func("/trace/trc/bad", test_trc_bad);
 	g_test_add_func("/trace/trc/folder", test_trc_folder);
+	g_test_add_func("/trace/trc/loads-only", test_trc_loads_only);
 	g_test_add_func("/trace/linereader/sizes", test_linereader_sizes);
 	g_test_add_func("/trace/linereader/compressed", test_linereader_compressed);
 	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
