@@ -21,6 +21,7 @@
 #include "unit_pool.h"
 #include "accelsim_grid.h"
 #include "coalesce.h"
+#include "occupancy.h"
 #include "json.h"
 #include <zlib.h>
 #include <zstd.h>
@@ -1567,7 +1568,8 @@ static void test_trc_loads_only(void)
  * by build-aux/nugteren-expected).  Before any simulation, two of its
  * rules can be checked on them: read as the model reads (loads only) and
  * coalesced by its lane groups, every kernel makes as many line requests
- * as the model's accesses (each issues exactly once, stalled or not).
+ * as the model's accesses (each issues exactly once, stalled or not); and
+ * a Fermi core's occupancy is the model's number of blocks at a time.
  */
 static void test_trc_nugteren_accesses(void)
 {
@@ -1609,6 +1611,25 @@ static void test_trc_nugteren_accesses(void)
 			}
 			g_assert_cmpuint(requests, ==,
 					 (uint64_t)json_get(kernels->items->pdata[k], "accesses")->num);
+			/* one Fermi core of 48 warps and 8 blocks runs the model's
+			 * batch of min(blocks, 1536 / threads, 8) */
+			{
+				static const uint32_t carve[] = { 48 };
+				const struct occ_gpu fermi = {
+					.num_sms = 1, .warp_size = 32, .max_warps = 48,
+					.max_blocks = 8, .regs = 32768, .reg_unit = 64,
+					.smem_unit = 128, .unified_bytes = 65536,
+					.carveouts_kib = carve, .n_carveouts = 1,
+					.rule = CARVEOUT_OFF, .fixed_l1_bytes = 16384,
+					.policy = POLICY_DYNAMIC,
+				};
+				struct gpu_occupancy occ;
+				char *no = NULL;
+
+				g_assert_true(occupancy_plan(&fermi, kn, &occ, &no));
+				g_assert_cmpuint(occ.max_active, ==,
+						 (uint32_t)json_get(kernels->items->pdata[k], "active_blocks")->num);
+			}
 			checked++;
 		}
 		g_assert_null(trace_next_kernel(t, &err));
