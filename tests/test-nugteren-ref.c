@@ -3,8 +3,8 @@
  * A plain model of Nugteren et al.'s GPU cache model (doc/nugteren-model.md),
  * written from those rules alone, against the numbers the model itself gives
  * on tests/data/nugteren (expected-*.json): every case's reuse-distance
- * histogram, the accesses, hits and the miss split, on every kernel and
- * configuration.  It checks that the rules as written are the model's; the
+ * histogram, and the accesses, hits, miss split and miss rate as the model
+ * prints them (models/nugteren.c), on every kernel and configuration.  It checks that the rules as written are the model's; the
  * timing configuration that is to reproduce the model (issue 19) will be
  * checked against both.  The kernels are read with the trc reader as the
  * model reads them (loads only) and coalesced with coalesce_lane_groups.
@@ -16,6 +16,7 @@
 #include "trace.h"
 #include "coalesce.h"
 #include "json.h"
+#include "nugteren.h"
 
 #define INF_DIST 99999999u
 #define WARP 32
@@ -395,17 +396,52 @@ static void check_config(const char *name)
 			const uint32_t case_lat[4] = { cf.latency, cf.latency, 0, cf.latency };
 			const uint32_t case_mshr[4] = { cf.mshr, cf.mshr, cf.mshr, INF_DIST };
 
+			struct nug_case_counts counts[NUG_CASES] = { { 0, 0, 0 } };
+			struct nug_split sp;
+			char rate[32];
+
 			g_assert_cmpuint(active, ==, (uint32_t)json_get(kw, "active_blocks")->num);
 			for (unsigned cs = 0; cs < 4; cs++) {
 				GHashTable *h = run_case(warps, wpb, active, case_sets[cs],
 							 case_ways[cs], case_lat[cs], case_mshr[cs]);
 				char *what = g_strdup_printf("%s, %s_%02u, case %u", name,
 							     (char *)benches->keys->pdata[b], k, cs);
+				GHashTableIter it;
+				gpointer d, n;
 
 				check_hist(h, hists->items->pdata[cs], what);
+				g_hash_table_iter_init(&it, h);
+				while (g_hash_table_iter_next(&it, &d, &n)) {
+					uint32_t dist = GPOINTER_TO_UINT(d), cnt = GPOINTER_TO_UINT(n);
+
+					if (dist == INF_DIST)
+						counts[cs].cold += cnt;
+					else if (dist > case_ways[cs])
+						counts[cs].beyond += cnt;
+					else
+						counts[cs].within += cnt;
+				}
 				g_free(what);
 				g_hash_table_destroy(h);
 			}
+			/* the model's arithmetic on them: what it prints */
+			sp = nugteren_split(counts);
+			g_assert_cmpint(sp.total, ==, (int64_t)json_get(kw, "accesses")->num);
+			g_assert_cmpint(sp.hits, ==, (int64_t)json_get(kw, "hits")->num);
+			g_assert_cmpint(sp.compulsory, ==, (int64_t)json_get(kw, "misses_compulsory")->num);
+			g_assert_cmpint(sp.capacity, ==, (int64_t)json_get(kw, "misses_capacity")->num);
+			g_assert_cmpint(sp.associativity, ==, (int64_t)json_get(kw, "misses_associativity")->num);
+			g_assert_cmpint(sp.latency, ==, (int64_t)json_get(kw, "misses_latency")->num);
+			g_assert_cmpint(sp.mshr, ==, (int64_t)json_get(kw, "misses_mshr")->num);
+			g_assert_cmpint(sp.case_misses[NUG_FULL_ASSOC], ==,
+					(int64_t)json_get(kw, "misses_case_full_assoc")->num);
+			g_assert_cmpint(sp.case_misses[NUG_NO_LATENCY], ==,
+					(int64_t)json_get(kw, "misses_case_no_latency")->num);
+			g_assert_cmpint(sp.case_misses[NUG_NO_MSHR_LIMIT], ==,
+					(int64_t)json_get(kw, "misses_case_no_mshr_limit")->num);
+			/* six significant digits, as a C++ stream prints a float */
+			g_snprintf(rate, sizeof(rate), "%g", (double)sp.miss_rate);
+			g_assert_cmpstr(rate, ==, json_get(kw, "miss_rate_printed")->str);
 			free_warps(warps);
 		}
 		trace_close(t);
@@ -432,11 +468,70 @@ static void test_fermi16_mshr8(void)
 	check_config("fermi16-mshr8");
 }
 
+/*
+ * Overlapping shares (a negative rest): the model subtracts the rest from
+ * the MSHR share if it exceeds the overlap, else from the latency share,
+ * else from the associativity share, so each grows by the overlap.
+ * normal: 10 cold + 10 beyond; full assoc. 12 misses (assoc. 8); no
+ * latency 4 cold (latency 6, compulsory 4); no MSHR limit `nomshr`.
+ */
+static void test_split_overlap(void)
+{
+	static const struct { uint64_t nomshr; int64_t assoc, lat, mshr; } rows[] = {
+		/* mshr 5, rest -3: MSHR 5 > 3, so 8 */
+		{ 15, 8, 6, 8 },
+		/* mshr 1: rest +1, capacity, nothing moved */
+		{ 19, 8, 6, 1 },
+		/* mshr 2, rest 0 */
+		{ 18, 8, 6, 2 },
+	};
+	struct nug_case_counts c[NUG_CASES] = {
+		{ 10, 10, 5 }, { 2, 10, 0 }, { 4, 16, 0 }, { 0, 0, 0 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		struct nug_split s;
+
+		c[NUG_NO_MSHR_LIMIT] = (struct nug_case_counts){ 10, rows[i].nomshr - 10, 0 };
+		s = nugteren_split(c);
+		g_assert_cmpint(s.compulsory, ==, 4);
+		g_assert_cmpint(s.associativity, ==, rows[i].assoc);
+		g_assert_cmpint(s.latency, ==, rows[i].lat);
+		g_assert_cmpint(s.mshr, ==, rows[i].mshr);
+		g_assert_cmpint(s.misses, ==, 20);
+		g_assert_cmpint(s.hits, ==, 5);
+	}
+	/* MSHR share too small: the latency share takes it (6 > 3: 9) */
+	c[NUG_NO_MSHR_LIMIT] = (struct nug_case_counts){ 10, 8, 0 };	/* mshr 2 */
+	c[NUG_FULL_ASSOC] = (struct nug_case_counts){ 2, 8, 0 };	/* assoc 10 */
+	{
+		/* rest = 20 - (4 + 6 + 10 + 2) = -2; mshr 2 is not > 2 */
+		struct nug_split s = nugteren_split(c);
+
+		g_assert_cmpint(s.mshr, ==, 2);
+		g_assert_cmpint(s.latency, ==, 8);
+		g_assert_cmpint(s.associativity, ==, 10);
+		g_assert_cmpint(s.capacity, ==, 0);
+	}
+	/* neither share is larger than the overlap: the associativity one */
+	c[NUG_NO_LATENCY] = (struct nug_case_counts){ 9, 11, 0 };	/* lat 1, comp 9 */
+	{
+		/* rest = 20 - (9 + 1 + 10 + 2) = -2: mshr 2 and latency 1 are
+		 * not > 2, so associativity 10 - (-2) = 12 */
+		struct nug_split s = nugteren_split(c);
+
+		g_assert_cmpint(s.associativity, ==, 12);
+		g_assert_cmpint(s.latency, ==, 1);
+		g_assert_cmpint(s.mshr, ==, 2);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/nugteren-ref/fermi16", test_fermi16);
 	g_test_add_func("/nugteren-ref/fermi48", test_fermi48);
 	g_test_add_func("/nugteren-ref/fermi16-mshr8", test_fermi16_mshr8);
+	g_test_add_func("/nugteren-ref/split-overlap", test_split_overlap);
 	return g_test_run();
 }
