@@ -6,7 +6,8 @@
  * histogram, and the accesses, hits, miss split and miss rate as the model
  * prints them (models/nugteren.c), on every kernel and configuration.  It checks that the rules as written are the model's; the
  * timing configuration that is to reproduce the model (issue 19) will be
- * checked against both.  The kernels are read with the trc reader as the
+ * checked against both.  Also: a Fermi core's occupancy (48 warps, 8
+ * blocks) is the model's number of blocks at a time on every kernel.  The kernels are read with the trc reader as the
  * model reads them (loads only) and coalesced with coalesce_lane_groups.
  */
 #include "config.h"
@@ -17,6 +18,7 @@
 #include "coalesce.h"
 #include "json.h"
 #include "nugteren.h"
+#include "occupancy.h"
 
 #define INF_DIST 99999999u
 #define WARP 32
@@ -401,6 +403,23 @@ static void check_config(const char *name)
 			char rate[32];
 
 			g_assert_cmpuint(active, ==, (uint32_t)json_get(kw, "active_blocks")->num);
+			/* a Fermi core of 48 warps and 8 blocks runs as many */
+			{
+				static const uint32_t carve[] = { 48 };
+				const struct occ_gpu fermi = {
+					.num_sms = 1, .warp_size = 32, .max_warps = 48,
+					.max_blocks = 8, .regs = 32768, .reg_unit = 64,
+					.smem_unit = 128, .unified_bytes = 65536,
+					.carveouts_kib = carve, .n_carveouts = 1,
+					.rule = CARVEOUT_OFF, .fixed_l1_bytes = 16384,
+					.policy = POLICY_DYNAMIC,
+				};
+				struct gpu_occupancy occ;
+				char *no = NULL;
+
+				g_assert_true(occupancy_plan(&fermi, kn, &occ, &no));
+				g_assert_cmpuint(occ.max_active, ==, active);
+			}
 			for (unsigned cs = 0; cs < 4; cs++) {
 				GHashTable *h = run_case(warps, wpb, active, case_sets[cs],
 							 case_ways[cs], case_lat[cs], case_mshr[cs]);

@@ -20,9 +20,6 @@
 #include "native.h"
 #include "unit_pool.h"
 #include "accelsim_grid.h"
-#include "coalesce.h"
-#include "occupancy.h"
-#include "json.h"
 #include <zlib.h>
 #include <zstd.h>
 
@@ -1562,87 +1559,6 @@ static void test_trc_loads_only(void)
 	g_free(dir);
 }
 
-/*
- * tests/data/nugteren: kernels written to stress the rules of Nugteren et
- * al.'s model, and the model's numbers for them (expected-*.json, made
- * by build-aux/nugteren-expected).  Before any simulation, two of its
- * rules can be checked on them: read as the model reads (loads only) and
- * coalesced by its lane groups, every kernel makes as many line requests
- * as the model's accesses (each issues exactly once, stalled or not); and
- * a Fermi core's occupancy is the model's number of blocks at a time.
- */
-static void test_trc_nugteren_accesses(void)
-{
-	char *root = g_build_filename(g_getenv("G_TEST_SRCDIR"), "data/nugteren", NULL);
-	char *file = g_build_filename(root, "expected-fermi16.json", NULL), *why = NULL;
-	struct json *want = json_parse_file(file, &why);
-	const struct json *benches;
-	unsigned checked = 0;
-
-	g_assert_null(why);
-	benches = json_get(want, "benches");
-	g_assert_nonnull(benches);
-	for (guint b = 0; b < benches->keys->len; b++) {
-		const struct json *kernels = benches->items->pdata[b];
-		char *dir = g_build_filename(root, benches->keys->pdata[b], NULL);
-		GError *err = NULL;
-		struct trace_reader *t = trace_open(dir, TRACE_AUTO, &err);
-
-		g_assert_no_error(err);
-		g_assert_true(trace_set_loads_only(t, &err));
-		for (guint k = 0; k < kernels->items->len; k++) {
-			const struct gpu_kernel *kn = trace_next_kernel(t, &err);
-			uint64_t requests = 0, line_reqs[32];
-			uint8_t lanes[32];
-
-			g_assert_no_error(err);
-			g_assert_nonnull(kn);
-			for (uint64_t id = 0; id < kn->grid_size; id++) {
-				const struct gpu_block *blk;
-
-				g_assert_true(trace_load_blocks(t, &id, 1, &blk, &err));
-				for (uint32_t i = 0; i < blk->n_lines; i++) {
-					const struct gpu_line *l = &blk->lines[i];
-					uint32_t bits = (uint32_t)atoi(strrchr(l->opcode, '.') + 1);
-
-					requests += coalesce_lane_groups(l->addr, l->n_addr, l->lanes,
-									 bits / 8, 128, line_reqs, lanes);
-				}
-			}
-			g_assert_cmpuint(requests, ==,
-					 (uint64_t)json_get(kernels->items->pdata[k], "accesses")->num);
-			/* one Fermi core of 48 warps and 8 blocks runs the model's
-			 * batch of min(blocks, 1536 / threads, 8) */
-			{
-				static const uint32_t carve[] = { 48 };
-				const struct occ_gpu fermi = {
-					.num_sms = 1, .warp_size = 32, .max_warps = 48,
-					.max_blocks = 8, .regs = 32768, .reg_unit = 64,
-					.smem_unit = 128, .unified_bytes = 65536,
-					.carveouts_kib = carve, .n_carveouts = 1,
-					.rule = CARVEOUT_OFF, .fixed_l1_bytes = 16384,
-					.policy = POLICY_DYNAMIC,
-				};
-				struct gpu_occupancy occ;
-				char *no = NULL;
-
-				g_assert_true(occupancy_plan(&fermi, kn, &occ, &no));
-				g_assert_cmpuint(occ.max_active, ==,
-						 (uint32_t)json_get(kernels->items->pdata[k], "active_blocks")->num);
-			}
-			checked++;
-		}
-		g_assert_null(trace_next_kernel(t, &err));
-		g_assert_no_error(err);
-		trace_close(t);
-		g_free(dir);
-	}
-	g_assert_cmpuint(checked, >=, 12);
-	json_free(want);
-	g_free(file);
-	g_free(root);
-}
-
 /* A folder of several programs is read only when named after one. */
 static void test_trc_folder(void)
 {
@@ -2207,7 +2123,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/trc/bad", test_trc_bad);
 	g_test_add_func("/trace/trc/folder", test_trc_folder);
 	g_test_add_func("/trace/trc/loads-only", test_trc_loads_only);
-	g_test_add_func("/trace/trc/nugteren-accesses", test_trc_nugteren_accesses);
 	g_test_add_func("/trace/linereader/sizes", test_linereader_sizes);
 	g_test_add_func("/trace/linereader/compressed", test_linereader_compressed);
 	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
