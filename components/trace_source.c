@@ -91,6 +91,10 @@ static void check_some_kernel(struct trace_source *t, struct ss_engine *e)
 		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INPUT,
 					      "%s: no kernel to simulate: %s.kernels selects none of the trace's %u kernels",
 					      path, t->c.name, t->n_seen));
+	else if (t->loads_only)
+		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INPUT,
+					      "%s: no kernel to simulate: the first kernel has no load, and %s.loads_only ends the trace there",
+					      path, t->c.name));
 	else
 		ss_engine_fail(e, g_error_new(SS_ERROR, SS_ERROR_INPUT,
 					      "%s: no kernel to simulate: the trace lists none",

@@ -424,9 +424,10 @@ static const struct trace_format *file_format(const char *path,
 					      GError **err)
 {
 	if (want) {
-		/* a format with a magic number checks it itself, and says so */
+		/* a format with a magic number checks it itself, and says so;
+		 * a suffix only picks a format that was not named */
 		if (want->any_name || (want->marker && !strcmp(base, want->marker)) ||
-		    want->magic || (want->suffix && g_str_has_suffix(base, want->suffix)))
+		    want->magic || want->suffix)
 			return want;
 		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
 			    "%s: a file; expected a directory with %s", path,

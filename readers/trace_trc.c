@@ -324,7 +324,7 @@ static bool read_access(struct line_reader *r, char *line, struct trc_state *s,
 	}
 	if (s->acc->len == UINT32_MAX) {
 		trace_error(err, r->name, r->lineno, "more than %u accesses in one kernel",
-			    UINT32_MAX - 1);
+			    UINT32_MAX);
 		return false;
 	}
 	if (v[1] && s->loads_only)
@@ -420,10 +420,10 @@ static bool trc_next_kernel(struct trace_reader *t, bool *end, GError **err)
 
 /*
  * Warp w's k-th instruction of block b into the builder: a line per
- * direction and size among its threads' k-th accesses.  False when none
- * of its threads has a k-th access.
+ * direction and size among its threads' k-th accesses (some thread of the
+ * warp has one).
  */
-static bool add_instruction(struct trace_reader *t, struct trc_state *s,
+static void add_instruction(struct trace_reader *t, struct trc_state *s,
 			    uint64_t b, uint32_t w, uint32_t k)
 {
 	const struct trc_access *acc = (const struct trc_access *)(void *)s->acc->data;
@@ -436,8 +436,6 @@ static bool add_instruction(struct trace_reader *t, struct trc_state *s,
 		if (tid < s->n_threads && s->first[tid + 1] - s->first[tid] > k)
 			any |= 1u << l;
 	}
-	if (!any)
-		return false;
 	/* the kind of the first lane not yet put in a line, then its like */
 	while (done != any) {
 		uint32_t lead = (uint32_t)__builtin_ctz(any & ~done), mask = 0, n = 0;
@@ -458,28 +456,48 @@ static bool add_instruction(struct trace_reader *t, struct trc_state *s,
 		done |= mask;
 		builder_add(&t->build, 0, s->opcode[la->store][la->bytes], n, w, mask);
 	}
-	return true;
+}
+
+/* Block b's warps' instruction counts (their threads' most accesses). */
+static uint32_t warp_lengths(const struct trc_state *s, uint64_t b, uint32_t *len)
+{
+	uint32_t most = 0;
+
+	for (uint32_t w = 0; w < s->warps; w++) {
+		uint64_t t0 = b * s->block_size + (uint64_t)w * 32;
+		uint32_t lanes = MIN(32u, s->block_size - w * 32);
+
+		len[w] = 0;
+		for (uint32_t l = 0; l < lanes && t0 + l < s->n_threads; l++)
+			len[w] = MAX(len[w], s->first[t0 + l + 1] - s->first[t0 + l]);
+		most = MAX(most, len[w]);
+	}
+	return most;
 }
 
 static bool trc_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 		     GError **err)
 {
 	struct trc_state *s = t->state;
+	uint32_t *len = g_new(uint32_t, s->warps);
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t b = ids[i];
-		bool more = true;
+		uint32_t rounds = warp_lengths(s, b, len);
 
 		builder_reset(&t->build);
-		/* round-robin over the warps, an instruction of each a round */
-		for (uint32_t k = 0; more && k < UINT32_MAX; k++) {
-			more = false;
+		/* round-robin over the warps, an instruction of each a round;
+		 * a warp that has run out is passed over without a look */
+		for (uint32_t k = 0; k < rounds; k++)
 			for (uint32_t w = 0; w < s->warps; w++)
-				more |= add_instruction(t, s, b, w, k);
-		}
-		if (!trace_finish_block(t, b, false, err))
+				if (k < len[w])
+					add_instruction(t, s, b, w, k);
+		if (!trace_finish_block(t, b, false, err)) {
+			g_free(len);
 			return false;
+		}
 	}
+	g_free(len);
 	return true;
 }
 

@@ -365,6 +365,10 @@ bad-compressed|kernel-1.traceg.xz: xz data is corrupt (at byte 320)
 bad-trc|bad-trc_00.trc:3: direction 2; expected 0 (a load) or 1 (a store)
 EOF
 
+run --quiet -p trace.loads_only=true "$titanv" "$bad/trc-stores-only"
+is "$st" 2 "a trc trace whose first kernel has no load, read as loads only: exit 2"
+has "$err" "no kernel to simulate: the first kernel has no load, and trace.loads_only ends the trace there" "the message says why no kernel runs"
+
 run --quiet "$titanv" "$bad/bad-appconfig-missing"
 is "$st" 2 "a folder with no trace: exit 2"
 has "$err" "neither app_config.py, kernelslist.g nor NAME_00.trc found; expected a trace directory" "the message says what a trace folder holds"

@@ -1545,6 +1545,22 @@ static void test_trc_loads_only(void)
 		remove_tree(d2);
 		g_free(d2);
 	}
+	/* asked for, a file of any name is one kernel */
+	{
+		static const char *const other[] = { "kernel.txt", "b 32 1 1\n0 0 64 8\n", NULL };
+		char *d3 = write_trace(other), *p3 = g_build_filename(d3, "kernel.txt", NULL);
+
+		t = trace_open(p3, TRACE_TRC, &err);
+		g_assert_no_error(err);
+		k = trace_next_kernel(t, &err);
+		g_assert_no_error(err);
+		g_assert_cmpstr(k->name, ==, "kernel.txt");
+		g_assert_null(trace_next_kernel(t, &err));
+		trace_close(t);
+		g_free(p3);
+		remove_tree(d3);
+		g_free(d3);
+	}
 	/* the other formats refuse */
 	t = trace_open(ppt, TRACE_AUTO, &err);
 	g_assert_no_error(err);

@@ -28,7 +28,7 @@ int sectorsim_convert_main(int argc, char **argv)
 	char *format = NULL;
 	int level = 3;
 	GOptionEntry entries[] = {
-		{ "format", 0, 0, G_OPTION_ARG_STRING, &format, "Read TRACE as this format: auto (the default), ppt, accelsim or native", "NAME" },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &format, "Read TRACE as this format: auto (the default), ppt, accelsim, native or trc", "NAME" },
 		{ "level", 0, 0, G_OPTION_ARG_INT, &level, "zstd compression level, 1 to 19 (default 3): higher is smaller and slower to write, as fast to read", "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
@@ -64,8 +64,11 @@ int sectorsim_convert_main(int argc, char **argv)
 		while (trace_format_names[i] && strcmp(format, trace_format_names[i]))
 			i++;
 		if (!trace_format_names[i]) {
-			char *msg = g_strdup_printf("--format %s; expected auto, ppt, accelsim or native",
-						    format);
+			char *names = g_strjoinv(", ", (char **)trace_format_names);
+			char *msg = g_strdup_printf("--format %s; expected one of %s",
+						    format, names);
+
+			g_free(names);
 
 			ss_print_message(stderr, "sectorsim convert: ", msg);
 			g_free(msg);
