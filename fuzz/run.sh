@@ -31,7 +31,7 @@ seeds() {
 	ppt-mem) find "$d" -name '*.mem' ;;
 	accelsim-list) find "$d" -name kernelslist.g ;;
 	accelsim-trace) find "$d" -name '*.traceg' ;;
-	trc) find "$d" -name '*.trc' ;;
+	trc) find "$d" -name '*.trc' -size -64k ;;
 	native) find "$d" -name '*.sst' ;;
 	ini) find "$d" "$src/configs" -name '*.ini' ;;
 	ncu-csv) find "$d/compare" -name '*.csv' ;;
