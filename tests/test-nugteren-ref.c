@@ -4,11 +4,14 @@
  * written from those rules alone, against the numbers the model itself gives
  * on tests/data/nugteren (expected-*.json): every case's reuse-distance
  * histogram, and the accesses, hits, miss split and miss rate as the model
- * prints them (models/nugteren.c), on every kernel and configuration.  It checks that the rules as written are the model's; the
- * timing configuration that is to reproduce the model (issue 19) will be
- * checked against both.  Also: a Fermi core's occupancy (48 warps, 8
- * blocks) is the model's number of blocks at a time on every kernel.  The kernels are read with the trc reader as the
- * model reads them (loads only) and coalesced with coalesce_lane_groups.
+ * prints them (models/nugteren.c), on every kernel and configuration.  It
+ * checks that the rules as written are the model's; the timing
+ * configuration that is to reproduce the model (issue 19) will be checked
+ * against both.  The kernels are read with the trc reader as the model
+ * reads them (loads only) and coalesced with coalesce_lane_groups; the
+ * distances come from sdcm.h's tracker, read at issue and recorded at
+ * completion, as the component will.  Also: a Fermi core's occupancy (48
+ * warps, 8 blocks) is the model's number of blocks at a time.
  */
 #include "config.h"
 
@@ -18,6 +21,7 @@
 #include "coalesce.h"
 #include "json.h"
 #include "nugteren.h"
+#include "sdcm.h"
 #include "occupancy.h"
 
 #define INF_DIST 99999999u
@@ -105,11 +109,14 @@ static void free_warps(GPtrArray *warps)
 
 /* ---- the cache: distances among completed accesses, per set ------------ */
 
+/*
+ * A line's distance is the reuse distance of the stream of its set's
+ * completions (sdcm.h's tracker): read when an access issues, recorded
+ * when one completes.
+ */
 struct rdcache {
 	uint32_t sets;
-	GHashTable *stamp;		/* line -> its last completion's stamp (none: never) */
-	GArray **stamps;		/* per set: 0/1 per stamp, index = stamp */
-	uint64_t *next;			/* per set: the next stamp (from 1) */
+	struct rd_tracker **set;
 	GHashTable *in_flight;		/* lines with a miss outstanding (the MSHRs) */
 };
 
@@ -118,24 +125,18 @@ static struct rdcache *rdcache_new(uint32_t sets)
 	struct rdcache *c = g_new0(struct rdcache, 1);
 
 	c->sets = sets;
-	c->stamp = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
-	c->stamps = g_new(GArray *, sets);
-	c->next = g_new(uint64_t, sets);
-	for (uint32_t s = 0; s < sets; s++) {
-		c->stamps[s] = g_array_new(FALSE, TRUE, sizeof(uint8_t));
-		c->next[s] = 1;
-	}
+	c->set = g_new(struct rd_tracker *, sets);
+	for (uint32_t s = 0; s < sets; s++)
+		c->set[s] = rd_new();
 	c->in_flight = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	return c;
 }
 
 static void rdcache_free(struct rdcache *c)
 {
-	g_hash_table_destroy(c->stamp);
 	for (uint32_t s = 0; s < c->sets; s++)
-		g_array_free(c->stamps[s], TRUE);
-	g_free(c->stamps);
-	g_free(c->next);
+		rd_free(c->set[s]);
+	g_free(c->set);
 	g_hash_table_destroy(c->in_flight);
 	g_free(c);
 }
@@ -150,40 +151,17 @@ static uint32_t set_of(uint64_t a, uint32_t sets)
 	return ((lo ^ hi) + 32 * (uint32_t)((a >> 5) & 1)) % sets;
 }
 
-/* Lines of the set completed since this one last was (INF_DIST: never).
- * Plain counting: the kernels are small. */
+/* Lines of the set completed since this one last was (INF_DIST: never). */
 static uint32_t distance(const struct rdcache *c, uint32_t s, uint64_t line)
 {
-	const uint64_t *prev = g_hash_table_lookup(c->stamp, &line);
-	const GArray *st = c->stamps[s];
-	uint32_t d = 0;
+	int64_t d = rd_distance(c->set[s], line);
 
-	if (!prev)
-		return INF_DIST;
-	for (uint64_t i = *prev + 1; i < st->len; i++)
-		d += g_array_index(st, uint8_t, i);
-	return d;
+	return d < 0 ? INF_DIST : (uint32_t)d;
 }
 
 static void complete(struct rdcache *c, uint32_t s, uint64_t line)
 {
-	uint64_t *prev = g_hash_table_lookup(c->stamp, &line);
-	GArray *st = c->stamps[s];
-	uint64_t now = c->next[s]++;
-
-	if (prev) {
-		g_array_index(st, uint8_t, *prev) = 0;
-		*prev = now;
-	} else {
-		uint64_t *k = g_new(uint64_t, 1), *v = g_new(uint64_t, 1);
-
-		*k = line;
-		*v = now;
-		g_hash_table_insert(c->stamp, k, v);
-	}
-	if (st->len <= now)
-		g_array_set_size(st, now + 1);
-	g_array_index(st, uint8_t, now) = 1;
+	g_assert_cmpint(rd_access(c->set[s], line), !=, RD_FULL);
 }
 
 /* ---- one case -------------------------------------------------------------- */
