@@ -369,6 +369,10 @@ run --quiet -p trace.loads_only=true "$titanv" "$bad/trc-stores-only"
 is "$st" 2 "a trc trace whose first kernel has no load, read as loads only: exit 2"
 has "$err" "no kernel to simulate: the first kernel has no load, and trace.loads_only ends the trace there" "the message says why no kernel runs"
 
+run --quiet -p trace.loads_only=true "$titanv" "$srcdir/data/trace/ppt"
+is "$st" 2 "loads_only on a trace of another format: exit 2"
+has "$err" "trace: loads_only = true: ppt traces cannot be read as loads only; only trc traces (Nugteren et al.'s) can" "the message names the parameter and the format"
+
 run --quiet "$titanv" "$bad/bad-appconfig-missing"
 is "$st" 2 "a folder with no trace: exit 2"
 has "$err" "neither app_config.py, kernelslist.g nor NAME_00.trc found; expected a trace directory" "the message says what a trace folder holds"
