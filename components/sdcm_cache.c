@@ -15,6 +15,22 @@
  * none sends only control.  Several inputs are merged round-robin
  * (rr_merge.h), as the reference's L2 stream is.
  *
+ * In timing mode (timing = true) it is a cache in time, as Nugteren et
+ * al.'s GPU cache model has it (doc/nugteren-model.md): size / (assoc x
+ * sector_bytes) sets, each an LRU stack of its lines' completions.  A
+ * read's distance is measured when it comes: below assoc it is a hit,
+ * else a miss, which goes down as a read of the line and holds the line
+ * in the MSHRs until the answer.  The stack changes only when an access
+ * completes: a hit at the next MEM_CTL_COMPLETE from above or the end of
+ * its tick, a miss at the first of those after its answer; then per set
+ * its hits, then its misses, each in the order they came.  A miss of a
+ * line already in flight is a miss again (nothing merges).  With
+ * mshr_lines, a miss that comes when that many lines were in flight at the
+ * start of its tick is refused if its request is MEM_F_MAY_WAIT, and
+ * taken otherwise.  Distances are counted per kernel as cold, within
+ * assoc (assoc itself included) and beyond it: what the model's miss
+ * split is computed from.
+ *
  * With the run's profile file (--rd-profile FILE, ss_engine_profile_output())
  * each instance adds, at every kernel's end, the histogram of its stream's
  * reuse distances and its cumulative distribution (CSDD: the share of
@@ -28,8 +44,10 @@
 #include <sectorsim/sectorsim.h>
 #include <sectorsim/protocols/mem.h>
 #include <sectorsim/protocols/cache_stats.h>
+#include "cache_params.h"
 #include "rr_merge.h"
 #include "sdcm.h"
+#include "setindex.h"
 
 enum forward { FWD_RANDOM_REF, FWD_ALL, FWD_NONE };
 
@@ -44,6 +62,10 @@ static const struct ss_param_desc params[] = {
 	{ "p_hit", SS_P_ENUM, "exact", "hit probability of a distance: exact (binomial, the paper's formula 1), approx_ref (the reference's normal approximation, |x| quirk included), approx_fixed (without the quirk)", p_hit_names, 0, 0, 0 },
 	{ "forward", SS_P_ENUM, "random_ref", "what goes down: random_ref (the reference's seeded random filter of loads; stores always), all, none", forward_names, 0, 0, 0 },
 	{ "seed", SS_P_UINT, "0", "seed of the random filter, as CPython's random.seed(seed), at every kernel", NULL, 0, 0, 0 },
+	{ "timing", SS_P_BOOL, "false", "timing mode: a cache of size / (assoc x sector_bytes) sets whose LRU stacks change when an access completes (Nugteren et al.'s model); reads are answered, misses go down as reads of their line; one input; forward and p_hit are not used", NULL, 0, 0, 0 },
+	{ "index", SS_P_ENUM, "linear", sc_index_doc, sc_index_names, 0, 0, 0 },
+	{ "mshr_lines", SS_P_UINT, "0", "timing: lines with a miss in flight that count as the MSHRs full (0: no limit); a miss that finds them full at the start of its tick is refused if its request may wait (MEM_F_MAY_WAIT), else taken beyond the limit", NULL, 0, UINT32_MAX, 0 },
+	{ "mshr_line_bits", SS_P_UINT, "64", "timing: low bits of a line's number by which the MSHRs tell lines apart (Nugteren et al.'s model keeps 32)", NULL, 1, 64, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -82,8 +104,52 @@ static const struct ss_stat_desc stats[] = {
 
 G_STATIC_ASSERT(G_N_ELEMENTS(stats) == S_N + 1);
 
+/* timing: an access waiting to complete */
+struct pending {
+	uint64_t seq;		/* the order it came in */
+	uint64_t line;
+	uint32_t set;
+	struct mem_req up;	/* the request, to answer */
+};
+
+enum { TS_COLD, TS_WITHIN, TS_BEYOND, TS_MISSES, TS_REFUSED, TS_N };
+
+/* The timing mode's statistics: its distances (cold: never completed;
+ * within: up to assoc, assoc itself included; beyond), what it sent down
+ * and what it refused. */
+static const char *const timing_stat_names[TS_N][2] = {
+	[TS_COLD] = { SDCM_STAT_RD_COLD, "timing: reads of a line never completed in its set (infinite distance)" },
+	[TS_WITHIN] = { SDCM_STAT_RD_WITHIN, "timing: reads at a finite distance up to assoc, assoc included" },
+	[TS_BEYOND] = { SDCM_STAT_RD_BEYOND, "timing: reads at a finite distance above assoc" },
+	[TS_MISSES] = { "misses", "timing: reads at distance assoc or more or cold: sent down" },
+	[TS_REFUSED] = { "refused", "timing: reads refused for want of MSHRs (MEM_F_MAY_WAIT)" },
+};
+
+struct sdcm_timing {
+	uint32_t sets, line_shift, set_shift;
+	enum set_index_fn index;
+	uint32_t mshr_lines;
+	uint64_t key_mask;		/* of a line number, in the MSHRs */
+	struct rd_tracker **set;	/* per set */
+	/* the MSHRs: keys of the lines with a miss outstanding, distinct;
+	 * a few dozen at most, so searched in order */
+	GArray *in_flight;		/* uint64_t */
+	GArray *hits;			/* struct pending: hits to complete */
+	GArray *arrived;		/* struct pending: answered misses */
+	GArray *misses;			/* struct pending, by slot (tag below) */
+	GArray *free_slots;		/* uint32_t */
+	uint64_t seq;
+	uint64_t snap_tick;		/* tick + 1 of the snapshot below */
+	uint32_t snap_used;		/* lines in flight at its start */
+	bool end_queued;		/* a tick_end is scheduled */
+	bool refused;			/* owes the input a MEM_RETRY */
+	struct ss_port *up;		/* the input */
+	uint64_t *st[TS_N];
+};
+
 struct sdcm_cache {
 	struct ss_component c;
+	struct sdcm_timing *t;		/* timing = true; NULL: functional */
 	uint64_t size, sector_bytes, seed;
 	uint32_t assoc;
 	bool size_from_kernel;
@@ -100,6 +166,8 @@ struct sdcm_cache {
 };
 
 static void serve(void *ctx, const struct mem_req *r);
+static int timing_create(struct sdcm_cache *s, const struct ss_params *p,
+			 GError **err);
 
 static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 		       GError **err)
@@ -120,6 +188,8 @@ static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	s->mem_side = ss_component_port(c, "mem_side", 0);
+	if (ss_param_bool(p, "timing"))
+		return timing_create(s, p, err);
 	s->merge = rr_merge_new(ss_component_port_count(c, "cpu_side"), false,
 				serve, s);
 	/*
@@ -335,12 +405,341 @@ static void new_kernel(struct sdcm_cache *s, const struct mem_req *r)
 	py_random_seed(&s->rng, s->seed);
 }
 
+
+/* ---- timing mode ----------------------------------------------------------- */
+
+static void t_tick_end(struct ss_engine *e, void *data);
+
+static int timing_create(struct sdcm_cache *s, const struct ss_params *p,
+			 GError **err)
+{
+	struct ss_component *c = &s->c;
+	struct sdcm_timing *t = g_new0(struct sdcm_timing, 1);
+	uint64_t per_set = s->assoc * s->sector_bytes;
+	uint32_t bits = ss_param_uint(p, "mshr_line_bits");
+	const char *why;
+
+	s->t = t;
+	if (ss_component_port_count(c, "cpu_side") != 1) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "timing = true takes one input on cpu_side, not %u",
+			    ss_component_port_count(c, "cpu_side"));
+		return -1;
+	}
+	if (s->size % per_set || s->size / per_set > UINT32_MAX) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "size %" G_GUINT64_FORMAT " is not a whole number of sets of assoc %u x sector_bytes %" G_GUINT64_FORMAT,
+			    s->size, s->assoc, s->sector_bytes);
+		return -1;
+	}
+	if (s->size_from_kernel) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "timing = true keeps its sets: size_from_kernel must be false");
+		return -1;
+	}
+	t->sets = (uint32_t)(s->size / per_set);
+	t->index = ss_param_enum(p, "index");
+	why = set_index_check(t->index, t->sets, (uint32_t)s->sector_bytes);
+	if (why) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "index = %s: %s",
+			    set_index_fns[t->index].name, why);
+		return -1;
+	}
+	t->line_shift = (uint32_t)__builtin_ctzll(s->sector_bytes);
+	t->set_shift = (uint32_t)__builtin_ctz(t->sets) ;
+	t->mshr_lines = ss_param_uint(p, "mshr_lines");
+	t->key_mask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	t->set = g_new(struct rd_tracker *, t->sets);
+	for (uint32_t i = 0; i < t->sets; i++)
+		t->set[i] = rd_new();
+	t->in_flight = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	t->hits = g_array_new(FALSE, FALSE, sizeof(struct pending));
+	t->arrived = g_array_new(FALSE, FALSE, sizeof(struct pending));
+	t->misses = g_array_new(FALSE, FALSE, sizeof(struct pending));
+	t->free_slots = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	t->up = ss_component_port(c, "cpu_side", 0);
+	for (int k = 0; k < TS_N; k++)
+		t->st[k] = ss_stat_add_counter(c, timing_stat_names[k][0],
+					       timing_stat_names[k][1]);
+	for (int k = 0; k < N_CATS; k++)
+		s->hist[k] = sd_hist_new();
+	/* answers go back up in the tick of the request or of the answer
+	 * from below: the hierarchy stays on one thread */
+	ss_component_set_port_flags(c, "cpu_side", SS_PORT_JOINED);
+	ss_component_set_port_flags(c, "mem_side", SS_PORT_JOINED);
+	return 0;
+}
+
+static void t_free(struct sdcm_timing *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; t->set && i < t->sets; i++)
+		rd_free(t->set[i]);
+	g_free(t->set);
+	if (t->in_flight)
+		g_array_free(t->in_flight, TRUE);
+	if (t->hits)
+		g_array_free(t->hits, TRUE);
+	if (t->arrived)
+		g_array_free(t->arrived, TRUE);
+	if (t->misses)
+		g_array_free(t->misses, TRUE);
+	if (t->free_slots)
+		g_array_free(t->free_slots, TRUE);
+	g_free(t);
+}
+
+/* Where key is among the lines in flight, or -1. */
+static gint t_find(const struct sdcm_timing *t, uint64_t key)
+{
+	const uint64_t *k = (const uint64_t *)(void *)t->in_flight->data;
+
+	for (guint i = 0; i < t->in_flight->len; i++)
+		if (k[i] == key)
+			return (gint)i;
+	return -1;
+}
+
+static void t_answer(struct sdcm_timing *t, const struct mem_req *r,
+		     enum mem_op kind, uint8_t reason)
+{
+	struct mem_req a = *r;
+
+	a.ctl = (uint8_t)r->hdr.kind;
+	a.hdr.kind = kind;
+	a.reason = reason;
+	ss_port_send(t->up, &a.hdr);
+}
+
+static void t_record(struct sdcm_cache *s, int64_t d)
+{
+	struct sdcm_timing *t = s->t;
+
+	if (d < 0)
+		(*t->st[TS_COLD])++;
+	else if (d <= s->assoc)
+		(*t->st[TS_WITHIN])++;
+	else
+		(*t->st[TS_BEYOND])++;
+	sd_hist_add(s->hist[C_LDG], d);
+	s->c.stats[S_LDG]++;
+}
+
+static void t_schedule_end(struct sdcm_cache *s)
+{
+	if (s->t->end_queued)
+		return;
+	s->t->end_queued = true;
+	/* after every issue of the tick, before any kernel end */
+	ss_schedule_in(s->c.engine, 0, SS_PRIO_DRAIN - 1, t_tick_end, s);
+}
+
+static void t_complete_one(struct sdcm_cache *s, const struct pending *p)
+{
+	if (G_UNLIKELY(rd_access(s->t->set[p->set], p->line) == RD_FULL) &&
+	    !ss_engine_failure(s->c.engine))
+		ss_engine_fail(s->c.engine, g_error_new(SS_ERROR, SS_ERROR_LIMIT,
+			"%s: kernel %u touches more distinct lines than its reuse-distance tracker can hold (2^30, or this machine's memory)",
+			s->c.name, s->kernel));
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * What is due now completes: the hits, then the answered misses, each in
+ * the order they came (sets are independent, so this is each set's hits
+ * before its misses); a completing miss frees its line's MSHR even if
+ * another miss of the line is in flight.
+ */
+static void t_complete(struct sdcm_cache *s)
+{
+	struct sdcm_timing *t = s->t;
+	bool had_room = !t->mshr_lines || t->in_flight->len < t->mshr_lines;
+
+	for (guint i = 0; i < t->hits->len; i++) {
+		const struct pending *p = &g_array_index(t->hits, struct pending, i);
+
+		t_complete_one(s, p);
+		t_answer(t, &p->up, MEM_RESPONSE, 0);
+	}
+	g_array_set_size(t->hits, 0);
+	if (t->arrived->len > 1)
+		g_array_sort(t->arrived, cmp_seq);
+	for (guint i = 0; i < t->arrived->len; i++) {
+		const struct pending *p = &g_array_index(t->arrived, struct pending, i);
+		gint at = t_find(t, p->line & t->key_mask);
+
+		if (at >= 0)
+			g_array_remove_index_fast(t->in_flight, (guint)at);
+		t_complete_one(s, p);
+		t_answer(t, &p->up, MEM_RESPONSE, 0);
+	}
+	g_array_set_size(t->arrived, 0);
+	if (t->refused && !had_room && t->in_flight->len < t->mshr_lines) {
+		struct mem_req retry;
+
+		mem_req_init(&retry, MEM_RETRY, 0, 0);
+		t->refused = false;
+		ss_port_send(t->up, &retry.hdr);
+	}
+}
+
+static void t_tick_end(struct ss_engine *e, void *data)
+{
+	struct sdcm_cache *s = data;
+
+	(void)e;
+	s->t->end_queued = false;
+	t_complete(s);
+}
+
+/* A read from above. */
+static void t_read(struct sdcm_cache *s, const struct mem_req *r)
+{
+	struct sdcm_timing *t = s->t;
+	uint64_t now = ss_engine_now(s->c.engine) + 1;
+	uint64_t line = r->addr >> t->line_shift;
+	uint32_t set = set_index(t->index, r->addr, t->line_shift, t->sets, t->set_shift);
+	int64_t d = rd_distance(t->set[set], line);
+	struct pending p = { .seq = t->seq++, .line = line, .set = set, .up = *r };
+
+	if (t->snap_tick != now) {
+		/* the MSHRs in use as the tick starts, before any completion */
+		t->snap_tick = now;
+		t->snap_used = t->in_flight->len;
+	}
+	if (d >= 0 && d < s->assoc) {
+		t_record(s, d);
+		g_array_append_val(t->hits, p);
+		t_schedule_end(s);
+		return;
+	}
+	if ((r->flags & MEM_F_MAY_WAIT) && t->mshr_lines && t->snap_used >= t->mshr_lines) {
+		(*t->st[TS_REFUSED])++;
+		t->refused = true;
+		t_answer(t, r, MEM_REFUSE, MEM_REFUSED_ENTRIES);
+		return;
+	}
+	t_record(s, d);
+	(*t->st[TS_MISSES])++;
+
+	uint32_t slot;
+
+	if (t->free_slots->len) {
+		slot = g_array_index(t->free_slots, uint32_t, t->free_slots->len - 1);
+		g_array_set_size(t->free_slots, t->free_slots->len - 1);
+		g_array_index(t->misses, struct pending, slot) = p;
+	} else {
+		slot = t->misses->len;
+		g_array_append_val(t->misses, p);
+	}
+	if (t_find(t, line & t->key_mask) < 0)
+		g_array_append_val(t->in_flight, (uint64_t){ line & t->key_mask });
+
+	struct mem_req down;
+
+	mem_req_init(&down, MEM_READ, line << t->line_shift, (uint32_t)s->sector_bytes);
+	down.space = r->space;
+	down.sm = r->sm;
+	down.warp = r->warp;
+	down.tag = slot;
+	s->c.stats[S_FORWARDED]++;
+	ss_port_send(s->mem_side, &down.hdr);
+}
+
+/* An answer from below: the miss completes at the next completion point. */
+static void t_arrived(struct sdcm_cache *s, const struct mem_req *r)
+{
+	struct sdcm_timing *t = s->t;
+
+	if (r->hdr.kind != MEM_RESPONSE || r->tag >= t->misses->len) {
+		ss_component_fail(&s->c, SS_ERROR_INTERNAL,
+				  "kind %u (tag %u) from below, which owes only answers to its reads",
+				  r->hdr.kind, r->tag);
+		return;
+	}
+	g_array_append_val(t->arrived, g_array_index(t->misses, struct pending, r->tag));
+	g_array_append_val(t->free_slots, r->tag);
+	t_schedule_end(s);
+}
+
+static void t_new_kernel(struct sdcm_cache *s)
+{
+	struct sdcm_timing *t = s->t;
+
+	for (uint32_t i = 0; i < t->sets; i++)
+		rd_reset(t->set[i]);
+	g_array_set_size(t->in_flight, 0);
+	g_array_set_size(t->hits, 0);
+	g_array_set_size(t->arrived, 0);
+	g_array_set_size(t->misses, 0);
+	g_array_set_size(t->free_slots, 0);
+	t->seq = 0;
+	t->refused = false;
+}
+
+static void timing_recv(struct sdcm_cache *s, struct ss_port *in,
+			const struct mem_req *r)
+{
+	struct sdcm_timing *t = s->t;
+
+	if (in != t->up) {
+		t_arrived(s, r);
+		return;
+	}
+	switch (r->hdr.kind) {
+	case MEM_READ:
+		t_read(s, r);
+		return;
+	case MEM_CONTROL:
+		break;
+	default:
+		ss_component_fail(&s->c, SS_ERROR_CONFIG,
+				  "kind %u: timing = true takes reads only (a loads-only trace)",
+				  r->hdr.kind);
+		return;
+	}
+	switch (r->ctl) {
+	case MEM_CTL_KERNEL_BEGIN:
+		s->kernel = r->warp;
+		t_new_kernel(s);
+		for (int k = 0; k < N_CATS; k++)
+			sd_hist_reset(s->hist[k]);
+		break;
+	case MEM_CTL_COMPLETE:
+		t_complete(s);
+		break;
+	case MEM_CTL_KERNEL_END:
+		t_complete(s);
+		if (t->in_flight->len)
+			ss_component_fail(&s->c, SS_ERROR_INTERNAL,
+					  "kernel %u ended with %u lines in flight",
+					  s->kernel, t->in_flight->len);
+		if (s->profile)
+			write_profile(s);
+		break;
+	default:
+		break;
+	}
+	ss_port_send(s->mem_side, &r->hdr);
+}
+
 static void sdcm_recv(struct ss_component *c, struct ss_port *in,
 		      const struct ss_msg *m)
 {
 	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
 	const struct mem_req *r = (const struct mem_req *)m;
 
+	if (s->t) {
+		timing_recv(s, in, r);
+		return;
+	}
 	if (m->kind != MEM_CONTROL) {
 		rr_merge_push(s->merge, in->index, r);
 		return;
@@ -372,7 +771,9 @@ static void sdcm_destroy(struct ss_component *c)
 {
 	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
 
-	rr_merge_free(s->merge);
+	t_free(s->t);
+	if (s->merge)
+		rr_merge_free(s->merge);
 	if (s->rd)
 		rd_free(s->rd);
 	for (int k = 0; k < N_CATS; k++)

@@ -69,6 +69,12 @@ extern "C" {
 #define SDCM_STAT_HIT_LDG	"hit_ldg"
 #define SDCM_STAT_HIT_STG	"hit_stg"
 
+/* In timing mode, the reads' distances in their sets: never completed,
+ * finite up to the associativity (itself included), finite above it. */
+#define SDCM_STAT_RD_COLD	"rd_cold"
+#define SDCM_STAT_RD_WITHIN	"rd_within"
+#define SDCM_STAT_RD_BEYOND	"rd_beyond"
+
 /* ---- a cache in timing mode (counters it adds to those above) --------------- */
 
 #define TIMING_STAT_LATENCY_MISSES	"latency_misses"

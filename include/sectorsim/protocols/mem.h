@@ -60,6 +60,10 @@ enum mem_ctl {			/* what a MEM_CONTROL message asks */
 				   bytes for caches that take it, 0: keep;
 				   warp: the kernel's id */
 	MEM_CTL_KERNEL_END,	/* this input sends nothing more for the kernel */
+	MEM_CTL_COMPLETE,	/* timing: the requests sent so far in this
+				   tick are a group; a level that changes its
+				   state when an access completes (sdcm_cache
+				   in timing mode) completes what is due now */
 };
 
 /* 48 bytes: every field after flags lies in what was its padding */
@@ -89,6 +93,11 @@ enum mem_flag {
 	/* timing mode: the requester waits for no answer (a fetch a write
 	   miss causes, say) */
 	MEM_F_POSTED = 2,
+	/* timing mode: the requester can take a refusal for want of MSHRs
+	   and sends the request again later of its own accord; a level
+	   that admits misses beyond its MSHRs (sdcm_cache) refuses only
+	   requests with this flag */
+	MEM_F_MAY_WAIT = 4,
 };
 
 /* Whether a level in timing mode answers r (see above). */
