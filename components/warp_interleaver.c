@@ -51,10 +51,11 @@
 
 enum issue_policy {
 	ISSUE_BLOCK_RR, ISSUE_SUBCORE_LRR, ISSUE_SUBCORE_GTO, ISSUE_LATENCY_QUEUE,
+	ISSUE_NUGTEREN,
 };
 
 static const char *const issue_names[] = {
-	"block_rr", "subcore_lrr", "subcore_gto", "latency_queue", NULL,
+	"block_rr", "subcore_lrr", "subcore_gto", "latency_queue", "nugteren", NULL,
 };
 static const char *const order_names[] = {
 	"pyset", "ascending", "first_touch", "descending", NULL,
@@ -64,7 +65,7 @@ static const char *const local_map_names[] = { "none", "gpgpusim", NULL };
 static const char *const ldgsts_names[] = { "keep", "drop", NULL };
 
 static const struct ss_param_desc params[] = {
-	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest), latency_queue (timing: one queue of ready warps per SM in the order they became ready, and in one tick the answered warps by id, then those ready right after their own issue, then those back from a refusal; one instruction a tick, Nugteren et al.'s)", issue_names, 0, 0, 0 },
+	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest), latency_queue (timing: one queue of ready warps per SM in the order they became ready, and in one tick the answered warps by id, then those ready right after their own issue, then those back from a refusal; one instruction a tick), nugteren (timing, loads only: Nugteren et al.'s model's issue: one warp a tick from one FIFO queue, each lane at its own load, the lanes in portions by lane 0's width, Fermi's coalescing in lane groups, lane 0 alone waiting when the L1 refuses it; see doc/nugteren-model.md)", issue_names, 0, 0, 0 },
 	{ "timing", SS_P_BOOL, "false", "timing mode: a warp waits for the answers to its loads before its next instruction, a refused request is sent again after the L1's retry, and a block is done when its last answer comes (needs classify = hw and a subcore_* or latency_queue issue)", NULL, 0, 0, 0 },
 	{ "subcores", SS_P_UINT, "4", "warp schedulers per SM: warp hw goes to hw % subcores (subcore_* issue)", NULL, 1, 32, 0 },
 	{ "sector_order", SS_P_ENUM, "pyset", "order of a line's sectors: pyset (the reference's Python set order), ascending, first_touch, descending", order_names, 0, 0, 0 },
@@ -280,6 +281,9 @@ struct block_slot {			/* issue = subcore_* */
 	uint32_t idx_cap;
 	uint32_t warps_left;		/* warps with instructions left */
 	uint64_t dispatched;		/* its place in this SM's dispatch order */
+	uint32_t *lead;			/* issue = nugteren: per line, the lanes
+					   that make its requests */
+	uint32_t lead_cap;
 };
 
 struct hw_warp {
@@ -289,6 +293,9 @@ struct hw_warp {
 	uint32_t outstanding;		/* answers it waits for */
 	uint32_t n_refused;		/* its requests in the refused list */
 	bool blocked;			/* refused: waits for the L1's retry */
+	/* issue = nugteren */
+	uint32_t lanes;			/* threads in the warp */
+	uint64_t order;			/* its place among the SM's warps */
 };
 
 /* timing: a request the L1 refused, to be sent again by warp h */
@@ -373,6 +380,13 @@ struct warp_interleaver {
 	GArray *lq;			/* struct lq_item, issue = latency_queue */
 	uint64_t lq_seq;
 	uint64_t *wt[WT_N_STATS];
+	/* issue = nugteren */
+	uint32_t line_bytes;
+	uint32_t *cursor;		/* per warp and lane: its next line */
+	uint32_t *nq;			/* the ready queue, a ring of warps */
+	uint32_t nq_head, nq_len, nq_cap;
+	GArray *answered;		/* struct lq_item: answered, to queue */
+	bool lead_refused;		/* the L1 refused the request just sent */
 };
 
 static int wi_create(struct ss_component *c, const struct ss_params *p,
@@ -424,11 +438,13 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 			    classify_names[w->classify_hw], issue_names[w->issue]);
 		return -1;
 	}
-	if (!w->timing && w->issue == ISSUE_LATENCY_QUEUE) {
+	if (!w->timing && (w->issue == ISSUE_LATENCY_QUEUE || w->issue == ISSUE_NUGTEREN)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-			    "issue = latency_queue orders warps by when their loads are answered: it needs timing = true");
+			    "issue = %s orders warps by when their loads are answered: it needs timing = true",
+			    issue_names[w->issue]);
 		return -1;
 	}
+	w->line_bytes = (uint32_t)line;
 	w->mem = ss_component_port(c, "mem", 0);
 	w->done = ss_component_port(c, "done", 0);
 	w->coalescer = coalescer_new(orders[ss_param_enum(p, "sector_order")],
@@ -443,6 +459,7 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		w->refused = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
 		w->resend = g_array_new(FALSE, FALSE, sizeof(struct refused_req));
 		w->lq = g_array_new(FALSE, FALSE, sizeof(struct lq_item));
+		w->answered = g_array_new(FALSE, FALSE, sizeof(struct lq_item));
 		w->wt[WT_REFUSED] = ss_stat_add_counter(c, SM_STAT_REFUSED, "timing: requests the L1 refused, each sent again");
 		w->wt[WT_FIRST_ISSUE] = ss_stat_add_counter(c, SM_STAT_FIRST_ISSUE, "timing: tick + 1 of the kernel's first issue on this SM (0: none)");
 		w->wt[WT_LAST_ANSWER] = ss_stat_add_counter(c, SM_STAT_LAST_ANSWER, "timing: tick + 1 of the kernel's last answer to this SM (0: none)");
@@ -1069,12 +1086,18 @@ static void issue_timed(struct warp_interleaver *w, uint32_t h)
 	settle(w, h, LQ_AFTER_ISSUE);
 }
 
+static void nug_answer(struct warp_interleaver *w, const struct mem_req *r);
+
 /* An answer, a refusal or a retry from the L1. */
 static void wi_answer(struct warp_interleaver *w, const struct mem_req *r)
 {
 	uint32_t h = r->tag;
 	struct hw_warp *hw = NULL;
 
+	if (w->issue == ISSUE_NUGTEREN) {
+		nug_answer(w, r);
+		return;
+	}
 	if (r->hdr.kind == MEM_RESPONSE || r->hdr.kind == MEM_REFUSE) {
 		if (!w->timing || h >= w->hw_cap || !w->hw[h].outstanding) {
 			fail(w, "an answer (kind %u) for warp %u, which waits for none", r->hdr.kind, h);
@@ -1114,6 +1137,251 @@ static void wi_answer(struct warp_interleaver *w, const struct mem_req *r)
 		fail(w, "kind %u from the L1, which sends only answers", r->hdr.kind);
 		break;
 	}
+}
+
+static void schedule_tick(struct warp_interleaver *w, uint64_t delay);
+
+/* ---- issue = nugteren: the issue of Nugteren et al.'s cache model ------------ */
+
+/*
+ * One FIFO queue of the SM's warps, one warp a tick (doc/nugteren-model.md,
+ * "One simulation").  Each lane keeps its own place among its loads, since
+ * lane 0 may stay behind the others.  A visit goes over the lanes in
+ * portions: as many as lane 0's access has 4-byte words, of 32 / portions
+ * lanes each.  A lane past its last load counts as done; one whose line an
+ * earlier lane of its coalescing group requests moves on; the others send
+ * their line's request, lane 0's flagged MEM_F_MAY_WAIT.  If the L1
+ * refuses it, lane 0 keeps its load and the rest of its portion waits for
+ * the next visit.  After each portion the L1 completes what is due
+ * (MEM_CTL_COMPLETE).  Then the warp is finished when every lane was done,
+ * waits for its answers if it has some to come, or goes to the back of the
+ * queue; a warp whose last answer came in a tick joins the queue at the
+ * start of the next, warps of one tick in their order on the SM.
+ */
+
+static void nq_push(struct warp_interleaver *w, uint32_t h)
+{
+	w->nq[(w->nq_head + w->nq_len++) % w->nq_cap] = h;
+}
+
+static uint32_t nq_pop(struct warp_interleaver *w)
+{
+	uint32_t h = w->nq[w->nq_head];
+
+	w->nq_head = (w->nq_head + 1) % w->nq_cap;
+	w->nq_len--;
+	return h;
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct lq_item *x = a, *y = b;
+
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/*
+ * The lanes that make the requests of each line of block b in slot r, by
+ * Fermi's rule; false, the run stopped, when the block is not what the
+ * model reads: loads only, one width per load of a warp (a warp's next
+ * line then has a subset of the lanes of the one before).
+ */
+static bool nug_leaders(struct warp_interleaver *w, uint32_t r, const struct gpu_block *b)
+{
+	struct block_slot *slot = &w->slots[r];
+	uint64_t out[32];
+	uint8_t lane[32];
+
+	if (b->n_lines > slot->lead_cap) {
+		slot->lead_cap = MAX(b->n_lines, 2 * slot->lead_cap);
+		slot->lead = g_renew(uint32_t, slot->lead, slot->lead_cap);
+	}
+	for (uint32_t i = 0; i < b->n_lines; i++) {
+		const struct gpu_line *l = &b->lines[i];
+		const struct opinfo *op = opinfo_of(w, l->opcode);
+		uint32_t m;
+
+		slot->lead[i] = 0;
+		if (op->cls != OP_LOAD || l->n_addr > 32 || !l->lanes) {
+			ss_component_fail(&w->c, SS_ERROR_INPUT,
+					  "kernel %u block %" G_GUINT64_FORMAT ": %s: issue = nugteren takes a loads-only trace with lanes (the trace source's loads_only = true)",
+					  w->kernel->id, b->id, l->opcode);
+			return false;
+		}
+		m = coalesce_lane_groups(l->addr, l->n_addr, l->lanes, op->width,
+					 w->line_bytes, out, lane);
+		for (uint32_t q = 0; q < m; q++)
+			slot->lead[i] |= 1u << lane[q];
+	}
+	for (uint32_t v = 0; v < w->wpb; v++) {
+		const struct hw_warp *hw = &w->hw[r * w->wpb + v];
+
+		for (uint32_t k = 1; k < hw->n; k++) {
+			uint32_t prev = b->lines[hw->idx[k - 1]].lanes;
+			uint32_t cur = b->lines[hw->idx[k]].lanes;
+
+			if (cur & ~prev) {
+				ss_component_fail(&w->c, SS_ERROR_INPUT,
+						  "kernel %u block %" G_GUINT64_FORMAT " warp %u: the threads' loads at one index differ in width; issue = nugteren takes one width per index",
+						  w->kernel->id, b->id, v);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* Every warp of block b in slot r joins the queue, in warp order. */
+static void nug_place(struct warp_interleaver *w, uint32_t r, const struct gpu_block *b)
+{
+	struct block_slot *slot = &w->slots[r];
+	uint32_t bs = w->kernel->block_size;
+
+	if (!nug_leaders(w, r, b)) {
+		slot->block = NULL;
+		return;
+	}
+	for (uint32_t v = 0; v < w->wpb; v++) {
+		uint32_t h = r * w->wpb + v;
+		struct hw_warp *hw = &w->hw[h];
+
+		hw->lanes = MIN(32u, bs - v * 32);
+		hw->order = slot->dispatched * w->wpb + v;
+		memset(w->cursor + (size_t)h * 32, 0, 32 * sizeof(uint32_t));
+		slot->warps_left++;
+		w->live_warps++;
+		nq_push(w, h);
+	}
+}
+
+/* The line lane l of warp h loads next, or NULL: it has no load left. */
+static const struct gpu_line *nug_line(const struct warp_interleaver *w,
+				       const struct hw_warp *hw, const struct gpu_block *b,
+				       uint32_t h, uint32_t l, uint32_t *li)
+{
+	uint32_t c = w->cursor[(size_t)h * 32 + l];
+	const struct gpu_line *line;
+
+	if (c >= hw->n)
+		return NULL;
+	*li = hw->idx[c];
+	line = &b->lines[*li];
+	return line->lanes >> l & 1 ? line : NULL;
+}
+
+/* Warp h's visit. */
+static void nug_visit(struct warp_interleaver *w, uint32_t h)
+{
+	struct hw_warp *hw = &w->hw[h];
+	const struct block_slot *slot = &w->slots[h / w->wpb];
+	const struct gpu_block *b = slot->block;
+	uint32_t *cur = w->cursor + (size_t)h * 32;
+	uint32_t done = 0, bytes = 0, portions, per, li;
+	const struct gpu_line *l0 = hw->lanes ? nug_line(w, hw, b, h, 0, &li) : NULL;
+	struct mem_req r;
+
+	if (!*w->wt[WT_FIRST_ISSUE])
+		*w->wt[WT_FIRST_ISSUE] = ss_engine_now(w->c.engine) + 1;
+	if (l0)
+		bytes = opinfo_of(w, l0->opcode)->width;
+	portions = MAX(1u, bytes / 4);
+	per = 32 / portions;
+	if (per * portions != 32) {
+		ss_component_fail(&w->c, SS_ERROR_INPUT,
+				  "kernel %u block %" G_GUINT64_FORMAT ": a load of %u bytes; the model cuts a warp into %u portions of %u lanes and never visits lanes %u to 31 (expected 1, 2, 4, 8, 16 or 32 bytes)",
+				  w->kernel->id, b->id, bytes, portions, per, per * portions);
+		return;
+	}
+	mem_req_init(&r, MEM_READ, 0, MEM_ATOM);
+	r.sm = w->sm;
+	r.tag = h;
+	w->cur_h = h;
+	w->sending = true;
+	for (uint32_t j = 0; j < portions; j++) {
+		for (uint32_t l = j * per; l < (j + 1) * per && l < hw->lanes; l++) {
+			const struct gpu_line *line = nug_line(w, hw, b, h, l, &li);
+
+			if (!line) {
+				done++;
+				continue;
+			}
+			cur[l]++;
+			if (!(slot->lead[li] >> l & 1))
+				continue;
+			r.addr = r.part_addr = line->addr[__builtin_popcount(line->lanes & ((1u << l) - 1))] & ~(uint64_t)(MEM_ATOM - 1);
+			r.flags = l == 0 ? MEM_F_MAY_WAIT : 0;
+			r.warp = line->warp;
+			hw->outstanding++;
+			w->lead_refused = false;
+			w->c.stats[WI_GMEM_LD_SECTORS]++;
+			w->c.stats[WI_UMEM_LD_SECTORS]++;
+			ss_port_send(w->mem, &r.hdr);
+			if (w->lead_refused) {
+				/* lane 0 keeps its load; its portion waits */
+				cur[l]--;
+				break;
+			}
+		}
+		send_control(w, MEM_CTL_COMPLETE, 0, w->kernel->id);
+	}
+	w->sending = false;
+	w->c.stats[WI_LINES]++;
+	if (done == hw->lanes)
+		warp_finished(w, h);
+	else if (!hw->outstanding)
+		nq_push(w, h);
+}
+
+/* One tick: the warps answered before it join the queue, its head visits.
+ * Whether there is more to do in the next tick. */
+static bool nug_tick(struct warp_interleaver *w)
+{
+	if (w->answered->len) {
+		g_array_sort(w->answered, cmp_order);
+		for (guint i = 0; i < w->answered->len; i++)
+			nq_push(w, g_array_index(w->answered, struct lq_item, i).h);
+		g_array_set_size(w->answered, 0);
+	}
+	if (w->nq_len)
+		nug_visit(w, nq_pop(w));
+	return w->nq_len || w->answered->len;
+}
+
+/* An answer or a refusal from the L1 (retries: lane 0 tries again at its
+ * warp's next visit anyway). */
+static void nug_answer(struct warp_interleaver *w, const struct mem_req *r)
+{
+	uint32_t h = r->tag;
+	struct hw_warp *hw;
+
+	if (r->hdr.kind == MEM_RETRY)
+		return;
+	if ((r->hdr.kind != MEM_RESPONSE && r->hdr.kind != MEM_REFUSE) ||
+	    h >= w->hw_cap || !w->hw[h].outstanding) {
+		fail(w, "an answer (kind %u) for warp %u, which waits for none", r->hdr.kind, h);
+		return;
+	}
+	hw = &w->hw[h];
+	hw->outstanding--;
+	if (r->hdr.kind == MEM_REFUSE) {
+		if (!w->sending || w->cur_h != h) {
+			fail(w, "a refusal for warp %u outside its visit", h);
+			return;
+		}
+		w->lead_refused = true;
+		(*w->wt[WT_REFUSED])++;
+		return;
+	}
+	*w->wt[WT_LAST_ANSWER] = ss_engine_now(w->c.engine) + 1;
+	if (hw->outstanding || (w->sending && w->cur_h == h))
+		return;
+
+	struct lq_item it = { .order = hw->order, .h = h };
+
+	g_array_append_val(w->answered, it);
+	/* it joins the queue after this tick */
+	if (!w->scheduled && !w->issuing && !w->ended)
+		schedule_tick(w, 1);
 }
 
 /* Each scheduler's pick issues one instruction. */
@@ -1179,6 +1447,18 @@ static void ensure_slots(struct warp_interleaver *w, uint32_t need)
 		memset(w->hw + w->hw_cap, 0, (hw_need - w->hw_cap) * sizeof(*w->hw));
 		w->hw_cap = hw_need;
 	}
+	if (w->issue == ISSUE_NUGTEREN && hw_need > w->nq_cap) {
+		/* the ring again, in queue order from its start */
+		uint32_t *nq = g_new(uint32_t, hw_need);
+
+		for (uint32_t i = 0; i < w->nq_len; i++)
+			nq[i] = w->nq[(w->nq_head + i) % w->nq_cap];
+		g_free(w->nq);
+		w->nq = nq;
+		w->nq_head = 0;
+		w->nq_cap = (uint32_t)hw_need;
+		w->cursor = g_renew(uint32_t, w->cursor, hw_need * 32);
+	}
 	words = (uint32_t)((hw_need + 63) / 64);
 	if (words > w->ready_words) {
 		uint64_t *ready = g_new0(uint64_t, (size_t)words * w->subcores);
@@ -1208,7 +1488,9 @@ static void reset_subcores(struct warp_interleaver *w, uint32_t slots)
 	if (w->timing) {
 		g_array_set_size(w->lq, 0);
 		g_array_set_size(w->refused, 0);
+		g_array_set_size(w->answered, 0);
 		w->lq_seq = 0;
+		w->nq_head = w->nq_len = 0;
 	}
 	w->warps = WARPS_UNDECIDED;
 	if (w->wpb + 1 > w->wcount_cap) {
@@ -1248,7 +1530,7 @@ static bool place_warps(struct warp_interleaver *w, uint32_t r, const struct gpu
 		w->hw[h] = (struct hw_warp){ .idx = slot->idx + start, .n = n };
 		at[v] = start;
 		start += n;
-		if (n) {
+		if (n && w->issue != ISSUE_NUGTEREN) {
 			make_ready(w, h, LQ_ANSWERED);
 			slot->warps_left++;
 			w->live_warps++;
@@ -1256,6 +1538,8 @@ static bool place_warps(struct warp_interleaver *w, uint32_t r, const struct gpu
 	}
 	for (uint32_t i = 0; i < b->n_lines; i++)
 		slot->idx[at[b->lines[i].warp]++] = i;
+	if (w->issue == ISSUE_NUGTEREN)
+		nug_place(w, r, b);
 	return true;
 }
 
@@ -1268,9 +1552,16 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 	if (w->warps == WARPS_UNDECIDED) {
 		w->warps = known ? WARPS_KNOWN : WARPS_UNKNOWN;
 		/* one queue of warps, or of blocks when warps are unknown */
-		w->nsched = known && w->issue != ISSUE_LATENCY_QUEUE ? w->subcores : 1;
+		w->nsched = known && w->issue != ISSUE_LATENCY_QUEUE &&
+			    w->issue != ISSUE_NUGTEREN ? w->subcores : 1;
 		w->wpb_eff = known ? w->wpb : 1;
 		w->policy = known || w->issue == ISSUE_LATENCY_QUEUE ? w->issue : ISSUE_SUBCORE_LRR;
+		if (!known && w->issue == ISSUE_NUGTEREN) {
+			ss_component_fail(&w->c, SS_ERROR_INPUT,
+					  "kernel %u: a trace without warps; issue = nugteren needs each line's warp and lanes",
+					  w->kernel->id);
+			return;
+		}
 	} else if (known != (w->warps == WARPS_KNOWN)) {
 		fail(w, "kernel %u block %" G_GUINT64_FORMAT ": %s warp ids, unlike the blocks before it",
 		     w->kernel->id, b->id, known ? "with" : "without");
@@ -1303,6 +1594,8 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
  * empty ones never stay. */
 static bool can_issue(const struct warp_interleaver *w)
 {
+	if (w->issue == ISSUE_NUGTEREN)
+		return w->nq_len || w->answered->len;
 	return w->issue == ISSUE_BLOCK_RR ? w->resident->len > 0 : w->n_ready > 0;
 }
 
@@ -1341,6 +1634,8 @@ static void issue_tick(struct ss_engine *e, void *data)
 	w->issued_at = ss_engine_now(e) + 1;
 	if (w->issue == ISSUE_BLOCK_RR) {
 		more = issue_round(w);
+	} else if (w->issue == ISSUE_NUGTEREN) {
+		more = nug_tick(w);
 	} else {
 		issue_subcores(w);
 		more = w->n_ready > 0;
@@ -1451,6 +1746,13 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 		}
 		/* a block without instructions is done as it comes, and may
 		 * be gone already: only the message's counts are read */
+		if (!d->n_lines && w->issue == ISSUE_NUGTEREN) {
+			/* the model would visit its warps, each a tick */
+			ss_component_fail(c, SS_ERROR_INPUT,
+					  "kernel %u: a block without loads; issue = nugteren cannot give its warps the model's visits",
+					  w->kernel->id);
+			break;
+		}
 		if (!d->n_lines)
 			break;
 		if (w->issue == ISSUE_BLOCK_RR) {
@@ -1486,8 +1788,14 @@ static void wi_destroy(struct ss_component *c)
 		g_array_free(w->resident, TRUE);
 	if (w->ops)
 		g_hash_table_destroy(w->ops);
-	for (uint32_t i = 0; i < w->n_slots; i++)
+	for (uint32_t i = 0; i < w->n_slots; i++) {
 		g_free(w->slots[i].idx);
+		g_free(w->slots[i].lead);
+	}
+	g_free(w->cursor);
+	g_free(w->nq);
+	if (w->answered)
+		g_array_free(w->answered, TRUE);
 	g_free(w->slots);
 	g_free(w->hw);
 	g_free(w->ready);
