@@ -33,12 +33,14 @@
 #include "camat.h"
 #include <sectorsim/protocols/cache_stats.h>
 #include "report_metrics.h"
+#include "nugteren.h"
 
-static const char *const mode_names[] = { "ref", "hw", NULL };
+static const char *const mode_names[] = { "ref", "hw", "nugteren", NULL };
 static const char *const model_names[] = { "simulator", "sdcm", NULL };
 
 static const struct ss_param_desc params[] = {
-	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's: per-SM counters summed in SM order and scaled to the whole grid, as doubles) or hw (integer counts over every SM, L2 slice and DRAM channel, no scaling)", mode_names, 0, 0, 0 },
+	{ "mode", SS_P_ENUM, "ref", "metric formulas: ref (the reference's: per-SM counters summed in SM order and scaled to the whole grid, as doubles), hw (integer counts over every SM, L2 slice and DRAM channel, no scaling) or nugteren (Nugteren et al.'s model's hits and miss split, from the four timed sdcm_caches named by `cases`)", mode_names, 0, 0, 0 },
+	{ "cases", SS_P_STRING, "", "mode = nugteren: the sdcm_caches (timing = true) of the model's four simulations, comma-separated, in its order: normal, fully associative, no latency, no MSHR limit", NULL, 0, 0, 0 },
 	{ "sm", SS_P_STRING, "sm", "name of the warp_interleaver array (one per SM)", NULL, 0, 0, 0 },
 	{ "l1", SS_P_STRING, "l1", "name of the L1 array (one sector_cache per SM); empty: the SMs have no L1 (mode = hw only)", NULL, 0, 0, 0 },
 	{ "l2", SS_P_STRING, "l2", "name of the L2: an l2_slice_set or sector_cache, or an array of sector_caches (one per slice), whose counters are summed", NULL, 0, 0, 0 },
@@ -50,8 +52,10 @@ static const struct ss_param_desc params[] = {
 
 static const struct ss_port_desc ports[] = {
 	{ "plan", SS_PORT_IN, GPU_KERNEL_PROTOCOL, false, true, "each kernel's launch data and occupancy, from the block scheduler" },
-	{ "done", SS_PORT_IN, MEM_PROTOCOL, true, true, "kernel ends from the last level (the DRAM counter)" },
+	{ "done", SS_PORT_IN, MEM_PROTOCOL, true, true, "kernel ends from the last level (the DRAM counter); the kernel is over when every input has ended it" },
 	{ "next", SS_PORT_OUT, GPU_KERNEL_PROTOCOL, false, true, "kernel done, to the trace source" },
+	{ "also_plan", SS_PORT_IN, GPU_KERNEL_PROTOCOL, true, false, "the block schedulers of further hierarchies run side by side on the same trace, lockstep by kernel (mode = nugteren's four cases): their plans, which plan's stands for" },
+	{ "also_next", SS_PORT_OUT, GPU_KERNEL_PROTOCOL, true, false, "kernel done, to the trace sources of those hierarchies" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
@@ -68,6 +72,7 @@ static const struct ss_stat_desc stats[] = {
  * modes by their short names. */
 #define REF REPORT_REF
 #define HW REPORT_HW
+#define NUG REPORT_NUG
 
 /* The column of Nsight names in the text table: the longest, ..._lookup_hit.sum */
 #define NCU_WIDTH 57
@@ -164,13 +169,17 @@ struct kernel_report {
 	struct cache_slots *l1;	/* n_sms of them, or none: no L1 */
 	struct cache_slots *l2;	/* n_l2: one, or one per slice component */
 	unsigned n_l2;
-	unsigned mode;		/* REF or HW */
+	unsigned mode;		/* REF, HW or NUG */
+	/* mode = nugteren: per case (enum nug_case), its distance counts */
+	char *cases[NUG_CASES];
+	const uint64_t *nug[NUG_CASES][3];	/* cold, within, beyond */
+	unsigned n_next;
 	const uint64_t *dram_reads, *dram_writes;
 	/* timing mode (NULL: functional): per SM the ticks + 1 of its first
 	 * issue and last answer, and its refusals; DRAM's answers and queue */
 	const uint64_t **sm_first, **sm_last, **sm_refused;
 	const uint64_t *dram_answered, *dram_latency, *dram_queue;
-	struct ss_port *next;
+	struct ss_port **next;
 	struct kernel_row row;	/* the kernel under way */
 	/* where its blocks came from (valid until our GPU_KERNEL_DONE) */
 	struct gpu_block_source *blocks;
@@ -740,6 +749,25 @@ static bool resolve_l2(struct kernel_report *r, GError **err)
 	return true;
 }
 
+/* mode = nugteren: the four caches' names. */
+static bool parse_cases(struct kernel_report *r, const char *list, GError **err)
+{
+	char **v = g_strsplit(list, ",", -1);
+	guint n = g_strv_length(v);
+
+	if (n != NUG_CASES) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "cases = '%s': expected the %u sdcm_caches of the normal, fully associative, no-latency and unlimited-MSHR simulations, comma-separated",
+			    list, NUG_CASES);
+		g_strfreev(v);
+		return false;
+	}
+	for (guint i = 0; i < n; i++)
+		r->cases[i] = g_strdup(g_strstrip(v[i]));
+	g_strfreev(v);
+	return true;
+}
+
 static int report_create(struct ss_component *c, const struct ss_params *p,
 			 GError **err)
 {
@@ -751,7 +779,14 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 	r->names[3] = g_strdup(ss_param_string(p, "dram"));
 	r->l1_sdcm = ss_param_enum(p, "l1_model") == 1;
 	r->l2_sdcm = ss_param_enum(p, "l2_model") == 1;
-	r->mode = ss_param_enum(p, "mode") == 1 ? HW : REF;
+	r->mode = (unsigned[]){ REF, HW, NUG }[ss_param_enum(p, "mode")];
+	if (r->mode == NUG && !parse_cases(r, ss_param_string(p, "cases"), err))
+		return -1;
+	if (r->mode != NUG && *ss_param_string(p, "cases")) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "cases: only for mode = nugteren");
+		return -1;
+	}
 	if (r->mode == HW && (r->l1_sdcm || r->l2_sdcm)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "mode = hw counts sector caches; expected l1_model and l2_model = simulator");
@@ -763,9 +798,14 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	r->n_done = ss_component_port_count(c, "done");
-	r->next = ss_component_port(c, "next", 0);
+	r->n_next = 1 + ss_component_port_count(c, "also_next");
+	r->next = g_new(struct ss_port *, r->n_next);
+	r->next[0] = ss_component_port(c, "next", 0);
+	for (unsigned i = 1; i < r->n_next; i++)
+		r->next[i] = ss_component_port(c, "also_next", i - 1);
 	/* it sends only on next */
 	ss_component_set_port_flags(c, "plan", SS_PORT_SILENT);
+	ss_component_set_port_flags(c, "also_plan", SS_PORT_SILENT);
 	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
 	return 0;
 }
@@ -948,12 +988,61 @@ static bool flush_stdout(struct kernel_report *r)
 	return ok;
 }
 
+/* mode = nugteren: each case's distance counts. */
+static bool resolve_cases(struct kernel_report *r, GError **err)
+{
+	static const char *const names[3] = {
+		SDCM_STAT_RD_COLD, SDCM_STAT_RD_WITHIN, SDCM_STAT_RD_BEYOND,
+	};
+
+	for (int k = 0; k < NUG_CASES; k++)
+		for (int i = 0; i < 3; i++) {
+			r->nug[k][i] = slot(r, r->cases[k], names[i]);
+			if (!r->nug[k][i]) {
+				g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+					    "cases: '%s' has no counter %s; expected an sdcm_cache with timing = true",
+					    r->cases[k], names[i]);
+				return false;
+			}
+		}
+	return true;
+}
+
+/* mode = nugteren: the model's numbers from its four cases. */
+static void compute_nug(struct kernel_report *r, struct kernel_row *row)
+{
+	struct nug_case_counts cc[NUG_CASES];
+	struct nug_split sp;
+	double *m = row->m;
+
+	for (int k = 0; k < NUG_CASES; k++)
+		cc[k] = (struct nug_case_counts){
+			.cold = *r->nug[k][0], .within = *r->nug[k][1],
+			.beyond = *r->nug[k][2],
+		};
+	sp = nugteren_split(cc);
+	m[RM_accesses] = (double)sp.total;
+	m[RM_hits] = (double)sp.hits;
+	m[RM_misses] = (double)sp.misses;
+	m[RM_misses_compulsory] = (double)sp.compulsory;
+	m[RM_misses_capacity] = (double)sp.capacity;
+	m[RM_misses_associativity] = (double)sp.associativity;
+	m[RM_misses_latency] = (double)sp.latency;
+	m[RM_misses_mshr] = (double)sp.mshr;
+	m[RM_miss_rate_pct] = sp.miss_rate;
+	m[RM_misses_full_assoc] = (double)sp.case_misses[NUG_FULL_ASSOC];
+	m[RM_misses_no_latency] = (double)sp.case_misses[NUG_NO_LATENCY];
+	m[RM_misses_no_mshr_limit] = (double)sp.case_misses[NUG_NO_MSHR_LIMIT];
+}
+
 /* Every component exists and has registered its counters by now. */
 static int report_init(struct ss_component *c, GError **err)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
 	char *inst;
 
+	if (r->mode == NUG)
+		return resolve_cases(r, err) ? 0 : -1;
 	for (r->n_sms = 0;; r->n_sms++) {
 		inst = g_strdup_printf("%s[%u]", r->names[0], r->n_sms);
 		bool there = slot(r, inst, SM_STAT_LINES) != NULL;
@@ -1220,7 +1309,8 @@ static void skip_kernel(struct kernel_report *r, uint32_t id)
 		.hdr = { sizeof(m), GPU_KERNEL_SKIP }, .kernel = &k,
 	};
 
-	ss_port_send(r->next, &m.hdr);
+	for (unsigned i = 0; i < r->n_next; i++)
+		ss_port_send(r->next[i], &m.hdr);
 }
 
 /*
@@ -1401,7 +1491,9 @@ static void kernel_over(struct kernel_report *r)
 		return;
 	label = g_strdup_printf("kernel %u", row->id);
 	if (row->runs) {
-		if (r->mode == HW)
+		if (r->mode == NUG)
+			compute_nug(r, row);
+		else if (r->mode == HW)
 			compute_hw(r, row);
 		else
 			compute_ref(r, row);
@@ -1435,7 +1527,8 @@ static void kernel_over(struct kernel_report *r)
 	r->planned = false;
 	ss_stats_end_phase(r->c.engine, label);
 	g_free(label);
-	ss_port_send(r->next, &done.hdr);
+	for (unsigned i = 0; i < r->n_next; i++)
+		ss_port_send(r->next[i], &done.hdr);
 }
 
 static void report_recv(struct ss_component *c, struct ss_port *in,
@@ -1446,6 +1539,11 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 	if (m->kind == GPU_KERNEL_PLANNED) {
 		const struct gpu_kernel_msg *km = (const struct gpu_kernel_msg *)m;
 		const struct gpu_kernel *k = km->kernel;
+
+		/* side-by-side hierarchies plan the same kernel: plan's
+		 * stands for them */
+		if (strcmp(in->desc->name, "plan"))
+			return;
 		g_free(r->row.name);
 		r->row = (struct kernel_row){
 			.id = k->id, .name = g_strdup(k->name),
@@ -1709,6 +1807,9 @@ static void report_destroy(struct ss_component *c)
 
 	for (int i = 0; i < 4; i++)
 		g_free(r->names[i]);
+	for (int i = 0; i < NUG_CASES; i++)
+		g_free(r->cases[i]);
+	g_free(r->next);
 	/*
 	 * A run that failed leaves no half-written results.  An interrupted
 	 * one keeps the finished kernels for --resume, and so does one that

@@ -20,6 +20,7 @@ const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS] = {
 #define HW REPORT_HW
 #define BOTH REPORT_BOTH
 #define TIMING REPORT_TIMING
+#define NUG REPORT_NUG
 
 const struct report_metric_desc report_metrics[N_REPORT_METRICS] = {
 #define REPORT_METRIC_ROW(key, is_int, modes, ncu, ncu_modes) \

@@ -74,6 +74,7 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
 #define REPORT_HW 2	/* integer counts over every SM, slice and channel */
 #define REPORT_BOTH (REPORT_REF | REPORT_HW)
 #define REPORT_TIMING 4	/* hw in timing mode: a report shows these only then */
+#define REPORT_NUG 8	/* nugteren: Nugteren et al.'s model's numbers */
 
 /*
  * X(key, is_int, modes, ncu, ncu_modes), in the order of the reference's
@@ -137,7 +138,30 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
 	X(atom_tot_reqs, 0, BOTH, NONE, 0) \
 	X(red_tot_reqs, 0, BOTH, NONE, 0) \
 	X(atom_red_tot_trans, 0, BOTH, NONE, 0) \
-	REPORT_TIMING_METRICS(X)
+	REPORT_TIMING_METRICS(X) \
+	REPORT_NUG_METRICS(X)
+
+/*
+ * mode = nugteren only: what Nugteren et al.'s cache model prints for a
+ * kernel from its four simulations (normal, fully associative, no latency,
+ * no MSHR limit; models/nugteren.h): the normal case's accesses (its
+ * misses plus hits), hits, misses and their split, the miss rate in
+ * percent as the model rounds it (single precision), and the other cases'
+ * misses.
+ */
+#define REPORT_NUG_METRICS(X) \
+	X(accesses, 1, NUG, NONE, 0) \
+	X(hits, 1, NUG, NONE, 0) \
+	X(misses, 1, NUG, NONE, 0) \
+	X(misses_compulsory, 1, NUG, NONE, 0) \
+	X(misses_capacity, 1, NUG, NONE, 0) \
+	X(misses_associativity, 1, NUG, NONE, 0) \
+	X(misses_latency, 1, NUG, NONE, 0) \
+	X(misses_mshr, 1, NUG, NONE, 0) \
+	X(miss_rate_pct, 0, NUG, NONE, 0) \
+	X(misses_full_assoc, 1, NUG, NONE, 0) \
+	X(misses_no_latency, 1, NUG, NONE, 0) \
+	X(misses_no_mshr_limit, 1, NUG, NONE, 0)
 
 /*
  * Timing mode only (mode = hw, REPORT_TIMING): the kernel's memory time, from its first issue to
