@@ -1021,6 +1021,7 @@ static void compute_nug(struct kernel_report *r, struct kernel_row *row)
 			.beyond = *r->nug[k][2],
 		};
 	sp = nugteren_split(cc);
+	r->l1_accesses += (uint64_t)sp.total;
 	m[RM_accesses] = (double)sp.total;
 	m[RM_hits] = (double)sp.hits;
 	m[RM_misses] = (double)sp.misses;

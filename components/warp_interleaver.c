@@ -1159,6 +1159,12 @@ static void schedule_tick(struct warp_interleaver *w, uint64_t delay);
  * start of the next, warps of one tick in their order on the SM.
  */
 
+/* What messages name the kernel's input by. */
+static const char *nug_file(const struct warp_interleaver *w)
+{
+	return w->kernel->trace_file ? w->kernel->trace_file : "trace";
+}
+
 static void nq_push(struct warp_interleaver *w, uint32_t h)
 {
 	w->nq[(w->nq_head + w->nq_len++) % w->nq_cap] = h;
@@ -1204,8 +1210,8 @@ static bool nug_leaders(struct warp_interleaver *w, uint32_t r, const struct gpu
 		slot->lead[i] = 0;
 		if (op->cls != OP_LOAD || l->n_addr > 32 || !l->lanes) {
 			ss_component_fail(&w->c, SS_ERROR_INPUT,
-					  "kernel %u block %" G_GUINT64_FORMAT ": %s: issue = nugteren takes a loads-only trace with lanes (the trace source's loads_only = true)",
-					  w->kernel->id, b->id, l->opcode);
+					  "%s: kernel %u block %" G_GUINT64_FORMAT ": %s: issue = nugteren takes a loads-only trace with lanes (the trace source's loads_only = true)",
+					  nug_file(w), w->kernel->id, b->id, l->opcode);
 			return false;
 		}
 		m = coalesce_lane_groups(l->addr, l->n_addr, l->lanes, op->width,
@@ -1222,8 +1228,8 @@ static bool nug_leaders(struct warp_interleaver *w, uint32_t r, const struct gpu
 
 			if (cur & ~prev) {
 				ss_component_fail(&w->c, SS_ERROR_INPUT,
-						  "kernel %u block %" G_GUINT64_FORMAT " warp %u: the threads' loads at one index differ in width; issue = nugteren takes one width per index",
-						  w->kernel->id, b->id, v);
+						  "%s: kernel %u block %" G_GUINT64_FORMAT " warp %u: the threads' loads at one index differ in width; issue = nugteren takes one width per index",
+						  nug_file(w), w->kernel->id, b->id, v);
 				return false;
 			}
 		}
@@ -1288,8 +1294,8 @@ static void nug_visit(struct warp_interleaver *w, uint32_t h)
 	per = 32 / portions;
 	if (per * portions != 32) {
 		ss_component_fail(&w->c, SS_ERROR_INPUT,
-				  "kernel %u block %" G_GUINT64_FORMAT ": a load of %u bytes; the model cuts a warp into %u portions of %u lanes and never visits lanes %u to 31 (expected 1, 2, 4, 8, 16 or 32 bytes)",
-				  w->kernel->id, b->id, bytes, portions, per, per * portions);
+				  "%s: kernel %u block %" G_GUINT64_FORMAT ": a load of %u bytes; the model cuts a warp into %u portions of %u lanes and never visits lanes %u to 31 (expected 1, 2, 4, 8, 16 or 32 bytes)",
+				  nug_file(w), w->kernel->id, b->id, bytes, portions, per, per * portions);
 		return;
 	}
 	mem_req_init(&r, MEM_READ, 0, MEM_ATOM);
@@ -1558,8 +1564,8 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 		w->policy = known || w->issue == ISSUE_LATENCY_QUEUE ? w->issue : ISSUE_SUBCORE_LRR;
 		if (!known && w->issue == ISSUE_NUGTEREN) {
 			ss_component_fail(&w->c, SS_ERROR_INPUT,
-					  "kernel %u: a trace without warps; issue = nugteren needs each line's warp and lanes",
-					  w->kernel->id);
+					  "%s: kernel %u: a trace without warps; issue = nugteren needs each line's warp and lanes",
+					  nug_file(w), w->kernel->id);
 			return;
 		}
 	} else if (known != (w->warps == WARPS_KNOWN)) {
@@ -1749,8 +1755,8 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 		if (!d->n_lines && w->issue == ISSUE_NUGTEREN) {
 			/* the model would visit its warps, each a tick */
 			ss_component_fail(c, SS_ERROR_INPUT,
-					  "kernel %u: a block without loads; issue = nugteren cannot give its warps the model's visits",
-					  w->kernel->id);
+					  "%s: kernel %u: a block without loads; issue = nugteren cannot give its warps the model's visits",
+					  nug_file(w), w->kernel->id);
 			break;
 		}
 		if (!d->n_lines)

@@ -377,4 +377,42 @@ run --quiet "$titanv" "$bad/bad-appconfig-missing"
 is "$st" 2 "a folder with no trace: exit 2"
 has "$err" "neither app_config.py, kernelslist.g nor NAME_00.trc found; expected a trace directory" "the message says what a trace folder holds"
 
+# ---- the Nugteren-compatible configuration's limits --------------------------
+
+nug=$top/configs/validation/fermi-nugteren.ini
+mkdir -p "$tmp/nug-mixed" "$tmp/nug-wide12" "$tmp/nug-empty"
+{
+	echo "blocksize: 32 1 1"
+	for t in $(seq 0 31); do
+		if [ "$t" -lt 16 ]; then echo "$t 0 $((4096 + 4 * t)) 4"; else echo "$t 0 $((8192 + 8 * t)) 8"; fi
+	done
+} > "$tmp/nug-mixed/nug-mixed_00.trc"
+{
+	echo "blocksize: 32 1 1"
+	for t in $(seq 0 31); do echo "$t 0 $((4096 + 12 * t)) 12"; done
+} > "$tmp/nug-wide12/nug-wide12_00.trc"
+{
+	echo "blocksize: 32 1 1"
+	for t in $(seq 0 31) $(seq 64 95); do echo "$t 0 $((4096 + 4 * t)) 4"; done
+} > "$tmp/nug-empty/nug-empty_00.trc"
+
+run --quiet "$nug" "$tmp/nug-mixed"
+is "$st" 2 "fermi-nugteren.ini, loads of two widths at one index: exit 2"
+has "$err" "kernel 1 block 0 warp 0: the threads' loads at one index differ in width; issue = nugteren takes one width per index" "the message says what the issue takes"
+run --quiet "$nug" "$tmp/nug-wide12"
+is "$st" 2 "fermi-nugteren.ini, 12-byte loads: exit 2"
+has "$err" "a load of 12 bytes; the model cuts a warp into 3 portions of 10 lanes and never visits lanes 30 to 31" "the message says why the model cannot run it"
+run --quiet "$nug" "$tmp/nug-empty"
+is "$st" 2 "fermi-nugteren.ini, a block without loads: exit 2"
+has "$err" "kernel 1: a block without loads; issue = nugteren cannot give its warps the model's visits" "the message names the kernel"
+run --quiet -p trace.loads_only=false "$nug" "$srcdir/data/nugteren/mixed"
+is "$st" 2 "fermi-nugteren.ini with the stores read: exit 2"
+has "$err" "issue = nugteren takes a loads-only trace with lanes (the trace source's loads_only = true)" "the message names the parameter"
+run --quiet -p report.cases=l1,l1_full "$nug" "$srcdir/data/nugteren/first"
+is "$st" 2 "mode = nugteren with two cases: exit 2"
+has "$err" "cases = 'l1,l1_full': expected the 4 sdcm_caches" "the message says what cases lists"
+run --quiet -p report.cases=l1,l1_full,l1_nolat,sm "$nug" "$srcdir/data/nugteren/first"
+is "$st" 2 "mode = nugteren with a case that is no timed sdcm_cache: exit 2"
+has "$err" "cases: 'sm' has no counter rd_cold; expected an sdcm_cache with timing = true" "the message names the component"
+
 done_testing
