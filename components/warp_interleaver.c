@@ -1701,6 +1701,12 @@ static void begin_kernel(struct warp_interleaver *w, const struct gpu_dispatch_m
 
 	w->kernel = d->kernel;
 	w->go = w->last = w->ended = w->end_due = false;
+	if (w->issue == ISSUE_NUGTEREN && w->mem->latency) {
+		/* lane 0's refusal decides what the rest of its portion does */
+		ss_component_fail(&w->c, SS_ERROR_CONFIG,
+				  "issue = nugteren needs its L1's refusals in the tick of the request: mem must be linked without latency");
+		return;
+	}
 	w->is_store = w->is_local = false;
 	g_array_set_size(w->resident, 0);
 	/* opcode texts of the previous kernel are gone: so are their pointers */
