@@ -5,13 +5,15 @@
  * on tests/data/nugteren (expected-*.json): every case's reuse-distance
  * histogram, and the accesses, hits, miss split and miss rate as the model
  * prints them (models/nugteren.c), on every kernel and configuration.  It
- * checks that the rules as written are the model's; the timing
- * configuration that is to reproduce the model (issue 19) will be checked
- * against both.  The kernels are read with the trc reader as the model
+ * checks that the rules as written are the model's; the configuration
+ * that reproduces the model with the stock components
+ * (configs/validation/fermi-nugteren.ini) is checked against the same
+ * numbers by test-golden-nugteren.  The kernels are read with the trc reader as the model
  * reads them (loads only) and coalesced with coalesce_lane_groups; the
  * distances come from sdcm.h's tracker, read at issue and recorded at
- * completion, as the component will.  Also: a Fermi core's occupancy (48
- * warps, 8 blocks) is the model's number of blocks at a time.
+ * completion, as the component does.  Also: an occupancy of 1536 threads
+ * (counted as warps of one) and 8 blocks is the model's number of blocks
+ * at a time.
  */
 #include "config.h"
 
@@ -384,11 +386,12 @@ static void check_config(const char *name)
 			char rate[32];
 
 			g_assert_cmpuint(active, ==, (uint32_t)json_get(kw, "active_blocks")->num);
-			/* a Fermi core of 48 warps and 8 blocks runs as many */
+			/* the occupancy of fermi-nugteren.ini's schedulers (1536
+			 * threads counted one by one, 8 blocks) runs as many */
 			{
 				static const uint32_t carve[] = { 48 };
 				const struct occ_gpu fermi = {
-					.num_sms = 1, .warp_size = 32, .max_warps = 48,
+					.num_sms = 1, .warp_size = 1, .max_warps = 1536,
 					.max_blocks = 8, .regs = 32768, .reg_unit = 64,
 					.smem_unit = 128, .unified_bytes = 65536,
 					.carveouts_kib = carve, .n_carveouts = 1,

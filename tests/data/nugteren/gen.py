@@ -138,6 +138,17 @@ def mshr():
     return (128, 1, 1), rows
 
 
+def threads():
+    """Blocks of 200 threads (7 warps, the last of 8 lanes), 10 of them:
+    the model keeps 1536 / 200 = 7 blocks at a time, counting threads,
+    where counting warps (48 a core) would give 6."""
+    rows = []
+    for t in range(2000):
+        for j in range(3):
+            rows.append((t, 0, A + 4 * ((t * 7 + j * 509) % 4096), 4))
+    return (200, 1, 1), rows
+
+
 def multi(k):
     """Three kernels of one program, each with a pattern of its own."""
     return [coal, strided, latmiss][k]()
@@ -154,6 +165,7 @@ BENCHES = {
     "mixed": [mixed],
     "capacity": [capacity],
     "mshr": [mshr],
+    "threads": [threads],
     "multi": [lambda: multi(0), lambda: multi(1), lambda: multi(2)],
 }
 
