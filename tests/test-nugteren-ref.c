@@ -5,15 +5,15 @@
  * on tests/data/nugteren (expected-*.json): every case's reuse-distance
  * histogram, and the accesses, hits, miss split and miss rate as the model
  * prints them (models/nugteren.c), on every kernel and configuration.  It
- * checks that the rules as written are the model's; the configuration
- * that reproduces the model with the stock components
+ * checks that the rules as written are the model's; the configuration that
+ * reproduces the model with the stock components
  * (configs/validation/fermi-nugteren.ini) is checked against the same
- * numbers by test-golden-nugteren.  The kernels are read with the trc reader as the model
- * reads them (loads only) and coalesced with coalesce_lane_groups; the
- * distances come from sdcm.h's tracker, read at issue and recorded at
- * completion, as the component does.  Also: an occupancy of 1536 threads
- * (counted as warps of one) and 8 blocks is the model's number of blocks
- * at a time.
+ * numbers by test-golden-nugteren.  The kernels are read with the trc
+ * reader as the model reads them (loads only) and coalesced with
+ * coalesce_lane_groups; the distances come from sdcm.h's tracker, read at
+ * issue and recorded at completion, as the component does.  Also: an
+ * occupancy of 1536 threads (counted as warps of one) and 8 blocks is the
+ * model's number of blocks at a time.
  */
 #include "config.h"
 
