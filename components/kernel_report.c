@@ -773,15 +773,11 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
 
-	r->names[0] = g_strdup(ss_param_string(p, "sm"));
-	r->names[1] = g_strdup(ss_param_string(p, "l1"));
-	r->names[2] = g_strdup(ss_param_string(p, "l2"));
-	r->names[3] = g_strdup(ss_param_string(p, "dram"));
+	/* what can be refused is, before anything is allocated (a component
+	 * that fails to be created is not destroyed) */
 	r->l1_sdcm = ss_param_enum(p, "l1_model") == 1;
 	r->l2_sdcm = ss_param_enum(p, "l2_model") == 1;
 	r->mode = (unsigned[]){ REF, HW, NUG }[ss_param_enum(p, "mode")];
-	if (r->mode == NUG && !parse_cases(r, ss_param_string(p, "cases"), err))
-		return -1;
 	if (r->mode != NUG && *ss_param_string(p, "cases")) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "cases: only for mode = nugteren");
@@ -792,11 +788,17 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 			    "mode = hw counts sector caches; expected l1_model and l2_model = simulator");
 		return -1;
 	}
-	if (r->mode == REF && !*r->names[1]) {
+	if (r->mode == REF && !*ss_param_string(p, "l1")) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "l1 is empty: mode = ref needs the L1s (its rates are per-SM L1 rates); expected the name of the L1 array");
 		return -1;
 	}
+	if (r->mode == NUG && !parse_cases(r, ss_param_string(p, "cases"), err))
+		return -1;
+	r->names[0] = g_strdup(ss_param_string(p, "sm"));
+	r->names[1] = g_strdup(ss_param_string(p, "l1"));
+	r->names[2] = g_strdup(ss_param_string(p, "l2"));
+	r->names[3] = g_strdup(ss_param_string(p, "dram"));
 	r->n_done = ss_component_port_count(c, "done");
 	r->n_next = 1 + ss_component_port_count(c, "also_next");
 	r->next = g_new(struct ss_port *, r->n_next);

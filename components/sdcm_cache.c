@@ -414,12 +414,14 @@ static int timing_create(struct sdcm_cache *s, const struct ss_params *p,
 			 GError **err)
 {
 	struct ss_component *c = &s->c;
-	struct sdcm_timing *t = g_new0(struct sdcm_timing, 1);
+	struct sdcm_timing *t;
 	uint64_t per_set = s->assoc * s->sector_bytes;
 	uint32_t bits = ss_param_uint(p, "mshr_line_bits");
+	enum set_index_fn index = ss_param_enum(p, "index");
 	const char *why;
 
-	s->t = t;
+	/* what can be refused is, before anything is allocated (a component
+	 * that fails to be created is not destroyed) */
 	if (ss_component_port_count(c, "cpu_side") != 1) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "timing = true takes one input on cpu_side, not %u",
@@ -437,14 +439,15 @@ static int timing_create(struct sdcm_cache *s, const struct ss_params *p,
 			    "timing = true keeps its sets: size_from_kernel must be false");
 		return -1;
 	}
-	t->sets = (uint32_t)(s->size / per_set);
-	t->index = ss_param_enum(p, "index");
-	why = set_index_check(t->index, t->sets, (uint32_t)s->sector_bytes);
+	why = set_index_check(index, (uint32_t)(s->size / per_set), (uint32_t)s->sector_bytes);
 	if (why) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "index = %s: %s",
-			    set_index_fns[t->index].name, why);
+			    set_index_fns[index].name, why);
 		return -1;
 	}
+	t = s->t = g_new0(struct sdcm_timing, 1);
+	t->sets = (uint32_t)(s->size / per_set);
+	t->index = index;
 	t->line_shift = (uint32_t)__builtin_ctzll(s->sector_bytes);
 	t->set_shift = (uint32_t)__builtin_ctz(t->sets) ;
 	t->mshr_lines = ss_param_uint(p, "mshr_lines");
