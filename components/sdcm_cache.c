@@ -70,8 +70,8 @@ static const struct ss_param_desc params[] = {
 };
 
 static const struct ss_port_desc ports[] = {
-	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the level above; several inputs are merged round-robin" },
-	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "what the filter lets through, and control" },
+	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests from the level above; several inputs are merged round-robin (timing: one input, answered)" },
+	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "what the filter lets through (timing: the misses, as reads of their line), and control" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
@@ -104,6 +104,95 @@ static const struct ss_stat_desc stats[] = {
 
 G_STATIC_ASSERT(G_N_ELEMENTS(stats) == S_N + 1);
 
+/*
+ * timing: a set of line keys, open-addressed (linear probing, at most half
+ * full; a removal shifts its run back, so there are no tombstones).  Only
+ * lane 0 is ever held back by the MSHRs, so a thousand or more lines may
+ * be in flight at once: they are looked up on every miss and completion.
+ */
+struct line_set {
+	uint64_t *key;
+	uint8_t *used;
+	uint32_t cap, len;	/* cap: a power of two */
+};
+
+static uint32_t ls_home(const struct line_set *s, uint64_t k)
+{
+	return (uint32_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (s->cap - 1);
+}
+
+/* Whether k is in s; *at: its slot, or the free slot it would take. */
+static bool ls_find(const struct line_set *s, uint64_t k, uint32_t *at)
+{
+	uint32_t i = ls_home(s, k);
+
+	while (s->used[i]) {
+		if (s->key[i] == k) {
+			*at = i;
+			return true;
+		}
+		i = (i + 1) & (s->cap - 1);
+	}
+	*at = i;
+	return false;
+}
+
+static void ls_init(struct line_set *s, uint32_t cap)
+{
+	s->cap = cap;
+	s->len = 0;
+	s->key = g_new(uint64_t, cap);
+	s->used = g_new0(uint8_t, cap);
+}
+
+static void ls_add(struct line_set *s, uint64_t k)
+{
+	uint32_t at;
+
+	if (ls_find(s, k, &at))
+		return;
+	s->key[at] = k;
+	s->used[at] = 1;
+	if (2 * ++s->len <= s->cap)
+		return;
+
+	struct line_set big;
+
+	ls_init(&big, 2 * s->cap);
+	for (uint32_t i = 0; i < s->cap; i++)
+		if (s->used[i])
+			ls_add(&big, s->key[i]);
+	g_free(s->key);
+	g_free(s->used);
+	*s = big;
+}
+
+static void ls_remove(struct line_set *s, uint64_t k)
+{
+	uint32_t hole, m = s->cap - 1;
+
+	if (!ls_find(s, k, &hole))
+		return;
+	s->used[hole] = 0;
+	s->len--;
+	/* what follows in the run moves into the hole unless its home lies
+	 * after the hole (cyclically), where a search would not reach it */
+	for (uint32_t j = (hole + 1) & m; s->used[j]; j = (j + 1) & m) {
+		if (((j - ls_home(s, s->key[j])) & m) < ((j - hole) & m))
+			continue;
+		s->key[hole] = s->key[j];
+		s->used[hole] = 1;
+		s->used[j] = 0;
+		hole = j;
+	}
+}
+
+static void ls_clear(struct line_set *s)
+{
+	memset(s->used, 0, s->cap);
+	s->len = 0;
+}
+
 /* timing: an access waiting to complete */
 struct pending {
 	uint64_t seq;		/* the order it came in */
@@ -131,9 +220,8 @@ struct sdcm_timing {
 	uint32_t mshr_lines;
 	uint64_t key_mask;		/* of a line number, in the MSHRs */
 	struct rd_tracker **set;	/* per set */
-	/* the MSHRs: keys of the lines with a miss outstanding, distinct;
-	 * a few dozen at most, so searched in order */
-	GArray *in_flight;		/* uint64_t */
+	/* the MSHRs: keys of the lines with a miss outstanding */
+	struct line_set in_flight;
 	GArray *hits;			/* struct pending: hits to complete */
 	GArray *arrived;		/* struct pending: answered misses */
 	GArray *misses;			/* struct pending, by slot (tag below) */
@@ -455,7 +543,7 @@ static int timing_create(struct sdcm_cache *s, const struct ss_params *p,
 	t->set = g_new(struct rd_tracker *, t->sets);
 	for (uint32_t i = 0; i < t->sets; i++)
 		t->set[i] = rd_new();
-	t->in_flight = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	ls_init(&t->in_flight, 64);
 	t->hits = g_array_new(FALSE, FALSE, sizeof(struct pending));
 	t->arrived = g_array_new(FALSE, FALSE, sizeof(struct pending));
 	t->misses = g_array_new(FALSE, FALSE, sizeof(struct pending));
@@ -480,8 +568,8 @@ static void t_free(struct sdcm_timing *t)
 	for (uint32_t i = 0; t->set && i < t->sets; i++)
 		rd_free(t->set[i]);
 	g_free(t->set);
-	if (t->in_flight)
-		g_array_free(t->in_flight, TRUE);
+	g_free(t->in_flight.key);
+	g_free(t->in_flight.used);
 	if (t->hits)
 		g_array_free(t->hits, TRUE);
 	if (t->arrived)
@@ -491,17 +579,6 @@ static void t_free(struct sdcm_timing *t)
 	if (t->free_slots)
 		g_array_free(t->free_slots, TRUE);
 	g_free(t);
-}
-
-/* Where key is among the lines in flight, or -1. */
-static gint t_find(const struct sdcm_timing *t, uint64_t key)
-{
-	const uint64_t *k = (const uint64_t *)(void *)t->in_flight->data;
-
-	for (guint i = 0; i < t->in_flight->len; i++)
-		if (k[i] == key)
-			return (gint)i;
-	return -1;
 }
 
 static void t_answer(struct sdcm_timing *t, const struct mem_req *r,
@@ -563,7 +640,7 @@ static int cmp_seq(const void *a, const void *b)
 static void t_complete(struct sdcm_cache *s)
 {
 	struct sdcm_timing *t = s->t;
-	bool had_room = !t->mshr_lines || t->in_flight->len < t->mshr_lines;
+	bool had_room = !t->mshr_lines || t->in_flight.len < t->mshr_lines;
 
 	for (guint i = 0; i < t->hits->len; i++) {
 		const struct pending *p = &g_array_index(t->hits, struct pending, i);
@@ -576,15 +653,12 @@ static void t_complete(struct sdcm_cache *s)
 		g_array_sort(t->arrived, cmp_seq);
 	for (guint i = 0; i < t->arrived->len; i++) {
 		const struct pending *p = &g_array_index(t->arrived, struct pending, i);
-		gint at = t_find(t, p->line & t->key_mask);
-
-		if (at >= 0)
-			g_array_remove_index_fast(t->in_flight, (guint)at);
+		ls_remove(&t->in_flight, p->line & t->key_mask);
 		t_complete_one(s, p);
 		t_answer(t, &p->up, MEM_RESPONSE, 0);
 	}
 	g_array_set_size(t->arrived, 0);
-	if (t->refused && !had_room && t->in_flight->len < t->mshr_lines) {
+	if (t->refused && !had_room && t->in_flight.len < t->mshr_lines) {
 		struct mem_req retry;
 
 		mem_req_init(&retry, MEM_RETRY, 0, 0);
@@ -615,7 +689,7 @@ static void t_read(struct sdcm_cache *s, const struct mem_req *r)
 	if (t->snap_tick != now) {
 		/* the MSHRs in use as the tick starts, before any completion */
 		t->snap_tick = now;
-		t->snap_used = t->in_flight->len;
+		t->snap_used = t->in_flight.len;
 	}
 	if (d >= 0 && d < s->assoc) {
 		t_record(s, d);
@@ -642,8 +716,7 @@ static void t_read(struct sdcm_cache *s, const struct mem_req *r)
 		slot = t->misses->len;
 		g_array_append_val(t->misses, p);
 	}
-	if (t_find(t, line & t->key_mask) < 0)
-		g_array_append_val(t->in_flight, (uint64_t){ line & t->key_mask });
+	ls_add(&t->in_flight, line & t->key_mask);
 
 	struct mem_req down;
 
@@ -678,7 +751,7 @@ static void t_new_kernel(struct sdcm_cache *s)
 
 	for (uint32_t i = 0; i < t->sets; i++)
 		rd_reset(t->set[i]);
-	g_array_set_size(t->in_flight, 0);
+	ls_clear(&t->in_flight);
 	g_array_set_size(t->hits, 0);
 	g_array_set_size(t->arrived, 0);
 	g_array_set_size(t->misses, 0);
@@ -720,10 +793,10 @@ static void timing_recv(struct sdcm_cache *s, struct ss_port *in,
 		break;
 	case MEM_CTL_KERNEL_END:
 		t_complete(s);
-		if (t->in_flight->len)
+		if (t->in_flight.len)
 			ss_component_fail(&s->c, SS_ERROR_INTERNAL,
 					  "kernel %u ended with %u lines in flight",
-					  s->kernel, t->in_flight->len);
+					  s->kernel, t->in_flight.len);
 		if (s->profile)
 			write_profile(s);
 		break;

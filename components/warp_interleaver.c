@@ -66,7 +66,7 @@ static const char *const ldgsts_names[] = { "keep", "drop", NULL };
 
 static const struct ss_param_desc params[] = {
 	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest), latency_queue (timing: one queue of ready warps per SM in the order they became ready, and in one tick the answered warps by id, then those ready right after their own issue, then those back from a refusal; one instruction a tick), nugteren (timing, loads only: Nugteren et al.'s model's issue: one warp a tick from one FIFO queue, each lane at its own load, the lanes in portions by lane 0's width, Fermi's coalescing in lane groups, lane 0 alone waiting when the L1 refuses it; see doc/nugteren-model.md)", issue_names, 0, 0, 0 },
-	{ "timing", SS_P_BOOL, "false", "timing mode: a warp waits for the answers to its loads before its next instruction, a refused request is sent again after the L1's retry, and a block is done when its last answer comes (needs classify = hw and a subcore_* or latency_queue issue)", NULL, 0, 0, 0 },
+	{ "timing", SS_P_BOOL, "false", "timing mode: a warp waits for the answers to its loads before its next instruction, a refused request is sent again after the L1's retry, and a block is done when its last answer comes (needs classify = hw and a subcore_*, latency_queue or nugteren issue)", NULL, 0, 0, 0 },
 	{ "subcores", SS_P_UINT, "4", "warp schedulers per SM: warp hw goes to hw % subcores (subcore_* issue)", NULL, 1, 32, 0 },
 	{ "sector_order", SS_P_ENUM, "pyset", "order of a line's sectors: pyset (the reference's Python set order), ascending, first_touch, descending", order_names, 0, 0, 0 },
 	{ "classify", SS_P_ENUM, "ref", "instruction classes: ref (opcode substrings, sticky flags; atomics and reductions counted, not sent), hw (opcode table, generic windows, atomics and reductions sent past the L1, byte masks)", classify_names, 0, 0, 0 },
@@ -434,7 +434,7 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 	w->timing = ss_param_bool(p, "timing");
 	if (w->timing && (!w->classify_hw || w->issue == ISSUE_BLOCK_RR)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
-			    "timing = true needs classify = hw and issue = subcore_lrr, subcore_gto or latency_queue, not classify = %s, issue = %s",
+			    "timing = true needs classify = hw and issue = subcore_lrr, subcore_gto, latency_queue or nugteren, not classify = %s, issue = %s",
 			    classify_names[w->classify_hw], issue_names[w->issue]);
 		return -1;
 	}
@@ -915,7 +915,9 @@ static uint32_t pick_lq(struct warp_interleaver *w)
  * queue: after every warp that became ready in an earlier tick, and among
  * those of its tick by enum lq_class.  So with no latency the warps take
  * turns in id order, and a warp that waited goes behind those that did
- * not, earliest answer first, as in Nugteren et al.'s model.
+ * not, earliest answer first.  (Nugteren et al.'s model orders one tick's
+ * warps the other way round, the one that just issued first:
+ * issue = nugteren.)
  */
 static void make_ready(struct warp_interleaver *w, uint32_t h, enum lq_class why)
 {
@@ -1282,7 +1284,7 @@ static void nug_visit(struct warp_interleaver *w, uint32_t h)
 	const struct block_slot *slot = &w->slots[h / w->wpb];
 	const struct gpu_block *b = slot->block;
 	uint32_t *cur = w->cursor + (size_t)h * 32;
-	uint32_t done = 0, bytes = 0, portions, per, li;
+	uint32_t done = 0, bytes = 0, portions, per, li, taken = 0;
 	const struct gpu_line *l0 = hw->lanes ? nug_line(w, hw, b, h, 0, &li) : NULL;
 	struct mem_req r;
 
@@ -1290,14 +1292,10 @@ static void nug_visit(struct warp_interleaver *w, uint32_t h)
 		*w->wt[WT_FIRST_ISSUE] = ss_engine_now(w->c.engine) + 1;
 	if (l0)
 		bytes = opinfo_of(w, l0->opcode)->width;
+	/* with 3, 5, 6 or 7 portions the lanes a division leaves over wait
+	 * for a visit in which lane 0 has a narrower load, or none */
 	portions = MAX(1u, bytes / 4);
 	per = 32 / portions;
-	if (per * portions != 32) {
-		ss_component_fail(&w->c, SS_ERROR_INPUT,
-				  "%s: kernel %u block %" G_GUINT64_FORMAT ": a load of %u bytes; the model cuts a warp into %u portions of %u lanes and never visits lanes %u to 31 (expected 1, 2, 4, 8, 16 or 32 bytes)",
-				  nug_file(w), w->kernel->id, b->id, bytes, portions, per, per * portions);
-		return;
-	}
 	mem_req_init(&r, MEM_READ, 0, MEM_ATOM);
 	r.sm = w->sm;
 	r.tag = h;
@@ -1312,6 +1310,7 @@ static void nug_visit(struct warp_interleaver *w, uint32_t h)
 				continue;
 			}
 			cur[l]++;
+			taken++;
 			if (!(slot->lead[li] >> l & 1))
 				continue;
 			r.addr = r.part_addr = line->addr[__builtin_popcount(line->lanes & ((1u << l) - 1))] & ~(uint64_t)(MEM_ATOM - 1);
@@ -1319,19 +1318,21 @@ static void nug_visit(struct warp_interleaver *w, uint32_t h)
 			r.warp = line->warp;
 			hw->outstanding++;
 			w->lead_refused = false;
-			w->c.stats[WI_GMEM_LD_SECTORS]++;
-			w->c.stats[WI_UMEM_LD_SECTORS]++;
 			ss_port_send(w->mem, &r.hdr);
 			if (w->lead_refused) {
 				/* lane 0 keeps its load; its portion waits */
 				cur[l]--;
+				taken--;
 				break;
 			}
+			w->c.stats[WI_GMEM_LD_SECTORS]++;
+			w->c.stats[WI_UMEM_LD_SECTORS]++;
 		}
 		send_control(w, MEM_CTL_COMPLETE, 0, w->kernel->id);
 	}
 	w->sending = false;
-	w->c.stats[WI_LINES]++;
+	if (taken)		/* a visit in which some lane took a load */
+		w->c.stats[WI_LINES]++;
 	if (done == hw->lanes)
 		warp_finished(w, h);
 	else if (!hw->outstanding)

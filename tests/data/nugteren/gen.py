@@ -6,9 +6,9 @@ are in expected-*.json beside this file (build-aux/nugteren-expected).
     gen.py OUTDIR        writes OUTDIR/BENCH/BENCH_KK.trc for every BENCH
 
 Every kernel keeps to what the model defines: the thread count is a multiple
-of the block size, a warp's threads make the same number of loads with one
-size at each index, thread ids stay below 32768 and blocks at most 1536
-threads.  Deterministic: no random numbers but an own xorshift.
+of the block size, no thread of a warp makes more loads than an earlier one
+(coalescing would read past the earlier one's list), one size at each
+index, thread ids stay below 32768 and blocks at most 1536 threads.  Deterministic: no random numbers but an own xorshift.
 """
 import os
 import sys
@@ -65,6 +65,20 @@ def wide():
         rows.append((t, 0, C + 4096 + 16 * (t // 64), 16))
         rows.append((t, 0, A + 8 * t, 8))
     return (64, 1, 1), rows
+
+
+def odd():
+    """12-byte loads (three portions of 10 lanes: lanes 30 and 31 go only
+    in a visit where lane 0 loads less), between 4-byte ones, and lanes
+    with fewer loads than lane 0."""
+    rows = []
+    for t in range(512):
+        rows.append((t, 0, A + 12 * t, 12))
+        rows.append((t, 0, B + 4 * t, 4))
+        rows.append((t, 0, C + 12 * ((t * 5) % 512), 12))
+        if t % 32 < 20:
+            rows.append((t, 0, A + 4096 + 12 * t, 12))
+    return (128, 1, 1), rows
 
 
 def conflict():
@@ -166,6 +180,7 @@ BENCHES = {
     "capacity": [capacity],
     "mshr": [mshr],
     "threads": [threads],
+    "odd": [odd],
     "multi": [lambda: multi(0), lambda: multi(1), lambda: multi(2)],
 }
 
