@@ -1,0 +1,1175 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `sectorsim sweep CONFIG.ini [TRACE] -s KEY=V1,V2,... [-s ...]`: one
+ * configuration over a grid of parameter values, each point a run with
+ * -p KEY=VALUE, collated into one --json and one --csv.
+ *
+ * The trace is decoded once: a text trace named on the command line is
+ * converted to the native format (readers/native.h) in a private folder,
+ * and every point reads that, which gives the same results as the text
+ * (tests/test-native.sh) at a fraction of the decoding.  Points run at once
+ * on --threads threads, one engine each; the outputs are written in point
+ * order, so they do not depend on the thread count.
+ *
+ * Finished points are kept in OUT.points/ (OUT: the --json file, else the
+ * --csv one), one file per point and output, so that an interrupted sweep
+ * keeps them and --resume runs only the rest; the folder goes when the
+ * results are whole.  --points K/N runs the points whose index is K mod N
+ * and writes partial files, which --merge joins into the files one run
+ * writes; --slurm DIR writes a job array that does that on a cluster.
+ *
+ * The JSON: {"sweep": {...what was swept...}, "points": [{"index": I,
+ * "params": {"KEY": "VALUE", ...}, "kernels": K}, ...]} where K is, byte
+ * for byte, the "kernels" array `sectorsim --json` writes for the point.
+ * The CSV: the run's provenance as comments, then per point and kernel
+ * the point's index and values, then the columns of `sectorsim --csv`.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include "internal.h"
+#include "registry.h"
+#include "sim.h"
+#include "builtin.h"
+#include "commands.h"
+#include "native.h"
+#include "outfile.h"
+#include "sweep.h"
+#include "trace.h"
+
+#define EXIT_INTERNAL 1
+#define EXIT_INTERRUPTED 130
+/* points of one sweep at most: a grid beyond it is a typing error */
+#define SWEEP_MAX_POINTS 100000
+
+struct axis {
+	char *key;		/* as -p takes it: SECTION.KEY or SECTION[N].KEY */
+	GPtrArray *values;	/* char * */
+};
+
+struct sweep {
+	/* the command line */
+	char *config, *trace;	/* trace: NULL when the configuration's */
+	char **fixed;		/* -p, every point */
+	GPtrArray *axes;	/* struct axis * */
+	char *json, *csv;
+	char *merge;
+	char *slurm;
+	char *points_arg;
+	gboolean resume, quiet;
+	gint threads, tasks;
+	/* derived */
+	size_t n_points;
+	unsigned part_k, part_n;	/* --points K/N; N = 1: all */
+	char *input;		/* what the points read: TRACE or its native copy */
+	char *tmpdir;		/* the native copy's folder */
+	char *keep;		/* OUT.points: finished points */
+	/* the run */
+	GMutex lock;
+	size_t done, total;	/* points of this run */
+	uint64_t kernels_done;
+	gint64 t0;
+	bool progress;
+	char *first_error;	/* the first point that failed: its message */
+	int first_status;
+};
+
+/* ---- messages ---------------------------------------------------------------- */
+
+static int fail(int status, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	ss_print_message(stderr, "sectorsim sweep: ", msg);
+	g_free(msg);
+	return status;
+}
+
+/* ---- the grid ------------------------------------------------------------------ */
+
+/*
+ * KEY=V1,V2,...: the values are split at commas, or at semicolons when
+ * there is one (for parameters whose value is itself a list:
+ * sched.carveouts=0,8,16;0,32).  Empty values are refused.
+ */
+static int parse_axis(struct sweep *s, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct axis *a;
+	char **v;
+
+	if (!eq || eq == arg)
+		return fail(EXIT_INPUT, "-s %s: expected KEY=V1,V2,... with KEY as -p takes it (l2.size, l1[*].assoc)", arg);
+	a = g_new0(struct axis, 1);
+	a->key = g_strndup(arg, eq - arg);
+	a->values = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(s->axes, a);
+	v = g_strsplit(eq + 1, strchr(eq + 1, ';') ? ";" : ",", -1);
+	for (char **p = v; *p; p++) {
+		char *x = g_strstrip(g_strdup(*p));
+
+		if (!*x) {
+			g_free(x);
+			g_strfreev(v);
+			return fail(EXIT_INPUT, "-s %s: an empty value; expected KEY=V1,V2,... with no empty one", arg);
+		}
+		g_ptr_array_add(a->values, x);
+	}
+	g_strfreev(v);
+	if (!a->values->len)
+		return fail(EXIT_INPUT, "-s %s: an empty value; expected KEY=V1,V2,... with at least one value", arg);
+	for (guint i = 0; i + 1 < s->axes->len; i++)
+		if (!strcmp(((struct axis *)s->axes->pdata[i])->key, a->key))
+			return fail(EXIT_INPUT, "-s %s: %s is swept twice; expected each key in one -s", arg, a->key);
+	return 0;
+}
+
+/* The value of axis `a` at point p (the last axis varies fastest). */
+static const char *point_value(const struct sweep *s, size_t p, guint a)
+{
+	size_t stride = 1;
+
+	for (guint j = s->axes->len; j-- > a + 1;)
+		stride *= ((struct axis *)s->axes->pdata[j])->values->len;
+
+	const struct axis *ax = s->axes->pdata[a];
+
+	return ax->values->pdata[(p / stride) % ax->values->len];
+}
+
+/* The -p list of point p: the fixed ones, then its values. */
+static char **point_overrides(const struct sweep *s, size_t p)
+{
+	GPtrArray *o = g_ptr_array_new();
+
+	for (char **f = s->fixed; f && *f; f++)
+		g_ptr_array_add(o, g_strdup(*f));
+	for (guint a = 0; a < s->axes->len; a++)
+		g_ptr_array_add(o, g_strdup_printf("%s=%s",
+			((struct axis *)s->axes->pdata[a])->key, point_value(s, p, a)));
+	g_ptr_array_add(o, NULL);
+	return (char **)g_ptr_array_free(o, FALSE);
+}
+
+static struct ss_registry *new_registry(GError **err)
+{
+	struct ss_registry *reg = ss_registry_new();
+
+	if (!ss_components_register(reg, err) || !ss_tools_register(reg, err)) {
+		ss_registry_free(reg);
+		return NULL;
+	}
+	return reg;
+}
+
+/* "KEY=VALUE, KEY=VALUE" of point p, for messages. */
+static char *point_label(const struct sweep *s, size_t p)
+{
+	GString *o = g_string_new(NULL);
+
+	for (guint a = 0; a < s->axes->len; a++)
+		g_string_append_printf(o, "%s%s=%s", a ? ", " : "",
+				       ((struct axis *)s->axes->pdata[a])->key,
+				       point_value(s, p, a));
+	return g_string_free(o, FALSE);
+}
+
+static bool mine(const struct sweep *s, size_t p);
+
+/*
+ * Every point of this run loads and builds, before any simulation: an
+ * unknown key, a value its parameter refuses or a combination the
+ * components refuse stops the sweep with the message -p would give,
+ * prefixed with the point.
+ */
+static int check_grid(struct sweep *s)
+{
+	GError *err = NULL;
+	struct ss_registry *reg = new_registry(&err);
+	int status = 0;
+
+	if (!reg) {
+		status = fail(EXIT_INTERNAL, "%s", err->message);
+		g_error_free(err);
+		return status;
+	}
+	for (size_t p = 0; p < s->n_points && !status; p++) {
+		char **o = point_overrides(s, p);
+		GPtrArray *errors = NULL;
+		struct ss_run_options run = { .quiet = TRUE, .table_off = TRUE, .threads = 1 };
+		struct ss_sim *sim;
+
+		if (!mine(s, p)) {
+			g_strfreev(o);
+			continue;
+		}
+		sim = ss_sim_load(reg, s->config, (const char *const *)o, s->trace, &errors);
+		if (!sim) {
+			char *l = point_label(s, p);
+
+			for (guint i = 0; i < errors->len; i++)
+				fprintf(stderr, "sectorsim sweep: point %zu (%s): %s\n", p, l,
+					(char *)errors->pdata[i]);
+			g_ptr_array_free(errors, TRUE);
+			g_free(l);
+			status = EXIT_INPUT;
+		} else {
+			ss_sim_set_run_options(sim, &run);
+			if (!ss_sim_build(sim, &err)) {
+				char *l = point_label(s, p);
+
+				status = err->code == SS_ERROR_CONFIG || err->code == SS_ERROR_INPUT
+					 ? EXIT_INPUT : EXIT_INTERNAL;
+				fprintf(stderr, "sectorsim sweep: point %zu (%s): %s\n", p, l, err->message);
+				g_free(l);
+				g_clear_error(&err);
+			}
+		}
+		ss_sim_free(sim);
+		g_strfreev(o);
+	}
+	ss_registry_free(reg);
+	return status;
+}
+
+/* ---- decoding once ---------------------------------------------------------- */
+
+/*
+ * A text trace given as TRACE becomes a native file that every point
+ * reads.  A native trace is read as it is, and so is a trc one, which
+ * the Nugteren configurations read as loads only (a native copy keeps
+ * its stores, and loads_only takes trc traces alone).
+ */
+static int decode_once(struct sweep *s)
+{
+	GError *err = NULL;
+	struct trace_reader *t;
+	enum trace_format_id f;
+	char *out;
+
+	s->input = g_strdup(s->trace);
+	if (!s->trace)
+		return 0;
+	t = trace_open(s->trace, TRACE_AUTO, &err);
+	if (!t) {
+		int status = fail(EXIT_INPUT, "%s", err->message);
+
+		g_error_free(err);
+		return status;
+	}
+	f = trace_format_of(t);
+	trace_close(t);
+	if (f == TRACE_NATIVE || f == TRACE_TRC)
+		return 0;
+	s->tmpdir = g_dir_make_tmp("sectorsim-sweep-XXXXXX", &err);
+	if (!s->tmpdir) {
+		int status = fail(EXIT_INTERNAL, "a folder for the decoded trace: %s", err->message);
+
+		g_error_free(err);
+		return status;
+	}
+	out = g_build_filename(s->tmpdir, "trace.native", NULL);
+	if (!s->quiet)
+		fprintf(stderr, "sectorsim sweep: decoding %s once for the %zu points\n",
+			s->trace, s->n_points);
+	if (!native_convert(s->trace, TRACE_AUTO, out, 1, NULL, &err)) {
+		int status = fail(err->code == SS_ERROR_INPUT || err->code == SS_ERROR_CONFIG
+				  ? EXIT_INPUT : EXIT_INTERNAL, "%s", err->message);
+
+		g_error_free(err);
+		g_free(out);
+		return status;
+	}
+	g_free(s->input);
+	s->input = out;
+	return 0;
+}
+
+static void remove_tmpdir(struct sweep *s)
+{
+	char *f;
+
+	if (!s->tmpdir)
+		return;
+	f = g_build_filename(s->tmpdir, "trace.native", NULL);
+	g_unlink(f);
+	g_free(f);
+	g_rmdir(s->tmpdir);
+}
+
+/* ---- one point --------------------------------------------------------------- */
+
+static char *keep_path(const struct sweep *s, size_t p, const char *ext)
+{
+	char *base = g_strdup_printf("point-%06zu.%s", p, ext);
+	char *path = g_build_filename(s->keep, base, NULL);
+
+	g_free(base);
+	return path;
+}
+
+/* Point p is finished: its files are both there (a file appears whole,
+ * renamed from its .part). */
+static bool point_kept(const struct sweep *s, size_t p)
+{
+	bool ok = true;
+
+	for (int k = 0; k < 2 && ok; k++) {
+		char *f = keep_path(s, p, k ? "csv" : "json");
+
+		ok = g_file_test(f, G_FILE_TEST_IS_REGULAR);
+		g_free(f);
+	}
+	return ok;
+}
+
+static uint64_t count_kernels(const char *json_path)
+{
+	char *text = NULL;
+	uint64_t n = 0;
+
+	if (g_file_get_contents(json_path, &text, NULL, NULL))
+		for (const char *p = text; (p = strstr(p, "\n    {\n      \"kernel_id\": ")); p++)
+			n++;
+	g_free(text);
+	return n;
+}
+
+static void show_progress(struct sweep *s)
+{
+	double el = (g_get_monotonic_time() - s->t0) / 1e6;
+	double left = s->done ? el / s->done * (s->total - s->done) : 0;
+
+	fprintf(stderr, "\r\033[Ksectorsim sweep: %zu of %zu points, %" G_GUINT64_FORMAT " kernels, %.0f s left",
+		s->done, s->total, s->kernels_done, left);
+	fflush(stderr);
+}
+
+/* Point p's run, into OUT.points/point-P.{json,csv}. */
+static void run_point(gpointer data, gpointer user)
+{
+	struct sweep *s = user;
+	size_t p = GPOINTER_TO_SIZE(data) - 1;
+	char **o = point_overrides(s, p);
+	char *json = keep_path(s, p, "json"), *csv = keep_path(s, p, "csv");
+	GError *err = NULL;
+	GPtrArray *errors = NULL;
+	struct ss_registry *reg = NULL;
+	struct ss_sim *sim = NULL;
+	char *msg = NULL;
+	int status = 0;
+
+	g_mutex_lock(&s->lock);
+	status = s->first_error || ss_interrupted() ? -1 : 0;
+	g_mutex_unlock(&s->lock);
+	if (status)
+		goto out;
+	reg = new_registry(&err);
+	if (!reg) {
+		msg = g_strdup(err->message);
+		status = EXIT_INTERNAL;
+		goto out;
+	}
+	sim = ss_sim_load(reg, s->config, (const char *const *)o, s->input, &errors);
+	if (!sim) {
+		/* it loaded with TRACE (check_grid): its native copy is at fault */
+		msg = g_strdup_printf("sectorsim sweep: point %zu: %s", p,
+				      errors->len ? (char *)errors->pdata[0] : "does not load");
+		g_ptr_array_free(errors, TRUE);
+		status = EXIT_INTERNAL;
+		goto out;
+	}
+
+	struct ss_run_options run = {
+		.json = json, .csv = csv, .quiet = TRUE, .table_off = TRUE,
+		.threads = 1, .raw_stats_unread = TRUE,
+		.version = PACKAGE_VERSION, .config = s->config, .params = o,
+	};
+
+	ss_sim_set_run_options(sim, &run);
+	if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err) ||
+	    !ss_engine_close_outputs(ss_sim_engine(sim), &err)) {
+		status = err->code == SS_ERROR_CONFIG || err->code == SS_ERROR_INPUT
+			 ? EXIT_INPUT : EXIT_INTERNAL;
+		char *l = point_label(s, p);
+
+		msg = g_strdup_printf("sectorsim sweep: point %zu (%s): %s", p, l, err->message);
+		g_free(l);
+	} else if (ss_interrupted()) {
+		status = -1;
+	}
+out:
+	if (sim)
+		ss_sim_free(sim);
+	if (reg)
+		ss_registry_free(reg);
+	g_clear_error(&err);
+	g_mutex_lock(&s->lock);
+	if (status > 0 && !s->first_error) {
+		s->first_error = msg;
+		s->first_status = status;
+		msg = NULL;
+	}
+	if (!status) {
+		s->done++;
+		s->kernels_done += count_kernels(json);
+		if (s->progress)
+			show_progress(s);
+	}
+	g_mutex_unlock(&s->lock);
+	/* an unfinished point leaves nothing */
+	if (status) {
+		g_unlink(json);
+		g_unlink(csv);
+	}
+	g_free(msg);
+	g_free(json);
+	g_free(csv);
+	g_strfreev(o);
+}
+
+/* ---- collating ------------------------------------------------------------------ */
+
+/* A JSON string of s. */
+static void json_str(GString *o, const char *s)
+{
+	g_string_append_c(o, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			g_string_append_printf(o, "\\%c", *p);
+		else if (*p < 0x20)
+			g_string_append_printf(o, "\\u%04x", *p);
+		else
+			g_string_append_c(o, *p);
+	}
+	g_string_append_c(o, '"');
+}
+
+/* A CSV field of s (quoted when it holds a comma, a quote or a line end). */
+static void csv_field(GString *o, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		g_string_append(o, s);
+		return;
+	}
+	g_string_append_c(o, '"');
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			g_string_append_c(o, '"');
+		g_string_append_c(o, *p);
+	}
+	g_string_append_c(o, '"');
+}
+
+/* What was swept, as the outputs' head records it. */
+static void sweep_head(const struct sweep *s, GString *o, bool json)
+{
+	char *cfg = g_canonicalize_filename(s->config, NULL);
+	char *trace = s->trace ? g_canonicalize_filename(s->trace, NULL) : NULL;
+
+	if (json) {
+		g_string_append(o, "{\n  \"sweep\": {\"schema\": 1, \"sectorsim\": \"" PACKAGE_VERSION "\", \"config\": ");
+		json_str(o, cfg);
+		g_string_append(o, ", \"trace\": ");
+		if (trace)
+			json_str(o, trace);
+		else
+			g_string_append(o, "null");
+		g_string_append(o, ", \"params\": [");
+		for (char **f = s->fixed; f && *f; f++) {
+			g_string_append(o, f == s->fixed ? "" : ", ");
+			json_str(o, *f);
+		}
+		g_string_append(o, "], \"axes\": [");
+		for (guint a = 0; a < s->axes->len; a++) {
+			const struct axis *ax = s->axes->pdata[a];
+
+			g_string_append(o, a ? ", {\"key\": " : "{\"key\": ");
+			json_str(o, ax->key);
+			g_string_append(o, ", \"values\": [");
+			for (guint v = 0; v < ax->values->len; v++) {
+				g_string_append(o, v ? ", " : "");
+				json_str(o, ax->values->pdata[v]);
+			}
+			g_string_append(o, "]}");
+		}
+		g_string_append_printf(o, "], \"points\": %zu}", s->n_points);
+	} else {
+		g_string_append(o, "# sectorsim sweep results\n# sectorsim: \"" PACKAGE_VERSION "\"\n# config: ");
+		g_string_append(o, cfg);
+		g_string_append_printf(o, "\n# trace: %s\n# params:", trace ? trace : "(the configuration's)");
+		for (char **f = s->fixed; f && *f; f++)
+			g_string_append_printf(o, " %s", *f);
+		g_string_append(o, "\n# axes:");
+		for (guint a = 0; a < s->axes->len; a++) {
+			const struct axis *ax = s->axes->pdata[a];
+
+			g_string_append_printf(o, " %s=", ax->key);
+			for (guint v = 0; v < ax->values->len; v++)
+				g_string_append_printf(o, "%s%s", v ? ";" : "", (char *)ax->values->pdata[v]);
+		}
+		g_string_append_printf(o, "\n# points: %zu\n", s->n_points);
+	}
+	g_free(cfg);
+	g_free(trace);
+}
+
+/* The "kernels" array of a results JSON, as written (NULL: not there). */
+static char *kernels_text(const char *text)
+{
+	const char *k = strstr(text, "\n  \"kernels\": ");
+	const char *e = g_strrstr(text, "\n}");
+
+	if (!k || !e || e < k)
+		return NULL;
+	k += strlen("\n  \"kernels\": ");
+	return g_strndup(k, e - k);
+}
+
+/* The point's JSON object. */
+static bool point_json(const struct sweep *s, size_t p, GString *o, char **why)
+{
+	char *path = keep_path(s, p, "json"), *text = NULL, *k = NULL;
+	GError *err = NULL;
+	bool ok = false;
+
+	if (!g_file_get_contents(path, &text, NULL, &err)) {
+		*why = g_strdup(err->message);
+		g_error_free(err);
+	} else if (!(k = kernels_text(text))) {
+		*why = g_strdup_printf("%s: no \"kernels\" array", path);
+	} else {
+		g_string_append_printf(o, "    {\"index\": %zu, \"params\": {", p);
+		for (guint a = 0; a < s->axes->len; a++) {
+			g_string_append(o, a ? ", " : "");
+			json_str(o, ((struct axis *)s->axes->pdata[a])->key);
+			g_string_append(o, ": ");
+			json_str(o, point_value(s, p, a));
+		}
+		g_string_append(o, "},\n    \"kernels\": ");
+		g_string_append(o, k);
+		g_string_append(o, "}");
+		ok = true;
+	}
+	g_free(k);
+	g_free(text);
+	g_free(path);
+	return ok;
+}
+
+/* The point's CSV rows; *head: its column line (the first point's is kept
+ * and every other must equal it). */
+static bool point_csv(const struct sweep *s, size_t p, GString *o, char **head,
+		      char **why)
+{
+	char *path = keep_path(s, p, "csv"), *text = NULL;
+	char **lines = NULL;
+	GError *err = NULL;
+	bool ok = false, seen_head = false;
+
+	if (!g_file_get_contents(path, &text, NULL, &err)) {
+		*why = g_strdup(err->message);
+		g_error_free(err);
+		goto out;
+	}
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		if (!**l || **l == '#')
+			continue;
+		if (!seen_head) {
+			seen_head = true;
+			if (!*head) {
+				*head = g_strdup(*l);
+			} else if (strcmp(*head, *l)) {
+				*why = g_strdup_printf("point %zu has other columns than the points before it (a swept parameter changes what the report computes); expected one mode of report for every point", p);
+				goto out;
+			}
+			continue;
+		}
+		g_string_append_printf(o, "%zu", p);
+		for (guint a = 0; a < s->axes->len; a++) {
+			g_string_append_c(o, ',');
+			csv_field(o, point_value(s, p, a));
+		}
+		g_string_append_printf(o, ",%s\n", *l);
+	}
+	ok = seen_head;
+	if (!ok)
+		*why = g_strdup_printf("%s: no column line", path);
+out:
+	g_strfreev(lines);
+	g_free(text);
+	g_free(path);
+	return ok;
+}
+
+/* The points this run writes: all, or those of --points K/N. */
+static bool mine(const struct sweep *s, size_t p)
+{
+	return p % s->part_n == s->part_k;
+}
+
+static int write_outputs(struct sweep *s)
+{
+	GString *js = g_string_new(NULL), *cs = g_string_new(NULL), *rows = g_string_new(NULL);
+	char *head = NULL, *why = NULL;
+	bool first = true;
+	int status = 0;
+
+	sweep_head(s, js, true);
+	if (s->part_n > 1)
+		g_string_append_printf(js, ",\n  \"part\": \"%u/%u\"", s->part_k, s->part_n);
+	g_string_append(js, ",\n  \"points\": [\n");
+	sweep_head(s, cs, false);
+	if (s->part_n > 1)
+		g_string_append_printf(cs, "# part: %u/%u\n", s->part_k, s->part_n);
+	for (size_t p = 0; p < s->n_points && !why; p++) {
+		if (!mine(s, p))
+			continue;
+		if (!first)
+			g_string_append(js, ",\n");
+		first = false;
+		if (!point_json(s, p, js, &why))
+			break;
+		point_csv(s, p, rows, &head, &why);
+	}
+	if (why) {
+		status = fail(EXIT_INTERNAL, "%s", why);
+		goto out;
+	}
+	g_string_append(js, "\n  ]\n}\n");
+	g_string_append(cs, "point");
+	for (guint a = 0; a < s->axes->len; a++) {
+		g_string_append_c(cs, ',');
+		csv_field(cs, ((struct axis *)s->axes->pdata[a])->key);
+	}
+	g_string_append_printf(cs, ",%s\n%s", head ? head : "", rows->str);
+	if (s->json)
+		status = tool_write_file(s->json, "sweep results", js->str, js->len, &why);
+	if (!status && s->csv)
+		status = tool_write_file(s->csv, "sweep results", cs->str, cs->len, &why);
+	if (status)
+		fail(status, "%s", why);
+out:
+	g_free(why);
+	g_free(head);
+	g_string_free(js, TRUE);
+	g_string_free(cs, TRUE);
+	g_string_free(rows, TRUE);
+	return status;
+}
+
+/* The kept points' files and their folder, once the results are whole. */
+static void remove_kept(struct sweep *s)
+{
+	for (size_t p = 0; p < s->n_points; p++) {
+		if (!mine(s, p))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			char *f = keep_path(s, p, k ? "csv" : "json");
+
+			g_unlink(f);
+			g_free(f);
+		}
+	}
+	g_rmdir(s->keep);
+}
+
+/* ---- --merge ---------------------------------------------------------------- */
+
+/*
+ * Partial files (--points K/N runs) of one sweep into the file one run
+ * writes: JSON when OUT ends in .json (or the partials are JSON), CSV
+ * otherwise; every point must be there once.
+ */
+static int merge(const char *out, char **parts, int n)
+{
+	GString *o = g_string_new(NULL);
+	GPtrArray *points = g_ptr_array_new_with_free_func(g_free);	/* by index */
+	char *head = NULL, *cols = NULL, *why = NULL;
+	bool json = false;
+	size_t total = 0;
+	int status = 0;
+
+	if (n < 1) {
+		g_string_free(o, TRUE);
+		g_ptr_array_free(points, TRUE);
+		return fail(EXIT_INPUT, "--merge %s: no partial file; expected --merge OUT PARTIAL...", out);
+	}
+	for (int i = 0; i < n && !status; i++) {
+		char *text = NULL, *h;
+		GError *err = NULL;
+		const char *body;
+		size_t t;
+
+		if (!g_file_get_contents(parts[i], &text, NULL, &err)) {
+			status = fail(EXIT_INPUT, "%s", err->message);
+			g_error_free(err);
+			break;
+		}
+		if (i == 0)
+			json = text[0] == '{';
+		else if (json != (text[0] == '{'))
+			status = fail(EXIT_INPUT, "%s: %s, unlike %s; expected partial files of one kind",
+				      parts[i], json ? "not JSON" : "JSON", parts[0]);
+		/* the head: up to the part line, which the merged file lacks */
+		const char *pl = strstr(text, json ? ",\n  \"part\": \"" : "# part: ");
+		const char *pts = json ? strstr(text, ",\n  \"points\": [\n") : NULL;
+
+		if (!status && (!pl || (json && !pts))) {
+			status = fail(EXIT_INPUT, "%s: not a partial file of `sectorsim sweep --points K/N`", parts[i]);
+		}
+		if (status) {
+			g_free(text);
+			break;
+		}
+		h = g_strndup(text, pl - text);
+		t = strtoull(strstr(h, json ? "\"points\": " : "# points: ") + (json ? 10 : 10), NULL, 10);
+		if (!head) {
+			head = h;
+			total = t;
+			g_ptr_array_set_size(points, (guint)total);
+		} else {
+			if (strcmp(head, h))
+				status = fail(EXIT_INPUT, "%s: another sweep than %s (its configuration, trace, parameters or grid differ)",
+					      parts[i], parts[0]);
+			g_free(h);
+		}
+		if (status) {
+			g_free(text);
+			break;
+		}
+		if (json) {
+			/* the points, each "    {\"index\": I, ..." up to the next */
+			body = pts + strlen(",\n  \"points\": [\n");
+			const char *end = g_strrstr(body, "\n  ]\n}");
+
+			while (body && end && body < end) {
+				const char *next = strstr(body + 1, ",\n    {\"index\": ");
+				const char *stop = next && next < end ? next : end;
+				size_t idx = strtoull(body + strlen("    {\"index\": "), NULL, 10);
+
+				if (idx >= total || points->pdata[idx]) {
+					status = fail(EXIT_INPUT, "%s: point %zu %s", parts[i], idx,
+						      idx >= total ? "is outside the sweep" : "is in two partial files");
+					break;
+				}
+				points->pdata[idx] = g_strndup(body, stop - body);
+				body = stop == end ? NULL : stop + 2;
+			}
+		} else {
+			/* after the part line: the column line, then the rows,
+			 * whose first field is the point */
+			char **lines = g_strsplit(strchr(pl, '\n') ? strchr(pl, '\n') + 1 : "", "\n", -1);
+			char **l = lines;
+
+			while (*l && !**l)
+				l++;
+			if (!*l)
+				status = fail(EXIT_INPUT, "%s: no column line", parts[i]);
+			else if (!cols)
+				cols = g_strdup(*l);
+			else if (strcmp(cols, *l))
+				status = fail(EXIT_INPUT, "%s: other columns than %s", parts[i], parts[0]);
+			for (l = *l ? l + 1 : l; *l && !status; l++) {
+				size_t idx;
+				char *row;
+
+				if (!**l)
+					continue;
+				idx = strtoull(*l, NULL, 10);
+				if (idx >= total) {
+					status = fail(EXIT_INPUT, "%s: point %zu is outside the sweep", parts[i], idx);
+					break;
+				}
+				row = g_strconcat(points->pdata[idx] ? (char *)points->pdata[idx] : "",
+						  *l, "\n", NULL);
+				g_free(points->pdata[idx]);
+				points->pdata[idx] = row;
+			}
+			g_strfreev(lines);
+		}
+		g_free(text);
+	}
+	for (size_t p = 0; p < total && !status; p++)
+		if (!points->pdata[p])
+			status = fail(EXIT_INPUT, "--merge %s: point %zu is in no partial file; expected the files of every --points K/N of the sweep", out, p);
+	if (!status) {
+		if (json) {
+			g_string_append(o, head);
+			g_string_append(o, ",\n  \"points\": [\n");
+			for (size_t p = 0; p < total; p++)
+				g_string_append_printf(o, "%s%s", p ? ",\n" : "", (char *)points->pdata[p]);
+			g_string_append(o, "\n  ]\n}\n");
+		} else {
+			g_string_append_printf(o, "%s%s\n", head, cols);
+			for (size_t p = 0; p < total; p++)
+				g_string_append(o, points->pdata[p]);
+		}
+		status = tool_write_file(out, "merged sweep results", o->str, o->len, &why);
+		if (status)
+			fail(status, "%s", why);
+	}
+	g_free(why);
+	g_free(head);
+	g_free(cols);
+	g_ptr_array_free(points, TRUE);
+	g_string_free(o, TRUE);
+	return status;
+}
+
+/* ---- --slurm ---------------------------------------------------------------- */
+
+static char *shell_quote_all(char **argv)
+{
+	GString *o = g_string_new(NULL);
+
+	for (char **a = argv; *a; a++) {
+		char *q = g_shell_quote(*a);
+
+		g_string_append_printf(o, "%s%s", a == argv ? "" : " ", q);
+		g_free(q);
+	}
+	return g_string_free(o, FALSE);
+}
+
+/*
+ * DIR/sweep.sbatch: a job array of `tasks` tasks, task K running
+ * `--points K/tasks` into DIR/part-K.{json,csv}; DIR/merge.sbatch joins
+ * them into the outputs; DIR/submit.sh submits both, the merge after the
+ * array has succeeded.
+ */
+static int write_slurm(struct sweep *s, const char *self)
+{
+	GString *argv_s = g_string_new(NULL);
+	char *dir = g_canonicalize_filename(s->slurm, NULL);
+	char *cfg = g_canonicalize_filename(s->config, NULL);
+	char *trace = s->trace ? g_canonicalize_filename(s->trace, NULL) : NULL;
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	char *cmd, *why = NULL, *text, *path, *qdir, *self_q;
+	unsigned tasks = s->tasks > 0 ? (unsigned)s->tasks : (unsigned)MIN(s->n_points, 1000);
+	int status = 0;
+
+	if (g_mkdir_with_parents(dir, 0777) != 0) {
+		status = fail(EXIT_INPUT, "--slurm %s: %s", s->slurm, g_strerror(errno));
+		goto out;
+	}
+	g_ptr_array_add(a, g_strdup("sweep"));
+	g_ptr_array_add(a, g_strdup("--quiet"));
+	for (char **f = s->fixed; f && *f; f++) {
+		g_ptr_array_add(a, g_strdup("-p"));
+		g_ptr_array_add(a, g_strdup(*f));
+	}
+	for (guint i = 0; i < s->axes->len; i++) {
+		const struct axis *ax = s->axes->pdata[i];
+		char *vals = g_strjoinv(";", (char **)ax->values->pdata);
+
+		/* NULL-terminated for g_strjoinv */
+		g_ptr_array_add(a, g_strdup("-s"));
+		g_ptr_array_add(a, g_strdup_printf("%s=%s", ax->key, vals));
+		g_free(vals);
+	}
+	g_ptr_array_add(a, g_strdup(cfg));
+	if (trace)
+		g_ptr_array_add(a, g_strdup(trace));
+	g_ptr_array_add(a, NULL);
+	cmd = shell_quote_all((char **)a->pdata);
+	qdir = g_shell_quote(dir);
+	self_q = g_shell_quote(self);
+	text = g_strdup_printf(
+		"#!/bin/bash\n"
+		"# sectorsim sweep of %zu points as a Slurm job array: task K runs the\n"
+		"# points whose index is K mod %u (sbatch sweep.sbatch, or submit.sh)\n"
+		"#SBATCH --job-name=sectorsim-sweep\n"
+		"#SBATCH --array=0-%u\n"
+		"#SBATCH --cpus-per-task=1\n"
+		"#SBATCH --output=%s/task-%%a.log\n"
+		"set -eu\n"
+		"# the program that wrote this; $SECTORSIM names another\n"
+		"sectorsim=${SECTORSIM:-%s}\n"
+		"k=${SLURM_ARRAY_TASK_ID:?run as a Slurm array task, or set SLURM_ARRAY_TASK_ID}\n"
+		"exec \"$sectorsim\" %s --threads 1 --points \"$k/%u\" --json %s/part-\"$k\".json --csv %s/part-\"$k\".csv\n",
+		s->n_points, tasks, tasks - 1, dir, self_q, cmd, tasks, qdir, qdir);
+	path = g_build_filename(dir, "sweep.sbatch", NULL);
+	status = tool_write_file(path, "Slurm job array", text, strlen(text), &why);
+	g_free(path);
+	g_free(text);
+	if (!status) {
+		char *jq = s->json ? g_shell_quote(s->json) : NULL;
+		char *cq = s->csv ? g_shell_quote(s->csv) : NULL;
+		char *cwd = g_get_current_dir(), *cwdq = g_shell_quote(cwd);
+
+		text = g_strdup_printf(
+			"#!/bin/bash\n"
+			"# joins the array's partial results into the sweep's outputs\n"
+			"#SBATCH --job-name=sectorsim-sweep-merge\n"
+			"#SBATCH --output=%s/merge.log\n"
+			"set -eu\n"
+			"sectorsim=${SECTORSIM:-%s}\n"
+			"cd %s\n"
+			"%s\"$sectorsim\" sweep --merge %s %s/part-*.json\n"
+			"%s\"$sectorsim\" sweep --merge %s %s/part-*.csv\n",
+			dir, self_q, cwdq,
+			jq ? "" : ": ", jq ? jq : "OUT.json", qdir,
+			cq ? "" : ": ", cq ? cq : "OUT.csv", qdir);
+		path = g_build_filename(dir, "merge.sbatch", NULL);
+		status = tool_write_file(path, "Slurm merge job", text, strlen(text), &why);
+		g_free(path);
+		g_free(text);
+		g_free(jq);
+		g_free(cq);
+		g_free(cwd);
+		g_free(cwdq);
+	}
+	if (!status) {
+		text = g_strdup_printf(
+			"#!/bin/bash\n"
+			"# submits the sweep's job array, then the merge once it has succeeded\n"
+			"set -eu\n"
+			"cd %s\n"
+			"jid=$(sbatch --parsable sweep.sbatch)\n"
+			"sbatch --dependency=afterok:\"${jid%%%%;*}\" merge.sbatch\n", qdir);
+		path = g_build_filename(dir, "submit.sh", NULL);
+		status = tool_write_file(path, "Slurm submit script", text, strlen(text), &why);
+		if (!status)
+			g_chmod(path, 0755);
+		g_free(path);
+		g_free(text);
+	}
+	if (status)
+		fail(status, "%s", why);
+	else if (!s->quiet)
+		fprintf(stderr, "sectorsim sweep: %s/sweep.sbatch: %zu points in %u tasks; submit with %s/submit.sh\n",
+			dir, s->n_points, tasks, dir);
+	g_free(cmd);
+	g_free(qdir);
+	g_free(self_q);
+out:
+	g_free(why);
+	g_ptr_array_free(a, TRUE);
+	g_string_free(argv_s, TRUE);
+	g_free(dir);
+	g_free(cfg);
+	g_free(trace);
+	return status;
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+static void axis_free(gpointer p)
+{
+	struct axis *a = p;
+
+	g_free(a->key);
+	g_ptr_array_free(a->values, TRUE);
+	g_free(a);
+}
+
+static int parse_points(struct sweep *s)
+{
+	unsigned k, n;
+	char c;
+
+	s->part_k = 0;
+	s->part_n = 1;
+	if (!s->points_arg)
+		return 0;
+	if (sscanf(s->points_arg, "%u/%u%c", &k, &n, &c) != 2 || n < 1 || k >= n)
+		return fail(EXIT_INPUT, "--points %s: expected K/N with 0 <= K < N", s->points_arg);
+	s->part_k = k;
+	s->part_n = n;
+	return 0;
+}
+
+/* Run the points not kept yet; 0 once every one of this run is. */
+static int run_points(struct sweep *s)
+{
+	GError *err = NULL;
+	GThreadPool *pool;
+	unsigned threads = s->threads > 0 ? (unsigned)s->threads : g_get_num_processors();
+
+	if (g_mkdir_with_parents(s->keep, 0777) != 0)
+		return fail(EXIT_INPUT, "%s: %s", s->keep, g_strerror(errno));
+	s->total = 0;
+	for (size_t p = 0; p < s->n_points; p++)
+		s->total += mine(s, p);
+	s->done = 0;
+	s->t0 = g_get_monotonic_time();
+	s->progress = isatty(2) && !s->quiet;
+	pool = g_thread_pool_new(run_point, s, (gint)MAX(threads, 1u), TRUE, &err);
+	if (!pool) {
+		int status = fail(EXIT_INTERNAL, "%s", err->message);
+
+		g_error_free(err);
+		return status;
+	}
+	for (size_t p = 0; p < s->n_points; p++) {
+		if (!mine(s, p))
+			continue;
+		if (s->resume && point_kept(s, p)) {
+			s->done++;
+			continue;
+		}
+		g_thread_pool_push(pool, GSIZE_TO_POINTER(p + 1), NULL);
+	}
+	g_thread_pool_free(pool, FALSE, TRUE);
+	if (s->progress)
+		fputs("\r\033[K", stderr);
+	if (s->first_error) {
+		fprintf(stderr, "%s\n", s->first_error);
+		return s->first_status;
+	}
+	if (ss_interrupted()) {
+		fprintf(stderr, "sectorsim sweep: interrupted: %zu of %zu points finished, kept in %s; --resume runs the rest\n",
+			s->done, s->total, s->keep);
+		return EXIT_INTERRUPTED;
+	}
+	return 0;
+}
+
+int sectorsim_sweep_main(int argc, char **argv)
+{
+	struct sweep s = { 0 };
+	char **sets = NULL;
+	GOptionEntry entries[] = {
+		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Sweep a parameter: KEY=V1,V2,... with KEY as -p takes it (repeatable: a grid; values with commas of their own: separate them with ';')", "KEY=VALUES" },
+		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &s.fixed, "Override a parameter in every point: SECTION.KEY=VALUE (repeatable)", "KEY=VALUE" },
+		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &s.json, "Write the results as JSON: the sweep, then per point its values and the kernels `sectorsim --json` writes", "FILE" },
+		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &s.csv, "Write the results as CSV: one row per point and kernel (default: standard output)", "FILE" },
+		{ "threads", 0, 0, G_OPTION_ARG_INT, &s.threads, "Points run at once (default: one per online core)", "N" },
+		{ "points", 0, 0, G_OPTION_ARG_STRING, &s.points_arg, "Run only the points whose index is K mod N, into partial files for --merge", "K/N" },
+		{ "merge", 0, 0, G_OPTION_ARG_FILENAME, &s.merge, "Join the partial files given as arguments (of every --points K/N) into OUT", "OUT" },
+		{ "slurm", 0, 0, G_OPTION_ARG_FILENAME, &s.slurm, "Write a Slurm job array for the sweep into DIR (sweep.sbatch, merge.sbatch, submit.sh) instead of running it", "DIR" },
+		{ "tasks", 0, 0, G_OPTION_ARG_INT, &s.tasks, "--slurm: tasks of the job array (default: one per point, at most 1000)", "N" },
+		{ "resume", 0, 0, G_OPTION_ARG_NONE, &s.resume, "Keep the points an interrupted sweep finished, and run the rest", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &s.quiet, "Nothing on standard error but warnings and errors", NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GOptionContext *ctx;
+	GError *err = NULL;
+	int status = 0;
+
+	g_mutex_init(&s.lock);
+	s.axes = g_ptr_array_new_with_free_func(axis_free);
+	ctx = g_option_context_new("CONFIG.ini [TRACE] -s KEY=V1,V2,... [-s ...]");
+	g_option_context_set_summary(ctx,
+		"Run CONFIG.ini for every point of a grid of parameter values and\n"
+		"collate the results: per point and kernel, what `sectorsim --json`\n"
+		"and `--csv` write.  A text TRACE is decoded once (into the native\n"
+		"format) for all the points, which run at once on --threads threads.\n"
+		"Finished points are kept in OUT.points/ until the results are whole.\n"
+		"`sectorsim sweep --merge OUT PARTIAL...` joins --points K/N runs.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		status = fail(EXIT_INPUT, "%s (see --help)", err->message);
+		g_error_free(err);
+		goto out;
+	}
+	if (s.merge) {
+		status = merge(s.merge, argv + 1, argc - 1);
+		goto out;
+	}
+	if (argc < 2 || argc > 3) {
+		status = fail(EXIT_INPUT, "%d argument%s; expected CONFIG.ini [TRACE] (see --help)",
+			      argc - 1, argc == 2 ? "" : "s");
+		goto out;
+	}
+	s.config = g_strdup(argv[1]);
+	s.trace = argc == 3 ? g_strdup(argv[2]) : NULL;
+	for (char **a = sets; a && *a && !status; a++)
+		status = parse_axis(&s, *a);
+	if (status)
+		goto out;
+	if (!s.axes->len) {
+		status = fail(EXIT_INPUT, "nothing to sweep; expected -s KEY=V1,V2,...");
+		goto out;
+	}
+	if (s.threads < 0) {
+		status = fail(EXIT_INPUT, "--threads %d: expected 1 or more (0: one per online core)", s.threads);
+		goto out;
+	}
+	s.n_points = 1;
+	for (guint a = 0; a < s.axes->len; a++) {
+		s.n_points *= ((struct axis *)s.axes->pdata[a])->values->len;
+		if (s.n_points > SWEEP_MAX_POINTS) {
+			status = fail(EXIT_INPUT, "the grid has more than %d points; expected fewer (split it into several sweeps)",
+				      SWEEP_MAX_POINTS);
+			goto out;
+		}
+	}
+	if ((status = parse_points(&s)))
+		goto out;
+	if (s.json && s.csv && !strcmp(s.json, s.csv)) {
+		status = fail(EXIT_INPUT, "--json and --csv are both %s; expected two files", s.json);
+		goto out;
+	}
+	if ((s.json && !strcmp(s.json, "-")) || (s.csv && !strcmp(s.csv, "-"))) {
+		status = fail(EXIT_INPUT, "a sweep's results go to files; expected --json FILE and --csv FILE");
+		goto out;
+	}
+	if (!s.json && !s.csv && !s.slurm) {
+		status = fail(EXIT_INPUT, "no output; expected --json FILE, --csv FILE or both");
+		goto out;
+	}
+	if ((status = check_grid(&s)))
+		goto out;
+	if (s.slurm) {
+		/* the tasks run this very program, wherever it is installed */
+		char *self = g_file_read_link("/proc/self/exe", NULL);
+
+		status = write_slurm(&s, self ? self : "sectorsim");
+		g_free(self);
+		goto out;
+	}
+	s.keep = g_strconcat(s.json ? s.json : s.csv, ".points", NULL);
+	if (!s.resume && g_file_test(s.keep, G_FILE_TEST_EXISTS)) {
+		status = fail(EXIT_INPUT, "%s is there: an interrupted sweep's finished points; expected --resume to finish it, or that folder removed",
+			      s.keep);
+		goto out;
+	}
+	if (s.resume && !g_file_test(s.keep, G_FILE_TEST_IS_DIR)) {
+		status = fail(EXIT_INPUT, "--resume: %s is not there; expected the folder of an interrupted sweep with the same outputs",
+			      s.keep);
+		goto out;
+	}
+	if ((status = decode_once(&s)))
+		goto out;
+	ss_catch_interrupt();
+	status = run_points(&s);
+	if (!status)
+		status = write_outputs(&s);
+	if (!status)
+		remove_kept(&s);
+	else
+		g_rmdir(s.keep);	/* only when no point finished */
+out:
+	remove_tmpdir(&s);
+	g_option_context_free(ctx);
+	g_strfreev(sets);
+	g_strfreev(s.fixed);
+	g_ptr_array_free(s.axes, TRUE);
+	g_free(s.config);
+	g_free(s.trace);
+	g_free(s.json);
+	g_free(s.csv);
+	g_free(s.merge);
+	g_free(s.slurm);
+	g_free(s.points_arg);
+	g_free(s.input);
+	g_free(s.tmpdir);
+	g_free(s.keep);
+	g_free(s.first_error);
+	g_mutex_clear(&s.lock);
+	return status;
+}
