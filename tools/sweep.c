@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,10 @@ struct sweep {
 	char *input;		/* what the points read: TRACE or its native copy */
 	char *tmpdir;		/* the native copy's folder */
 	char *keep;		/* OUT.points: finished points */
-	/* the run */
-	GMutex lock;
+	/* the run: worker threads take the next point under the lock (POSIX
+	 * threads, as the kernel's, which ThreadSanitizer sees) */
+	pthread_mutex_t lock;
+	size_t next;		/* the next point to take */
 	size_t done, total;	/* points of this run */
 	uint64_t kernels_done;
 	gint64 t0;
@@ -357,10 +360,8 @@ static void show_progress(struct sweep *s)
 }
 
 /* Point p's run, into OUT.points/point-P.{json,csv}. */
-static void run_point(gpointer data, gpointer user)
+static void run_point(struct sweep *s, size_t p)
 {
-	struct sweep *s = user;
-	size_t p = GPOINTER_TO_SIZE(data) - 1;
 	char **o = point_overrides(s, p);
 	char *json = keep_path(s, p, "json"), *csv = keep_path(s, p, "csv");
 	GError *err = NULL;
@@ -370,9 +371,9 @@ static void run_point(gpointer data, gpointer user)
 	char *msg = NULL;
 	int status = 0;
 
-	g_mutex_lock(&s->lock);
+	pthread_mutex_lock(&s->lock);
 	status = s->first_error || ss_interrupted() ? -1 : 0;
-	g_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->lock);
 	if (status)
 		goto out;
 	reg = new_registry(&err);
@@ -415,7 +416,7 @@ out:
 	if (reg)
 		ss_registry_free(reg);
 	g_clear_error(&err);
-	g_mutex_lock(&s->lock);
+	pthread_mutex_lock(&s->lock);
 	if (status > 0 && !s->first_error) {
 		s->first_error = msg;
 		s->first_status = status;
@@ -427,7 +428,7 @@ out:
 		if (s->progress)
 			show_progress(s);
 	}
-	g_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->lock);
 	/* an unfinished point leaves nothing */
 	if (status) {
 		g_unlink(json);
@@ -852,7 +853,6 @@ static char *shell_quote_all(char **argv)
  */
 static int write_slurm(struct sweep *s, const char *self)
 {
-	GString *argv_s = g_string_new(NULL);
 	char *dir = g_canonicalize_filename(s->slurm, NULL);
 	char *cfg = g_canonicalize_filename(s->config, NULL);
 	char *trace = s->trace ? g_canonicalize_filename(s->trace, NULL) : NULL;
@@ -873,12 +873,15 @@ static int write_slurm(struct sweep *s, const char *self)
 	}
 	for (guint i = 0; i < s->axes->len; i++) {
 		const struct axis *ax = s->axes->pdata[i];
-		char *vals = g_strjoinv(";", (char **)ax->values->pdata);
+		GString *vals = g_string_new(NULL);
 
-		/* NULL-terminated for g_strjoinv */
+		/* ';' between them: a value may hold commas of its own */
+		for (guint v = 0; v < ax->values->len; v++)
+			g_string_append_printf(vals, "%s%s", v ? ";" : "",
+					       (char *)ax->values->pdata[v]);
 		g_ptr_array_add(a, g_strdup("-s"));
-		g_ptr_array_add(a, g_strdup_printf("%s=%s", ax->key, vals));
-		g_free(vals);
+		g_ptr_array_add(a, g_strdup_printf("%s=%s", ax->key, vals->str));
+		g_string_free(vals, TRUE);
 	}
 	g_ptr_array_add(a, g_strdup(cfg));
 	if (trace)
@@ -958,7 +961,6 @@ static int write_slurm(struct sweep *s, const char *self)
 out:
 	g_free(why);
 	g_ptr_array_free(a, TRUE);
-	g_string_free(argv_s, TRUE);
 	g_free(dir);
 	g_free(cfg);
 	g_free(trace);
@@ -992,40 +994,74 @@ static int parse_points(struct sweep *s)
 	return 0;
 }
 
+/* The next point of this run that is not kept yet, or n_points. */
+static size_t take_point(struct sweep *s)
+{
+	size_t p;
+
+	pthread_mutex_lock(&s->lock);
+	while (s->next < s->n_points &&
+	       (!mine(s, s->next) || (s->resume && point_kept(s, s->next))))
+		s->next++;
+	p = s->next;
+	if (p < s->n_points)
+		s->next++;
+	pthread_mutex_unlock(&s->lock);
+	return p;
+}
+
+static void *worker(void *data)
+{
+	struct sweep *s = data;
+
+	for (size_t p; (p = take_point(s)) < s->n_points;)
+		run_point(s, p);
+	return NULL;
+}
+
 /* Run the points not kept yet; 0 once every one of this run is. */
 static int run_points(struct sweep *s)
 {
-	GError *err = NULL;
-	GThreadPool *pool;
 	unsigned threads = s->threads > 0 ? (unsigned)s->threads : g_get_num_processors();
+	pthread_t *tid;
+	unsigned started = 0;
+	int status = 0;
 
 	if (g_mkdir_with_parents(s->keep, 0777) != 0)
 		return fail(EXIT_INPUT, "%s: %s", s->keep, g_strerror(errno));
-	s->total = 0;
-	for (size_t p = 0; p < s->n_points; p++)
-		s->total += mine(s, p);
-	s->done = 0;
-	s->t0 = g_get_monotonic_time();
-	s->progress = isatty(2) && !s->quiet;
-	pool = g_thread_pool_new(run_point, s, (gint)MAX(threads, 1u), TRUE, &err);
-	if (!pool) {
-		int status = fail(EXIT_INTERNAL, "%s", err->message);
-
-		g_error_free(err);
-		return status;
-	}
+	s->total = s->done = 0;
 	for (size_t p = 0; p < s->n_points; p++) {
 		if (!mine(s, p))
 			continue;
-		if (s->resume && point_kept(s, p)) {
+		s->total++;
+		if (s->resume && point_kept(s, p))
 			s->done++;
-			continue;
-		}
-		g_thread_pool_push(pool, GSIZE_TO_POINTER(p + 1), NULL);
 	}
-	g_thread_pool_free(pool, FALSE, TRUE);
+	s->next = 0;
+	s->t0 = g_get_monotonic_time();
+	s->progress = isatty(2) && !s->quiet;
+	threads = MAX(1u, MIN(threads, (unsigned)MIN(s->total, 4096)));
+	tid = g_new(pthread_t, threads);
+	for (unsigned t = 0; t < threads; t++) {
+		int e = pthread_create(&tid[t], NULL, worker, s);
+
+		if (e) {
+			status = fail(EXIT_INTERNAL, "a thread for the points: %s", g_strerror(e));
+			/* the started ones find no point left */
+			pthread_mutex_lock(&s->lock);
+			s->next = s->n_points;
+			pthread_mutex_unlock(&s->lock);
+			break;
+		}
+		started++;
+	}
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	g_free(tid);
 	if (s->progress)
 		fputs("\r\033[K", stderr);
+	if (status)
+		return status;
 	if (s->first_error) {
 		fprintf(stderr, "%s\n", s->first_error);
 		return s->first_status;
@@ -1060,7 +1096,7 @@ int sectorsim_sweep_main(int argc, char **argv)
 	GError *err = NULL;
 	int status = 0;
 
-	g_mutex_init(&s.lock);
+	pthread_mutex_init(&s.lock, NULL);
 	s.axes = g_ptr_array_new_with_free_func(axis_free);
 	ctx = g_option_context_new("CONFIG.ini [TRACE] -s KEY=V1,V2,... [-s ...]");
 	g_option_context_set_summary(ctx,
@@ -1170,6 +1206,6 @@ out:
 	g_free(s.tmpdir);
 	g_free(s.keep);
 	g_free(s.first_error);
-	g_mutex_clear(&s.lock);
+	pthread_mutex_destroy(&s.lock);
 	return status;
 }
