@@ -66,6 +66,13 @@ is "$st" 0 "one thread: exit 0"
 cmp -s s.json t1.json && cmp -s s.csv t1.csv
 ok $? "one thread: the same files"
 
+run sweep --quiet "$titanv" "$sample" -s l2.assoc=4,24 -s l1.assoc=2,4,8 --csv pc.csv --plot charts
+is "$st" 0 "--plot: exit 0"
+is "$(ls charts | grep -c 'svg$')" 8 "--plot: the 4 main metrics the report computes, each against the 2 keys"
+is "$(grep -c 'class="mark"' charts/l2_hit_rate-vs-l1_assoc.svg)" 6 "a chart has a mark per point"
+has "$(cat charts/dram_ld_trans-vs-l2_assoc.svg)" "l1.assoc=8" "a line per value of the other key, in the legend"
+has "$(tail -n 1 charts/dram_ld_trans-vs-l2_assoc.svg)" "</svg>" "the chart is whole"
+
 # ---- split over machines ------------------------------------------------------------
 
 for k in 0 1 2; do

@@ -648,3 +648,142 @@ bool svgplot_timeline(const char *path, const char *title, const char *caption,
 	put_label(s, 20, top + (double)n * TL_ROW / 2, FONT_SIZE, "middle", -90, NULL, "access");
 	return finish(s, path, why);
 }
+
+/*
+ * Lines over categorical x positions (a swept parameter's values, in the
+ * order given): series j's value at x[i] is y[j * n_x + i]; a NaN leaves a
+ * gap.  Each value is a circle of class "mark" with its tooltip; the
+ * legend (series names) sits between the title and the plot.
+ */
+bool svgplot_lines(const char *path, const char *title, const char *xlabel,
+		   const char *ylabel, const char *const *xs, size_t n_x,
+		   const char *const *series, size_t n_series,
+		   const double *y, char **why)
+{
+	const double right = 24, plot_h = 320;
+	double left, tick_w = 0, vmax = 0, ytop, ystep, plot_w, step, w, h, top, bottom;
+	double legend_w = 0, legend_h = 0, x_legend = 0, y_legend, label_w = 0;
+	size_t per_row = 1;
+	bool rotate;
+	GString *s;
+
+	if (why)
+		*why = NULL;
+	if (!n_x || !n_series) {
+		if (why)
+			*why = g_strdup_printf("%s: no value to plot (%zu x values, %zu series)",
+					       path, n_x, n_series);
+		return false;
+	}
+	for (size_t i = 0; i < n_x * n_series; i++)
+		if (isfinite(y[i]))
+			vmax = fmax(vmax, y[i]);
+	nice_axis(vmax, &ytop, &ystep);
+	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
+		numbuf bv;
+
+		tick_w = fmax(tick_w, text_width(val(bv, k * ystep), FONT_SIZE));
+	}
+	step = fmax(60, 420 / (double)n_x);
+	plot_w = step * (double)n_x;
+	for (size_t i = 0; i < n_x; i++)
+		label_w = fmax(label_w, text_width(xs[i], FONT_SIZE));
+	rotate = label_w > step - 6;
+	bottom = (rotate ? 24 + label_w * M_SQRT1_2 : 30) + (xlabel ? 24 : 8);
+	left = (ylabel ? 36 : 8) + tick_w + 12;
+	if (n_series > 1) {
+		for (size_t j = 0; j < n_series; j++)
+			legend_w = fmax(legend_w, 22 + text_width(series[j], FONT_SIZE) + 18);
+		per_row = (size_t)fmax(1, floor(plot_w / legend_w));
+		legend_h = (double)((n_series + per_row - 1) / per_row) * 20;
+		x_legend = fmax(8, left + (plot_w - (double)MIN(per_row, n_series) * legend_w) / 2);
+	}
+	top = (title ? 46 : 16) + legend_h + 14;
+	y_legend = top - legend_h - 10;
+	w = fmax(left + plot_w + right, x_legend + legend_w + right);
+	if (title)
+		w = fmax(w, text_width(title, TITLE_SIZE) + 40);
+	h = top + plot_h + bottom;
+
+	s = g_string_new(NULL);
+	put_header(s, w, h, title);
+	for (size_t j = 0; j < n_series && n_series > 1; j++) {
+		double lx = x_legend + (double)(j % per_row) * legend_w;
+		double ly = y_legend + (double)(j / per_row) * 20;
+		numbuf bx, by;
+		char col[8];
+
+		series_colour(j, col);
+		g_string_append_printf(s, "<rect class=\"swatch\" x=\"%s\" y=\"%s\" width=\"14\" "
+				       "height=\"14\" fill=\"%s\"/>\n", co(bx, lx), co(by, ly), col);
+		put_label(s, lx + 20, ly + 12, FONT_SIZE, NULL, 0, NULL, series[j] ? series[j] : "");
+	}
+	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
+		double v = k * ystep, py = top + plot_h - v / ytop * plot_h;
+		numbuf bv;
+
+		if (k)
+			put_line(s, left, py, left + plot_w, py, "#e0e0e0", NULL);
+		put_line(s, left - 5, py, left, py, "black", NULL);
+		put_label(s, left - 8, py + 4, FONT_SIZE, "end", 0, NULL, val(bv, v));
+	}
+	if (ylabel)
+		put_label(s, left - tick_w - 26, top + plot_h / 2, FONT_SIZE + 1, "middle", -90,
+			  NULL, ylabel);
+	for (size_t i = 0; i < n_x; i++) {
+		double px = left + ((double)i + 0.5) * step;
+
+		put_line(s, px, top + plot_h, px, top + plot_h + 5, "black", NULL);
+		if (rotate)
+			put_label(s, px + 4, top + plot_h + 16, FONT_SIZE, "end", -45, NULL, xs[i]);
+		else
+			put_label(s, px, top + plot_h + 20, FONT_SIZE, "middle", 0, NULL, xs[i]);
+	}
+	if (xlabel)
+		put_label(s, left + plot_w / 2, h - 10, FONT_SIZE + 1, "middle", 0, NULL, xlabel);
+	for (size_t j = 0; j < n_series; j++) {
+		GString *pts = g_string_new(NULL);
+		char col[8];
+
+		series_colour(j, col);
+		/* one polyline per run of values without a gap */
+		for (size_t i = 0; i <= n_x; i++) {
+			double v = i < n_x ? y[j * n_x + i] : NAN;
+
+			if (isfinite(v)) {
+				numbuf bx, by;
+				double px = left + ((double)i + 0.5) * step;
+				double py = top + plot_h - fmin(fmax(v, 0), ytop) / ytop * plot_h;
+
+				g_string_append_printf(pts, "%s%s,%s", pts->len ? " " : "",
+						       co(bx, px), co(by, py));
+			} else if (pts->len) {
+				g_string_append_printf(s, "<polyline fill=\"none\" stroke=\"%s\" "
+						       "stroke-width=\"2\" points=\"%s\"/>\n", col, pts->str);
+				g_string_truncate(pts, 0);
+			}
+		}
+		g_string_free(pts, TRUE);
+		for (size_t i = 0; i < n_x; i++) {
+			double v = y[j * n_x + i];
+			numbuf bx, by, bv;
+
+			if (!isfinite(v))
+				continue;
+			g_string_append_printf(s, "<circle class=\"mark\" cx=\"%s\" cy=\"%s\" r=\"3.5\" "
+					       "fill=\"%s\"><title>",
+					       co(bx, left + ((double)i + 0.5) * step),
+					       co(by, top + plot_h - fmin(fmax(v, 0), ytop) / ytop * plot_h),
+					       col);
+			if (n_series > 1) {
+				put_text(s, series[j]);
+				g_string_append(s, ", ");
+			}
+			put_text(s, xs[i]);
+			g_string_append_printf(s, ": %s</title></circle>\n", val(bv, v));
+		}
+	}
+	put_line(s, left, top, left, top + plot_h, "black", NULL);
+	put_line(s, left, top + plot_h, left + plot_w, top + plot_h, "black", NULL);
+	return finish(s, path, why);
+}

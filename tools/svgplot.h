@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * SVG charts written by sectorsim itself (no plotting dependency): the two
- * figures of the paper's evaluation, for `sectorsim compare --plot DIR`.
+ * figures of the paper's evaluation, for `sectorsim compare --plot DIR`,
+ * and the line charts of `sectorsim sweep --plot DIR`.
  * Every data mark is an element with class="mark" (a circle or a rect), so
  * tests can count them; the files are standalone SVG 1.1.
  */
@@ -46,5 +47,15 @@ bool svgplot_timeline(const char *path, const char *title, const char *caption,
 		      const uint64_t *start, const uint64_t *hit, const uint64_t *miss,
 		      size_t n, const size_t *pure_row, const uint64_t *pure_lo,
 		      const uint64_t *pure_hi, size_t n_pure, char **why);
+
+/*
+ * Lines over categorical x positions (`sectorsim sweep --plot`): series j's
+ * value at xs[i] is y[j * n_x + i], NaN for none (a gap).  One circle of
+ * class "mark" per value, a legend when there are several series.
+ */
+bool svgplot_lines(const char *path, const char *title, const char *xlabel,
+		   const char *ylabel, const char *const *xs, size_t n_x,
+		   const char *const *series, size_t n_series,
+		   const double *y, char **why);
 
 #endif

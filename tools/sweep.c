@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@
 #include "commands.h"
 #include "native.h"
 #include "outfile.h"
+#include "report_metrics.h"
+#include "svgplot.h"
 #include "sweep.h"
 #include "trace.h"
 
@@ -61,6 +64,7 @@ struct sweep {
 	char *json, *csv;
 	char *merge;
 	char *slurm;
+	char *plot;
 	char *points_arg;
 	gboolean resume, quiet;
 	gint threads, tasks;
@@ -671,6 +675,201 @@ out:
 	return status;
 }
 
+
+/* ---- --plot ------------------------------------------------------------------- */
+
+/* The metrics charted, when the report computes them: hit rates, DRAM
+ * traffic, memory time, and the Nugteren-compatible report's misses. */
+static const char *const main_metrics[] = {
+	"l1_hit_rate", "l2_hit_rate", "dram_ld_trans", "dram_st_trans",
+	"mem_cycles", "misses", "miss_rate_pct", NULL,
+};
+
+/* The fields of one CSV line (quoted fields unquoted). */
+static char **csv_split(const char *line)
+{
+	GPtrArray *f = g_ptr_array_new();
+	GString *cur = g_string_new(NULL);
+	bool quoted = false;
+
+	for (const char *p = line;; p++) {
+		if (quoted) {
+			if (*p == '"' && p[1] == '"') {
+				g_string_append_c(cur, '"');
+				p++;
+			} else if (*p == '"') {
+				quoted = false;
+			} else if (*p) {
+				g_string_append_c(cur, *p);
+			} else {
+				break;
+			}
+		} else if (*p == '"') {
+			quoted = true;
+		} else if (*p == ',' || !*p) {
+			g_ptr_array_add(f, g_strdup(cur->str));
+			g_string_truncate(cur, 0);
+			if (!*p)
+				break;
+		} else {
+			g_string_append_c(cur, *p);
+		}
+	}
+	g_string_free(cur, TRUE);
+	g_ptr_array_add(f, NULL);
+	return (char **)g_ptr_array_free(f, FALSE);
+}
+
+static bool metric_is_int(const char *key)
+{
+	for (int k = 0; k < N_REPORT_METRICS; k++)
+		if (!strcmp(report_metrics[k].key, key))
+			return report_metrics[k].is_int;
+	return false;
+}
+
+/*
+ * Point p's value of each main metric over its kernels: counts summed,
+ * rates and means averaged, as the report's summary; NaN when absent.
+ */
+static void point_values(const struct sweep *s, size_t p, double *v)
+{
+	char *path = keep_path(s, p, "csv"), *text = NULL;
+	char **lines, **head = NULL;
+	int col[G_N_ELEMENTS(main_metrics)];
+	unsigned n = 0;
+
+	for (size_t m = 0; main_metrics[m]; m++) {
+		v[m] = NAN;
+		col[m] = -1;
+	}
+	if (!g_file_get_contents(path, &text, NULL, NULL)) {
+		g_free(path);
+		return;
+	}
+	lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		if (!**l || **l == '#')
+			continue;
+		char **f = csv_split(*l);
+
+		if (!head) {
+			head = f;
+			for (size_t m = 0; main_metrics[m]; m++)
+				for (int i = 0; head[i]; i++)
+					if (!strcmp(head[i], main_metrics[m]))
+						col[m] = i;
+			continue;
+		}
+		n++;
+		for (size_t m = 0; main_metrics[m]; m++) {
+			if (col[m] < 0 || (guint)col[m] >= g_strv_length(f) || !*f[col[m]])
+				continue;
+			v[m] = (isnan(v[m]) ? 0 : v[m]) + g_ascii_strtod(f[col[m]], NULL);
+		}
+		g_strfreev(f);
+	}
+	for (size_t m = 0; main_metrics[m] && n; m++)
+		if (!isnan(v[m]) && !metric_is_int(main_metrics[m]))
+			v[m] /= n;
+	g_strfreev(head);
+	g_strfreev(lines);
+	g_free(text);
+	g_free(path);
+}
+
+/* KEY with what a file name should not hold made '_'. */
+static char *file_word(const char *key)
+{
+	char *w = g_strdup(key);
+
+	for (char *c = w; *c; c++)
+		if (!g_ascii_isalnum(*c) && *c != '-' && *c != '_')
+			*c = '_';
+	return w;
+}
+
+/*
+ * DIR/METRIC-vs-KEY.svg for each main metric the report computes and each
+ * swept KEY: the metric against KEY's values, one line per value of the
+ * other keys together.
+ */
+static int write_plots(const struct sweep *s)
+{
+	size_t n_m = G_N_ELEMENTS(main_metrics) - 1;
+	double *val = g_new(double, s->n_points * n_m);
+	int status = 0;
+	char *why = NULL;
+
+	if (g_mkdir_with_parents(s->plot, 0777) != 0) {
+		g_free(val);
+		return fail(EXIT_INPUT, "--plot %s: %s", s->plot, g_strerror(errno));
+	}
+	for (size_t p = 0; p < s->n_points; p++)
+		point_values(s, p, val + p * n_m);
+	for (size_t m = 0; m < n_m && !status; m++) {
+		bool any = false;
+
+		for (size_t p = 0; p < s->n_points; p++)
+			any |= !isnan(val[p * n_m + m]);
+		if (!any)
+			continue;
+		for (guint a = 0; a < s->axes->len && !status; a++) {
+			const struct axis *ax = s->axes->pdata[a];
+			size_t n_x = ax->values->len, n_ser = s->n_points / n_x;
+			GPtrArray *series = g_ptr_array_new_with_free_func(g_free);
+			double *y = g_new(double, n_x * n_ser);
+			GHashTable *ser_of = g_hash_table_new(g_str_hash, g_str_equal);
+			char *title, *fw = file_word(ax->key), *base, *path;
+
+			/* series: the other keys' values, in point order */
+			for (size_t p = 0; p < s->n_points; p++) {
+				GString *lab = g_string_new(NULL);
+				size_t xi = 0;
+				gpointer idx;
+
+				for (guint b = 0; b < s->axes->len; b++) {
+					const struct axis *bx = s->axes->pdata[b];
+
+					if (b == a) {
+						for (xi = 0; strcmp(bx->values->pdata[xi], point_value(s, p, b)); xi++)
+							;
+						continue;
+					}
+					g_string_append_printf(lab, "%s%s=%s", lab->len ? ", " : "",
+							       bx->key, point_value(s, p, b));
+				}
+				if (!g_hash_table_lookup_extended(ser_of, lab->str, NULL, &idx)) {
+					idx = GUINT_TO_POINTER(series->len);
+					g_ptr_array_add(series, g_strdup(lab->str));
+					g_hash_table_insert(ser_of, series->pdata[series->len - 1], idx);
+				}
+				y[GPOINTER_TO_UINT(idx) * n_x + xi] =
+					mine(s, p) ? val[p * n_m + m] : NAN;
+				g_string_free(lab, TRUE);
+			}
+			title = g_strdup_printf("%s against %s", main_metrics[m], ax->key);
+			base = g_strdup_printf("%s-vs-%s.svg", main_metrics[m], fw);
+			path = g_build_filename(s->plot, base, NULL);
+			if (!svgplot_lines(path, title, ax->key, main_metrics[m],
+					   (const char *const *)ax->values->pdata, n_x,
+					   (const char *const *)series->pdata, series->len, y, &why)) {
+				status = fail(EXIT_INTERNAL, "%s", why);
+				g_clear_pointer(&why, g_free);
+			}
+			g_free(path);
+			g_free(base);
+			g_free(title);
+			g_free(fw);
+			g_free(y);
+			g_hash_table_destroy(ser_of);
+			g_ptr_array_free(series, TRUE);
+		}
+	}
+	g_free(val);
+	return status;
+}
+
 /* The kept points' files and their folder, once the results are whole. */
 static void remove_kept(struct sweep *s)
 {
@@ -1086,6 +1285,7 @@ int sectorsim_sweep_main(int argc, char **argv)
 		{ "threads", 0, 0, G_OPTION_ARG_INT, &s.threads, "Points run at once (default: one per online core)", "N" },
 		{ "points", 0, 0, G_OPTION_ARG_STRING, &s.points_arg, "Run only the points whose index is K mod N, into partial files for --merge", "K/N" },
 		{ "merge", 0, 0, G_OPTION_ARG_FILENAME, &s.merge, "Join the partial files given as arguments (of every --points K/N) into OUT", "OUT" },
+		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &s.plot, "Write SVG charts into DIR: each main metric against each swept key, a line per value of the other keys", "DIR" },
 		{ "slurm", 0, 0, G_OPTION_ARG_FILENAME, &s.slurm, "Write a Slurm job array for the sweep into DIR (sweep.sbatch, merge.sbatch, submit.sh) instead of running it", "DIR" },
 		{ "tasks", 0, 0, G_OPTION_ARG_INT, &s.tasks, "--slurm: tasks of the job array (default: one per point, at most 1000)", "N" },
 		{ "resume", 0, 0, G_OPTION_ARG_NONE, &s.resume, "Keep the points an interrupted sweep finished, and run the rest", NULL },
@@ -1185,6 +1385,8 @@ int sectorsim_sweep_main(int argc, char **argv)
 	status = run_points(&s);
 	if (!status)
 		status = write_outputs(&s);
+	if (!status && s.plot)
+		status = write_plots(&s);
 	if (!status)
 		remove_kept(&s);
 	else
@@ -1201,6 +1403,7 @@ out:
 	g_free(s.csv);
 	g_free(s.merge);
 	g_free(s.slurm);
+	g_free(s.plot);
 	g_free(s.points_arg);
 	g_free(s.input);
 	g_free(s.tmpdir);
