@@ -129,6 +129,22 @@ static bool is_name(const char *s, size_t len)
 }
 
 /* name, name[N] or name[A..B] */
+static bool is_key(const char *k);
+
+/* A [sweep] key: a parameter as -p names it, SECTION.KEY, SECTION[N].KEY,
+ * SECTION[*].KEY (`sectorsim sweep` checks it further, as -p does). */
+static bool is_sweep_key(const char *k)
+{
+	const char *dot = strrchr(k, '.');
+
+	if (!dot || dot == k || !is_key(dot + 1))
+		return false;
+	for (const char *p = k; p < dot; p++)
+		if (!g_ascii_islower(*p) && !g_ascii_isdigit(*p) && !strchr("_[]*.", *p))
+			return false;
+	return g_ascii_islower(*k);
+}
+
 static bool is_key(const char *k)
 {
 	const char *br = strchr(k, '[');
@@ -211,10 +227,12 @@ static struct scanned_section *scan_header(struct ini_doc *d, const char *file,
 			g_ptr_array_add(w, *p);
 	if (strpbrk(inner, ":[]")) {
 		ini_doc_error(d, loc, "section header [%s] contains ':', '[' or ']'; expected [kind name] with name of [a-z0-9_]", inner);
-	} else if (w->len == 1 && strcmp(w->pdata[0], "simulation") == 0) {
+	} else if (w->len == 1 && (strcmp(w->pdata[0], "simulation") == 0 ||
+				   strcmp(w->pdata[0], "sweep") == 0)) {
+		/* the two sections that stand alone */
 		s = g_new0(struct scanned_section, 1);
-		s->kind = g_strdup("simulation");
-		s->name = g_strdup("simulation");
+		s->kind = g_strdup(w->pdata[0]);
+		s->name = g_strdup(w->pdata[0]);
 	} else if (w->len == 2 && g_strv_contains(section_kinds + 1, w->pdata[0]) &&
 		   is_name(w->pdata[1], strlen(w->pdata[1]))) {
 		s = g_new0(struct scanned_section, 1);
@@ -224,7 +242,7 @@ static struct scanned_section *scan_header(struct ini_doc *d, const char *file,
 		ini_doc_error(d, loc, "section name '%s' is not valid; expected lower-case letters, digits and '_', starting with a letter",
 			      (char *)w->pdata[1]);
 	} else {
-		ini_doc_error(d, loc, "unknown section [%s]; expected [simulation], [template NAME], [component NAME] or [link NAME]", inner);
+		ini_doc_error(d, loc, "unknown section [%s]; expected [simulation], [template NAME], [component NAME], [link NAME] or [sweep]", inner);
 	}
 	if (s) {
 		s->header = g_strdup(inner);
@@ -300,8 +318,11 @@ static GPtrArray *scan_file(struct ini_doc *d, const char *file,
 			} else {
 				char *key = g_strstrip(g_strndup(t, eq - t));
 
-				if (!is_key(key)) {
-					ini_doc_error(d, loc, "key '%s' is not valid; expected name, name[N] or name[A..B] with a lower-case name", key);
+				if (cur && !strcmp(cur->kind, "sweep") ? !is_sweep_key(key) : !is_key(key)) {
+					if (cur && !strcmp(cur->kind, "sweep"))
+						ini_doc_error(d, loc, "[sweep] key '%s' is not valid; expected SECTION.KEY or SECTION[N].KEY, as -p takes it", key);
+					else
+						ini_doc_error(d, loc, "key '%s' is not valid; expected name, name[N] or name[A..B] with a lower-case name", key);
 				} else if (!cur) {
 					ini_doc_error(d, loc, "key '%s' stands before any section; expected it inside [simulation], [component NAME], ...", key);
 				} else {

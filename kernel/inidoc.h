@@ -19,7 +19,7 @@ struct ini_entry {
 };
 
 struct ini_section {
-	char *kind;		/* simulation, template, component, link */
+	char *kind;		/* simulation, template, component, link, sweep */
 	char *name;		/* "simulation" for [simulation] */
 	char *loc;
 	char *dir;

@@ -30,6 +30,12 @@ void ss_sim_free(struct ss_sim *s);
 void ss_sim_dump_config(struct ss_sim *s, FILE *out);
 /* The component graph for Graphviz. */
 void ss_sim_dot(struct ss_sim *s, FILE *out);
+/*
+ * The configuration's [sweep] section: its entries (struct ini_entry *,
+ * key as -p names a parameter, value the values to sweep), for `sectorsim
+ * sweep`; NULL when there is none.  A run ignores it.
+ */
+const GPtrArray *ss_sim_sweep_entries(struct ss_sim *s);
 
 /*
  * The run's options, for the components to see from their creation on

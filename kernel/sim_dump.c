@@ -115,6 +115,24 @@ void ss_sim_dump_config(struct ss_sim *s, FILE *out)
 		fprintf(out, "; %u connection%s\n", l->pairs->len,
 			l->pairs->len == 1 ? "" : "s");
 	}
+
+	const GPtrArray *sweep = ss_sim_sweep_entries(s);
+
+	if (sweep && sweep->len) {
+		fprintf(out, "\n[sweep]\n");
+		for (guint i = 0; i < sweep->len; i++) {
+			const struct ini_entry *e = sweep->pdata[i];
+
+			print_value(out, e->key, e->value);
+		}
+	}
+}
+
+const GPtrArray *ss_sim_sweep_entries(struct ss_sim *s)
+{
+	struct ini_section *sw = ini_doc_section(s->doc, "sweep");
+
+	return sw ? sw->entries : NULL;
 }
 
 void ss_sim_dot(struct ss_sim *s, FILE *out)

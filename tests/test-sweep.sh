@@ -73,6 +73,27 @@ is "$(grep -c 'class="mark"' charts/l2_hit_rate-vs-l1_assoc.svg)" 6 "a chart has
 has "$(cat charts/dram_ld_trans-vs-l2_assoc.svg)" "l1.assoc=8" "a line per value of the other key, in the legend"
 has "$(tail -n 1 charts/dram_ld_trans-vs-l2_assoc.svg)" "</svg>" "the chart is whole"
 
+# ---- a [sweep] section ------------------------------------------------------------
+
+printf '[simulation]\ninclude = %s\n\n[sweep]\nl2.assoc = 4, 24\nl1.assoc = 2,4,8\n' "$titanv" > grid.ini
+run sweep --quiet grid.ini "$sample" --json g.json
+is "$st" 0 "the grid from [sweep]: exit 0"
+kernels_of_point s.json 5 > a
+kernels_of_point g.json 5 > b
+cmp -s a b
+ok $? "the same points as -s gives"
+run sweep --quiet grid.ini "$sample" -s l1.assoc=16 --json g2.json
+has "$(cat g2.json)" '"axes": [{"key": "l2.assoc", "values": ["4", "24"]}, {"key": "l1.assoc", "values": ["16"]}]' "-s replaces the values [sweep] gives a key, in its place"
+run --quiet grid.ini "$sample"
+is "$st" 0 "a plain run ignores [sweep]"
+run --dump-config grid.ini
+has "$out" "[sweep]
+l2.assoc = 4, 24" "--dump-config keeps [sweep]"
+printf '[simulation]\ninclude = %s\n\n[sweep]\nassoc = 4\n' "$titanv" > badgrid.ini
+run sweep --quiet badgrid.ini "$sample" --json bad.json
+is "$st" 2 "a [sweep] key that names no parameter: exit 2"
+has "$err" "badgrid.ini:5: [sweep] key 'assoc' is not valid; expected SECTION.KEY or SECTION[N].KEY" "the message names the file and line"
+
 # ---- split over machines ------------------------------------------------------------
 
 for k in 0 1 2; do

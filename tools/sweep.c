@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "internal.h"
+#include "inidoc.h"
 #include "registry.h"
 #include "sim.h"
 #include "builtin.h"
@@ -105,41 +106,118 @@ static int fail(int status, const char *fmt, ...)
 
 /* ---- the grid ------------------------------------------------------------------ */
 
-/*
- * KEY=V1,V2,...: the values are split at commas, or at semicolons when
- * there is one (for parameters whose value is itself a list:
- * sched.carveouts=0,8,16;0,32).  Empty values are refused.
- */
-static int parse_axis(struct sweep *s, const char *arg)
+static struct ss_registry *new_registry(GError **err)
 {
-	const char *eq = strchr(arg, '=');
-	struct axis *a;
-	char **v;
+	struct ss_registry *reg = ss_registry_new();
 
-	if (!eq || eq == arg)
-		return fail(EXIT_INPUT, "-s %s: expected KEY=V1,V2,... with KEY as -p takes it (l2.size, l1[*].assoc)", arg);
-	a = g_new0(struct axis, 1);
-	a->key = g_strndup(arg, eq - arg);
+	if (!ss_components_register(reg, err) || !ss_tools_register(reg, err)) {
+		ss_registry_free(reg);
+		return NULL;
+	}
+	return reg;
+}
+
+/*
+ * The values of an axis: split at '|', else at ';', else at commas, so that
+ * a parameter whose value is itself a list can be swept
+ * (sched.carveouts=0,32|0,64; ';' starts a comment in an INI file).  An
+ * empty value is refused.  `where` names the axis in messages.
+ */
+static int add_axis(struct sweep *s, const char *key, const char *list,
+		    const char *where, bool replace)
+{
+	const char *sep = strchr(list, '|') ? "|" : strchr(list, ';') ? ";" : ",";
+	char **v = g_strsplit(list, sep, -1);
+	struct axis *a = NULL;
+
+	for (guint i = 0; i < s->axes->len; i++)
+		if (!strcmp(((struct axis *)s->axes->pdata[i])->key, key))
+			a = s->axes->pdata[i];
+	if (a && !replace) {
+		g_strfreev(v);
+		return fail(EXIT_INPUT, "%s: %s is swept twice; expected each key in one -s", where, key);
+	}
+	if (!a) {
+		a = g_new0(struct axis, 1);
+		a->key = g_strdup(key);
+		g_ptr_array_add(s->axes, a);
+	} else {
+		g_ptr_array_free(a->values, TRUE);
+	}
 	a->values = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(s->axes, a);
-	v = g_strsplit(eq + 1, strchr(eq + 1, ';') ? ";" : ",", -1);
 	for (char **p = v; *p; p++) {
 		char *x = g_strstrip(g_strdup(*p));
 
 		if (!*x) {
 			g_free(x);
 			g_strfreev(v);
-			return fail(EXIT_INPUT, "-s %s: an empty value; expected KEY=V1,V2,... with no empty one", arg);
+			return fail(EXIT_INPUT, "%s: an empty value; expected KEY=V1,V2,... with no empty one", where);
 		}
 		g_ptr_array_add(a->values, x);
 	}
 	g_strfreev(v);
 	if (!a->values->len)
-		return fail(EXIT_INPUT, "-s %s: an empty value; expected KEY=V1,V2,... with at least one value", arg);
-	for (guint i = 0; i + 1 < s->axes->len; i++)
-		if (!strcmp(((struct axis *)s->axes->pdata[i])->key, a->key))
-			return fail(EXIT_INPUT, "-s %s: %s is swept twice; expected each key in one -s", arg, a->key);
+		return fail(EXIT_INPUT, "%s: an empty value; expected KEY=V1,V2,... with at least one value", where);
 	return 0;
+}
+
+/* -s KEY=V1,V2,...: replaces the values [sweep] gives KEY (n_ini: the
+ * axes that came from there). */
+static int parse_axis(struct sweep *s, const char *arg, guint n_ini)
+{
+	const char *eq = strchr(arg, '=');
+	char *key, *where;
+	bool from_ini = false;
+	int status;
+
+	if (!eq || eq == arg)
+		return fail(EXIT_INPUT, "-s %s: expected KEY=V1,V2,... with KEY as -p takes it (l2.size, l1[*].assoc)", arg);
+	key = g_strndup(arg, eq - arg);
+	where = g_strdup_printf("-s %s", arg);
+	for (guint i = 0; i < n_ini; i++)
+		from_ini |= !strcmp(((struct axis *)s->axes->pdata[i])->key, key);
+	status = add_axis(s, key, eq + 1, where, from_ini);
+	g_free(key);
+	g_free(where);
+	return status;
+}
+
+/* The [sweep] section of CONFIG.ini, if any: its axes, in file order. */
+static int ini_axes(struct sweep *s, guint *n)
+{
+	GError *err = NULL;
+	struct ss_registry *reg = new_registry(&err);
+	GPtrArray *errors = NULL;
+	struct ss_sim *sim;
+	const GPtrArray *e;
+	int status = 0;
+
+	*n = 0;
+	if (!reg) {
+		status = fail(EXIT_INTERNAL, "%s", err->message);
+		g_error_free(err);
+		return status;
+	}
+	sim = ss_sim_load(reg, s->config, (const char *const *)s->fixed, s->trace, &errors);
+	if (!sim) {
+		for (guint i = 0; i < errors->len; i++)
+			fprintf(stderr, "%s\n", (char *)errors->pdata[i]);
+		g_ptr_array_free(errors, TRUE);
+		ss_registry_free(reg);
+		return EXIT_INPUT;
+	}
+	e = ss_sim_sweep_entries(sim);
+	for (guint i = 0; e && i < e->len && !status; i++) {
+		const struct ini_entry *x = e->pdata[i];
+		char *where = g_strdup_printf("%s: [sweep] %s", x->loc, x->key);
+
+		status = add_axis(s, x->key, x->value, where, false);
+		g_free(where);
+	}
+	*n = s->axes->len;
+	ss_sim_free(sim);
+	ss_registry_free(reg);
+	return status;
 }
 
 /* The value of axis `a` at point p (the last axis varies fastest). */
@@ -169,16 +247,6 @@ static char **point_overrides(const struct sweep *s, size_t p)
 	return (char **)g_ptr_array_free(o, FALSE);
 }
 
-static struct ss_registry *new_registry(GError **err)
-{
-	struct ss_registry *reg = ss_registry_new();
-
-	if (!ss_components_register(reg, err) || !ss_tools_register(reg, err)) {
-		ss_registry_free(reg);
-		return NULL;
-	}
-	return reg;
-}
 
 /* "KEY=VALUE, KEY=VALUE" of point p, for messages. */
 static char *point_label(const struct sweep *s, size_t p)
@@ -1278,7 +1346,7 @@ int sectorsim_sweep_main(int argc, char **argv)
 	struct sweep s = { 0 };
 	char **sets = NULL;
 	GOptionEntry entries[] = {
-		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Sweep a parameter: KEY=V1,V2,... with KEY as -p takes it (repeatable: a grid; values with commas of their own: separate them with ';')", "KEY=VALUES" },
+		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Sweep a parameter: KEY=V1,V2,... with KEY as -p takes it (repeatable: a grid; values with commas of their own: separate them with '|'); replaces the values a [sweep] section gives KEY", "KEY=VALUES" },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &s.fixed, "Override a parameter in every point: SECTION.KEY=VALUE (repeatable)", "KEY=VALUE" },
 		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &s.json, "Write the results as JSON: the sweep, then per point its values and the kernels `sectorsim --json` writes", "FILE" },
 		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &s.csv, "Write the results as CSV: one row per point and kernel (default: standard output)", "FILE" },
@@ -1323,12 +1391,17 @@ int sectorsim_sweep_main(int argc, char **argv)
 	}
 	s.config = g_strdup(argv[1]);
 	s.trace = argc == 3 ? g_strdup(argv[2]) : NULL;
-	for (char **a = sets; a && *a && !status; a++)
-		status = parse_axis(&s, *a);
+	{
+		guint n_ini;
+
+		status = ini_axes(&s, &n_ini);
+		for (char **a = sets; a && *a && !status; a++)
+			status = parse_axis(&s, *a, n_ini);
+	}
 	if (status)
 		goto out;
 	if (!s.axes->len) {
-		status = fail(EXIT_INPUT, "nothing to sweep; expected -s KEY=V1,V2,...");
+		status = fail(EXIT_INPUT, "nothing to sweep; expected -s KEY=V1,V2,... or a [sweep] section in %s", s.config);
 		goto out;
 	}
 	if (s.threads < 0) {
