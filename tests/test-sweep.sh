@@ -134,6 +134,24 @@ ok $? "the other tasks and the merge job run"
 cmp -s out.json s.json && cmp -s out.csv s.csv
 ok $? "the merge job writes the single run's files"
 
+# ---- over MPI ranks ---------------------------------------------------------------------
+
+if ! "$SECTORSIM" sweep --help | grep -q "Built with MPI"; then
+	skip "sectorsim is built without MPI (./configure --with-mpi, Debian's libopenmpi-dev)" 3
+elif ! command -v mpirun >/dev/null 2>&1; then
+	skip "no mpirun (Debian's openmpi-bin)" 3
+else
+	# Open MPI refuses root unless told; CI machines run as root
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		mpirun --oversubscribe -np 2 "$SECTORSIM" sweep --quiet "$titanv" "$sample" \
+		-s l2.assoc=4,24 -s l1.assoc=2,4,8 --json mpi.json --csv mpi.csv > mpi.out 2>&1
+	ok $? "mpirun -np 2: exit 0"
+	cmp -s mpi.json s.json && cmp -s mpi.csv s.csv
+	ok $? "mpirun -np 2: rank 0 writes the single run's files"
+	[ ! -e mpi.json.points ]
+	ok $? "mpirun -np 2: nothing left behind"
+fi
+
 # ---- bad grids: refused before any simulation -----------------------------------------
 
 bad()

@@ -46,6 +46,9 @@
 #include "svgplot.h"
 #include "sweep.h"
 #include "trace.h"
+#ifdef HAVE_MPI
+#include <mpi.h>
+#endif
 
 #define EXIT_INTERNAL 1
 #define EXIT_INTERRUPTED 130
@@ -75,6 +78,10 @@ struct sweep {
 	char *input;		/* what the points read: TRACE or its native copy */
 	char *tmpdir;		/* the native copy's folder */
 	char *keep;		/* OUT.points: finished points */
+	/* under mpirun: this rank and the ranks; the points rank 0 had kept
+	 * (--resume), which no rank runs again */
+	int rank, ranks;
+	uint8_t *kept0;
 	/* the run: worker threads take the next point under the lock (POSIX
 	 * threads, as the kernel's, which ThreadSanitizer sees) */
 	pthread_mutex_t lock;
@@ -91,11 +98,17 @@ struct sweep {
 
 static int fail(int status, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
+/* Under mpirun every rank checks the same command line: rank 0 alone
+ * says what is wrong with it. */
+static bool quiet_rank;
+
 static int fail(int status, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
 
+	if (quiet_rank)
+		return status;
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
@@ -395,11 +408,13 @@ static char *keep_path(const struct sweep *s, size_t p, const char *ext)
 }
 
 /* Point p is finished: its files are both there (a file appears whole,
- * renamed from its .part). */
+ * renamed from its .part), or rank 0 has them. */
 static bool point_kept(const struct sweep *s, size_t p)
 {
 	bool ok = true;
 
+	if (s->kept0)
+		return s->kept0[p];
 	for (int k = 0; k < 2 && ok; k++) {
 		char *f = keep_path(s, p, k ? "csv" : "json");
 
@@ -1234,6 +1249,137 @@ out:
 	return status;
 }
 
+
+/* ---- mpirun -np N sectorsim sweep ----------------------------------------------- */
+
+/* Launched by mpirun (Open MPI's or a PMI launcher's environment): a
+ * plain run never starts MPI, which would look for a launcher. */
+static bool under_mpi(void)
+{
+	return g_getenv("OMPI_COMM_WORLD_SIZE") || g_getenv("PMIX_RANK") ||
+	       g_getenv("PMI_SIZE");
+}
+
+#ifdef HAVE_MPI
+/* Rank 0 gets the files of the points the others ran, into its folder. */
+static int gather_points(struct sweep *s)
+{
+	int status = 0;
+
+	for (size_t p = 0; p < s->n_points; p++) {
+		int owner = (int)(p % (size_t)s->ranks);
+
+		if (owner == 0 || s->kept0[p])
+			continue;
+		for (int k = 0; k < 2; k++) {
+			char *path = keep_path(s, p, k ? "csv" : "json");
+			int tag = (int)((p * 2 + (size_t)k) % 32768);
+			unsigned long long len = 0;
+
+			if (s->rank == owner) {
+				char *text = NULL;
+				gsize n = 0;
+
+				if (!g_file_get_contents(path, &text, &n, NULL))
+					n = 0;	/* rank 0 reports the point missing */
+				len = n;
+				MPI_Send(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, tag, MPI_COMM_WORLD);
+				if (n)
+					MPI_Send(text, (int)n, MPI_BYTE, 0, tag, MPI_COMM_WORLD);
+				g_free(text);
+				g_unlink(path);
+			} else if (s->rank == 0) {
+				char *text;
+				GError *err = NULL;
+
+				MPI_Recv(&len, 1, MPI_UNSIGNED_LONG_LONG, owner, tag,
+					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				text = g_malloc(len + 1);
+				if (len)
+					MPI_Recv(text, (int)len, MPI_BYTE, owner, tag,
+						 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				if (!len && !status)
+					status = fail(EXIT_INTERNAL, "point %zu: rank %d sent no results", p, owner);
+				else if (len && !g_file_set_contents(path, text, (gssize)len, &err) && !status) {
+					status = fail(EXIT_INTERNAL, "%s", err->message);
+					g_error_free(err);
+				}
+				g_free(text);
+			}
+			g_free(path);
+		}
+	}
+	return status;
+}
+#endif
+
+/*
+ * Before the run under mpirun: rank 0's kept points (--resume) go to every
+ * rank, which then runs none of them, and ranks above 0 keep their
+ * points' files in a folder of their own.
+ */
+static int mpi_prepare(struct sweep *s)
+{
+#ifdef HAVE_MPI
+	GError *err = NULL;
+
+	s->kept0 = g_new0(uint8_t, s->n_points);
+	if (s->rank == 0 && s->resume && g_file_test(s->keep, G_FILE_TEST_IS_DIR)) {
+		for (size_t p = 0; p < s->n_points; p++) {
+			bool ok = true;
+
+			for (int k = 0; k < 2 && ok; k++) {
+				char *f = keep_path(s, p, k ? "csv" : "json");
+
+				ok = g_file_test(f, G_FILE_TEST_IS_REGULAR);
+				g_free(f);
+			}
+			s->kept0[p] = ok;
+		}
+	}
+	MPI_Bcast(s->kept0, (int)s->n_points, MPI_BYTE, 0, MPI_COMM_WORLD);
+	if (s->rank > 0) {
+		g_free(s->keep);
+		s->keep = g_dir_make_tmp("sectorsim-sweep-rank-XXXXXX", &err);
+		if (!s->keep) {
+			int status = fail(EXIT_INTERNAL, "a folder for rank %d's points: %s", s->rank, err->message);
+
+			g_error_free(err);
+			return status;
+		}
+	}
+	return 0;
+#else
+	(void)s;
+	return 0;
+#endif
+}
+
+/*
+ * After the run under mpirun: every rank learns the worst status; when
+ * all went well rank 0 gathers the others' points and goes on as a
+ * single run of every point would.
+ */
+static int mpi_finish_run(struct sweep *s, int status)
+{
+#ifdef HAVE_MPI
+	int worst = status;
+
+	MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (!worst)
+		worst = gather_points(s);
+	if (s->rank > 0)
+		g_rmdir(s->keep);
+	s->part_k = 0;
+	s->part_n = 1;
+	g_clear_pointer(&s->kept0, g_free);
+	return worst;
+#else
+	(void)s;
+	return status;
+#endif
+}
+
 /* ---- the command ------------------------------------------------------------------ */
 
 static void axis_free(gpointer p)
@@ -1366,6 +1512,20 @@ int sectorsim_sweep_main(int argc, char **argv)
 
 	pthread_mutex_init(&s.lock, NULL);
 	s.axes = g_ptr_array_new_with_free_func(axis_free);
+	s.ranks = 1;
+#ifdef HAVE_MPI
+	if (under_mpi()) {
+		MPI_Init(&argc, &argv);
+		MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+		MPI_Comm_size(MPI_COMM_WORLD, &s.ranks);
+		quiet_rank = s.rank > 0;
+	}
+#else
+	if (under_mpi()) {
+		status = fail(EXIT_INPUT, "run under mpirun, but this sectorsim is built without MPI; expected one built with ./configure --with-mpi (Debian: libopenmpi-dev)");
+		goto out;
+	}
+#endif
 	ctx = g_option_context_new("CONFIG.ini [TRACE] -s KEY=V1,V2,... [-s ...]");
 	g_option_context_set_summary(ctx,
 		"Run CONFIG.ini for every point of a grid of parameter values and\n"
@@ -1373,7 +1533,12 @@ int sectorsim_sweep_main(int argc, char **argv)
 		"and `--csv` write.  A text TRACE is decoded once (into the native\n"
 		"format) for all the points, which run at once on --threads threads.\n"
 		"Finished points are kept in OUT.points/ until the results are whole.\n"
-		"`sectorsim sweep --merge OUT PARTIAL...` joins --points K/N runs.");
+		"`sectorsim sweep --merge OUT PARTIAL...` joins --points K/N runs."
+#ifdef HAVE_MPI
+		"\nBuilt with MPI: under `mpirun -np N`, the ranks share the points\n"
+		"(rank R runs those of index R mod N) and rank 0 writes the results."
+#endif
+		);
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		status = fail(EXIT_INPUT, "%s (see --help)", err->message);
@@ -1419,6 +1584,17 @@ int sectorsim_sweep_main(int argc, char **argv)
 	}
 	if ((status = parse_points(&s)))
 		goto out;
+	if (s.ranks > 1 && (s.points_arg || s.slurm)) {
+		status = fail(EXIT_INPUT, "%s under mpirun: the ranks split the points themselves; expected one or the other",
+			      s.points_arg ? "--points" : "--slurm");
+		goto out;
+	}
+	if (s.ranks > 1) {
+		/* each rank runs the points of its index mod the ranks */
+		s.part_k = (unsigned)s.rank;
+		s.part_n = (unsigned)s.ranks;
+		s.quiet |= s.rank > 0;
+	}
 	if (s.json && s.csv && !strcmp(s.json, s.csv)) {
 		status = fail(EXIT_INPUT, "--json and --csv are both %s; expected two files", s.json);
 		goto out;
@@ -1442,12 +1618,18 @@ int sectorsim_sweep_main(int argc, char **argv)
 		goto out;
 	}
 	s.keep = g_strconcat(s.json ? s.json : s.csv, ".points", NULL);
-	if (!s.resume && g_file_test(s.keep, G_FILE_TEST_EXISTS)) {
+	if (s.ranks > 1)
+		status = mpi_prepare(&s);
+	if (status)
+		goto out;
+	if (s.rank > 0) {
+		/* its points' files until rank 0 has them */
+	} else if (!s.resume && g_file_test(s.keep, G_FILE_TEST_EXISTS)) {
 		status = fail(EXIT_INPUT, "%s is there: an interrupted sweep's finished points; expected --resume to finish it, or that folder removed",
 			      s.keep);
 		goto out;
 	}
-	if (s.resume && !g_file_test(s.keep, G_FILE_TEST_IS_DIR)) {
+	if (s.rank == 0 && s.resume && !g_file_test(s.keep, G_FILE_TEST_IS_DIR)) {
 		status = fail(EXIT_INPUT, "--resume: %s is not there; expected the folder of an interrupted sweep with the same outputs",
 			      s.keep);
 		goto out;
@@ -1456,6 +1638,11 @@ int sectorsim_sweep_main(int argc, char **argv)
 		goto out;
 	ss_catch_interrupt();
 	status = run_points(&s);
+	if (s.ranks > 1) {
+		status = mpi_finish_run(&s, status);
+		if (s.rank > 0)
+			goto out;
+	}
 	if (!status)
 		status = write_outputs(&s);
 	if (!status && s.plot)
@@ -1466,6 +1653,16 @@ int sectorsim_sweep_main(int argc, char **argv)
 		g_rmdir(s.keep);	/* only when no point finished */
 out:
 	remove_tmpdir(&s);
+#ifdef HAVE_MPI
+	if (s.ranks > 1 || under_mpi()) {
+		int flag = 0;
+
+		MPI_Initialized(&flag);
+		if (flag)
+			MPI_Finalize();
+	}
+#endif
+	g_free(s.kept0);
 	g_option_context_free(ctx);
 	g_strfreev(sets);
 	g_strfreev(s.fixed);
