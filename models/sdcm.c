@@ -411,6 +411,43 @@ int64_t rd_access(struct rd_tracker *t, uint64_t addr)
 	return sd;
 }
 
+bool rd_forget(struct rd_tracker *t, uint64_t addr)
+{
+	struct u64map *m = &t->map;
+	size_t h = map_home(m, addr), hole;
+
+	for (;; h = (h + 1) & m->mask) {
+		if (m->slot[h].gen != m->gen)
+			return false;
+		if (m->slot[h].key == addr)
+			break;
+	}
+
+	/* its position no longer counts: a distance across it is one less */
+	size_t p = m->slot[h].val, w = p >> 6;
+
+	t->bits[w] &= ~(UINT64_C(1) << (p & 63));
+	t->cnt[w]--;
+	if ((p >> GROUP_SHIFT) != (t->n >> GROUP_SHIFT))
+		fen_add(t, p >> GROUP_SHIFT, UINT32_MAX);	/* -1 */
+	t->live--;
+	/* out of the map: the run after the hole moves back where a search
+	 * from its home would still reach it (no tombstones) */
+	m->slot[h].gen = m->gen - 1;
+	m->count--;
+	hole = h;
+	for (size_t j = (hole + 1) & m->mask; m->slot[j].gen == m->gen; j = (j + 1) & m->mask) {
+		size_t home = map_home(m, m->slot[j].key);
+
+		if (((j - home) & m->mask) < ((j - hole) & m->mask))
+			continue;
+		m->slot[hole] = m->slot[j];
+		m->slot[j].gen = m->gen - 1;
+		hole = j;
+	}
+	return true;
+}
+
 int64_t rd_distance(const struct rd_tracker *t, uint64_t addr)
 {
 	const struct u64map *m = &t->map;

@@ -46,6 +46,12 @@ int64_t rd_access(struct rd_tracker *t, uint64_t addr);
  * doc/nugteren-model.md).
  */
 int64_t rd_distance(const struct rd_tracker *t, uint64_t addr);
+/*
+ * Forget `addr` as if it had never been accessed: the distances of later
+ * reuses no longer count it.  False when it was not there.  For sampled
+ * profiles that keep a bounded set of addresses (models/mrc.h).
+ */
+bool rd_forget(struct rd_tracker *t, uint64_t addr);
 
 /* ---- histograms: one per access category (ldl, ldg, stl, stg) ------------- */
 
