@@ -38,6 +38,7 @@
 #include <sectorsim/protocols/mem.h>
 #include "cache_params.h"
 #include "cache_timing.h"
+#include "cache_mrc.h"
 #include "rr_merge.h"
 
 enum l2_merge { MERGE_RR, MERGE_ARRIVAL };
@@ -50,6 +51,7 @@ static const struct ss_param_desc params[] = {
 	{ "merge", SS_P_ENUM, "rr", "order of the inputs: rr (round-robin over inputs, one request at a time, the reference's) or arrival", merge_names, 0, 0, 0 },
 	SC_PARAM_ROWS,
 	CT_PARAM_ROWS,
+	CACHE_MRC_PARAM_ROWS,
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -100,6 +102,10 @@ struct l2_slice_set {
 	struct ss_port **cpu_side;
 	unsigned ended;			/* inputs that ended the kernel */
 	bool end_waits;			/* for slices to drain */
+	/* mrc = true with --mrc: the curve of every line served, in the
+	 * order served (the slices' lines together), else NULL */
+	struct cache_mrc *mrc;
+	unsigned line_shift;
 };
 
 static void l2_destroy(struct ss_component *c);
@@ -219,6 +225,15 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
 	for (unsigned i = 0; i < l2->n_out; i++)
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
+	if (l2->timed && ss_param_bool(p, "mrc")) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "mrc = true with timing = true: the curve is a functional cache's; expected timing = false");
+		return -1;
+	}
+	l2->line_shift = (unsigned)__builtin_ctz(cfg.line_bytes);
+	l2->mrc = cache_mrc_new(c, p, cfg.line_bytes, err);
+	if (!l2->mrc && err && *err)
+		return -1;
 	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, serve, l2);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge
@@ -275,6 +290,8 @@ static void serve(void *ctx, const struct mem_req *r)
 	uint64_t part_addr;
 	uint32_t s = slice_map_route(&l2->map, r, &part_addr);
 
+	if (l2->mrc)
+		cache_mrc_access(l2->mrc, r->addr >> l2->line_shift);
 	if (l2->map.mapping != SLICE_MAP_GPGPUSIM) {
 		sc_access(l2->slice[s].cache, r);
 		return;
@@ -315,6 +332,8 @@ enum slice_act { ACT_END_KERNEL, ACT_FLUSH, ACT_INVALIDATE };
 static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 			  const struct mem_req *m)
 {
+	if (act == ACT_END_KERNEL && l2->mrc)
+		cache_mrc_end(l2->mrc);
 	for (unsigned p = 0; p < l2->n_out; p++) {
 		uint64_t delay = 0;
 
@@ -366,6 +385,8 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 		/* one begin per kernel goes down, not one per input */
 		if (!l2->begun) {
 			l2->begun = true;
+			if (l2->mrc)
+				cache_mrc_begin(l2->mrc, r->warp);
 			for (unsigned i = 0; i < l2->n_out; i++)
 				ss_port_send(l2->mem_side[i], &r->hdr);
 		}
@@ -510,6 +531,8 @@ static void l2_destroy(struct ss_component *c)
 		sc_free(l2->slice[s].cache);
 	}
 	g_free(l2->cpu_side);
+	cache_mrc_free(l2->mrc);
+	l2->mrc = NULL;
 	rr_merge_free(l2->merge);
 	g_free(l2->slice);
 	g_free(l2->mem_side);

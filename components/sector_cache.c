@@ -11,6 +11,7 @@
 #include "sector_cache.h"
 #include "cache_params.h"
 #include "cache_timing.h"
+#include "cache_mrc.h"
 /* ---- the component -------------------------------------------------------- */
 
 static const char *const forward_names[] = { "misses", "all", NULL };
@@ -22,6 +23,7 @@ static const struct ss_param_desc params[] = {
 	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the shared-memory carveout); it changes the ways when sets is given (GPGPU-Sim's adaptive L1), else the sets", NULL, 0, 0, 0 },
 	{ "bypass", SS_P_ENUM, "none", "none: every request goes through the cache; flagged: a request marked to bypass the first level (an SM's atomics, reductions, .STRONG.GPU loads) counts as a line miss of its kind, changes nothing and goes down as it came", bypass_names, 0, 0, 0 },
 	{ "forward", SS_P_ENUM, "misses", "what goes to the next level: this cache's traffic (misses, write-throughs, write-backs), or every request as it came (all: a cache that only observes)", forward_names, 0, 0, 0 },
+	CACHE_MRC_PARAM_ROWS,
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -50,13 +52,14 @@ struct sector_cache {
 					   the misses in flight */
 	bool end_waits;
 	/* a request from above goes straight to the model: sized, not
-	 * forward = all, not timed */
+	 * forward = all, not timed, no curve kept */
 	bool plain;
+	struct cache_mrc *mrc;	/* mrc = true with --mrc, else NULL */
 };
 
 static void update_plain(struct sector_cache *sc)
 {
-	sc->plain = !sc->unsized && !sc->forward_all && !sc->timing;
+	sc->plain = !sc->unsized && !sc->forward_all && !sc->timing && !sc->mrc;
 }
 
 static void emit_down(void *ctx, const struct mem_req *r)
@@ -143,6 +146,21 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		return -1;
 	}
 	sc->unsized = !sc_ways(sc->cache);
+	if (timed && ss_param_bool(p, "mrc")) {
+		/* retried requests would count twice, and the order is the
+		 * timing's: the curve is of a functional cache's stream */
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "mrc = true with timing = true: the curve is a functional cache's; expected timing = false");
+		sc_free(sc->cache);
+		sc->cache = NULL;
+		return -1;
+	}
+	sc->mrc = cache_mrc_new(c, p, cfg.line_bytes, err);
+	if (!sc->mrc && err && *err) {
+		sc_free(sc->cache);
+		sc->cache = NULL;
+		return -1;
+	}
 	if (timed) {
 		uint64_t *st[CT_N_STATS];
 
@@ -152,6 +170,8 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 			/* a failed create is not destroyed: it cleans up */
 			sc_free(sc->cache);
 			sc->cache = NULL;
+			cache_mrc_free(sc->mrc);
+			sc->mrc = NULL;
 			return -1;
 		}
 	}
@@ -194,8 +214,12 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 			sc->unsized = !sc_ways(sc->cache);
 			update_plain(sc);
 		}
+		if (sc->mrc)
+			cache_mrc_begin(sc->mrc, r->warp);
 		break;
 	case MEM_CTL_KERNEL_END:
+		if (sc->mrc)
+			cache_mrc_end(sc->mrc);
 		sc_end_kernel(sc->cache, &sc->end);
 		if (sc->timing)
 			ct_kernel_end(sc->timing);
@@ -258,6 +282,8 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 			refuse_unsized(sc, "a request arrives");
 			return;
 		}
+		if (sc->mrc)
+			cache_mrc_access(sc->mrc, sc_line_of(sc->cache, r->addr));
 		sc_access(sc->cache, r);
 		if (sc->forward_all)
 			ss_port_send(sc->mem_side, m);
@@ -299,6 +325,7 @@ static void sector_cache_destroy(struct ss_component *c)
 
 	ct_free(sc->timing);
 	sc_free(sc->cache);
+	cache_mrc_free(sc->mrc);
 }
 
 static const struct ss_component_ops ops = {

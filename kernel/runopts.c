@@ -21,6 +21,8 @@ const struct ss_run_option_desc ss_run_option_table[] = {
 	  "Finish an interrupted run: keep the kernels already in the --json/--csv FILE.part files, run the rest", NULL },
 	{ "rd-profile", 0, G_OPTION_ARG_FILENAME, FIELD(rd_profile),
 	  "Write the reuse-distance profiles of the components that keep them as CSV to FILE (- for standard output)", "FILE" },
+	{ "mrc", 0, G_OPTION_ARG_FILENAME, FIELD(mrc),
+	  "Write the miss-ratio curves of the caches that keep one (mrc = true) as CSV to FILE (- for standard output)", "FILE" },
 	{ "quiet", 'q', G_OPTION_ARG_NONE, FIELD(quiet),
 	  "Print nothing but results, warnings and errors", NULL },
 	{ "threads", 0, G_OPTION_ARG_INT, FIELD(threads),
@@ -33,6 +35,7 @@ const struct ss_run_option_desc ss_run_option_table[] = {
 struct ss_run_state {
 	struct ss_run_options opts;	/* the engine's copy */
 	struct ss_output *profile;	/* opened by the first user */
+	struct ss_output *mrc;		/* likewise */
 };
 
 static struct ss_run_state *run_of(struct ss_engine *e)
@@ -107,18 +110,17 @@ bool ss_engine_warn_input(struct ss_engine *e, const char *fmt, ...)
 	return true;
 }
 
-FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
-			       const char *what, GError **err)
+/* A file the components of a run share: opened by the first caller. */
+static FILE *shared_output(const char *path, struct ss_output **slot,
+			   const char *header, const char *what, GError **err)
 {
-	struct ss_run_state *r = run_of(e);
-	const char *path = r->opts.rd_profile;
 	GError *inner = NULL;
 
-	if (!path || r->profile)
-		return r->profile ? ss_output_file(r->profile) : NULL;
+	if (!path || *slot)
+		return *slot ? ss_output_file(*slot) : NULL;
 	/* PATH.part, renamed at the end; a device or a FIFO directly */
-	r->profile = ss_output_open(path, &inner);
-	if (!r->profile) {
+	*slot = ss_output_open(path, &inner);
+	if (!*slot) {
 		int why = errno;
 
 		g_error_free(inner);
@@ -129,18 +131,47 @@ FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
 	/* on the disk with the first rows, which their writer flushes and
 	 * checks (ss_engine_close_outputs checks the rest) */
 	if (header)
-		fputs(header, ss_output_file(r->profile));
-	return ss_output_file(r->profile);
+		fputs(header, ss_output_file(*slot));
+	return ss_output_file(*slot);
+}
+
+FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
+			       const char *what, GError **err)
+{
+	struct ss_run_state *r = run_of(e);
+
+	return shared_output(r->opts.rd_profile, &r->profile, header, what, err);
+}
+
+FILE *ss_engine_mrc_output(struct ss_engine *e, const char *header,
+			   const char *what, GError **err)
+{
+	struct ss_run_state *r = run_of(e);
+
+	return shared_output(r->opts.mrc, &r->mrc, header, what, err);
+}
+
+bool ss_engine_mrc_used(struct ss_engine *e)
+{
+	return run_of(e)->mrc != NULL;
 }
 
 bool ss_engine_close_outputs(struct ss_engine *e, GError **err)
 {
-	struct ss_output *p = e->run ? e->run->profile : NULL;
+	struct ss_output **slots[2] = {
+		e->run ? &e->run->profile : NULL, e->run ? &e->run->mrc : NULL,
+	};
 
-	if (!p)
-		return true;
-	e->run->profile = NULL;
-	return ss_output_commit(p, err);
+	for (int i = 0; i < 2; i++) {
+		struct ss_output *p = slots[i] ? *slots[i] : NULL;
+
+		if (!p)
+			continue;
+		*slots[i] = NULL;
+		if (!ss_output_commit(p, err))
+			return false;
+	}
+	return true;
 }
 
 /* Whether any instance's type (every one's, when `every`) has `flags`. */
@@ -169,13 +200,17 @@ void ss_run_free(struct ss_engine *e)
 {
 	if (!e->run)
 		return;
-	if (e->run->profile) {
+	struct ss_output *outs[2] = { e->run->profile, e->run->mrc };
+
+	for (int i = 0; i < 2; i++) {
 		GError *err = NULL;
 
-		/* a run that did not finish leaves the profile as it was */
+		if (!outs[i])
+			continue;
+		/* a run that did not finish leaves the file as it was */
 		if (e->failure || ss_interrupted())
-			ss_output_abort(e->run->profile);
-		else if (!ss_output_commit(e->run->profile, &err)) {
+			ss_output_abort(outs[i]);
+		else if (!ss_output_commit(outs[i], &err)) {
 			g_warning("%s", err->message);
 			g_error_free(err);
 		}

@@ -417,4 +417,28 @@ run --quiet -p report.cases=l1,l1_full,l1_nolat,sm "$nug" "$srcdir/data/nugteren
 is "$st" 2 "mode = nugteren with a case that is no timed sdcm_cache: exit 2"
 has "$err" "cases: 'sm' has no counter rd_cold; expected an sdcm_cache with timing = true" "the message names the component"
 
+
+# ---- miss-ratio curves (--mrc) ---------------------------------------------------
+
+run --quiet --mrc "$tmp/mrc.csv" "$titanv"
+is "$st" 2 "--mrc with no cache keeping a curve: exit 2"
+has "$err" "keeps a miss-ratio curve; expected mrc = true on a functional sector_cache or l2_slice_set" "the message says what to set"
+[ ! -e "$tmp/mrc.csv" ] && [ ! -e "$tmp/mrc.csv.part" ]
+ok $? "and nothing is written"
+run --quiet --mrc "$tmp/mrc.csv" -p l2.mrc=true -p l1.mrc=true "$titanv"
+is "$st" 0 "--mrc with the L1s' and the L2's curves: exit 0"
+is "$(head -n 1 "$tmp/mrc.csv")" "cache,kernel,method,rate,accesses,capacity_lines,capacity_bytes,miss_ratio" "the CSV's columns"
+has "$(cat "$tmp/mrc.csv")" "l2,1,exact,1,18750,1,128,0.25008" "the L2's: each line read 4 times by sector, written once: 1 in 4 cold"
+is "$(grep -c '^l1\[' "$tmp/mrc.csv")" 80 "a curve per L1"
+run --quiet --mrc - -p l2.mrc=true -p l2.mrc_sampling=0.5 "$titanv"
+has "$out" "l2,1,shards,0.5" "sampled: the method and the rate"
+run --quiet --mrc - -p l2.mrc=true -p l2.mrc_sampling=0 "$titanv"
+is "$st" 2 "mrc_sampling = 0: exit 2"
+has "$err" "mrc_sampling = 0: expected a rate above 0 and at most 1" "the message names the parameter"
+run --quiet --mrc - -p l2.mrc=true "$top/configs/timing/titanv.ini"
+is "$st" 2 "mrc on a timed cache: exit 2"
+has "$err" "mrc = true with timing = true: the curve is a functional cache's" "the message says why"
+run --quiet --mrc - --json - -p l2.mrc=true "$titanv"
+is "$st" 2 "--mrc - and --json -: exit 2"
+
 done_testing

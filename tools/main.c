@@ -316,6 +316,10 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 		/* nothing would be written, and with - nothing printed at all */
 		return fail(EXIT_CONFIG, "--rd-profile %s: no component of %s keeps reuse-distance profiles; expected a configuration with an sdcm_cache, or no --rd-profile",
 			    o->run.rd_profile, o->run.config ? o->run.config : "the configuration");
+	if (ok && o->run.mrc && !ss_engine_mrc_used(ss_sim_engine(sim)))
+		/* the caches that keep one opened the file as they were made */
+		return fail(EXIT_CONFIG, "--mrc %s: no cache of %s keeps a miss-ratio curve; expected mrc = true on a functional sector_cache or l2_slice_set (-p l2.mrc=true, say), or no --mrc",
+			    o->run.mrc, o->run.config ? o->run.config : "the configuration");
 	if (ok) {
 		struct ss_run_options run = o->run;
 
@@ -368,7 +372,7 @@ static int simulate(struct ss_sim *sim, const struct options *o)
  */
 static int check_stdout_outputs(struct options *o)
 {
-	const char *names[4];
+	const char *names[5];
 	unsigned n = 0;
 
 	if (o->run.json && !strcmp(o->run.json, "-"))
@@ -377,6 +381,8 @@ static int check_stdout_outputs(struct options *o)
 		names[n++] = "--csv -";
 	if (o->run.rd_profile && !strcmp(o->run.rd_profile, "-"))
 		names[n++] = "--rd-profile -";
+	if (o->run.mrc && !strcmp(o->run.mrc, "-"))
+		names[n++] = "--mrc -";
 	/* the raw statistics follow the table, as they always did */
 	o->run.table_off = n > 0;
 	if ((o->stats || o->output) && (!o->output || !strcmp(o->output, "-")))

@@ -128,6 +128,9 @@ struct ss_run_options {
 	char *trace;
 	char *trace_digest;
 	char **params;
+	/* --mrc FILE: miss-ratio curves, ss_engine_mrc_output() (last, so
+	 * that the fields before it keep their places) */
+	char *mrc;
 };
 
 /*
@@ -187,6 +190,16 @@ const struct ss_run_options *ss_engine_run_options(const struct ss_engine *e);
  */
 FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
 			       const char *what, GError **err);
+
+/*
+ * The run's miss-ratio-curve output, the file of ss_run_options.mrc, which
+ * every cache that keeps a curve appends to: as ss_engine_profile_output().
+ * ss_engine_mrc_used() says whether any component has opened it, so that a
+ * run asked for curves that no cache keeps is refused before it starts.
+ */
+FILE *ss_engine_mrc_output(struct ss_engine *e, const char *header,
+			   const char *what, GError **err);
+bool ss_engine_mrc_used(struct ss_engine *e);
 
 /*
  * An output file of the run (results, statistics, a profile), opened by
