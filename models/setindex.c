@@ -55,6 +55,7 @@ const struct set_index_desc set_index_fns[SET_INDEX_N] = {
 	[SET_INDEX_XOR] = { "xor", NULL, pow2_sets },
 	[SET_INDEX_IPOLY] = { "ipoly", "16/32/64 sets", ipoly_sets },
 	[SET_INDEX_FERMI] = { "fermi", NULL, fermi_sets },
+	[SET_INDEX_NUGTEREN] = { "nugteren", "Nugteren et al.'s model's hash, any set count", any_sets },
 };
 
 const char *set_index_check(enum set_index_fn fn, uint32_t nsets,

@@ -26,7 +26,8 @@ extern "C" {
 	X(LINEAR, linear)		/* line mod sets */ \
 	X(XOR, xor)			/* GPGPU-Sim X */ \
 	X(IPOLY, ipoly)			/* GPGPU-Sim P: 16, 32 or 64 sets */ \
-	X(FERMI, fermi)			/* GPGPU-Sim H: 32 or 64 sets, 128 B lines */
+	X(FERMI, fermi)			/* GPGPU-Sim H: 32 or 64 sets, 128 B lines */ \
+	X(NUGTEREN, nugteren)		/* Nugteren et al.'s model's: any count */
 
 enum set_index_fn {
 #define SET_INDEX_ENUM(sel, name) SET_INDEX_##sel,
@@ -170,6 +171,24 @@ static inline uint32_t set_index_of_fermi(uint64_t addr, unsigned line_shift,
 	if (nsets == 64)
 		set |= (addr & 0x1000) >> 7;
 	return set;
+}
+
+/*
+ * Nugteren et al.'s cache model's hash of line number a, for any set
+ * count: its low five bits XOR a6 + 2 a7 + 4 a8 + 8 a10 + 16 a12, plus
+ * 32 a5, modulo the sets.  For 32 and 64 sets of 128-byte lines it is
+ * fermi's.
+ */
+static inline uint32_t set_index_of_nugteren(uint64_t addr, unsigned line_shift,
+					     uint32_t nsets, unsigned set_shift)
+{
+	uint64_t a = addr >> line_shift;
+	uint32_t lo = (uint32_t)(a & 0x1f);
+	uint32_t hi = (uint32_t)(((a >> 6) & 1) | ((a >> 7) & 1) << 1 | ((a >> 8) & 1) << 2 |
+				 ((a >> 10) & 1) << 3 | ((a >> 12) & 1) << 4);
+
+	(void)set_shift;
+	return ((lo ^ hi) + 32 * (uint32_t)((a >> 5) & 1)) % nsets;
 }
 
 /* The set of byte address `addr` under function `fn`. */

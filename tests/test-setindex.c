@@ -131,6 +131,9 @@ static void test_fermi_is_nugteren(void)
 		want = (lo ^ hi) + 32 * bit[5];
 		g_assert_cmpuint(idx(SET_INDEX_FERMI, addr, 32), ==, want % 32);
 		g_assert_cmpuint(idx(SET_INDEX_FERMI, addr, 64), ==, want % 64);
+		/* the model's own, for any count: fermi's where that has one */
+		for (uint32_t n = 1; n <= 64; n++)
+			g_assert_cmpuint(idx(SET_INDEX_NUGTEREN, addr, n), ==, want % n);
 	}
 	g_rand_free(r);
 }
