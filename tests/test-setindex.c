@@ -193,7 +193,7 @@ static void test_param_row(void)
 			g_assert_nonnull(strstr(index->doc, set_index_fns[i].note));
 	}
 	g_assert_null(index->choices[SET_INDEX_N]);
-	g_assert_cmpstr(index->doc, ==, "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi");
+	g_assert_cmpstr(index->doc, ==, "set-index function: fib_double (the reference's float hash), linear, xor, ipoly (16/32/64 sets), fermi, nugteren (Nugteren et al.'s model's hash, any set count)");
 }
 
 /* ---- the counters a report reads (protocols/cache_stats.h) --------------- */
