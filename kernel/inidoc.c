@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <pthread.h>
+
 #include <stdarg.h>
 #include <string.h>
 #include "inidoc.h"
@@ -359,9 +361,10 @@ static GPtrArray *scan_file(struct ini_doc *d, const char *file,
 	return secs;
 }
 
-/* iniparser reports through a callback without user data; only one load
- * runs at a time, so one slot per thread is enough. */
+/* iniparser reports through a callback without user data, set for the
+ * whole process: loads hold the lock while it is theirs. */
 static _Thread_local GPtrArray *iniparser_messages;
+static pthread_mutex_t iniparser_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int collect_iniparser_error(const char *fmt, ...)
 {
@@ -503,12 +506,16 @@ static void load_file(struct ini_doc *d, const char *path, const char *from,
 	}
 	GPtrArray *msgs = g_ptr_array_new_with_free_func(g_free);
 
+	/* the callback is the library's, one for the process: engines
+	 * loaded on several threads (sectorsim sweep) take turns */
+	pthread_mutex_lock(&iniparser_lock);
 	iniparser_messages = msgs;
 	iniparser_set_error_callback(collect_iniparser_error);
 	dictionary *dict = iniparser_load(path);
 
 	iniparser_set_error_callback(NULL);
 	iniparser_messages = NULL;
+	pthread_mutex_unlock(&iniparser_lock);
 	if (!dict) {
 		for (guint i = 0; i < msgs->len; i++)
 			ini_doc_error(d, path, "%s", (char *)msgs->pdata[i]);

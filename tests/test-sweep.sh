@@ -107,6 +107,25 @@ ok $? "the merged JSON is the single run's"
 run sweep --merge m.csv p1.csv p2.csv p0.csv
 cmp -s m.csv s.csv
 ok $? "the merged CSV is the single run's"
+run sweep --merge m2.csv p1.csv p0.csv p2.csv p1.csv
+is "$st" 2 "--merge with a CSV part twice: exit 2"
+has "$err" "point 1 is in p1.csv too" "the message names the point and the file"
+printf '# part: 0/2\npoint,x\n' > broken.csv
+run sweep --merge m5.csv broken.csv
+is "$st" 2 "--merge of a file with no sweep head: exit 2, no crash"
+printf '{\n  "sweep": {"points": 4294967297},\n  "part": "0/2",\n  "points": [\n    {"index": 100000000, "params": {}}\n  ]\n}\n' > broken.json
+run sweep --merge m6.json broken.json
+is "$st" 2 "--merge of a file claiming 2^32 points: exit 2, no crash"
+run sweep --quiet "$titanv" "$sample" -s l2.assoc=4,24 --points 3/4 --json e3.json --csv e3.csv
+is "$st" 0 "--points 3/4 of a 2-point grid: exit 0, no point"
+for k in 0 1 2; do
+	"$SECTORSIM" sweep --quiet "$titanv" "$sample" -s l2.assoc=4,24 --points $k/4 --csv e$k.csv
+done
+"$SECTORSIM" sweep --quiet "$titanv" "$sample" -s l2.assoc=4,24 --csv e-all.csv
+run sweep --merge e.csv e0.csv e1.csv e2.csv e3.csv
+is "$st" 0 "--merge with a part without a point: exit 0"
+cmp -s e.csv e-all.csv
+ok $? "and the single run's file"
 run sweep --merge m2.json p0.json p1.json
 is "$st" 2 "--merge with a part missing: exit 2"
 has "$err" "point 2 is in no partial file" "the message names the point"
@@ -137,9 +156,9 @@ ok $? "the merge job writes the single run's files"
 # ---- over MPI ranks ---------------------------------------------------------------------
 
 if ! "$SECTORSIM" sweep --help | grep -q "Built with MPI"; then
-	skip "sectorsim is built without MPI (./configure --with-mpi, Debian's libopenmpi-dev)" 3
+	skip "sectorsim is built without MPI (./configure --with-mpi, Debian's libopenmpi-dev)" 4
 elif ! command -v mpirun >/dev/null 2>&1; then
-	skip "no mpirun (Debian's openmpi-bin)" 3
+	skip "no mpirun (Debian's openmpi-bin)" 4
 else
 	# Open MPI refuses root unless told; CI machines run as root
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
@@ -150,6 +169,13 @@ else
 	ok $? "mpirun -np 2: rank 0 writes the single run's files"
 	[ ! -e mpi.json.points ]
 	ok $? "mpirun -np 2: nothing left behind"
+	# point 1, rank 1's, is refused: every rank stops, none waits
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		timeout 120 mpirun --oversubscribe -np 2 "$SECTORSIM" sweep --quiet "$titanv" "$sample" \
+		-s l2.sets=32,5 --json mpibad.json > mpibad.out 2>&1
+	st=$?
+	[ "$st" -ne 0 ] && [ "$st" -ne 124 ]
+	ok $? "mpirun -np 2 with a point one rank refuses: every rank stops (status $st, 124 is a hang)"
 fi
 
 # ---- bad grids: refused before any simulation -----------------------------------------
@@ -172,6 +198,13 @@ bad "an empty list" "an empty value" -s l2.assoc=
 bad "an empty value" "an empty value" -s l2.assoc=4,,8
 bad "a combination the component refuses" "point 0 (l2.size=64KiB): " -s l2.size=64KiB
 bad "a key swept twice" "l2.assoc is swept twice" -s l2.assoc=4 -s l2.assoc=8
+bad "a value twice" "value '4' twice; expected each value once" -s l2.assoc=4,8,4
+run sweep --quiet "$srcdir/data/cli-cache.ini" -s l2.assoc=1,2 --csv norep.csv
+is "$st" 2 "a configuration without a report: exit 2"
+has "$err" "no component writes per-kernel results (a kernel_report)" "the message says what is missing"
+[ ! -e norep.csv.points ]
+ok $? "before any point ran"
+
 big=$(seq -s, 1 400)
 bad "too many points" "the grid has more than 100000 points" -s l2.assoc=$big -s l1.assoc=$big
 run sweep --quiet "$titanv" "$sample" -s l2.assoc=4
@@ -200,6 +233,9 @@ ok $? "no results file yet"
 run sweep --quiet "$titanv" "$sample" -s l2.assoc=$vals --json r.json
 is "$st" 2 "again without --resume: exit 2"
 has "$err" "expected --resume to finish it" "the message says what to do"
+run sweep --quiet --resume "$titanv" "$sample" -s l2.assoc=$(seq -s, 201 400) --json r.json
+is "$st" 2 "--resume with another grid: exit 2"
+has "$err" "made by another sweep (its parameters are not point 0's)" "the message says the folder is another sweep's"
 run sweep --quiet --resume "$titanv" "$sample" -s l2.assoc=$vals --json r.json
 is "$st" 0 "--resume: exit 0"
 run sweep --quiet "$titanv" "$sample" -s l2.assoc=$vals --json whole.json

@@ -166,6 +166,13 @@ static int add_axis(struct sweep *s, const char *key, const char *list,
 			g_strfreev(v);
 			return fail(EXIT_INPUT, "%s: an empty value; expected KEY=V1,V2,... with no empty one", where);
 		}
+		for (guint i = 0; i < a->values->len; i++)
+			if (!strcmp(a->values->pdata[i], x)) {
+				g_free(x);
+				g_strfreev(v);
+				return fail(EXIT_INPUT, "%s: value '%s' twice; expected each value once", where,
+					    (char *)a->values->pdata[i]);
+			}
 		g_ptr_array_add(a->values, x);
 	}
 	g_strfreev(v);
@@ -175,8 +182,8 @@ static int add_axis(struct sweep *s, const char *key, const char *list,
 }
 
 /* -s KEY=V1,V2,...: replaces the values [sweep] gives KEY (n_ini: the
- * axes that came from there). */
-static int parse_axis(struct sweep *s, const char *arg, guint n_ini)
+ * axes that came from there; replaced[i]: -s gave axis i already). */
+static int parse_axis(struct sweep *s, const char *arg, guint n_ini, bool *replaced)
 {
 	const char *eq = strchr(arg, '=');
 	char *key, *where;
@@ -188,7 +195,10 @@ static int parse_axis(struct sweep *s, const char *arg, guint n_ini)
 	key = g_strndup(arg, eq - arg);
 	where = g_strdup_printf("-s %s", arg);
 	for (guint i = 0; i < n_ini; i++)
-		from_ini |= !strcmp(((struct axis *)s->axes->pdata[i])->key, key);
+		if (!strcmp(((struct axis *)s->axes->pdata[i])->key, key)) {
+			from_ini = !replaced[i];
+			replaced[i] = true;
+		}
 	status = add_axis(s, key, eq + 1, where, from_ini);
 	g_free(key);
 	g_free(where);
@@ -314,7 +324,11 @@ static int check_grid(struct sweep *s)
 			status = EXIT_INPUT;
 		} else {
 			ss_sim_set_run_options(sim, &run);
-			if (!ss_sim_build(sim, &err)) {
+			if (ss_sim_build(sim, &err) &&
+			    !ss_engine_has_type_flag(ss_sim_engine(sim), SS_TYPE_REPORTS_RUN)) {
+				status = fail(EXIT_INPUT, "%s: no component writes per-kernel results (a kernel_report); expected one: a sweep collates its --json and --csv",
+					      s->config);
+			} else if (err) {
 				char *l = point_label(s, p);
 
 				status = err->code == SS_ERROR_CONFIG || err->code == SS_ERROR_INPUT
@@ -407,21 +421,85 @@ static char *keep_path(const struct sweep *s, size_t p, const char *ext)
 	return path;
 }
 
-/* Point p is finished: its files are both there (a file appears whole,
- * renamed from its .part), or rank 0 has them. */
+/* The "params" line a point's results record: its -p list, as JSON. */
+static char *params_line(const struct sweep *s, size_t p)
+{
+	char **o = point_overrides(s, p);
+	GString *l = g_string_new("\n  \"params\": [");
+
+	for (char **x = o; *x; x++) {
+		g_string_append(l, x == o ? "\"" : ", \"");
+		for (const char *c = *x; *c; c++) {
+			if (*c == '"' || *c == '\\')
+				g_string_append_c(l, '\\');
+			g_string_append_c(l, *c);
+		}
+		g_string_append_c(l, '"');
+	}
+	g_string_append(l, "],\n");
+	g_strfreev(o);
+	return g_string_free(l, FALSE);
+}
+
+/*
+ * A kept point's files, before --resume counts it: 1 when both are whole
+ * and made with the point's parameters; 0 when they are missing or cut
+ * short (the point runs again); -1 when they record other parameters (a
+ * folder of another sweep), with the message said.
+ */
+static int check_kept(const struct sweep *s, size_t p)
+{
+	char *json = keep_path(s, p, "json"), *text = NULL, *want = params_line(s, p);
+	int r = 0;
+
+	if (g_file_test(json, G_FILE_TEST_IS_REGULAR) &&
+	    g_file_get_contents(json, &text, NULL, NULL)) {
+		if (!strstr(text, want))
+			r = -1;
+		else if (strstr(text, "\n  \"kernels\": ") && g_str_has_suffix(text, "\n}\n"))
+			r = 1;
+	}
+	if (r == 1) {
+		char *csv = keep_path(s, p, "csv");
+
+		r = g_file_test(csv, G_FILE_TEST_IS_REGULAR);
+		g_free(csv);
+	}
+	if (r < 0)
+		fail(EXIT_INPUT, "%s: made by another sweep (its parameters are not point %zu's); expected the folder of this sweep, or none (run without --resume)",
+		     json, p);
+	g_free(text);
+	g_free(want);
+	g_free(json);
+	return r;
+}
+
+/* Point p was finished before (--resume): kept_points() found it, here
+ * or on rank 0. */
 static bool point_kept(const struct sweep *s, size_t p)
 {
-	bool ok = true;
+	return s->kept0 && s->kept0[p];
+}
 
-	if (s->kept0)
-		return s->kept0[p];
-	for (int k = 0; k < 2 && ok; k++) {
-		char *f = keep_path(s, p, k ? "csv" : "json");
+/* --resume: which of this run's points are kept whole (s->kept0); exit
+ * status 2 for a folder of another sweep, before anything runs. */
+static int kept_points(struct sweep *s)
+{
+	if (!s->kept0)
+		s->kept0 = g_new0(uint8_t, s->n_points);
+	if (!s->resume)
+		return 0;
+	for (size_t p = 0; p < s->n_points; p++) {
+		int r;
 
-		ok = g_file_test(f, G_FILE_TEST_IS_REGULAR);
-		g_free(f);
+		if (s->ranks == 1 && !mine(s, p))
+			continue;
+		r = check_kept(s, p);
+		if (r < 0)
+			return EXIT_INPUT;
+		s->kept0[p] = (uint8_t)r;
 	}
-	return ok;
+	return 0;
 }
 
 static uint64_t count_kernels(const char *json_path)
@@ -516,10 +594,15 @@ out:
 			show_progress(s);
 	}
 	pthread_mutex_unlock(&s->lock);
-	/* an unfinished point leaves nothing */
+	/* an unfinished point leaves nothing, its .part files included */
 	if (status) {
-		g_unlink(json);
-		g_unlink(csv);
+		for (int k = 0; k < 2; k++) {
+			char *part = g_strconcat(k ? csv : json, ".part", NULL);
+
+			g_unlink(k ? csv : json);
+			g_unlink(part);
+			g_free(part);
+		}
 	}
 	g_free(msg);
 	g_free(json);
@@ -981,6 +1064,7 @@ static int merge(const char *out, char **parts, int n)
 	GString *o = g_string_new(NULL);
 	GPtrArray *points = g_ptr_array_new_with_free_func(g_free);	/* by index */
 	char *head = NULL, *cols = NULL, *why = NULL;
+	int *from = NULL;	/* per point: the file that gave it + 1 */
 	bool json = false;
 	size_t total = 0;
 	int status = 0;
@@ -1018,11 +1102,23 @@ static int merge(const char *out, char **parts, int n)
 			break;
 		}
 		h = g_strndup(text, pl - text);
-		t = strtoull(strstr(h, json ? "\"points\": " : "# points: ") + (json ? 10 : 10), NULL, 10);
+		{
+			const char *np = strstr(h, json ? "\"points\": " : "# points: ");
+
+			t = np ? strtoull(np + 10, NULL, 10) : 0;
+		}
+		if (!t || t > SWEEP_MAX_POINTS) {
+			status = fail(EXIT_INPUT, "%s: no point count in its head, or one above %d; expected a partial file of `sectorsim sweep --points K/N`",
+				      parts[i], SWEEP_MAX_POINTS);
+			g_free(h);
+			g_free(text);
+			break;
+		}
 		if (!head) {
 			head = h;
 			total = t;
 			g_ptr_array_set_size(points, (guint)total);
+			from = g_new0(int, total);
 		} else {
 			if (strcmp(head, h))
 				status = fail(EXIT_INPUT, "%s: another sweep than %s (its configuration, trace, parameters or grid differ)",
@@ -1043,9 +1139,10 @@ static int merge(const char *out, char **parts, int n)
 				const char *stop = next && next < end ? next : end;
 				size_t idx = strtoull(body + strlen("    {\"index\": "), NULL, 10);
 
-				if (idx >= total || points->pdata[idx]) {
-					status = fail(EXIT_INPUT, "%s: point %zu %s", parts[i], idx,
-						      idx >= total ? "is outside the sweep" : "is in two partial files");
+				if (strncmp(body, "    {\"index\": ", 14) || idx >= total || points->pdata[idx]) {
+					status = fail(EXIT_INPUT, "%s: %s", parts[i],
+						      strncmp(body, "    {\"index\": ", 14) ? "a point without its index; expected a partial file of `sectorsim sweep --points K/N`"
+						      : idx >= total ? "a point outside the sweep" : "a point that is in another partial file too");
 					break;
 				}
 				points->pdata[idx] = g_strndup(body, stop - body);
@@ -1059,11 +1156,14 @@ static int merge(const char *out, char **parts, int n)
 
 			while (*l && !**l)
 				l++;
+			/* a part without a point has no column but the keys' */
+			bool rows = *l && l[1] && *l[1];
+
 			if (!*l)
 				status = fail(EXIT_INPUT, "%s: no column line", parts[i]);
-			else if (!cols)
+			else if (rows && !cols)
 				cols = g_strdup(*l);
-			else if (strcmp(cols, *l))
+			else if (rows && strcmp(cols, *l))
 				status = fail(EXIT_INPUT, "%s: other columns than %s", parts[i], parts[0]);
 			for (l = *l ? l + 1 : l; *l && !status; l++) {
 				size_t idx;
@@ -1072,10 +1172,16 @@ static int merge(const char *out, char **parts, int n)
 				if (!**l)
 					continue;
 				idx = strtoull(*l, NULL, 10);
-				if (idx >= total) {
-					status = fail(EXIT_INPUT, "%s: point %zu is outside the sweep", parts[i], idx);
+				if (idx >= total || !g_ascii_isdigit(**l)) {
+					status = fail(EXIT_INPUT, "%s: a row of no point of the sweep", parts[i]);
 					break;
 				}
+				if (from[idx] && from[idx] != i + 1) {
+					status = fail(EXIT_INPUT, "%s: point %zu is in %s too", parts[i], idx,
+						      parts[from[idx] - 1]);
+					break;
+				}
+				from[idx] = i + 1;
 				row = g_strconcat(points->pdata[idx] ? (char *)points->pdata[idx] : "",
 						  *l, "\n", NULL);
 				g_free(points->pdata[idx]);
@@ -1088,6 +1194,8 @@ static int merge(const char *out, char **parts, int n)
 	for (size_t p = 0; p < total && !status; p++)
 		if (!points->pdata[p])
 			status = fail(EXIT_INPUT, "--merge %s: point %zu is in no partial file; expected the files of every --points K/N of the sweep", out, p);
+	if (!status && !json && !cols)
+		status = fail(EXIT_INPUT, "--merge %s: no partial file has a point's columns", out);
 	if (!status) {
 		if (json) {
 			g_string_append(o, head);
@@ -1107,6 +1215,7 @@ static int merge(const char *out, char **parts, int n)
 	g_free(why);
 	g_free(head);
 	g_free(cols);
+	g_free(from);
 	g_ptr_array_free(points, TRUE);
 	g_string_free(o, TRUE);
 	return status;
@@ -1252,6 +1361,7 @@ out:
 
 /* ---- mpirun -np N sectorsim sweep ----------------------------------------------- */
 
+#ifdef HAVE_MPI
 /* Launched by mpirun (Open MPI's or a PMI launcher's environment): a
  * plain run never starts MPI, which would look for a launcher. */
 static bool under_mpi(void)
@@ -1260,7 +1370,6 @@ static bool under_mpi(void)
 	       g_getenv("PMI_SIZE");
 }
 
-#ifdef HAVE_MPI
 /* Rank 0 gets the files of the points the others ran, into its folder. */
 static int gather_points(struct sweep *s)
 {
@@ -1314,6 +1423,25 @@ static int gather_points(struct sweep *s)
 #endif
 
 /*
+ * Under mpirun, a step that can fail on one rank alone ends with this:
+ * every rank gets the worst status, so that all stop together rather
+ * than wait for one that has left.
+ */
+static int mpi_agree(const struct sweep *s, int status)
+{
+#ifdef HAVE_MPI
+	int worst = status;
+
+	if (s->ranks > 1)
+		MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	return worst;
+#else
+	(void)s;
+	return status;
+#endif
+}
+
+/*
  * Before the run under mpirun: rank 0's kept points (--resume) go to every
  * rank, which then runs none of them, and ranks above 0 keep their
  * points' files in a folder of their own.
@@ -1323,20 +1451,14 @@ static int mpi_prepare(struct sweep *s)
 #ifdef HAVE_MPI
 	GError *err = NULL;
 
+	int status = 0;
+
 	s->kept0 = g_new0(uint8_t, s->n_points);
-	if (s->rank == 0 && s->resume && g_file_test(s->keep, G_FILE_TEST_IS_DIR)) {
-		for (size_t p = 0; p < s->n_points; p++) {
-			bool ok = true;
-
-			for (int k = 0; k < 2 && ok; k++) {
-				char *f = keep_path(s, p, k ? "csv" : "json");
-
-				ok = g_file_test(f, G_FILE_TEST_IS_REGULAR);
-				g_free(f);
-			}
-			s->kept0[p] = ok;
-		}
-	}
+	if (s->rank == 0)
+		status = kept_points(s);
+	status = mpi_agree(s, status);
+	if (status)
+		return status;
 	MPI_Bcast(s->kept0, (int)s->n_points, MPI_BYTE, 0, MPI_COMM_WORLD);
 	if (s->rank > 0) {
 		g_free(s->keep);
@@ -1368,8 +1490,17 @@ static int mpi_finish_run(struct sweep *s, int status)
 	MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	if (!worst)
 		worst = gather_points(s);
-	if (s->rank > 0)
+	if (s->rank > 0) {
+		/* its points, sent or not: the folder was its own */
+		for (size_t p = 0; p < s->n_points; p++)
+			for (int k = 0; k < 2; k++) {
+				char *f = keep_path(s, p, k ? "csv" : "json");
+
+				g_unlink(f);
+				g_free(f);
+			}
 		g_rmdir(s->keep);
+	}
 	s->part_k = 0;
 	s->part_n = 1;
 	g_clear_pointer(&s->kept0, g_free);
@@ -1414,7 +1545,7 @@ static size_t take_point(struct sweep *s)
 
 	pthread_mutex_lock(&s->lock);
 	while (s->next < s->n_points &&
-	       (!mine(s, s->next) || (s->resume && point_kept(s, s->next))))
+	       (!mine(s, s->next) || point_kept(s, s->next)))
 		s->next++;
 	p = s->next;
 	if (p < s->n_points)
@@ -1442,12 +1573,14 @@ static int run_points(struct sweep *s)
 
 	if (g_mkdir_with_parents(s->keep, 0777) != 0)
 		return fail(EXIT_INPUT, "%s: %s", s->keep, g_strerror(errno));
+	if (s->ranks == 1 && (status = kept_points(s)))
+		return status;
 	s->total = s->done = 0;
 	for (size_t p = 0; p < s->n_points; p++) {
 		if (!mine(s, p))
 			continue;
 		s->total++;
-		if (s->resume && point_kept(s, p))
+		if (point_kept(s, p))
 			s->done++;
 	}
 	s->next = 0;
@@ -1495,7 +1628,7 @@ int sectorsim_sweep_main(int argc, char **argv)
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Sweep a parameter: KEY=V1,V2,... with KEY as -p takes it (repeatable: a grid; values with commas of their own: separate them with '|'); replaces the values a [sweep] section gives KEY", "KEY=VALUES" },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &s.fixed, "Override a parameter in every point: SECTION.KEY=VALUE (repeatable)", "KEY=VALUE" },
 		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &s.json, "Write the results as JSON: the sweep, then per point its values and the kernels `sectorsim --json` writes", "FILE" },
-		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &s.csv, "Write the results as CSV: one row per point and kernel (default: standard output)", "FILE" },
+		{ "csv", 0, 0, G_OPTION_ARG_FILENAME, &s.csv, "Write the results as CSV: one row per point and kernel", "FILE" },
 		{ "threads", 0, 0, G_OPTION_ARG_INT, &s.threads, "Points run at once (default: one per online core)", "N" },
 		{ "points", 0, 0, G_OPTION_ARG_STRING, &s.points_arg, "Run only the points whose index is K mod N, into partial files for --merge", "K/N" },
 		{ "merge", 0, 0, G_OPTION_ARG_FILENAME, &s.merge, "Join the partial files given as arguments (of every --points K/N) into OUT", "OUT" },
@@ -1513,17 +1646,16 @@ int sectorsim_sweep_main(int argc, char **argv)
 	pthread_mutex_init(&s.lock, NULL);
 	s.axes = g_ptr_array_new_with_free_func(axis_free);
 	s.ranks = 1;
+	g_set_prgname("sectorsim sweep");
 #ifdef HAVE_MPI
 	if (under_mpi()) {
-		MPI_Init(&argc, &argv);
+		int provided;
+
+		/* only this thread calls MPI; the points run on others */
+		MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 		MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
 		MPI_Comm_size(MPI_COMM_WORLD, &s.ranks);
 		quiet_rank = s.rank > 0;
-	}
-#else
-	if (under_mpi()) {
-		status = fail(EXIT_INPUT, "run under mpirun, but this sectorsim is built without MPI; expected one built with ./configure --with-mpi (Debian: libopenmpi-dev)");
-		goto out;
 	}
 #endif
 	ctx = g_option_context_new("CONFIG.ini [TRACE] -s KEY=V1,V2,... [-s ...]");
@@ -1558,10 +1690,13 @@ int sectorsim_sweep_main(int argc, char **argv)
 	s.trace = argc == 3 ? g_strdup(argv[2]) : NULL;
 	{
 		guint n_ini;
+		bool *replaced;
 
 		status = ini_axes(&s, &n_ini);
+		replaced = g_new0(bool, n_ini + 1);
 		for (char **a = sets; a && *a && !status; a++)
-			status = parse_axis(&s, *a, n_ini);
+			status = parse_axis(&s, *a, n_ini, replaced);
+		g_free(replaced);
 	}
 	if (status)
 		goto out;
@@ -1607,7 +1742,12 @@ int sectorsim_sweep_main(int argc, char **argv)
 		status = fail(EXIT_INPUT, "no output; expected --json FILE, --csv FILE or both");
 		goto out;
 	}
-	if ((status = check_grid(&s)))
+	if (s.plot && g_mkdir_with_parents(s.plot, 0777) != 0) {
+		status = fail(EXIT_INPUT, "--plot %s: %s", s.plot, g_strerror(errno));
+		goto out;
+	}
+	status = mpi_agree(&s, check_grid(&s));
+	if (status)
 		goto out;
 	if (s.slurm) {
 		/* the tasks run this very program, wherever it is installed */
@@ -1618,25 +1758,28 @@ int sectorsim_sweep_main(int argc, char **argv)
 		goto out;
 	}
 	s.keep = g_strconcat(s.json ? s.json : s.csv, ".points", NULL);
-	if (s.ranks > 1)
-		status = mpi_prepare(&s);
-	if (status)
-		goto out;
 	if (s.rank > 0) {
-		/* its points' files until rank 0 has them */
+		/* its points' files until rank 0 has them (mpi_prepare) */
 	} else if (!s.resume && g_file_test(s.keep, G_FILE_TEST_EXISTS)) {
 		status = fail(EXIT_INPUT, "%s is there: an interrupted sweep's finished points; expected --resume to finish it, or that folder removed",
 			      s.keep);
-		goto out;
-	}
-	if (s.rank == 0 && s.resume && !g_file_test(s.keep, G_FILE_TEST_IS_DIR)) {
+	} else if (s.resume && !g_file_test(s.keep, G_FILE_TEST_IS_DIR)) {
 		status = fail(EXIT_INPUT, "--resume: %s is not there; expected the folder of an interrupted sweep with the same outputs",
 			      s.keep);
+	}
+	if ((status = mpi_agree(&s, status)))
+		goto out;
+	if (s.ranks > 1 && (status = mpi_prepare(&s)))
+		goto out;
+	/* from here Ctrl-C ends the sweep cleanly, keeping finished points */
+	ss_catch_interrupt();
+	status = mpi_agree(&s, decode_once(&s));
+	if (status)
+		goto out;
+	if (ss_interrupted()) {
+		status = EXIT_INTERRUPTED;
 		goto out;
 	}
-	if ((status = decode_once(&s)))
-		goto out;
-	ss_catch_interrupt();
 	status = run_points(&s);
 	if (s.ranks > 1) {
 		status = mpi_finish_run(&s, status);
