@@ -216,7 +216,7 @@ vals=$(seq -s, 1 200)
 "$SECTORSIM" sweep --quiet --threads 1 "$titanv" "$sample" -s l2.assoc=$vals --json r.json > /dev/null 2> r.err &
 pid=$!
 n=0
-while [ "$n" -lt 400 ] && [ -z "$(ls r.json.points 2>/dev/null | grep 'point-.*json')" ]; do
+while [ "$n" -lt 2400 ] && [ -z "$(ls r.json.points 2>/dev/null | grep 'point-.*json')" ]; do
 	sleep 0.05
 	n=$((n + 1))
 done
