@@ -128,6 +128,7 @@ struct cache_slots {
 	/* a sector cache */
 	const uint64_t *c[N_SPACES][N_DIRS][N_CC];
 	const uint64_t *wb_evict, *wb_flush, *dirty_at_end;
+	const uint64_t *capacity;	/* NULL: a cache that does not say */
 	/* timing mode: enum cache_timing_stat, NULL when not timed */
 	const uint64_t *tm[N_CT];
 	/* an sdcm_cache: accesses per category (ldl, ldg, stl, stg), rates */
@@ -460,6 +461,7 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 	cs->wb_evict = slot(r, inst, CACHE_STAT_WB_EVICT);
 	cs->wb_flush = slot(r, inst, CACHE_STAT_WB_FLUSH);
 	cs->dirty_at_end = slot(r, inst, CACHE_STAT_DIRTY_AT_KERNEL_END);
+	cs->capacity = slot(r, inst, CACHE_STAT_CAPACITY);
 	for (int k = 0; k < N_CT; k++)
 		cs->tm[k] = slot(r, inst, ct_names[k]);
 	return true;
@@ -578,6 +580,18 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 		m[RM_l2_dirty_at_kernel_end] += get(l2[i].dirty_at_end);
 		m[RM_write_evict] += get(l2[i].wb_evict);
 		m[RM_write_flush] += get(l2[i].wb_flush);
+	}
+	/* every L1 and the L2 together; absent when a cache does not say */
+	m[RM_cache_capacity_bytes] = 0;
+	for (unsigned i = 0; i < n2; i++) {
+		if (!l2[i].capacity)
+			row->absent[RM_cache_capacity_bytes] = true;
+		m[RM_cache_capacity_bytes] += get(l2[i].capacity);
+	}
+	for (unsigned s = 0; r->l1 && s < r->n_sms; s++) {
+		if (!r->l1[s].capacity)
+			row->absent[RM_cache_capacity_bytes] = true;
+		m[RM_cache_capacity_bytes] += get(r->l1[s].capacity);
 	}
 	m[RM_atom_reqs] = v[C_ATOM_REQS];
 	m[RM_red_reqs] = v[C_RED_REQS];

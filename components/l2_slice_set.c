@@ -106,6 +106,7 @@ struct l2_slice_set {
 	 * order served (the slices' lines together), else NULL */
 	struct cache_mrc *mrc;
 	unsigned line_shift;
+	uint64_t *capacity;	/* the counter CACHE_STAT_CAPACITY */
 };
 
 static void l2_destroy(struct ss_component *c);
@@ -231,6 +232,8 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	l2->line_shift = (unsigned)__builtin_ctz(cfg.line_bytes);
+	l2->capacity = ss_stat_add_counter(c, CACHE_STAT_CAPACITY,
+					   "bytes the slices hold together: slices x sets x ways x line");
 	l2->mrc = cache_mrc_new(c, p, cfg.line_bytes, err);
 	if (!l2->mrc && err && *err)
 		return -1;
@@ -387,6 +390,8 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 			l2->begun = true;
 			if (l2->mrc)
 				cache_mrc_begin(l2->mrc, r->warp);
+			*l2->capacity = (uint64_t)l2->n_slices * sc_sets(l2->slice[0].cache) *
+					sc_ways(l2->slice[0].cache) << l2->line_shift;
 			for (unsigned i = 0; i < l2->n_out; i++)
 				ss_port_send(l2->mem_side[i], &r->hdr);
 		}

@@ -129,6 +129,7 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
 	X(dram_st_trans, 0, BOTH, DRAM_SECTORS_WRITE, BOTH) \
 	X(dram_tot_trans, 0, BOTH, NONE, 0) \
 	X(l2_dirty_at_kernel_end, 1, HW, NONE, 0) \
+	X(cache_capacity_bytes, 1, HW, NONE, 0) \
 	X(write_evict, 1, BOTH, NONE, 0) \
 	X(write_flush, 1, BOTH, NONE, 0) \
 	X(atom_reqs, 1, HW, NONE, 0) \

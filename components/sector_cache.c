@@ -55,7 +55,15 @@ struct sector_cache {
 	 * forward = all, not timed, no curve kept */
 	bool plain;
 	struct cache_mrc *mrc;	/* mrc = true with --mrc, else NULL */
+	uint64_t *capacity;	/* the counter CACHE_STAT_CAPACITY */
+	uint32_t line_bytes;
 };
+
+/* The capacity counter: this kernel's sets x ways x line. */
+static void count_capacity(struct sector_cache *sc)
+{
+	*sc->capacity = (uint64_t)sc_sets(sc->cache) * sc_ways(sc->cache) * sc->line_bytes;
+}
 
 static void update_plain(struct sector_cache *sc)
 {
@@ -146,6 +154,9 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		return -1;
 	}
 	sc->unsized = !sc_ways(sc->cache);
+	sc->line_bytes = cfg.line_bytes;
+	sc->capacity = ss_stat_add_counter(c, CACHE_STAT_CAPACITY,
+					   "bytes the cache holds during the kernel: sets x ways x line");
 	if (timed && ss_param_bool(p, "mrc")) {
 		/* retried requests would count twice, and the order is the
 		 * timing's: the curve is of a functional cache's stream */
@@ -216,6 +227,7 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 		}
 		if (sc->mrc)
 			cache_mrc_begin(sc->mrc, r->warp);
+		count_capacity(sc);
 		break;
 	case MEM_CTL_KERNEL_END:
 		if (sc->mrc)

@@ -50,6 +50,9 @@ extern "C" {
 #define CACHE_STAT_WB_EVICT	"wb_evict"
 #define CACHE_STAT_WB_FLUSH	"wb_flush"
 #define CACHE_STAT_DIRTY_AT_KERNEL_END "dirty_at_kernel_end"
+/* Bytes the cache holds during the kernel: sets x ways x line, every
+ * slice of an L2 together (an L1 sized by the carveout: this kernel's). */
+#define CACHE_STAT_CAPACITY "capacity_bytes"
 
 /* ---- an SDCM cache (sdcm_cache) -------------------------------------------- */
 
