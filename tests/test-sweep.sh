@@ -68,7 +68,10 @@ ok $? "one thread: the same files"
 
 run sweep --quiet "$titanv" "$sample" -s l2.assoc=4,24 -s l1.assoc=2,4,8 --csv pc.csv --plot charts
 is "$st" 0 "--plot: exit 0"
-is "$(ls charts | grep -c 'svg$')" 8 "--plot: the 4 main metrics the report computes, each against the 2 keys"
+is "$(ls charts | grep -c -- '-vs-.*svg$')" 10 "--plot: the 5 main metrics the report computes, each against the 2 keys"
+is "$(grep -c 'class="mark' charts/pareto-capacity-dram.svg)" 6 "and a Pareto chart of capacity against DRAM sectors, a mark per point"
+[ "$(grep -c 'class="mark front"' charts/pareto-capacity-dram.svg)" -ge 1 ]
+ok $? "its frontier is marked"
 is "$(grep -c 'class="mark"' charts/l2_hit_rate-vs-l1_assoc.svg)" 6 "a chart has a mark per point"
 has "$(cat charts/dram_ld_trans-vs-l2_assoc.svg)" "l1.assoc=8" "a line per value of the other key, in the legend"
 has "$(tail -n 1 charts/dram_ld_trans-vs-l2_assoc.svg)" "</svg>" "the chart is whole"

@@ -787,3 +787,132 @@ bool svgplot_lines(const char *path, const char *title, const char *xlabel,
 	put_line(s, left, top + plot_h, left + plot_w, top + plot_h, "black", NULL);
 	return finish(s, path, why);
 }
+
+/*
+ * A Pareto chart: one circle per point (x[i], y[i]) on linear axes from 0,
+ * titled labels[i]; the points no other beats in both (none has x and y
+ * as small, one of them smaller) are filled and joined by a step line,
+ * the frontier.  The frontier's circles have class "mark front", the
+ * others "mark".
+ */
+bool svgplot_pareto(const char *path, const char *title, const char *xlabel,
+		    const char *ylabel, const double *x, const double *y,
+		    const char *const *labels, size_t n, char **why)
+{
+	const double plot_w = 480, plot_h = 320, right = 24;
+	double xtop, xstep, ytop, ystep, xmax = 0, ymax = 0, tick_w = 0, left, top, w, h;
+	bool *front;
+	size_t *order, nf = 0;
+	GString *s;
+
+	if (why)
+		*why = NULL;
+	if (!n) {
+		if (why)
+			*why = g_strdup_printf("%s: no point to plot", path);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		xmax = fmax(xmax, isfinite(x[i]) ? x[i] : 0);
+		ymax = fmax(ymax, isfinite(y[i]) ? y[i] : 0);
+	}
+	/* counts, not rates: an axis from 0 to a round number above them */
+	nice_axis(fmax(xmax, 1.5), &xtop, &xstep);
+	nice_axis(fmax(ymax, 1.5), &ytop, &ystep);
+	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
+		numbuf bv;
+
+		tick_w = fmax(tick_w, text_width(val(bv, k * ystep), FONT_SIZE));
+	}
+	left = (ylabel ? 36 : 8) + tick_w + 12;
+	top = title ? 46 : 16;
+	w = fmax(left + plot_w + right, title ? text_width(title, TITLE_SIZE) + 40 : 0);
+	h = top + plot_h + 30 + (xlabel ? 24 : 8);
+
+	front = g_new0(bool, n);
+	order = g_new(size_t, n);
+	for (size_t i = 0; i < n; i++) {
+		bool beaten = !isfinite(x[i]) || !isfinite(y[i]);
+
+		for (size_t j = 0; j < n && !beaten; j++)
+			beaten = j != i && isfinite(x[j]) && isfinite(y[j]) &&
+				 x[j] <= x[i] && y[j] <= y[i] && (x[j] < x[i] || y[j] < y[i]);
+		front[i] = !beaten;
+	}
+
+	s = g_string_new(NULL);
+	put_header(s, w, h, title);
+	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
+		double v = k * ystep, py = top + plot_h - v / ytop * plot_h;
+		numbuf bv;
+
+		if (k)
+			put_line(s, left, py, left + plot_w, py, "#e0e0e0", NULL);
+		put_line(s, left - 5, py, left, py, "black", NULL);
+		put_label(s, left - 8, py + 4, FONT_SIZE, "end", 0, NULL, val(bv, v));
+	}
+	for (int k = 0; k * xstep <= xtop * (1 + 1e-9); k++) {
+		double v = k * xstep, px = left + v / xtop * plot_w;
+		numbuf bv;
+
+		put_line(s, px, top + plot_h, px, top + plot_h + 5, "black", NULL);
+		put_label(s, px, top + plot_h + 20, FONT_SIZE, "middle", 0, NULL, val(bv, v));
+	}
+	if (ylabel)
+		put_label(s, left - tick_w - 26, top + plot_h / 2, FONT_SIZE + 1, "middle", -90,
+			  NULL, ylabel);
+	if (xlabel)
+		put_label(s, left + plot_w / 2, h - 10, FONT_SIZE + 1, "middle", 0, NULL, xlabel);
+#define PX(v) (left + (v) / xtop * plot_w)
+#define PY(v) (top + plot_h - (v) / ytop * plot_h)
+	/* the frontier, by capacity: a step down at each of its points */
+	for (size_t i = 0; i < n; i++)
+		if (front[i])
+			order[nf++] = i;
+	for (size_t a = 1; a < nf; a++)
+		for (size_t b = a; b > 0 && x[order[b - 1]] > x[order[b]]; b--) {
+			size_t t = order[b];
+
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+	if (nf > 1) {
+		GString *pts = g_string_new(NULL);
+
+		for (size_t a = 0; a < nf; a++) {
+			numbuf bx, by, by2;
+			size_t i = order[a];
+
+			g_string_append_printf(pts, "%s%s,%s", a ? " " : "", co(bx, PX(x[i])),
+					       co(by, PY(y[i])));
+			if (a + 1 < nf)
+				g_string_append_printf(pts, " %s,%s", co(bx, PX(x[order[a + 1]])),
+						       co(by2, PY(y[i])));
+		}
+		g_string_append_printf(s, "<polyline fill=\"none\" stroke=\"#d55e00\" "
+				       "stroke-width=\"1.5\" points=\"%s\"/>\n", pts->str);
+		g_string_free(pts, TRUE);
+	}
+	for (size_t i = 0; i < n; i++) {
+		numbuf bx, by, bxv, byv;
+
+		if (!isfinite(x[i]) || !isfinite(y[i]))
+			continue;
+		g_string_append_printf(s, "<circle class=\"mark%s\" cx=\"%s\" cy=\"%s\" r=\"4\" "
+				       "fill=\"%s\" stroke=\"#0072b2\"><title>",
+				       front[i] ? " front" : "", co(bx, PX(x[i])), co(by, PY(y[i])),
+				       front[i] ? "#0072b2" : "white");
+		if (labels && labels[i]) {
+			put_text(s, labels[i]);
+			g_string_append(s, "\n");
+		}
+		g_string_append_printf(s, "%s, %s</title></circle>\n", val(bxv, x[i]), val(byv, y[i]));
+	}
+#undef PX
+#undef PY
+	put_line(s, left, top, left, top + plot_h, "black", NULL);
+	put_line(s, left, top + plot_h, left + plot_w, top + plot_h, "black", NULL);
+	g_free(front);
+	g_free(order);
+	return finish(s, path, why);
+}

@@ -58,4 +58,14 @@ bool svgplot_lines(const char *path, const char *title, const char *xlabel,
 		   const char *const *series, size_t n_series,
 		   const double *y, char **why);
 
+/*
+ * A Pareto chart (`sectorsim sweep --plot`): a circle per point (x[i],
+ * y[i]), titled labels[i] (may be NULL), on linear axes from 0; the points
+ * no other beats in both (smaller is better) are filled, class "mark
+ * front", and joined by a step line.
+ */
+bool svgplot_pareto(const char *path, const char *title, const char *xlabel,
+		    const char *ylabel, const double *x, const double *y,
+		    const char *const *labels, size_t n, char **why);
+
 #endif

@@ -848,8 +848,11 @@ out:
  * traffic, memory time, and the Nugteren-compatible report's misses. */
 static const char *const main_metrics[] = {
 	"l1_hit_rate", "l2_hit_rate", "dram_ld_trans", "dram_st_trans",
-	"mem_cycles", "misses", "miss_rate_pct", NULL,
+	"mem_cycles", "misses", "miss_rate_pct", "cache_capacity_bytes", NULL,
 };
+
+/* The main metrics' places, for the Pareto chart. */
+enum { MM_DRAM_LD = 2, MM_DRAM_ST = 3, MM_CAPACITY = 7 };
 
 /* The fields of one CSV line (quoted fields unquoted). */
 static char **csv_split(const char *line)
@@ -935,8 +938,9 @@ static void point_values(const struct sweep *s, size_t p, double *v)
 		}
 		g_strfreev(f);
 	}
+	/* a size is the same kind of number for one kernel or many */
 	for (size_t m = 0; main_metrics[m] && n; m++)
-		if (!isnan(v[m]) && !metric_is_int(main_metrics[m]))
+		if (!isnan(v[m]) && (!metric_is_int(main_metrics[m]) || m == MM_CAPACITY))
 			v[m] /= n;
 	g_strfreev(head);
 	g_strfreev(lines);
@@ -953,6 +957,46 @@ static char *file_word(const char *key)
 		if (!g_ascii_isalnum(*c) && *c != '-' && *c != '_')
 			*c = '_';
 	return w;
+}
+
+/*
+ * DIR/pareto-capacity-dram.svg: each point's cache capacity (the mean over
+ * its kernels of what its L1s and L2 hold) against its DRAM sectors (reads
+ * and writes over its kernels), the points no other beats in both joined;
+ * when the report computes both.
+ */
+static int write_pareto(const struct sweep *s, const double *val, size_t n_m)
+{
+	double *x = g_new(double, s->n_points), *y = g_new(double, s->n_points);
+	char **labels = g_new0(char *, s->n_points + 1);
+	char *path, *why = NULL;
+	size_t n = 0;
+	int status = 0;
+
+	for (size_t p = 0; p < s->n_points; p++) {
+		const double *v = val + p * n_m;
+
+		if (!mine(s, p) || isnan(v[MM_CAPACITY]) || isnan(v[MM_DRAM_LD]))
+			continue;
+		x[n] = v[MM_CAPACITY];
+		y[n] = v[MM_DRAM_LD] + (isnan(v[MM_DRAM_ST]) ? 0 : v[MM_DRAM_ST]);
+		labels[n++] = point_label(s, p);
+	}
+	if (n) {
+		path = g_build_filename(s->plot, "pareto-capacity-dram.svg", NULL);
+		if (!svgplot_pareto(path, "DRAM sectors against cache capacity",
+				    "cache capacity (bytes, every L1 and the L2)",
+				    "DRAM sectors (reads + writes)", x, y,
+				    (const char *const *)labels, n, &why)) {
+			status = fail(EXIT_INTERNAL, "%s", why);
+			g_free(why);
+		}
+		g_free(path);
+	}
+	g_strfreev(labels);
+	g_free(x);
+	g_free(y);
+	return status;
 }
 
 /*
@@ -1032,6 +1076,8 @@ static int write_plots(const struct sweep *s)
 			g_ptr_array_free(series, TRUE);
 		}
 	}
+	if (!status)
+		status = write_pareto(s, val, n_m);
 	g_free(val);
 	return status;
 }
