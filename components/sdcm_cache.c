@@ -29,7 +29,10 @@
  * start of its tick is refused if its request is MEM_F_MAY_WAIT, and
  * taken otherwise.  Distances are counted per kernel as cold, within
  * assoc (assoc itself included) and beyond it: what the model's miss
- * split is computed from.
+ * split is computed from.  With miss_latency, a miss's latency is drawn
+ * when it is looked up, as the model draws it (a miss then refused draws
+ * too), and completes it no earlier than that, whenever the level below
+ * answers; the generator starts anew at every kernel, as the model's.
  *
  * With the run's profile file (--rd-profile FILE, ss_engine_profile_output())
  * each instance adds, at every kernel's end, the histogram of its stream's
@@ -45,6 +48,7 @@
 #include <sectorsim/protocols/mem.h>
 #include <sectorsim/protocols/cache_stats.h>
 #include "cache_params.h"
+#include "latency.h"
 #include "rr_merge.h"
 #include "sdcm.h"
 #include "setindex.h"
@@ -61,7 +65,9 @@ static const struct ss_param_desc params[] = {
 	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the carveout)", NULL, 0, 0, 0 },
 	{ "p_hit", SS_P_ENUM, "exact", "hit probability of a distance: exact (binomial, the paper's formula 1), approx_ref (the reference's normal approximation, |x| quirk included), approx_fixed (without the quirk)", p_hit_names, 0, 0, 0 },
 	{ "forward", SS_P_ENUM, "random_ref", "what goes down: random_ref (the reference's seeded random filter of loads; stores always), all, none", forward_names, 0, 0, 0 },
-	{ "seed", SS_P_UINT, "0", "seed of the random filter, as CPython's random.seed(seed), at every kernel", NULL, 0, 0, 0 },
+	{ "seed", SS_P_UINT, "0", "seed of the random filter, as CPython's random.seed(seed), at every kernel (timing: of the miss latencies, at every kernel)", NULL, 0, UINT32_MAX, 0 },
+	{ "miss_latency", SS_P_UINT, "0", "timing: cycles a miss takes at least, drawn when it is looked up, stalled misses included (Nugteren et al.'s model's memory latency); its answer from below completes it no earlier", NULL, 0, 100000000, 0 },
+	{ "miss_latency_sigma", SS_P_DOUBLE, "0", "timing: sigma of the half-normal part: miss_latency + |N(0, sigma^2)|, rounded, from libstdc++'s mt19937 seeded with `seed` anew at every kernel", NULL, 0, 0, 0 },
 	{ "timing", SS_P_BOOL, "false", "timing mode: a cache of size / (assoc x sector_bytes) sets whose LRU stacks change when an access completes (Nugteren et al.'s model); reads are answered, misses go down as reads of their line; one input; forward and p_hit are not used", NULL, 0, 0, 0 },
 	{ "index", SS_P_ENUM, "linear", sc_index_doc, sc_index_names, 0, 0, 0 },
 	{ "mshr_lines", SS_P_UINT, "0", "timing: lines with a miss in flight that count as the MSHRs full (0: no limit); a miss that finds them full at the start of its tick is refused if its request may wait (MEM_F_MAY_WAIT), else taken beyond the limit", NULL, 0, UINT32_MAX, 0 },
@@ -198,6 +204,7 @@ struct pending {
 	uint64_t seq;		/* the order it came in */
 	uint64_t line;
 	uint32_t set;
+	uint64_t due;		/* a miss: the tick + 1 it completes at the earliest */
 	struct mem_req up;	/* the request, to answer */
 };
 
@@ -233,6 +240,13 @@ struct sdcm_timing {
 	bool refused;			/* owes the input a MEM_RETRY */
 	struct ss_port *up;		/* the input */
 	uint64_t *st[TS_N];
+	/* miss_latency: the draws, and the answered misses not yet due,
+	 * by due tick then order (a few dozen: kept sorted) */
+	uint64_t lat_min;
+	double lat_sigma;
+	uint32_t seed;
+	struct latency_model *lat;
+	GArray *waiting;		/* struct pending */
 };
 
 struct sdcm_cache {
@@ -533,12 +547,26 @@ static int timing_create(struct sdcm_cache *s, const struct ss_params *p,
 			    set_index_fns[index].name, why);
 		return -1;
 	}
+	{
+		double sigma = ss_param_double(p, "miss_latency_sigma");
+
+		if (!(sigma >= 0 && sigma <= LATENCY_SIGMA_MAX)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+				    "miss_latency_sigma = %g: expected a sigma from 0 to %g",
+				    sigma, LATENCY_SIGMA_MAX);
+			return -1;
+		}
+	}
 	t = s->t = g_new0(struct sdcm_timing, 1);
 	t->sets = (uint32_t)(s->size / per_set);
 	t->index = index;
 	t->line_shift = (uint32_t)__builtin_ctzll(s->sector_bytes);
 	t->set_shift = (uint32_t)__builtin_ctz(t->sets) ;
 	t->mshr_lines = ss_param_uint(p, "mshr_lines");
+	t->lat_min = ss_param_uint(p, "miss_latency");
+	t->lat_sigma = ss_param_double(p, "miss_latency_sigma");
+	t->seed = (uint32_t)s->seed;
+	t->waiting = g_array_new(FALSE, FALSE, sizeof(struct pending));
 	t->key_mask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
 	t->set = g_new(struct rd_tracker *, t->sets);
 	for (uint32_t i = 0; i < t->sets; i++)
@@ -578,6 +606,9 @@ static void t_free(struct sdcm_timing *t)
 		g_array_free(t->misses, TRUE);
 	if (t->free_slots)
 		g_array_free(t->free_slots, TRUE);
+	if (t->waiting)
+		g_array_free(t->waiting, TRUE);
+	latency_free(t->lat);
 	g_free(t);
 }
 
@@ -684,7 +715,7 @@ static void t_read(struct sdcm_cache *s, const struct mem_req *r)
 	uint64_t line = r->addr >> t->line_shift;
 	uint32_t set = set_index(t->index, r->addr, t->line_shift, t->sets, t->set_shift);
 	int64_t d = rd_distance(t->set[set], line);
-	struct pending p = { .seq = t->seq++, .line = line, .set = set, .up = *r };
+	struct pending p = { .seq = t->seq++, .line = line, .set = set, .up = *r, .due = now };
 
 	if (t->snap_tick != now) {
 		/* the MSHRs in use as the tick starts, before any completion */
@@ -697,6 +728,9 @@ static void t_read(struct sdcm_cache *s, const struct mem_req *r)
 		t_schedule_end(s);
 		return;
 	}
+	/* the model draws a miss's latency before it knows the miss stalls */
+	if (t->lat)
+		p.due += latency_draw(t->lat);
 	if ((r->flags & MEM_F_MAY_WAIT) && t->mshr_lines && t->snap_used >= t->mshr_lines) {
 		(*t->st[TS_REFUSED])++;
 		t->refused = true;
@@ -729,6 +763,47 @@ static void t_read(struct sdcm_cache *s, const struct mem_req *r)
 	ss_port_send(s->mem_side, &down.hdr);
 }
 
+static void t_due(struct ss_engine *e, void *data);
+
+/* An answered miss not due yet: it waits, in due order, for an event at
+ * its tick (before any issue of that tick, as an answer from below). */
+static void t_wait(struct sdcm_cache *s, const struct pending *p, uint64_t now)
+{
+	GArray *w = s->t->waiting;
+	guint i = w->len;
+	bool fresh = true;
+
+	for (guint k = 0; k < w->len; k++)
+		fresh &= g_array_index(w, struct pending, k).due != p->due;
+	while (i > 0) {
+		const struct pending *q = &g_array_index(w, struct pending, i - 1);
+
+		if (q->due < p->due || (q->due == p->due && q->seq < p->seq))
+			break;
+		i--;
+	}
+	g_array_insert_val(w, i, *p);
+	if (fresh)
+		ss_schedule_in(s->c.engine, p->due - now, SS_PRIO_DELIVER, t_due, s);
+}
+
+/* The misses due now join the answered ones. */
+static void t_due(struct ss_engine *e, void *data)
+{
+	struct sdcm_cache *s = data;
+	GArray *w = s->t->waiting;
+	uint64_t now = ss_engine_now(e) + 1;
+	guint n = 0;
+
+	while (n < w->len && g_array_index(w, struct pending, n).due <= now) {
+		g_array_append_val(s->t->arrived, g_array_index(w, struct pending, n));
+		n++;
+	}
+	g_array_remove_range(w, 0, n);
+	if (n)
+		t_schedule_end(s);
+}
+
 /* An answer from below: the miss completes at the next completion point. */
 static void t_arrived(struct sdcm_cache *s, const struct mem_req *r)
 {
@@ -740,9 +815,16 @@ static void t_arrived(struct sdcm_cache *s, const struct mem_req *r)
 				  r->hdr.kind, r->tag);
 		return;
 	}
-	g_array_append_val(t->arrived, g_array_index(t->misses, struct pending, r->tag));
+	const struct pending *p = &g_array_index(t->misses, struct pending, r->tag);
+	uint64_t now = ss_engine_now(s->c.engine) + 1;
+
+	if (p->due > now)
+		t_wait(s, p, now);
+	else {
+		g_array_append_val(t->arrived, *p);
+		t_schedule_end(s);
+	}
 	g_array_append_val(t->free_slots, r->tag);
-	t_schedule_end(s);
 }
 
 static void t_new_kernel(struct sdcm_cache *s)
@@ -756,8 +838,13 @@ static void t_new_kernel(struct sdcm_cache *s)
 	g_array_set_size(t->arrived, 0);
 	g_array_set_size(t->misses, 0);
 	g_array_set_size(t->free_slots, 0);
+	g_array_set_size(t->waiting, 0);
 	t->seq = 0;
 	t->refused = false;
+	/* a generator of its own per kernel, as the model makes one */
+	latency_free(t->lat);
+	t->lat = t->lat_min || t->lat_sigma > 0
+		? latency_new(t->lat_min, t->lat_sigma, t->seed) : NULL;
 }
 
 static void timing_recv(struct sdcm_cache *s, struct ss_port *in,

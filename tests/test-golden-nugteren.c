@@ -13,8 +13,9 @@
  *
  * With ../shared (SECTORSIM_SHARED), the same for its golden/nugteren:
  * traces its gen_trace.py writes (python3), the model's numbers for them
- * under default16, default48 and a small cache (4 KiB, 2 ways of 16 sets,
- * 8 MSHRs, latency 40), in that set's own keys.
+ * under default16, default48, a small cache (4 KiB, 2 ways of 16 sets,
+ * 8 MSHRs, latency 40) and default16 with its latency deviation of 5 and
+ * the generator seeded with 1, in that set's own keys.
  *
  * Each case runs the sectorsim program as a user would.
  */
@@ -45,9 +46,15 @@ static const char *const small[] = {
 	"l1.size=4KiB", "l1_full.size=4KiB", "l1_nolat.size=4KiB", "l1_nomshr.size=4KiB",
 	"l1.assoc=2", "l1_full.assoc=32", "l1_nolat.assoc=2", "l1_nomshr.assoc=2",
 	"l1.mshr_lines=8", "l1_full.mshr_lines=8", "l1_nolat.mshr_lines=8",
-	"mem.latency=40", "mem_full.latency=40", "mem_nomshr.latency=40",
+	"l1.miss_latency=40", "l1_full.miss_latency=40", "l1_nomshr.miss_latency=40",
 	"sched.fixed_l1_bytes=4KiB", "sched_full.fixed_l1_bytes=4KiB",
 	"sched_nolat.fixed_l1_bytes=4KiB", "sched_nomshr.fixed_l1_bytes=4KiB", NULL,
+};
+
+/* default16 with its deviation 5, the generator seeded with 1 */
+static const char *const sigma5[] = {
+	"l1.miss_latency_sigma=5", "l1_full.miss_latency_sigma=5", "l1_nomshr.miss_latency_sigma=5",
+	"l1.seed=1", "l1_full.seed=1", "l1_nomshr.seed=1", NULL,
 };
 
 static const struct setting settings[] = {
@@ -57,6 +64,7 @@ static const struct setting settings[] = {
 	{ "shared-fermi16", "fermi16_s0.json", "fermi-nugteren.ini", NULL, true },
 	{ "shared-fermi48", "fermi48_s0.json", "fermi48-nugteren.ini", NULL, true },
 	{ "shared-small", "small_s0.json", "fermi-nugteren.ini", small, true },
+	{ "shared-fermi16-sigma5", "fermi16_s5_seed1.json", "fermi-nugteren.ini", sigma5, true },
 };
 
 static char *shared_dir;	/* ../shared/golden/nugteren, or NULL */

@@ -78,8 +78,8 @@ static const char *const hierarchy =
 	"line_bytes = 128B\n"
 	"[component tap]\ntype = nugteren_tap\n"
 	"[component l1]\ntype = sdcm_cache\ntiming = true\nsize = %uB\nassoc = %u\n"
-	"sector_bytes = 128B\nindex = linear\nmshr_lines = %u\n"
-	"[component mem]\ntype = dram_counter\ntiming = true\nlatency = " G_STRINGIFY(LATENCY) "\n"
+	"sector_bytes = 128B\nindex = linear\nmshr_lines = %u\nmiss_latency = %u\n"
+	"[component mem]\ntype = dram_counter\ntiming = true\nlatency = %u\n"
 	"[component report]\ntype = kernel_report\nmode = nugteren\n"
 	"cases = l1, l1, l1, l1\n"
 	"[link a]\nfrom = trace.kernels\nto = sched.kernels\n"
@@ -119,11 +119,14 @@ static void write_kernel(unsigned block, const struct acc *a, size_t n)
 	g_free(dir);
 }
 
-static struct result run(unsigned sets, unsigned ways, unsigned mshr)
+/* at_l1: the L1 draws the latency (miss_latency), the memory answers at
+ * once; else the memory takes it. */
+static struct result run_at(unsigned sets, unsigned ways, unsigned mshr, bool at_l1)
 {
 	struct ss_registry *reg = ss_registry_new();
 	struct ss_run_options opts = { .quiet = TRUE, .table_off = TRUE, .threads = 1 };
-	char *ini = g_strdup_printf(hierarchy, 128 * sets * ways, ways, mshr);
+	char *ini = g_strdup_printf(hierarchy, 128 * sets * ways, ways, mshr,
+				    at_l1 ? LATENCY : 0, at_l1 ? 0 : LATENCY);
 	char *path = g_build_filename(tmpdir, "t.ini", NULL);
 	GPtrArray *errors = NULL;
 	GError *err = NULL;
@@ -175,6 +178,11 @@ static struct result run(unsigned sets, unsigned ways, unsigned mshr)
 	g_free(path);
 	g_free(ini);
 	return res;
+}
+
+static struct result run(unsigned sets, unsigned ways, unsigned mshr)
+{
+	return run_at(sets, ways, mshr, false);
 }
 
 /* ---- the rules ------------------------------------------------------------------ */
@@ -250,6 +258,24 @@ static void test_lead_lane_waits(void)
 }
 
 /*
+ * The same with the latency drawn by the L1 when a miss is looked up (the
+ * model's place for it) and a memory that answers at once: the same log.
+ */
+static void test_latency_at_l1(void)
+{
+	static const struct acc a[] = { { 0, 0, 0, 4 }, { 32, 1, 0, 4 } };
+	struct result r;
+
+	write_kernel(64, a, G_N_ELEMENTS(a));
+	r = run_at(1, 4, 1, true);
+	g_assert_cmpstr(r.log, ==,
+			"0:R L0 1:R L1 1:X L1 2:R L1 2:X L1 3:R L1 3:X L1 4:R L1 4:X L1 "
+			"5:R L1 5:X L1 5:A L0 6:R L1 11:A L1");
+	g_assert_cmpfloat(r.refused, ==, 5);
+	g_free(r.log);
+}
+
+/*
  * Only lane 0 ever waits: with one MSHR, lanes 0 and 1 of one warp miss
  * two lines in the same visit, and both go down.
  */
@@ -304,6 +330,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/nugteren-parts/no-merging", test_no_merging);
 	g_test_add_func("/nugteren-parts/completion-and-boundary", test_completion_and_boundary);
 	g_test_add_func("/nugteren-parts/lead-lane-waits", test_lead_lane_waits);
+	g_test_add_func("/nugteren-parts/latency-at-l1", test_latency_at_l1);
 	g_test_add_func("/nugteren-parts/other-lanes-never-wait", test_other_lanes_never_wait);
 	g_test_add_func("/nugteren-parts/lane-groups", test_lane_groups);
 	ret = g_test_run();
