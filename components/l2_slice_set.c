@@ -222,21 +222,22 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 			    "timing = true needs merge = arrival: in timing mode requests are served when they come");
 		return -1;
 	}
-	l2->slices_per_port = l2->n_slices / l2->n_out;
-	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
-	for (unsigned i = 0; i < l2->n_out; i++)
-		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	if (l2->timed && ss_param_bool(p, "mrc")) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "mrc = true with timing = true: the curve is a functional cache's; expected timing = false");
 		return -1;
 	}
+	/* before anything else is allocated: a failed create is not destroyed */
 	l2->line_shift = (unsigned)__builtin_ctz(cfg.line_bytes);
-	l2->capacity = ss_stat_add_counter(c, CACHE_STAT_CAPACITY,
-					   "bytes the slices hold together: slices x sets x ways x line");
 	l2->mrc = cache_mrc_new(c, p, cfg.line_bytes, err);
 	if (!l2->mrc && err && *err)
 		return -1;
+	l2->capacity = ss_stat_add_counter(c, CACHE_STAT_CAPACITY,
+					   "bytes the slices hold together: slices x sets x ways x line");
+	l2->slices_per_port = l2->n_slices / l2->n_out;
+	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
+	for (unsigned i = 0; i < l2->n_out; i++)
+		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, serve, l2);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge
