@@ -48,9 +48,6 @@ struct cache_mrc *cache_mrc_new(struct ss_component *c, const struct ss_params *
 	m->curve = mrc_new(rate, ss_param_uint(p, "mrc_lines"));
 	m->line_bytes = line_bytes;
 	m->out = out;
-	/* the instances append to one file as they end kernels, an order
-	 * only one clock gives: all of them stay joined (--threads) */
-	ss_component_set_port_flags(c, "cpu_side", SS_PORT_JOINED);
 	return m;
 }
 
@@ -73,8 +70,8 @@ void cache_mrc_access(struct cache_mrc *m, uint64_t line)
 	if (G_UNLIKELY(!mrc_access(m->curve, line)) && !m->failed) {
 		m->failed = true;
 		ss_engine_fail(m->c->engine, g_error_new(SS_ERROR, SS_ERROR_LIMIT,
-			"%s: kernel %u touches more distinct lines than an exact miss-ratio curve can hold (2^30, or this machine's memory); expected mrc_sampling below 1",
-			m->c->name, m->kernel));
+			"%s: kernel %u touches more distinct lines than its miss-ratio curve can track (2^30, or this machine's memory); expected %s",
+			m->c->name, m->kernel, m->exact ? "mrc_sampling below 1" : "mrc_lines above 0"));
 	}
 }
 

@@ -19,7 +19,10 @@
 struct cache_mrc;
 
 /* NULL without an error when mrc is false, or when the run has no --mrc
- * file (nothing would be written); NULL with *err for bad parameters. */
+ * file (nothing would be written); NULL with *err for bad parameters.
+ * A cache that keeps one joins both its ports (SS_PORT_JOINED): the
+ * caches append to one file as they end kernels, an order only one clock
+ * gives (--threads). */
 struct cache_mrc *cache_mrc_new(struct ss_component *c, const struct ss_params *p,
 				uint32_t line_bytes, GError **err);
 void cache_mrc_free(struct cache_mrc *m);

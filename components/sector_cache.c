@@ -172,6 +172,11 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		sc->cache = NULL;
 		return -1;
 	}
+	if (sc->mrc) {
+		/* functional (timing refused above): silent, and one thread */
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT | SS_PORT_JOINED);
+		ss_component_set_port_flags(c, "mem_side", SS_PORT_JOINED);
+	}
 	if (timed) {
 		uint64_t *st[CT_N_STATS];
 
@@ -294,7 +299,8 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 			refuse_unsized(sc, "a request arrives");
 			return;
 		}
-		if (sc->mrc)
+		/* a request that passes the cache by is no lookup of it */
+		if (sc->mrc && !((r->flags & MEM_F_BYPASS) && sc_bypasses(sc->cache)))
 			cache_mrc_access(sc->mrc, sc_line_of(sc->cache, r->addr));
 		sc_access(sc->cache, r);
 		if (sc->forward_all)

@@ -162,16 +162,21 @@ bool ss_engine_close_outputs(struct ss_engine *e, GError **err)
 		e->run ? &e->run->profile : NULL, e->run ? &e->run->mrc : NULL,
 	};
 
+	bool ok = true;
+
 	for (int i = 0; i < 2; i++) {
 		struct ss_output *p = slots[i] ? *slots[i] : NULL;
 
 		if (!p)
 			continue;
 		*slots[i] = NULL;
-		if (!ss_output_commit(p, err))
-			return false;
+		/* after a failure the others are dropped, not committed */
+		if (!ok)
+			ss_output_abort(p);
+		else if (!ss_output_commit(p, ok ? err : NULL))
+			ok = false;
 	}
-	return true;
+	return ok;
 }
 
 /* Whether any instance's type (every one's, when `every`) has `flags`. */

@@ -164,6 +164,11 @@ static void lower_threshold(struct mrc *m)
 	uint32_t t = ((struct tracked *)(void *)m->heap->data)[0].hash;
 	double scale = (double)t / m->threshold;
 
+	/* every tracked line hashed to 0: no rate below keeps any, so the
+	 * bound gives way rather than the curve */
+	if (!t)
+		return;
+
 	while (m->heap->len &&
 	       ((struct tracked *)(void *)m->heap->data)[0].hash >= t)
 		rd_forget(m->rd, heap_pop(m->heap).block);

@@ -430,6 +430,10 @@ is "$st" 0 "--mrc with the L1s' and the L2's curves: exit 0"
 is "$(head -n 1 "$tmp/mrc.csv")" "cache,kernel,method,rate,accesses,capacity_lines,capacity_bytes,miss_ratio" "the CSV's columns"
 has "$(cat "$tmp/mrc.csv")" "l2,1,exact,1,18750,1,128,0.25008" "the L2's: each line read 4 times by sector, written once: 1 in 4 cold"
 is "$(grep -c '^l1\[' "$tmp/mrc.csv")" 80 "a curve per L1"
+"$SECTORSIM" --quiet --threads 1 --mrc "$tmp/mrc1.csv" -p l1.mrc=true -p l2.mrc=true "$titanv" > /dev/null
+"$SECTORSIM" --quiet --threads 3 --mrc "$tmp/mrc3.csv" -p l1.mrc=true -p l2.mrc=true "$titanv" > /dev/null
+cmp -s "$tmp/mrc1.csv" "$tmp/mrc3.csv"
+ok $? "--mrc: the same file on 1 thread and on 3"
 run --quiet --mrc - -p l2.mrc=true -p l2.mrc_sampling=0.5 "$titanv"
 has "$out" "l2,1,shards,0.5" "sampled: the method and the rate"
 run --quiet --mrc - -p l2.mrc=true -p l2.mrc_sampling=0 "$titanv"
