@@ -111,6 +111,7 @@ struct l2_slice_set {
 
 static void l2_destroy(struct ss_component *c);
 static void serve(void *ctx, const struct mem_req *r);
+static void serve_curve(void *ctx, const struct mem_req *r);
 
 static void emit_down(void *ctx, const struct mem_req *r)
 {
@@ -238,7 +239,9 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	l2->mem_side = g_new0(struct ss_port *, l2->n_out);
 	for (unsigned i = 0; i < l2->n_out; i++)
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
-	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, serve, l2);
+	/* a curve's line in a serve of its own: the plain one stays a tail
+	 * call to the slice, once per request */
+	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, l2->mrc ? serve_curve : serve, l2);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge
 	 * takes input k's turn only once k has sent or ended: the order
@@ -297,8 +300,6 @@ static void serve(void *ctx, const struct mem_req *r)
 	uint64_t part_addr;
 	uint32_t s = slice_map_route(&l2->map, r, &part_addr);
 
-	if (l2->mrc)
-		cache_mrc_access(l2->mrc, r->addr >> l2->line_shift);
 	if (l2->map.mapping != SLICE_MAP_GPGPUSIM) {
 		sc_access(l2->slice[s].cache, r);
 		return;
@@ -307,6 +308,15 @@ static void serve(void *ctx, const struct mem_req *r)
 	routed = *r;
 	routed.part_addr = part_addr;
 	sc_access(l2->slice[s].cache, &routed);
+}
+
+/* serve(), with the line looked up added to the miss-ratio curve first. */
+static void serve_curve(void *ctx, const struct mem_req *r)
+{
+	struct l2_slice_set *l2 = ctx;
+
+	cache_mrc_access(l2->mrc, r->addr >> l2->line_shift);
+	serve(ctx, r);
 }
 
 /* Several slices: what slice s counted goes into the table and its
