@@ -408,6 +408,57 @@ static void series_colour(size_t i, char out[8])
 		   (unsigned)lround(g * 255), (unsigned)lround(b * 255));
 }
 
+/* The widest tick label of a y axis from 0 to ytop by ystep. */
+static double y_tick_width(double ytop, double ystep)
+{
+	double w = 0;
+
+	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
+		numbuf bv;
+
+		w = fmax(w, text_width(val(bv, k * ystep), FONT_SIZE));
+	}
+	return w;
+}
+
+/* A y axis from 0 to ytop by ystep: grid lines, ticks, their labels, and
+ * the axis title (NULL: none) left of labels tick_w wide. */
+static void put_y_axis(GString *s, double left, double top, double plot_w,
+		       double plot_h, double ytop, double ystep, double tick_w,
+		       const char *ylabel)
+{
+	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
+		double v = k * ystep, py = top + plot_h - v / ytop * plot_h;
+		numbuf bv;
+
+		if (k)
+			put_line(s, left, py, left + plot_w, py, "#e0e0e0", NULL);
+		put_line(s, left - 5, py, left, py, "black", NULL);
+		put_label(s, left - 8, py + 4, FONT_SIZE, "end", 0, NULL, val(bv, v));
+	}
+	if (ylabel)
+		put_label(s, left - tick_w - 26, top + plot_h / 2, FONT_SIZE + 1, "middle", -90,
+			  NULL, ylabel);
+}
+
+/* The legend: a swatch and a name per series, per_row to a row of
+ * legend_w each, from (x, y). */
+static void put_legend(GString *s, const char *const *series, size_t n,
+		       double x, double y, double legend_w, size_t per_row)
+{
+	for (size_t j = 0; j < n; j++) {
+		double lx = x + (double)(j % per_row) * legend_w;
+		double ly = y + (double)(j / per_row) * 20;
+		numbuf bx, by;
+		char col[8];
+
+		series_colour(j, col);
+		g_string_append_printf(s, "<rect class=\"swatch\" x=\"%s\" y=\"%s\" width=\"14\" "
+				       "height=\"14\" fill=\"%s\"/>\n", co(bx, lx), co(by, ly), col);
+		put_label(s, lx + 20, ly + 12, FONT_SIZE, NULL, 0, NULL, series[j] ? series[j] : "");
+	}
+}
+
 /*
  * The axis maximum and tick step for data up to VMAX: values that all lie
  * in [0, 1] are rates and get the full [0, 1] axis so that figures compare;
@@ -459,11 +510,7 @@ bool svgplot_bars(const char *path, const char *title, const char *ylabel,
 		if (isfinite(values[i]))
 			vmax = fmax(vmax, values[i]);
 	nice_axis(vmax, &ytop, &ystep);
-	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
-		numbuf bv;
-
-		tick_w = fmax(tick_w, text_width(val(bv, k * ystep), FONT_SIZE));
-	}
+	tick_w = y_tick_width(ytop, ystep);
 
 	/* bars at least 10 px wide, groups at least 48 px, plot at least 420 */
 	group_w = fmax(48, (double)n_series * 10 / 0.75);
@@ -519,34 +566,11 @@ bool svgplot_bars(const char *path, const char *title, const char *ylabel,
 	s = g_string_new(NULL);
 	put_header(s, w, h, title);
 
-	/* legend */
-	for (size_t j = 0; j < n_series; j++) {
-		size_t per_row = (size_t)fmax(1, floor(plot_w / legend_w));
-		double lx = x_legend + (double)(j % per_row) * legend_w;
-		double ly = y_legend + (double)(j / per_row) * 20;
-		numbuf bx, by;
-		char col[8];
-
-		series_colour(j, col);
-		g_string_append_printf(s, "<rect class=\"swatch\" x=\"%s\" y=\"%s\" width=\"14\" "
-				       "height=\"14\" fill=\"%s\"/>\n",
-				       co(bx, lx), co(by, ly), col);
-		put_label(s, lx + 20, ly + 12, FONT_SIZE, NULL, 0, NULL, series[j] ? series[j] : "");
-	}
+	put_legend(s, series, n_series, x_legend, y_legend, legend_w,
+		   (size_t)fmax(1, floor(plot_w / legend_w)));
 
 	/* y grid, ticks and labels */
-	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
-		double v = k * ystep, py = top + plot_h - v / ytop * plot_h;
-		numbuf bv;
-
-		if (k)
-			put_line(s, left, py, left + plot_w, py, "#e0e0e0", NULL);
-		put_line(s, left - 5, py, left, py, "black", NULL);
-		put_label(s, left - 8, py + 4, FONT_SIZE, "end", 0, NULL, val(bv, v));
-	}
-	if (ylabel)
-		put_label(s, left - tick_w - 26, top + plot_h / 2, FONT_SIZE + 1, "middle", -90,
-			  NULL, ylabel);
+	put_y_axis(s, left, top, plot_w, plot_h, ytop, ystep, tick_w, ylabel);
 
 	/* bars */
 	for (size_t c = 0; c < n_cat; c++) {
@@ -679,11 +703,7 @@ bool svgplot_lines(const char *path, const char *title, const char *xlabel,
 		if (isfinite(y[i]))
 			vmax = fmax(vmax, y[i]);
 	nice_axis(vmax, &ytop, &ystep);
-	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
-		numbuf bv;
-
-		tick_w = fmax(tick_w, text_width(val(bv, k * ystep), FONT_SIZE));
-	}
+	tick_w = y_tick_width(ytop, ystep);
 	step = fmax(60, 420 / (double)n_x);
 	plot_w = step * (double)n_x;
 	for (size_t i = 0; i < n_x; i++)
@@ -707,29 +727,9 @@ bool svgplot_lines(const char *path, const char *title, const char *xlabel,
 
 	s = g_string_new(NULL);
 	put_header(s, w, h, title);
-	for (size_t j = 0; j < n_series && n_series > 1; j++) {
-		double lx = x_legend + (double)(j % per_row) * legend_w;
-		double ly = y_legend + (double)(j / per_row) * 20;
-		numbuf bx, by;
-		char col[8];
-
-		series_colour(j, col);
-		g_string_append_printf(s, "<rect class=\"swatch\" x=\"%s\" y=\"%s\" width=\"14\" "
-				       "height=\"14\" fill=\"%s\"/>\n", co(bx, lx), co(by, ly), col);
-		put_label(s, lx + 20, ly + 12, FONT_SIZE, NULL, 0, NULL, series[j] ? series[j] : "");
-	}
-	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
-		double v = k * ystep, py = top + plot_h - v / ytop * plot_h;
-		numbuf bv;
-
-		if (k)
-			put_line(s, left, py, left + plot_w, py, "#e0e0e0", NULL);
-		put_line(s, left - 5, py, left, py, "black", NULL);
-		put_label(s, left - 8, py + 4, FONT_SIZE, "end", 0, NULL, val(bv, v));
-	}
-	if (ylabel)
-		put_label(s, left - tick_w - 26, top + plot_h / 2, FONT_SIZE + 1, "middle", -90,
-			  NULL, ylabel);
+	if (n_series > 1)
+		put_legend(s, series, n_series, x_legend, y_legend, legend_w, per_row);
+	put_y_axis(s, left, top, plot_w, plot_h, ytop, ystep, tick_w, ylabel);
 	for (size_t i = 0; i < n_x; i++) {
 		double px = left + ((double)i + 0.5) * step;
 
@@ -819,11 +819,7 @@ bool svgplot_pareto(const char *path, const char *title, const char *xlabel,
 	/* counts, not rates: an axis from 0 to a round number above them */
 	nice_axis(fmax(xmax, 1.5), &xtop, &xstep);
 	nice_axis(fmax(ymax, 1.5), &ytop, &ystep);
-	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
-		numbuf bv;
-
-		tick_w = fmax(tick_w, text_width(val(bv, k * ystep), FONT_SIZE));
-	}
+	tick_w = y_tick_width(ytop, ystep);
 	left = (ylabel ? 36 : 8) + tick_w + 12;
 	top = title ? 46 : 16;
 	w = fmax(left + plot_w + right, title ? text_width(title, TITLE_SIZE) + 40 : 0);
@@ -842,15 +838,7 @@ bool svgplot_pareto(const char *path, const char *title, const char *xlabel,
 
 	s = g_string_new(NULL);
 	put_header(s, w, h, title);
-	for (int k = 0; k * ystep <= ytop * (1 + 1e-9); k++) {
-		double v = k * ystep, py = top + plot_h - v / ytop * plot_h;
-		numbuf bv;
-
-		if (k)
-			put_line(s, left, py, left + plot_w, py, "#e0e0e0", NULL);
-		put_line(s, left - 5, py, left, py, "black", NULL);
-		put_label(s, left - 8, py + 4, FONT_SIZE, "end", 0, NULL, val(bv, v));
-	}
+	put_y_axis(s, left, top, plot_w, plot_h, ytop, ystep, tick_w, ylabel);
 	for (int k = 0; k * xstep <= xtop * (1 + 1e-9); k++) {
 		double v = k * xstep, px = left + v / xtop * plot_w;
 		numbuf bv;
@@ -858,9 +846,6 @@ bool svgplot_pareto(const char *path, const char *title, const char *xlabel,
 		put_line(s, px, top + plot_h, px, top + plot_h + 5, "black", NULL);
 		put_label(s, px, top + plot_h + 20, FONT_SIZE, "middle", 0, NULL, val(bv, v));
 	}
-	if (ylabel)
-		put_label(s, left - tick_w - 26, top + plot_h / 2, FONT_SIZE + 1, "middle", -90,
-			  NULL, ylabel);
 	if (xlabel)
 		put_label(s, left + plot_w / 2, h - 10, FONT_SIZE + 1, "middle", 0, NULL, xlabel);
 #define PX(v) (left + (v) / xtop * plot_w)
