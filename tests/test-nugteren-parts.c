@@ -21,48 +21,12 @@
 #include "registry.h"
 #include "sim.h"
 #include "builtin.h"
+#include "timing_tap.h"
 
 #define BASE UINT64_C(0x10000000)
 #define LATENCY 5
 
 static char *tmpdir;
-static GString *tap_log;
-
-/* ---- the tap ----------------------------------------------------------------- */
-
-static const struct ss_port_desc tap_ports[] = {
-	{ "in", SS_PORT_IN, MEM_PROTOCOL, false, true, "requests from the SM" },
-	{ "out", SS_PORT_OUT, MEM_PROTOCOL, false, true, "to the L1; its answers come back" },
-	{ NULL, 0, NULL, false, false, NULL },
-};
-
-struct tap {
-	struct ss_component c;
-};
-
-static void tap_recv(struct ss_component *c, struct ss_port *in, const struct ss_msg *m)
-{
-	const struct mem_req *r = (const struct mem_req *)m;
-	bool up = in == ss_component_port(c, "out", 0);
-
-	if (m->kind != MEM_CONTROL && m->kind != MEM_RETRY)
-		g_string_append_printf(tap_log, "%" G_GUINT64_FORMAT ":%c L%" G_GUINT64_FORMAT " ",
-				       ss_engine_now(c->engine),
-				       m->kind == MEM_RESPONSE ? 'A' : m->kind == MEM_REFUSE ? 'X' : 'R',
-				       (r->addr - BASE) / 128);
-	ss_port_send(ss_component_port(c, up ? "in" : "out", 0), m);
-}
-
-static const struct ss_component_ops tap_ops = { .xrecv = tap_recv };
-
-static const struct ss_component_type tap_type = {
-	.abi_version = SS_ABI_VERSION,
-	.name = "nugteren_tap",
-	.summary = "Test: logs requests and answers with their tick, and passes them on",
-	.ports = tap_ports,
-	.ops = &tap_ops,
-	.instance_size = sizeof(struct tap),
-};
 
 /* ---- a run --------------------------------------------------------------------- */
 
@@ -76,7 +40,7 @@ static const char *const hierarchy =
 	"max_blocks = 8\nregs = 1048576\nsmem_unit = 1B\n"
 	"[component sm]\ntype = warp_interleaver\ntiming = true\nclassify = hw\nissue = nugteren\n"
 	"line_bytes = 128B\n"
-	"[component tap]\ntype = nugteren_tap\n"
+	"[component tap]\ntype = timing_tap\n"
 	"[component l1]\ntype = sdcm_cache\ntiming = true\nsize = %uB\nassoc = %u\n"
 	"sector_bytes = 128B\nindex = linear\nmshr_lines = %u\nmiss_latency = %u\n"
 	"[component mem]\ntype = dram_counter\ntiming = true\nlatency = %u\n"
@@ -136,9 +100,9 @@ static struct result run_at(unsigned sets, unsigned ways, unsigned mshr, bool at
 	double v;
 
 	g_assert_true(ss_components_register(reg, &err));
-	g_assert_true(ss_registry_add(reg, &tap_type, &err));
+	g_assert_true(ss_registry_add(reg, &timing_tap_type, &err));
 	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
-	g_string_truncate(tap_log, 0);
+	timing_tap_start(BASE, 128, "L");
 	sim = ss_sim_load(reg, path, NULL, NULL, &errors);
 	if (!sim)
 		g_error("%s", (const char *)errors->pdata[0]);
@@ -156,22 +120,7 @@ static struct result run_at(unsigned sets, unsigned ways, unsigned mshr, bool at
 	PHASE0("sm.refused", sm_refused);
 	PHASE0("mem.reads", dram_reads);
 #undef PHASE0
-	{
-		char **parts = g_strsplit(g_strstrip(tap_log->str), " ", -1);
-		GString *rel = g_string_new(NULL);
-		uint64_t t0 = 0;
-
-		for (int i = 0; parts[i]; i += 2) {
-			uint64_t t = g_ascii_strtoull(parts[i], NULL, 10);
-
-			if (i == 0)
-				t0 = t;
-			g_string_append_printf(rel, "%s%" G_GUINT64_FORMAT ":%s %s", i ? " " : "",
-					       t - t0, strchr(parts[i], ':') + 1, parts[i + 1]);
-		}
-		res.log = g_string_free(rel, FALSE);
-		g_strfreev(parts);
-	}
+	res.log = timing_tap_log();
 	ss_sim_free(sim);
 	ss_registry_free(reg);
 	g_unlink(path);
@@ -326,7 +275,6 @@ int main(int argc, char **argv)
 
 	g_test_init(&argc, &argv, NULL);
 	tmpdir = g_dir_make_tmp("sectorsim-nugparts-XXXXXX", NULL);
-	tap_log = g_string_new(NULL);
 	g_test_add_func("/nugteren-parts/no-merging", test_no_merging);
 	g_test_add_func("/nugteren-parts/completion-and-boundary", test_completion_and_boundary);
 	g_test_add_func("/nugteren-parts/lead-lane-waits", test_lead_lane_waits);
@@ -342,6 +290,6 @@ int main(int argc, char **argv)
 	g_free(file);
 	g_free(dir);
 	g_free(tmpdir);
-	g_string_free(tap_log, TRUE);
+	timing_tap_free();
 	return ret;
 }

@@ -25,50 +25,12 @@
 #include "sim.h"
 #include "builtin.h"
 #include "camat.h"
+#include "timing_tap.h"
 
 #define BASE UINT64_C(0x7f0000000000)
 #define X(i) (BASE + 32 * (uint64_t)(i))
 
 static char *tmpdir;
-
-/* ---- the tap: logs and passes on, both ways ------------------------------- */
-
-static GString *tap_log;
-
-static const struct ss_port_desc tap_ports[] = {
-	{ "in", SS_PORT_IN, MEM_PROTOCOL, false, true, "requests from the SM" },
-	{ "out", SS_PORT_OUT, MEM_PROTOCOL, false, true, "to the L1; its answers come back" },
-	{ NULL, 0, NULL, false, false, NULL },
-};
-
-struct tap {
-	struct ss_component c;
-};
-
-/* "tick:R x2" for a read of x[2], "tick:A x2" for its answer, "X" a refusal */
-static void tap_recv(struct ss_component *c, struct ss_port *in, const struct ss_msg *m)
-{
-	const struct mem_req *r = (const struct mem_req *)m;
-	bool up = in == ss_component_port(c, "out", 0);
-
-	if (m->kind != MEM_CONTROL && m->kind != MEM_RETRY)
-		g_string_append_printf(tap_log, "%" G_GUINT64_FORMAT ":%c x%" G_GUINT64_FORMAT " ",
-				       ss_engine_now(c->engine),
-				       m->kind == MEM_RESPONSE ? 'A' : m->kind == MEM_REFUSE ? 'X' : 'R',
-				       (r->addr - BASE) / 32);
-	ss_port_send(ss_component_port(c, up ? "in" : "out", 0), m);
-}
-
-static const struct ss_component_ops tap_ops = { .xrecv = tap_recv };
-
-static const struct ss_component_type tap_type = {
-	.abi_version = SS_ABI_VERSION,
-	.name = "timing_tap",
-	.summary = "Test: logs requests and answers with their tick, and passes them on",
-	.ports = tap_ports,
-	.ops = &tap_ops,
-	.instance_size = sizeof(struct tap),
-};
 
 /* ---- the trace and the hierarchy ------------------------------------------ */
 
@@ -167,13 +129,13 @@ static struct result run_example_tag(unsigned ways, unsigned entries, unsigned l
 	struct ss_sim *sim;
 	struct ss_engine *e;
 	struct result res = { 0 };
-	const struct ss_component_type *types[] = { &tap_type };
+	const struct ss_component_type *types[] = { &timing_tap_type };
 	double v;
 
 	g_assert_true(ss_components_register(reg, &err));
 	g_assert_true(ss_registry_add(reg, types[0], &err));
 	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
-	g_string_truncate(tap_log, 0);
+	timing_tap_start(BASE, 32, "x");
 	sim = ss_sim_load(reg, path, NULL, NULL, &errors);
 	if (!sim)
 		g_error("%s", (const char *)errors->pdata[0]);
@@ -203,23 +165,7 @@ static struct result run_example_tag(unsigned ways, unsigned entries, unsigned l
 		}
 	}
 #undef PHASE0
-	/* ticks from the first entry's */
-	{
-		char **parts = g_strsplit(g_strstrip(tap_log->str), " ", -1);
-		GString *rel = g_string_new(NULL);
-		uint64_t t0 = 0;
-
-		for (int i = 0; parts[i]; i += 2) {
-			uint64_t t = g_ascii_strtoull(parts[i], NULL, 10);
-
-			if (i == 0)
-				t0 = t;
-			g_string_append_printf(rel, "%s%" G_GUINT64_FORMAT ":%s %s", i ? " " : "",
-					       t - t0, strchr(parts[i], ':') + 1, parts[i + 1]);
-		}
-		res.log = g_string_free(rel, FALSE);
-		g_strfreev(parts);
-	}
+	res.log = timing_tap_log();
 	ss_sim_free(sim);
 	ss_registry_free(reg);
 	g_unlink(path);
@@ -468,7 +414,6 @@ int main(int argc, char **argv)
 
 	g_test_init(&argc, &argv, NULL);
 	tmpdir = g_dir_make_tmp("sectorsim-timing-XXXXXX", NULL);
-	tap_log = g_string_new(NULL);
 	g_test_add_func("/timing/nugteren/execution-order", test_execution_order);
 	g_test_add_func("/timing/nugteren/fixed-latency", test_fixed_latency);
 	g_test_add_func("/timing/nugteren/conditional-latency", test_conditional_latency);
@@ -483,6 +428,6 @@ int main(int argc, char **argv)
 	}
 	g_rmdir(tmpdir);
 	g_free(tmpdir);
-	g_string_free(tap_log, TRUE);
+	timing_tap_free();
 	return ret;
 }
