@@ -32,25 +32,8 @@ timer=/usr/bin/time
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sectorsim-bench-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# time_runs NAME CMD...: the warm-up, then RUNS timed runs; prints
-# "NAME  median wall  peak RSS" and leaves the median in $median.
-time_runs() {
-	name=$1
-	shift
-	"$@" >/dev/null 2>&1 || { echo "$0: $name failed: $*" >&2; exit 1; }
-	: >"$tmp/times"
-	i=0
-	while [ "$i" -lt "$runs" ]; do
-		rm -rf "$tmp/out.csv" "$tmp/out.csv.points"
-		"$timer" -f '%e %M' -o "$tmp/one" "$@" >/dev/null 2>&1 ||
-			{ echo "$0: $name failed: $*" >&2; exit 1; }
-		tail -n 1 "$tmp/one" >>"$tmp/times"
-		i=$((i + 1))
-	done
-	median=$(sort -n "$tmp/times" | awk -v n="$runs" 'NR == int((n + 1) / 2) { print $1 }')
-	peak=$(sort -n -k2 "$tmp/times" | tail -n 1 | awk '{ printf "%.1f", $2 / 1024 }')
-	printf '%-44s %7s s   peak %6s MiB\n' "$name" "$median" "$peak"
-}
+# shellcheck source=lib.sh
+. "$src/bench/lib.sh"
 
 hw=$src/configs/titanv.ini
 # 1..POINTS ways would change nothing but the tags' count; the L2's ways
