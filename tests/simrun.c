@@ -9,6 +9,14 @@ struct sim_run sim_run(const char *dir, const char *ini,
 		       const struct ss_component_type *const *extra,
 		       const char *const *overrides, bool run)
 {
+	return sim_run_with(dir, ini, extra, overrides, NULL, run);
+}
+
+struct sim_run sim_run_with(const char *dir, const char *ini,
+			    const struct ss_component_type *const *extra,
+			    const char *const *overrides,
+			    const struct ss_run_options *opts, bool run)
+{
 	struct sim_run r = { ss_registry_new(), NULL, NULL, NULL };
 	char *path = g_build_filename(dir, "t.ini", NULL);
 	GPtrArray *errors = NULL;
@@ -22,8 +30,11 @@ struct sim_run sim_run(const char *dir, const char *ini,
 	if (!r.sim) {
 		r.load_error = g_strdup(errors->pdata[0]);
 		g_ptr_array_unref(errors);
-	} else if (ss_sim_build(r.sim, &r.err) && run) {
-		ss_sim_run(r.sim, &r.err);
+	} else {
+		if (opts)
+			ss_sim_set_run_options(r.sim, opts);
+		if (ss_sim_build(r.sim, &r.err) && run)
+			ss_sim_run(r.sim, &r.err);
 	}
 	g_unlink(path);
 	g_free(path);

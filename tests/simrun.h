@@ -29,6 +29,12 @@ struct sim_run sim_run(const char *dir, const char *ini,
 		       const struct ss_component_type *const *extra,
 		       const char *const *overrides, bool run);
 
+/* sim_run() with the run's options (NULL: the engine's defaults). */
+struct sim_run sim_run_with(const char *dir, const char *ini,
+			    const struct ss_component_type *const *extra,
+			    const char *const *overrides,
+			    const struct ss_run_options *opts, bool run);
+
 /* The first failure's message, or NULL when all went well. */
 const char *sim_run_error(const struct sim_run *r);
 

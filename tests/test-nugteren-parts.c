@@ -21,6 +21,7 @@
 #include "registry.h"
 #include "sim.h"
 #include "builtin.h"
+#include "simrun.h"
 #include "timing_tap.h"
 
 #define BASE UINT64_C(0x10000000)
@@ -87,29 +88,20 @@ static void write_kernel(unsigned block, const struct acc *a, size_t n)
  * once; else the memory takes it. */
 static struct result run_at(unsigned sets, unsigned ways, unsigned mshr, bool at_l1)
 {
-	struct ss_registry *reg = ss_registry_new();
-	struct ss_run_options opts = { .quiet = TRUE, .table_off = TRUE, .threads = 1 };
+	static const struct ss_component_type *const types[] = { &timing_tap_type, NULL };
+	const struct ss_run_options opts = { .quiet = TRUE, .table_off = TRUE, .threads = 1 };
 	char *ini = g_strdup_printf(hierarchy, 128 * sets * ways, ways, mshr,
 				    at_l1 ? LATENCY : 0, at_l1 ? 0 : LATENCY);
-	char *path = g_build_filename(tmpdir, "t.ini", NULL);
-	GPtrArray *errors = NULL;
-	GError *err = NULL;
-	struct ss_sim *sim;
+	struct sim_run sr;
 	struct ss_engine *e;
 	struct result res = { 0 };
 	double v;
 
-	g_assert_true(ss_components_register(reg, &err));
-	g_assert_true(ss_registry_add(reg, &timing_tap_type, &err));
-	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
 	timing_tap_start(BASE, 128, "L");
-	sim = ss_sim_load(reg, path, NULL, NULL, &errors);
-	if (!sim)
-		g_error("%s", (const char *)errors->pdata[0]);
-	ss_sim_set_run_options(sim, &opts);
-	if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err))
-		g_error("%s", err->message);
-	e = ss_sim_engine(sim);
+	sr = sim_run_with(tmpdir, ini, types, NULL, &opts, true);
+	if (sim_run_error(&sr))
+		g_error("%s", sim_run_error(&sr));
+	e = ss_sim_engine(sr.sim);
 #define PHASE0(name, field) \
 	g_assert_true(ss_stats_lookup_phase(e, 0, name, &v)); res.field = v
 	PHASE0("l1.rd_cold", cold);
@@ -121,10 +113,7 @@ static struct result run_at(unsigned sets, unsigned ways, unsigned mshr, bool at
 	PHASE0("mem.reads", dram_reads);
 #undef PHASE0
 	res.log = timing_tap_log();
-	ss_sim_free(sim);
-	ss_registry_free(reg);
-	g_unlink(path);
-	g_free(path);
+	sim_run_free(&sr);
 	g_free(ini);
 	return res;
 }

@@ -25,6 +25,7 @@
 #include "sim.h"
 #include "builtin.h"
 #include "camat.h"
+#include "simrun.h"
 #include "timing_tap.h"
 
 #define BASE UINT64_C(0x7f0000000000)
@@ -120,29 +121,19 @@ static const char *const camat_names[] = {
 static struct result run_example_tag(unsigned ways, unsigned entries, unsigned latency,
 				     unsigned l1_tag)
 {
-	struct ss_registry *reg = ss_registry_new();
-	struct ss_run_options opts = { .quiet = TRUE, .table_off = TRUE, .threads = 1 };
+	static const struct ss_component_type *const types[] = { &timing_tap_type, NULL };
+	const struct ss_run_options opts = { .quiet = TRUE, .table_off = TRUE, .threads = 1 };
 	char *ini = g_strdup_printf(hierarchy, 128 * ways, ways, entries, l1_tag, latency);
-	char *path = g_build_filename(tmpdir, "t.ini", NULL);
-	GPtrArray *errors = NULL;
-	GError *err = NULL;
-	struct ss_sim *sim;
+	struct sim_run sr;
 	struct ss_engine *e;
 	struct result res = { 0 };
-	const struct ss_component_type *types[] = { &timing_tap_type };
 	double v;
 
-	g_assert_true(ss_components_register(reg, &err));
-	g_assert_true(ss_registry_add(reg, types[0], &err));
-	g_assert_true(g_file_set_contents(path, ini, -1, NULL));
 	timing_tap_start(BASE, 32, "x");
-	sim = ss_sim_load(reg, path, NULL, NULL, &errors);
-	if (!sim)
-		g_error("%s", (const char *)errors->pdata[0]);
-	ss_sim_set_run_options(sim, &opts);
-	if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err))
-		g_error("%s", err->message);
-	e = ss_sim_engine(sim);
+	sr = sim_run_with(tmpdir, ini, types, NULL, &opts, true);
+	if (sim_run_error(&sr))
+		g_error("%s", sim_run_error(&sr));
+	e = ss_sim_engine(sr.sim);
 #define PHASE0(name, field) \
 	g_assert_true(ss_stats_lookup_phase(e, 0, name, &v)); res.field = v
 	PHASE0("l1.hits", hits);
@@ -166,10 +157,7 @@ static struct result run_example_tag(unsigned ways, unsigned entries, unsigned l
 	}
 #undef PHASE0
 	res.log = timing_tap_log();
-	ss_sim_free(sim);
-	ss_registry_free(reg);
-	g_unlink(path);
-	g_free(path);
+	sim_run_free(&sr);
 	g_free(ini);
 	return res;
 }
