@@ -14,18 +14,23 @@
 #include "mrc.h"
 #include "sdcm.h"
 
-/* A skewed stream: block b with probability ~ 1 / (b + 1), over n blocks,
- * from a fixed xorshift. */
+/* The tests' random numbers: xorshift64, fixed seeds. */
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A skewed stream: block b with probability ~ 1 / (b + 1), over n blocks. */
 static uint64_t *make_stream(size_t len, uint64_t n, uint64_t seed)
 {
 	uint64_t *s = g_new(uint64_t, len), x = seed;
 
 	for (size_t i = 0; i < len; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
 		/* log-uniform: small blocks far more often */
-		double u = (double)(x >> 11) / 9007199254740992.0;
+		double u = (double)(next_rand(&x) >> 11) / 9007199254740992.0;
 
 		s[i] = ((uint64_t)floor(pow((double)n, u)) - 1) * 128 + 0x1000;
 	}
@@ -98,10 +103,7 @@ static void test_forget(void)
 	uint64_t x = 2463534242u;
 
 	for (int i = 0; i < 200000; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		uint64_t b = x % 700;
+		uint64_t b = next_rand(&x) % 700;
 		guint at = 0;
 
 		while (at < list->len && g_array_index(list, uint64_t, at) != b)
@@ -151,12 +153,8 @@ static uint64_t *make_uniform(size_t len, uint64_t n, uint64_t seed)
 {
 	uint64_t *s = g_new(uint64_t, len), x = seed;
 
-	for (size_t i = 0; i < len; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		s[i] = (x % n) * 128 + 0x1000;
-	}
+	for (size_t i = 0; i < len; i++)
+		s[i] = (next_rand(&x) % n) * 128 + 0x1000;
 	return s;
 }
 
