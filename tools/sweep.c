@@ -421,20 +421,18 @@ static char *keep_path(const struct sweep *s, size_t p, const char *ext)
 	return path;
 }
 
+static void json_str(GString *o, const char *s);
+
 /* The "params" line a point's results record: its -p list, as JSON. */
 static char *params_line(const struct sweep *s, size_t p)
 {
 	char **o = point_overrides(s, p);
 	GString *l = g_string_new("\n  \"params\": [");
 
+	/* escaped as the report escapes them */
 	for (char **x = o; *x; x++) {
-		g_string_append(l, x == o ? "\"" : ", \"");
-		for (const char *c = *x; *c; c++) {
-			if (*c == '"' || *c == '\\')
-				g_string_append_c(l, '\\');
-			g_string_append_c(l, *c);
-		}
-		g_string_append_c(l, '"');
+		g_string_append(l, x == o ? "" : ", ");
+		json_str(l, *x);
 	}
 	g_string_append(l, "],\n");
 	g_strfreev(o);
