@@ -219,7 +219,7 @@ vals=$(seq -s, 1 200)
 "$SECTORSIM" sweep --quiet --threads 1 "$titanv" "$sample" -s l2.assoc=$vals --json r.json > /dev/null 2> r.err &
 pid=$!
 n=0
-while [ "$n" -lt 2400 ] && [ -z "$(ls r.json.points 2>/dev/null | grep 'point-.*json')" ]; do
+while [ "$n" -lt 2400 ] && [ -z "$(ls r.json.points 2>/dev/null | grep -E 'point-[0-9]+\.json$')" ]; do
 	sleep 0.05
 	n=$((n + 1))
 done
@@ -228,7 +228,7 @@ wait $pid
 st=$?
 is "$st" 130 "interrupted: exit 130"
 has "$(cat r.err)" "--resume runs the rest" "the message says how to finish"
-kept=$(ls r.json.points | grep -c json)
+kept=$(ls r.json.points | grep -cE 'point-[0-9]+\.json$')
 [ "$kept" -ge 1 ] && [ "$kept" -lt 200 ]
 ok $? "some points are kept ($kept)"
 [ ! -e r.json ]
