@@ -1493,6 +1493,204 @@ bool sc_bypasses(const struct sc_cache *c)
 	return c->cfg.bypass == SC_BYPASS_FLAGGED;
 }
 
+/* ---- one set's state, whole (time-parallel simulation) -------------------- */
+
+/*
+ * A set's state is its block (fingerprints and links), its head and its
+ * ways' records, laid end to end: what the next accesses to the set can
+ * tell apart, the way numbers included (a flush writes a set's lines
+ * back in way order).
+ */
+struct set_state_layout {
+	size_t head, block, ways, readable, bytes, total;
+};
+
+static struct set_state_layout state_layout(const struct sc_cache *c)
+{
+	struct set_state_layout l;
+	bool lazy = c->readable != NULL;
+
+	l.head = 0;
+	l.block = sizeof(uint32_t);
+	l.ways = l.block + round_up(c->block_bytes, sizeof(uint64_t));
+	l.readable = l.ways + (size_t)c->assoc * sizeof(struct sc_way);
+	l.bytes = l.readable + (lazy ? round_up((size_t)c->assoc * sizeof(uint32_t), sizeof(uint64_t)) : 0);
+	l.total = l.bytes + (lazy ? (size_t)c->assoc * c->mask_words * sizeof(uint64_t) : 0);
+	return l;
+}
+
+size_t sc_set_state_bytes(const struct sc_cache *c)
+{
+	return state_layout(c).total;
+}
+
+void sc_set_save(struct sc_cache *c, uint32_t set, void *state)
+{
+	struct set_state_layout l = state_layout(c);
+	uint8_t *b = state;
+	uint32_t head;
+
+	if (!set_live(c, set))
+		empty_set(c, set);
+	head = c->sets[set].head;
+	memcpy(b + l.head, &head, sizeof(head));
+	memcpy(b + l.block, c->blocks + set * c->block_bytes, c->block_bytes);
+	memcpy(b + l.ways, &c->ways[(size_t)set * c->assoc], (size_t)c->assoc * sizeof(struct sc_way));
+	if (c->readable) {
+		memcpy(b + l.readable, &c->readable[(size_t)set * c->assoc],
+		       (size_t)c->assoc * sizeof(uint32_t));
+		memcpy(b + l.bytes, &c->bytes[(size_t)set * c->assoc * c->mask_words],
+		       (size_t)c->assoc * c->mask_words * sizeof(uint64_t));
+	}
+}
+
+/* Lines of a set holding a modified sector (protect_dirty_pct's count). */
+static uint64_t modified_in_set(const struct sc_cache *c, uint32_t set)
+{
+	uint64_t n = 0;
+
+	for (size_t w = (size_t)set * c->assoc; w < ((size_t)set + 1) * c->assoc; w++)
+		n += c->ways[w].dirty != 0;
+	return n;
+}
+
+void sc_set_load(struct sc_cache *c, uint32_t set, const void *state)
+{
+	struct set_state_layout l = state_layout(c);
+	const uint8_t *b = state;
+	uint32_t head;
+
+	if (set_live(c, set))
+		c->modified_lines -= modified_in_set(c, set);
+	memcpy(&head, b + l.head, sizeof(head));
+	c->sets[set].head = (uint16_t)head;
+	c->sets[set].epoch = c->epoch;
+	memcpy(c->blocks + set * c->block_bytes, b + l.block, c->block_bytes);
+	memcpy(&c->ways[(size_t)set * c->assoc], b + l.ways, (size_t)c->assoc * sizeof(struct sc_way));
+	if (c->readable) {
+		memcpy(&c->readable[(size_t)set * c->assoc], b + l.readable,
+		       (size_t)c->assoc * sizeof(uint32_t));
+		memcpy(&c->bytes[(size_t)set * c->assoc * c->mask_words], b + l.bytes,
+		       (size_t)c->assoc * c->mask_words * sizeof(uint64_t));
+	}
+	c->modified_lines += modified_in_set(c, set);
+	/* the remembered line may have been this set's */
+	c->memo_line = UINT64_MAX;
+}
+
+void sc_set_state_empty(struct sc_cache *c, void *state)
+{
+	struct set_state_layout l = state_layout(c);
+	uint8_t *b = state;
+	bool wide = c->wide_links;
+	uint8_t *next = b + l.block + 2 * c->fp_lanes;
+	uint8_t *prev = next + ((size_t)c->assoc << wide);
+
+	/* what empty_set() makes: every way empty, in a circle, head 0 */
+	memset(b, 0, l.total);
+	for (uint32_t w = 0; w < c->assoc; w++) {
+		link_set(next, w, w + 1 == c->assoc ? 0 : w + 1, wide);
+		link_set(prev, w, w == 0 ? c->assoc - 1 : w - 1, wide);
+	}
+}
+
+/* Way w's record and sector state in a saved set. */
+static bool same_way(const struct sc_cache *c, const struct set_state_layout *l,
+		     const uint8_t *a, unsigned wa, const uint8_t *b, unsigned wb)
+{
+	struct sc_way ra, rb;
+
+	memcpy(&ra, a + l->ways + wa * sizeof(ra), sizeof(ra));
+	memcpy(&rb, b + l->ways + wb * sizeof(rb), sizeof(rb));
+	/* an empty way's other fields are whatever it held before: unread */
+	if (ra.valid != rb.valid)
+		return false;
+	if (!ra.valid)
+		return true;
+	if (ra.tag != rb.tag || ra.dirty != rb.dirty)
+		return false;
+	if (!c->readable)
+		return true;
+	size_t mw = c->mask_words * sizeof(uint64_t);
+
+	return !memcmp(a + l->readable + wa * sizeof(uint32_t),
+		       b + l->readable + wb * sizeof(uint32_t), sizeof(uint32_t)) &&
+	       !memcmp(a + l->bytes + wa * mw, b + l->bytes + wb * mw, mw);
+}
+
+bool sc_set_state_match(const struct sc_cache *c, const void *a, const void *b,
+			uint16_t *map)
+{
+	struct set_state_layout l = state_layout(c);
+	const uint8_t *sa = a, *sb = b;
+	bool wide = c->wide_links;
+	const uint8_t *na = sa + l.block + 2 * c->fp_lanes;
+	const uint8_t *nb = sb + l.block + 2 * c->fp_lanes;
+	uint32_t wa, wb;
+
+	memcpy(&wa, sa + l.head, sizeof(wa));
+	memcpy(&wb, sb + l.head, sizeof(wb));
+	/* the same lines in the same order of recency (or age) */
+	for (uint32_t i = 0; i < c->assoc; i++) {
+		if (!same_way(c, &l, sa, wa, sb, wb))
+			return false;
+		map[wa] = (uint16_t)wb;
+		wa = link_get(na, wa, wide);
+		wb = link_get(nb, wb, wide);
+	}
+	return true;
+}
+
+void sc_set_state_renumber(const struct sc_cache *c, const void *from,
+			   const uint16_t *map, void *to)
+{
+	struct set_state_layout l = state_layout(c);
+	const uint8_t *f = from;
+	uint8_t *t = to;
+	bool wide = c->wide_links;
+	const uint16_t *ffp = (const uint16_t *)(f + l.block);
+	uint16_t *tfp = (uint16_t *)(t + l.block);
+	const uint8_t *fnext = f + l.block + 2 * c->fp_lanes;
+	const uint8_t *fprev = fnext + ((size_t)c->assoc << wide);
+	uint8_t *tnext = t + l.block + 2 * c->fp_lanes;
+	uint8_t *tprev = tnext + ((size_t)c->assoc << wide);
+	size_t mw = c->mask_words * sizeof(uint64_t);
+	uint32_t head;
+
+	memcpy(t, f, l.total);	/* the padding of the fingerprints, among others */
+	memcpy(&head, f + l.head, sizeof(head));
+	head = map[head];
+	memcpy(t + l.head, &head, sizeof(head));
+	for (uint32_t w = 0; w < c->assoc; w++) {
+		unsigned m = map[w];
+
+		tfp[m] = ffp[w];
+		link_set(tnext, m, map[link_get(fnext, w, wide)], wide);
+		link_set(tprev, m, map[link_get(fprev, w, wide)], wide);
+		memcpy(t + l.ways + m * sizeof(struct sc_way),
+		       f + l.ways + w * sizeof(struct sc_way), sizeof(struct sc_way));
+		if (c->readable) {
+			memcpy(t + l.readable + m * sizeof(uint32_t),
+			       f + l.readable + w * sizeof(uint32_t), sizeof(uint32_t));
+			memcpy(t + l.bytes + m * mw, f + l.bytes + w * mw, mw);
+		}
+	}
+}
+
+void sc_add_counts(struct sc_cache *c, const uint64_t *add, const uint64_t *sub)
+{
+	for (unsigned i = 0; i < SC_S_HIT_RATE; i++) {
+		if (i >= SC_S_TOTAL && i < SC_S_TOTAL + SC_N_METRICS)
+			continue;	/* sums, made when read */
+		c->st[i] += add[i] - (sub ? sub[i] : 0);
+	}
+}
+
+const struct sc_config *sc_config_of(const struct sc_cache *c)
+{
+	return &c->cfg;
+}
+
 void sc_write_back_dirty(struct sc_cache *c)
 {
 	for (size_t set = 0; set < c->nsets; set++) {

@@ -187,6 +187,34 @@ uint32_t sc_sector_bytes(const struct sc_cache *c);
 /* Whether requests flagged MEM_F_BYPASS pass by (bypass = flagged). */
 bool sc_bypasses(const struct sc_cache *c);
 
+/* ---- one set's state (time-parallel simulation, models/sc_timepar.h) ----- */
+
+/*
+ * A set's whole state as bytes: its lines, their sectors, their order of
+ * recency (or age) and which way holds which line.  Sets are independent
+ * unless protect_dirty_pct counts modified lines over the whole cache.
+ */
+size_t sc_set_state_bytes(const struct sc_cache *c);
+void sc_set_save(struct sc_cache *c, uint32_t set, void *state);
+void sc_set_load(struct sc_cache *c, uint32_t set, const void *state);
+/* The state of a set nothing has touched since an invalidation. */
+void sc_set_state_empty(struct sc_cache *c, void *state);
+/*
+ * Whether a and b hold the same lines with the same sectors in the same
+ * order, whatever ways hold them; then map[w] is the way of b holding
+ * what way w of a holds.  Two such sets answer every access alike, and
+ * stay alike, with their ways so renumbered.
+ */
+bool sc_set_state_match(const struct sc_cache *c, const void *a, const void *b,
+			uint16_t *map);
+/* `from` with way w renumbered map[w], into `to`. */
+void sc_set_state_renumber(const struct sc_cache *c, const void *from,
+			   const uint16_t *map, void *to);
+const struct sc_config *sc_config_of(const struct sc_cache *c);
+/* Add the counts of `add` and take those of `sub` (NULL: none) from c's
+ * counters, the totals aside: counts another cache made for c. */
+void sc_add_counts(struct sc_cache *c, const uint64_t *add, const uint64_t *sub);
+
 /* ---- what every component built on a sector cache shares ------------------ */
 
 enum sc_final_writeback {
