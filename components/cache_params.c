@@ -101,6 +101,35 @@ bool sc_config_from_params(const struct ss_params *p, struct ss_engine *e,
 	return true;
 }
 
+/* ---- time-parallel simulation ------------------------------------------------ */
+
+const char *const sc_parallel_names[] = { "none", "time", NULL };
+
+struct sc_timepar *cache_timepar_new(const struct ss_params *p, struct sc_cache *c,
+				     sc_emit_fn emit, void *ctx, GError **err)
+{
+	struct sc_timepar *tp;
+	char *why = NULL;
+
+	if (ss_param_enum(p, "parallel") != 1)
+		return NULL;
+	tp = sc_timepar_new(c, emit, ctx, ss_param_uint(p, "segments"),
+			    ss_param_uint(p, "time_batch"), &why);
+	if (!tp) {
+		ss_set_error(err, SS_ERROR_CONFIG, "parallel = time: %s", why);
+		g_free(why);
+	}
+	return tp;
+}
+
+void cache_timepar_run(struct sc_timepar *tp, uint64_t *replayed)
+{
+	uint64_t before = sc_timepar_counts(tp)->replayed;
+
+	sc_timepar_run(tp);
+	*replayed += sc_timepar_counts(tp)->replayed - before;
+}
+
 /* ---- address decoding and slice maps --------------------------------------- */
 
 const char *const addrdec_indexing_names[] = {

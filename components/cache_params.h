@@ -13,6 +13,7 @@
 #include <sectorsim/protocols/cache_stats.h>
 #include "sector_cache.h"
 #include "addrdec.h"
+#include "sc_timepar.h"
 
 /* ---- sector caches -------------------------------------------------------- */
 
@@ -84,6 +85,28 @@ struct ss_params;
 bool sc_config_from_params(const struct ss_params *p, struct ss_engine *e,
 			   struct sc_config *cfg, struct sc_kernel_end *end,
 			   GError **err);
+
+/* ---- time-parallel simulation (models/sc_timepar.h) ------------------------ */
+
+extern const char *const sc_parallel_names[];
+
+/* The rows of a functional cache that may be simulated by segments. */
+#define SC_TIMEPAR_PARAM_ROWS \
+	{ "parallel", SS_P_ENUM, "none", "none: requests are simulated as they come; time: each cache's requests are held (up to time_batch, or to the kernel's end), cut into `segments` runs simulated at once on threads, each from an empty cache, then corrected in order from the state the run before left: the same counters, lines and requests down as sequential simulation (functional only; not with protect_dirty_pct)", sc_parallel_names, 0, 0, 0 }, \
+	{ "segments", SS_P_UINT, "2", "parallel = time: runs simulated at once, one thread each", NULL, 2, SC_TIMEPAR_MAX_SEGMENTS, 0 }, \
+	{ "time_batch", SS_P_UINT, "1048576", "parallel = time: requests a cache holds before it simulates them (about 64 bytes each); larger batches spread the corrections, which cost about each set's first accesses per segment, over more requests", NULL, 64, 1u << 30, 0 }
+
+/*
+ * Segments for cache c, which sends down through emit(ctx), when `p` says
+ * parallel = time; else NULL with no error.  NULL with *err when the
+ * cache cannot be so simulated.
+ */
+struct sc_timepar *cache_timepar_new(const struct ss_params *p, struct sc_cache *c,
+				     sc_emit_fn emit, void *ctx, GError **err);
+/* The name of the counter of requests simulated again. */
+#define CACHE_STAT_TIMEPAR_REPLAYED "time_parallel_replayed"
+/* Simulate what tp holds; the requests simulated again add to *replayed. */
+void cache_timepar_run(struct sc_timepar *tp, uint64_t *replayed);
 
 /* ---- address decoding and slice maps --------------------------------------- */
 

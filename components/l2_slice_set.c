@@ -52,6 +52,7 @@ static const struct ss_param_desc params[] = {
 	SC_PARAM_ROWS,
 	CT_PARAM_ROWS,
 	CACHE_MRC_PARAM_ROWS,
+	SC_TIMEPAR_PARAM_ROWS,
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -81,6 +82,7 @@ struct l2_slice {
 	uint64_t *counts;	/* several slices: its own counters (SC_N_STATS) */
 	uint64_t *total[L2_N_SLICE_STATS];	/* slice[s].<total> */
 	struct cache_timing *timing;	/* timing mode, else NULL */
+	struct sc_timepar *timepar;	/* parallel = time, else NULL */
 };
 
 struct l2_slice_set {
@@ -107,6 +109,7 @@ struct l2_slice_set {
 	struct cache_mrc *mrc;
 	unsigned line_shift;
 	uint64_t *capacity;	/* the counter CACHE_STAT_CAPACITY */
+	uint64_t *replayed;	/* parallel = time: requests simulated again */
 };
 
 static void l2_destroy(struct ss_component *c);
@@ -287,9 +290,25 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 				return -1;
 			}
 		}
+		if (!l2->timed) {
+			sl->timepar = cache_timepar_new(p, sl->cache, emit_down, sl, err);
+			if (!sl->timepar && err && *err) {
+				l2_destroy(c);
+				return -1;
+			}
+		}
 		if (l2->counts)
 			add_slice_stats(l2, s);
 	}
+	if (l2->timed && ss_param_enum(p, "parallel") != 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "parallel = time with timing = true: a timed cache answers each request in its time; expected parallel = none");
+		l2_destroy(c);
+		return -1;
+	}
+	if (l2->slice[0].timepar)
+		l2->replayed = ss_stat_add_counter(c, CACHE_STAT_TIMEPAR_REPLAYED,
+						   "parallel = time: requests simulated again to correct the segments, over the slices");
 	return 0;
 }
 
@@ -300,14 +319,16 @@ static void serve(void *ctx, const struct mem_req *r)
 	uint64_t part_addr;
 	uint32_t s = slice_map_route(&l2->map, r, &part_addr);
 
-	if (l2->map.mapping != SLICE_MAP_GPGPUSIM) {
-		sc_access(l2->slice[s].cache, r);
-		return;
+	if (l2->map.mapping == SLICE_MAP_GPGPUSIM) {
+		/* the slice hashes the partition address: the request carries it */
+		routed = *r;
+		routed.part_addr = part_addr;
+		r = &routed;
 	}
-	/* the slice hashes the partition address: the request carries it */
-	routed = *r;
-	routed.part_addr = part_addr;
-	sc_access(l2->slice[s].cache, &routed);
+	if (G_UNLIKELY(l2->slice[s].timepar))
+		sc_timepar_add(l2->slice[s].timepar, r);
+	else
+		sc_access(l2->slice[s].cache, r);
 }
 
 /* serve(), with the line looked up added to the miss-ratio curve first. */
@@ -357,6 +378,9 @@ static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 		for (unsigned k = 0; k < l2->slices_per_port; k++) {
 			struct l2_slice *sl = &l2->slice[p * l2->slices_per_port + k];
 
+			/* what the slice holds comes first */
+			if (sl->timepar)
+				cache_timepar_run(sl->timepar, l2->replayed);
 			switch (act) {
 			case ACT_END_KERNEL:
 				sc_end_kernel(sl->cache, &l2->end);
@@ -547,6 +571,7 @@ static void l2_destroy(struct ss_component *c)
 
 	for (unsigned s = 0; l2->slice && s < l2->n_slices; s++) {
 		ct_free(l2->slice[s].timing);
+		sc_timepar_free(l2->slice[s].timepar);
 		sc_free(l2->slice[s].cache);
 	}
 	g_free(l2->cpu_side);

@@ -24,6 +24,7 @@ static const struct ss_param_desc params[] = {
 	{ "bypass", SS_P_ENUM, "none", "none: every request goes through the cache; flagged: a request marked to bypass the first level (an SM's atomics, reductions, .STRONG.GPU loads) counts as a line miss of its kind, changes nothing and goes down as it came", bypass_names, 0, 0, 0 },
 	{ "forward", SS_P_ENUM, "misses", "what goes to the next level: this cache's traffic (misses, write-throughs, write-backs), or every request as it came (all: a cache that only observes)", forward_names, 0, 0, 0 },
 	CACHE_MRC_PARAM_ROWS,
+	SC_TIMEPAR_PARAM_ROWS,
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -57,6 +58,10 @@ struct sector_cache {
 	struct cache_mrc *mrc;	/* mrc = true with --mrc, else NULL */
 	uint64_t *capacity;	/* the counter CACHE_STAT_CAPACITY */
 	uint32_t line_bytes;
+	/* parallel = time: the requests held for simulation by segments,
+	 * else NULL; and the count of those simulated again */
+	struct sc_timepar *timepar;
+	uint64_t *replayed;
 };
 
 /* The capacity counter: this kernel's sets x ways x line. */
@@ -67,7 +72,8 @@ static void count_capacity(struct sector_cache *sc)
 
 static void update_plain(struct sector_cache *sc)
 {
-	sc->plain = !sc->unsized && !sc->forward_all && !sc->timing && !sc->mrc;
+	sc->plain = !sc->unsized && !sc->forward_all && !sc->timing && !sc->mrc &&
+		    !sc->timepar;
 }
 
 static void emit_down(void *ctx, const struct mem_req *r)
@@ -191,6 +197,30 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 			return -1;
 		}
 	}
+	if (!timed) {
+		sc->timepar = cache_timepar_new(p, sc->cache, sc->forward_all ? emit_nothing : emit_down,
+						sc, err);
+		if (!sc->timepar && err && *err) {
+			sc_free(sc->cache);
+			sc->cache = NULL;
+			cache_mrc_free(sc->mrc);
+			sc->mrc = NULL;
+			return -1;
+		}
+	} else if (ss_param_enum(p, "parallel") != 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "parallel = time with timing = true: a timed cache answers each request in its time; expected parallel = none");
+		ct_free(sc->timing);
+		sc->timing = NULL;
+		sc_free(sc->cache);
+		sc->cache = NULL;
+		cache_mrc_free(sc->mrc);
+		sc->mrc = NULL;
+		return -1;
+	}
+	if (sc->timepar)
+		sc->replayed = ss_stat_add_counter(c, CACHE_STAT_TIMEPAR_REPLAYED,
+						   "parallel = time: requests simulated again to correct the segments");
 	update_plain(sc);
 	return 0;
 }
@@ -209,6 +239,10 @@ static void refuse_unsized(struct sector_cache *sc, const char *what)
 static void sector_cache_control(struct sector_cache *sc, const struct mem_req *r)
 {
 	char *why = NULL;
+
+	/* what is held comes first */
+	if (sc->timepar)
+		cache_timepar_run(sc->timepar, sc->replayed);
 
 	switch (r->ctl) {
 	case MEM_CTL_FLUSH:
@@ -302,7 +336,10 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 		/* a request that passes the cache by is no lookup of it */
 		if (sc->mrc && !((r->flags & MEM_F_BYPASS) && sc_bypasses(sc->cache)))
 			cache_mrc_access(sc->mrc, sc_line_of(sc->cache, r->addr));
-		sc_access(sc->cache, r);
+		if (sc->timepar)
+			sc_timepar_add(sc->timepar, r);
+		else
+			sc_access(sc->cache, r);
 		if (sc->forward_all)
 			ss_port_send(sc->mem_side, m);
 		return;
@@ -342,6 +379,7 @@ static void sector_cache_destroy(struct ss_component *c)
 	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
 
 	ct_free(sc->timing);
+	sc_timepar_free(sc->timepar);
 	sc_free(sc->cache);
 	cache_mrc_free(sc->mrc);
 }

@@ -6,25 +6,24 @@
  * kernel's end), then cut into `segments` runs of consecutive requests.
  * Segment 0 is simulated on the cache itself, which holds the true state
  * it starts from; each other segment at the same time, on a thread, in a
- * copy of the cache that starts empty, keeping what it sends down and,
- * per set, a copy of the set after its 1st, 2nd, 4th, 8th... access.
+ * copy of the cache that starts empty, keeping what it sends down.
  *
  * The sets of a cache are independent (protect_dirty_pct, which counts
  * modified lines over the whole cache, is refused), so a segment's
- * results are wrong only in the accesses of each set before that set
- * forgot where it started.  In order, for each segment after the first
- * and each set it touched, the set's accesses are simulated again from
- * the true state (the cache's, which by then is the end of the segment
- * before) until, at one of the copies, the set holds what the copy holds:
- * the same lines in the same order with the same sectors, whatever ways
- * hold them.  From there the two runs answer alike, so the segment's
- * later results stand, and its final set is the true one with its ways
- * renumbered as the comparison paired them.  A set that never matches
- * was simulated again whole.  What the segment counted and sent for the
- * accesses simulated again is replaced by the new results (its counts
- * found by simulating those accesses once more from the empty set), and
- * the cache takes each set's true final state.  What the segments sent
- * goes down in the order of the requests, segment after segment.
+ * results can be wrong only in the accesses of each set before that set
+ * forgot where it started.  In order, each segment after the first is
+ * then corrected in one pass over its requests: each set it touches is
+ * simulated again from its true state (the cache's, which by then is the
+ * end of the segment before) in one copy, and from empty in another, which
+ * repeats what the segment did; every `assoc` accesses of the set the two
+ * are compared, and once they hold the same lines in the same order with
+ * the same sectors (whatever ways hold them), they answer alike from then
+ * on: the segment's later results for the set stand, and its final set is
+ * the true one with the ways renumbered as the comparison paired them.  A
+ * set that never matches has its true run's end.  The segment's counts
+ * lose the empty copy's and gain the true copy's; what it sent for the
+ * accesses simulated again is replaced by what the true copy sent.
+ * What the segments sent goes down in the order of the requests.
  *
  * The result equals sequential simulation whatever the thread timing:
  * each segment is a pure function of its requests, and the corrections
@@ -41,13 +40,8 @@
 
 /* A request a segment sent down for request `at` of the batch. */
 struct tp_down {
-	uint32_t at, seq;
+	uint32_t at;
 	struct mem_req r;
-};
-
-/* A set's copy after its k-th access in a segment; then the state. */
-struct tp_snap {
-	uint32_t k, next;
 };
 
 struct tp_seg {
@@ -57,33 +51,34 @@ struct tp_seg {
 	size_t first, end;		/* its requests in the batch */
 	uint32_t at;			/* the request being simulated */
 	GArray *down;			/* struct tp_down */
-	uint32_t *set_first, *set_last, *set_count, *snap_first, *snap_last;
-	GArray *snaps;			/* struct tp_snap + set state, each */
 	pthread_t thread;
 	bool threaded;
 };
+
+/* Where a set is in the correction of a segment. */
+enum { SET_UNSEEN, SET_OPEN, SET_DONE };
 
 struct sc_timepar {
 	struct sc_cache *c;
 	sc_emit_fn emit;
 	void *ctx;
 	unsigned n_seg;
-	size_t batch, n;		/* capacity, requests held */
+	size_t batch, n, room;		/* at most, held, room for */
 	struct mem_req *req;
-	uint32_t *set;			/* per request: its set, NONE: no set */
-	uint32_t *next;			/* per request: the next of its set in
-					   its segment */
 	uint8_t *redone;		/* per request: simulated again */
 	struct tp_seg seg[SC_TIMEPAR_MAX_SEGMENTS];
-	uint32_t sets;			/* of the arrays below and per segment */
-	size_t state_bytes, snap_bytes;
+	uint32_t sets;			/* of the per-set arrays */
+	size_t state_bytes;
+	uint8_t *set_status;		/* per set: SET_* */
+	uint32_t *set_count;		/* per set: accesses simulated again */
+	uint32_t open;			/* sets SET_OPEN */
 	/* the corrections: the true run and the replay from empty */
 	struct sc_cache *truth, *replay;
 	uint64_t truth_st[SC_N_STATS], replay_st[SC_N_STATS];
 	GArray *truth_down;		/* struct tp_down */
 	uint32_t truth_at;
 	uint8_t *empty, *state, *other;	/* set states */
-	uint16_t *map;
+	uint16_t *maps;			/* per set done: its ways' pairing */
 	uint32_t line_shift;
 	struct sc_timepar_counts counts;
 };
@@ -98,7 +93,7 @@ const char *sc_timepar_unsupported(const struct sc_config *cfg)
 static void keep_down(void *ctx, const struct mem_req *r)
 {
 	struct tp_seg *s = ctx;
-	struct tp_down d = { .at = s->at, .seq = s->down->len, .r = *r };
+	struct tp_down d = { .at = s->at, .r = *r };
 
 	g_array_append_val(s->down, d);
 }
@@ -106,7 +101,7 @@ static void keep_down(void *ctx, const struct mem_req *r)
 static void keep_truth_down(void *ctx, const struct mem_req *r)
 {
 	struct sc_timepar *tp = ctx;
-	struct tp_down d = { .at = tp->truth_at, .seq = tp->truth_down->len, .r = *r };
+	struct tp_down d = { .at = tp->truth_at, .r = *r };
 
 	g_array_append_val(tp->truth_down, d);
 }
@@ -134,26 +129,19 @@ void sc_timepar_free(struct sc_timepar *tp)
 			sc_free(s->cache);
 		if (s->down)
 			g_array_free(s->down, TRUE);
-		if (s->snaps)
-			g_array_free(s->snaps, TRUE);
-		g_free(s->set_first);
-		g_free(s->set_last);
-		g_free(s->set_count);
-		g_free(s->snap_first);
-		g_free(s->snap_last);
 	}
 	sc_free(tp->truth);
 	sc_free(tp->replay);
 	if (tp->truth_down)
 		g_array_free(tp->truth_down, TRUE);
 	g_free(tp->req);
-	g_free(tp->set);
-	g_free(tp->next);
 	g_free(tp->redone);
+	g_free(tp->set_status);
+	g_free(tp->set_count);
 	g_free(tp->empty);
 	g_free(tp->state);
 	g_free(tp->other);
-	g_free(tp->map);
+	g_free(tp->maps);
 	g_free(tp);
 }
 
@@ -182,15 +170,6 @@ struct sc_timepar *sc_timepar_new(struct sc_cache *c, sc_emit_fn emit, void *ctx
 	tp->n_seg = segments;
 	tp->batch = batch;
 	tp->line_shift = __builtin_ctz(cfg->line_bytes);
-	tp->req = g_try_new(struct mem_req, batch);
-	tp->set = g_try_new(uint32_t, batch);
-	tp->next = g_try_new(uint32_t, batch);
-	tp->redone = g_try_new0(uint8_t, batch);
-	if (!tp->req || !tp->set || !tp->next || !tp->redone) {
-		*why = g_strdup_printf("out of memory holding a batch of %zu requests", batch);
-		sc_timepar_free(tp);
-		return NULL;
-	}
 	for (unsigned j = 0; j < segments; j++) {
 		struct tp_seg *s = &tp->seg[j];
 
@@ -224,8 +203,22 @@ const struct sc_timepar_counts *sc_timepar_counts(const struct sc_timepar *tp)
 
 /* ---- holding the requests ----------------------------------------------------- */
 
+/* Room for the requests held grows to the batch: a cache that sees few
+ * requests (one L2 slice of 48) holds little. */
+static void grow(struct sc_timepar *tp)
+{
+	size_t room = MIN(MAX(tp->room * 2, (size_t)4096), tp->batch);
+
+	tp->req = g_renew(struct mem_req, tp->req, room);
+	tp->redone = g_renew(uint8_t, tp->redone, room);
+	memset(tp->redone + tp->room, 0, room - tp->room);
+	tp->room = room;
+}
+
 static void hold(struct sc_timepar *tp, const struct mem_req *r)
 {
+	if (tp->n == tp->room)
+		grow(tp);
 	tp->req[tp->n++] = *r;
 	if (tp->n == tp->batch)
 		sc_timepar_run(tp);
@@ -263,67 +256,15 @@ void sc_timepar_add(struct sc_timepar *tp, const struct mem_req *r)
 
 /* ---- the segments, at once ------------------------------------------------------ */
 
-static bool checkpoint(uint32_t k)
-{
-	return !(k & (k - 1));
-}
-
-static uint8_t *snap_state(struct tp_seg *s, uint32_t i)
-{
-	return (uint8_t *)s->snaps->data + (size_t)i * s->tp->snap_bytes + sizeof(struct tp_snap);
-}
-
-static struct tp_snap *snap_at(struct tp_seg *s, uint32_t i)
-{
-	return (struct tp_snap *)((uint8_t *)s->snaps->data + (size_t)i * s->tp->snap_bytes);
-}
-
-static void take_snap(struct tp_seg *s, uint32_t set, uint32_t k)
-{
-	uint32_t i = s->snaps->len;
-	struct tp_snap *h;
-
-	g_array_set_size(s->snaps, i + 1);
-	h = snap_at(s, i);
-	h->k = k;
-	h->next = NONE;
-	sc_set_save(s->cache, set, snap_state(s, i));
-	if (s->snap_first[set] == NONE)
-		s->snap_first[set] = i;
-	else
-		snap_at(s, s->snap_last[set])->next = i;
-	s->snap_last[set] = i;
-}
-
-/* A segment after the first: from an empty cache, its sets followed. */
+/* A segment after the first: from an empty cache, keeping what it sends. */
 static void *simulate_segment(void *data)
 {
 	struct tp_seg *s = data;
-	struct sc_timepar *tp = s->tp;
-	bool bypasses = sc_bypasses(s->cache);
+	const struct mem_req *req = s->tp->req;
 
 	for (size_t i = s->first; i < s->end; i++) {
-		const struct mem_req *r = &tp->req[i];
-		uint32_t set, k;
-
 		s->at = (uint32_t)i;
-		if (bypasses && (r->flags & MEM_F_BYPASS)) {
-			tp->set[i] = NONE;	/* the same whatever the state */
-			sc_access(s->cache, r);
-			continue;
-		}
-		set = sc_set_of(s->cache, r->addr, r->part_addr);
-		tp->set[i] = set;
-		tp->next[i] = NONE;
-		if (s->set_first[set] == NONE)
-			s->set_first[set] = (uint32_t)i;
-		else
-			tp->next[s->set_last[set]] = (uint32_t)i;
-		s->set_last[set] = (uint32_t)i;
-		sc_access(s->cache, r);
-		k = ++s->set_count[set];
-		if (checkpoint(k))
-			take_snap(s, set, k);
+		sc_access(s->cache, &req[i]);
 	}
 	return NULL;
 }
@@ -354,24 +295,12 @@ static void size_arrays(struct sc_timepar *tp)
 		return;
 	tp->sets = sets;
 	tp->state_bytes = sc_set_state_bytes(tp->c);
-	tp->snap_bytes = sizeof(struct tp_snap) +
-			 (tp->state_bytes + sizeof(uint64_t) - 1) / sizeof(uint64_t) * sizeof(uint64_t);
-	for (unsigned j = 1; j < tp->n_seg; j++) {
-		struct tp_seg *s = &tp->seg[j];
-
-		s->set_first = g_renew(uint32_t, s->set_first, sets);
-		s->set_last = g_renew(uint32_t, s->set_last, sets);
-		s->set_count = g_renew(uint32_t, s->set_count, sets);
-		s->snap_first = g_renew(uint32_t, s->snap_first, sets);
-		s->snap_last = g_renew(uint32_t, s->snap_last, sets);
-		if (s->snaps)
-			g_array_free(s->snaps, TRUE);
-		s->snaps = g_array_new(FALSE, FALSE, tp->snap_bytes);
-	}
+	tp->set_status = g_renew(uint8_t, tp->set_status, sets);
+	tp->set_count = g_renew(uint32_t, tp->set_count, sets);
 	tp->empty = g_realloc(tp->empty, tp->state_bytes);
 	tp->state = g_realloc(tp->state, tp->state_bytes);
 	tp->other = g_realloc(tp->other, tp->state_bytes);
-	tp->map = g_renew(uint16_t, tp->map, sc_ways(tp->c));
+	tp->maps = g_renew(uint16_t, tp->maps, (size_t)sets * sc_ways(tp->c));
 	sc_set_state_empty(tp->c, tp->empty);
 }
 
@@ -386,65 +315,98 @@ static void start_segment(struct sc_timepar *tp, unsigned j)
 		return;
 	sc_invalidate(s->cache);
 	memset(s->st, 0, sizeof(s->st));
-	memset(s->set_first, 0xff, tp->sets * sizeof(uint32_t));
-	memset(s->snap_first, 0xff, tp->sets * sizeof(uint32_t));
-	memset(s->set_count, 0, tp->sets * sizeof(uint32_t));
-	g_array_set_size(s->snaps, 0);
 	/* with no thread, the segment is simulated here, in turn */
 	s->threaded = pthread_create(&s->thread, NULL, simulate_segment, s) == 0;
 }
 
 /* ---- the corrections, in order -------------------------------------------------- */
 
-/*
- * Set `set` of segment s from its true state, the cache's: simulated
- * again until it matches one of the segment's copies, its counts and
- * requests down replaced, and its true final state into the cache.
- */
-static void correct_set(struct sc_timepar *tp, struct tp_seg *s, uint32_t set)
+static uint16_t *map_of(struct sc_timepar *tp, uint32_t set)
 {
-	uint32_t redone = 0, snap = s->snap_first[set];
-	bool matched = false;
-
-	sc_set_save(tp->c, set, tp->state);
-	/* before its first access, the copy's set is empty */
-	if (!sc_set_state_match(tp->c, tp->empty, tp->state, tp->map)) {
-		sc_set_load(tp->truth, set, tp->state);
-		for (uint32_t i = s->set_first[set]; i != NONE && !matched; i = tp->next[i]) {
-			tp->truth_at = i;
-			sc_access(tp->truth, &tp->req[i]);
-			tp->redone[i] = 1;
-			redone++;
-			if (snap == NONE || snap_at(s, snap)->k != redone)
-				continue;
-			sc_set_save(tp->truth, set, tp->other);
-			matched = sc_set_state_match(tp->c, snap_state(s, snap), tp->other, tp->map);
-			snap = snap_at(s, snap)->next;
-		}
-		/* what the segment counted for them, from the empty set */
-		sc_set_load(tp->replay, set, tp->empty);
-		for (uint32_t i = s->set_first[set], n = redone; n; n--, i = tp->next[i])
-			sc_access(tp->replay, &tp->req[i]);
-		if (!matched) {
-			/* all of them again: the true run's end is the set's */
-			sc_set_save(tp->truth, set, tp->state);
-			sc_set_load(tp->c, set, tp->state);
-			return;
-		}
-	}
-	/* the segment's end, with its ways renumbered as they matched */
-	sc_set_save(s->cache, set, tp->other);
-	sc_set_state_renumber(tp->c, tp->other, tp->map, tp->state);
-	sc_set_load(tp->c, set, tp->state);
+	return tp->maps + (size_t)set * sc_ways(tp->c);
 }
 
-static int by_request(const void *a, const void *b)
+/* The first access of the segment to `set`: its true state, the cache's. */
+static void open_set(struct sc_timepar *tp, uint32_t set)
 {
-	const struct tp_down *x = a, *y = b;
+	sc_set_save(tp->c, set, tp->state);
+	/* the segment's copy started empty: when that is the truth, done */
+	if (sc_set_state_match(tp->c, tp->empty, tp->state, map_of(tp, set))) {
+		tp->set_status[set] = SET_DONE;
+		return;
+	}
+	sc_set_load(tp->truth, set, tp->state);
+	sc_set_load(tp->replay, set, tp->empty);
+	tp->set_status[set] = SET_OPEN;
+	tp->set_count[set] = 0;
+	tp->open++;
+}
 
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Request i of the segment, to an open set, again: from the truth and
+ * from empty, compared now and then. */
+static void redo(struct sc_timepar *tp, uint32_t set, size_t i)
+{
+	tp->truth_at = (uint32_t)i;
+	sc_access(tp->truth, &tp->req[i]);
+	sc_access(tp->replay, &tp->req[i]);
+	tp->redone[i] = 1;
+	if (++tp->set_count[set] % sc_ways(tp->c))
+		return;
+	if (sc_sets_match(tp->replay, tp->truth, set, map_of(tp, set))) {
+		tp->set_status[set] = SET_DONE;
+		tp->open--;
+	}
+}
+
+/*
+ * Segment s, corrected: its requests in order, until every set it touches
+ * is done (all of them, when some set never matches).  The sets still
+ * open at its end take their true run's end now; those done take the
+ * segment's once it has one (finish_segment()).  This needs only the
+ * cache's state, so it runs while the segment is still simulated.
+ */
+static void correct_segment(struct sc_timepar *tp, struct tp_seg *s)
+{
+	bool bypasses = sc_bypasses(tp->c);
+	uint32_t seen = 0;
+
+	memset(tp->set_status, SET_UNSEEN, tp->sets);
+	tp->open = 0;
+	for (size_t i = s->first; i < s->end; i++) {
+		const struct mem_req *r = &tp->req[i];
+		uint32_t set;
+
+		if (bypasses && (r->flags & MEM_F_BYPASS))
+			continue;	/* the same whatever the state */
+		set = sc_set_of(tp->c, r->addr, r->part_addr);
+		if (tp->set_status[set] == SET_UNSEEN) {
+			open_set(tp, set);
+			seen++;
+		}
+		if (tp->set_status[set] == SET_OPEN)
+			redo(tp, set, i);
+		else if (seen == tp->sets && !tp->open)
+			break;	/* every set done: the rest stands */
+	}
+	for (uint32_t set = 0; tp->open && set < tp->sets; set++)
+		if (tp->set_status[set] == SET_OPEN) {
+			sc_set_save(tp->truth, set, tp->state);
+			sc_set_load(tp->c, set, tp->state);
+			tp->set_status[set] = SET_UNSEEN;	/* taken */
+			tp->open--;
+		}
+}
+
+/* Once segment s is simulated: each set done takes the segment's end,
+ * its ways renumbered as they were paired. */
+static void finish_segment(struct sc_timepar *tp, struct tp_seg *s)
+{
+	for (uint32_t set = 0; set < tp->sets; set++)
+		if (tp->set_status[set] == SET_DONE) {
+			sc_set_save(s->cache, set, tp->other);
+			sc_set_state_renumber(tp->c, tp->other, map_of(tp, set), tp->state);
+			sc_set_load(tp->c, set, tp->state);
+		}
 }
 
 /* What segment s sent, with the corrected requests' new requests down. */
@@ -454,7 +416,7 @@ static void send_segment(struct sc_timepar *tp, struct tp_seg *s)
 	const struct tp_down *t = (const struct tp_down *)(void *)tp->truth_down->data;
 	size_t nd = s->down->len, nt = tp->truth_down->len, a = 0, b = 0;
 
-	qsort(tp->truth_down->data, nt, sizeof(*t), by_request);
+	/* both in the order of the requests */
 	while (a < nd || b < nt) {
 		if (a < nd && tp->redone[d[a].at]) {
 			a++;
@@ -480,20 +442,15 @@ void sc_timepar_run(struct sc_timepar *tp)
 	for (unsigned j = 1; j < tp->n_seg; j++) {
 		struct tp_seg *s = &tp->seg[j];
 
+		memset(tp->truth_st, 0, sizeof(tp->truth_st));
+		memset(tp->replay_st, 0, sizeof(tp->replay_st));
+		g_array_set_size(tp->truth_down, 0);
+		correct_segment(tp, s);
 		if (s->threaded)
 			pthread_join(s->thread, NULL);
 		else
 			simulate_segment(s);
-	}
-	for (unsigned j = 1; j < tp->n_seg; j++) {
-		struct tp_seg *s = &tp->seg[j];
-
-		memset(tp->truth_st, 0, sizeof(tp->truth_st));
-		memset(tp->replay_st, 0, sizeof(tp->replay_st));
-		g_array_set_size(tp->truth_down, 0);
-		for (uint32_t set = 0; set < tp->sets; set++)
-			if (s->set_first[set] != NONE)
-				correct_set(tp, s, set);
+		finish_segment(tp, s);
 		sc_add_counts(tp->c, s->st, NULL);
 		sc_add_counts(tp->c, tp->truth_st, tp->replay_st);
 		send_segment(tp, s);

@@ -1641,6 +1641,45 @@ bool sc_set_state_match(const struct sc_cache *c, const void *a, const void *b,
 	return true;
 }
 
+bool sc_sets_match(struct sc_cache *a, struct sc_cache *b, uint32_t set,
+		   uint16_t *map)
+{
+	bool wide = a->wide_links;
+	const uint8_t *pa, *pb;
+	size_t ba = (size_t)set * a->assoc;
+	uint32_t wa, wb;
+
+	if (!set_live(a, set))
+		empty_set(a, set);
+	if (!set_live(b, set))
+		empty_set(b, set);
+	pa = set_prev(a, set, wide);
+	pb = set_prev(b, set, wide);
+	wa = link_get(pa, a->sets[set].head, wide);
+	wb = link_get(pb, b->sets[set].head, wide);
+	/* from the least recent line: where two runs differ, mostly */
+	for (uint32_t i = 0; i < a->assoc; i++) {
+		const struct sc_way *ra = &a->ways[ba + wa], *rb = &b->ways[ba + wb];
+
+		if (ra->valid != rb->valid)
+			return false;
+		if (ra->valid) {
+			if (ra->tag != rb->tag || ra->dirty != rb->dirty)
+				return false;
+			if (a->readable &&
+			    (a->readable[ba + wa] != b->readable[ba + wb] ||
+			     memcmp(&a->bytes[(ba + wa) * a->mask_words],
+				    &b->bytes[(ba + wb) * a->mask_words],
+				    a->mask_words * sizeof(uint64_t))))
+				return false;
+		}
+		map[wa] = (uint16_t)wb;
+		wa = link_get(pa, wa, wide);
+		wb = link_get(pb, wb, wide);
+	}
+	return true;
+}
+
 void sc_set_state_renumber(const struct sc_cache *c, const void *from,
 			   const uint16_t *map, void *to)
 {

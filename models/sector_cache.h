@@ -207,6 +207,10 @@ void sc_set_state_empty(struct sc_cache *c, void *state);
  */
 bool sc_set_state_match(const struct sc_cache *c, const void *a, const void *b,
 			uint16_t *map);
+/* sc_set_state_match() of set `set` of two caches of one geometry, as
+ * they are. */
+bool sc_sets_match(struct sc_cache *a, struct sc_cache *b, uint32_t set,
+		   uint16_t *map);
 /* `from` with way w renumbered map[w], into `to`. */
 void sc_set_state_renumber(const struct sc_cache *c, const void *from,
 			   const uint16_t *map, void *to);
