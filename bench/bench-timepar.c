@@ -138,8 +138,6 @@ static const struct sc_config l2_config = {
 };
 static const struct sc_kernel_end l2_end = { SC_FINAL_REPORT, true };
 
-static double in_run;
-
 struct sent {
 	uint64_t n, hash;
 };
@@ -176,12 +174,8 @@ static double run(struct sc_cache *c, struct sc_timepar *tp, struct sent *out,
 			else
 				sc_access(c, &r[i]);
 		} else if (r[i].ctl == MEM_CTL_KERNEL_END) {
-			if (tp) {
-				gint64 t1 = g_get_monotonic_time();
-
+			if (tp)
 				sc_timepar_run(tp);
-				in_run += (g_get_monotonic_time() - t1) / 1e6;
-			}
 			sc_end_kernel(c, &l2_end);
 		}
 	}
@@ -239,7 +233,6 @@ int main(int argc, char **argv)
 	/* a first run of each allocates and touches what they use */
 	run(c_seq, NULL, &s_seq, st_seq, &replayed);
 	run(c_par, tp, &s_par, st_par, &replayed);
-	in_run = 0;
 	for (unsigned k = 0; k < runs; k++) {
 		seq[k] = run(c_seq, NULL, &s_seq, st_seq, &replayed);
 		par[k] = run(c_par, tp, &s_par, st_par, &replayed);
@@ -259,7 +252,6 @@ int main(int argc, char **argv)
 	printf("sequential:              %.3f s (median of %u)\n", seq[runs / 2], runs);
 	printf("%u segments, batch %zu: %.3f s (median of %u), speed-up %.2fx\n",
 	       segments, batch, par[runs / 2], runs, seq[runs / 2] / par[runs / 2]);
-	printf("of which simulating what was held (sc_timepar_run): %.3f s\n", in_run / runs);
 	printf("simulated again: %" G_GUINT64_FORMAT " requests (%.2f %%)\n",
 	       replayed, 100.0 * replayed / requests);
 	g_free(seq);

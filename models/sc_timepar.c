@@ -31,12 +31,17 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sc_timepar.h"
 
 #define NONE UINT32_MAX
+
+/* A segment's copy is warmed up on the requests before it: this many
+ * times the cache's lines (or all there are). */
+#define WARM_UP_LINES 4
 
 /* A request a segment sent down for request `at` of the batch. */
 struct tp_down {
@@ -50,9 +55,17 @@ struct tp_seg {
 	uint64_t st[SC_N_STATS];
 	size_t first, end;		/* its requests in the batch */
 	uint32_t at;			/* the request being simulated */
+	bool warming;			/* before its first request: sends nothing */
 	GArray *down;			/* struct tp_down */
+	uint8_t *start;			/* per set: its state at the first request */
 	pthread_t thread;
 	bool threaded;
+	/* `start` is ready: the corrections may begin while the segment
+	 * is simulated */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool started;
+	gint64 busy;			/* its thread's time, microseconds */
 };
 
 /* Where a set is in the correction of a segment. */
@@ -81,6 +94,9 @@ struct sc_timepar {
 	uint16_t *maps;			/* per set done: its ways' pairing */
 	uint32_t line_shift;
 	struct sc_timepar_counts counts;
+	/* segment 0's part of a batch, the others sharing the rest: moved
+	 * towards the split where its thread and theirs end together */
+	double share0;
 };
 
 const char *sc_timepar_unsupported(const struct sc_config *cfg)
@@ -95,7 +111,8 @@ static void keep_down(void *ctx, const struct mem_req *r)
 	struct tp_seg *s = ctx;
 	struct tp_down d = { .at = s->at, .r = *r };
 
-	g_array_append_val(s->down, d);
+	if (!s->warming)
+		g_array_append_val(s->down, d);
 }
 
 static void keep_truth_down(void *ctx, const struct mem_req *r)
@@ -129,6 +146,11 @@ void sc_timepar_free(struct sc_timepar *tp)
 			sc_free(s->cache);
 		if (s->down)
 			g_array_free(s->down, TRUE);
+		g_free(s->start);
+		if (s->tp) {
+			pthread_mutex_destroy(&s->lock);
+			pthread_cond_destroy(&s->cond);
+		}
 	}
 	sc_free(tp->truth);
 	sc_free(tp->replay);
@@ -170,11 +192,14 @@ struct sc_timepar *sc_timepar_new(struct sc_cache *c, sc_emit_fn emit, void *ctx
 	tp->n_seg = segments;
 	tp->batch = batch;
 	tp->line_shift = __builtin_ctz(cfg->line_bytes);
+	tp->share0 = 1.0 / segments;
 	for (unsigned j = 0; j < segments; j++) {
 		struct tp_seg *s = &tp->seg[j];
 
 		s->tp = tp;
 		s->down = g_array_new(FALSE, FALSE, sizeof(struct tp_down));
+		pthread_mutex_init(&s->lock, NULL);
+		pthread_cond_init(&s->cond, NULL);
 		if (!j) {
 			s->cache = c;
 			continue;
@@ -256,16 +281,44 @@ void sc_timepar_add(struct sc_timepar *tp, const struct mem_req *r)
 
 /* ---- the segments, at once ------------------------------------------------------ */
 
-/* A segment after the first: from an empty cache, keeping what it sends. */
+/* Requests simulated before a segment's first, to warm its copy up. */
+static size_t warm_up(const struct sc_timepar *tp, const struct tp_seg *s)
+{
+	size_t lines = (size_t)sc_sets(tp->c) * sc_ways(tp->c);
+
+	return MIN(s->first, WARM_UP_LINES * lines);
+}
+
+/*
+ * A segment after the first, in a copy of the cache: first the requests
+ * just before it, from empty, to guess the state it starts from (most
+ * sets forget where they started within a few times their ways); that
+ * state kept; then its own, keeping what it sends.
+ */
 static void *simulate_segment(void *data)
 {
 	struct tp_seg *s = data;
-	const struct mem_req *req = s->tp->req;
+	struct sc_timepar *tp = s->tp;
+	const struct mem_req *req = tp->req;
 
+	gint64 t0 = g_get_monotonic_time();
+
+	s->warming = true;
+	for (size_t i = s->first - warm_up(tp, s); i < s->first; i++)
+		sc_access(s->cache, &req[i]);
+	s->warming = false;
+	memset(s->st, 0, sizeof(s->st));
+	for (uint32_t set = 0; set < tp->sets; set++)
+		sc_set_save(s->cache, set, s->start + (size_t)set * tp->state_bytes);
+	pthread_mutex_lock(&s->lock);
+	s->started = true;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
 	for (size_t i = s->first; i < s->end; i++) {
 		s->at = (uint32_t)i;
 		sc_access(s->cache, &req[i]);
 	}
+	s->busy = g_get_monotonic_time() - t0;
 	return NULL;
 }
 
@@ -295,6 +348,8 @@ static void size_arrays(struct sc_timepar *tp)
 		return;
 	tp->sets = sets;
 	tp->state_bytes = sc_set_state_bytes(tp->c);
+	for (unsigned j = 1; j < tp->n_seg; j++)
+		tp->seg[j].start = g_realloc(tp->seg[j].start, (size_t)sets * tp->state_bytes);
 	tp->set_status = g_renew(uint8_t, tp->set_status, sets);
 	tp->set_count = g_renew(uint32_t, tp->set_count, sets);
 	tp->empty = g_realloc(tp->empty, tp->state_bytes);
@@ -308,8 +363,13 @@ static void start_segment(struct sc_timepar *tp, unsigned j)
 {
 	struct tp_seg *s = &tp->seg[j];
 
-	s->first = tp->n * j / tp->n_seg;
-	s->end = tp->n * (j + 1) / tp->n_seg;
+	/* segment 0 takes share0; the others the rest, evenly */
+	size_t n0 = (size_t)(tp->n * tp->share0);
+
+	n0 = CLAMP(n0, 1, tp->n - (tp->n_seg - 1));
+	s->first = j ? n0 + (tp->n - n0) * (j - 1) / (tp->n_seg - 1) : 0;
+	s->end = j ? n0 + (tp->n - n0) * j / (tp->n_seg - 1) : n0;
+	s->started = false;
 	g_array_set_size(s->down, 0);
 	if (!j)
 		return;
@@ -326,17 +386,19 @@ static uint16_t *map_of(struct sc_timepar *tp, uint32_t set)
 	return tp->maps + (size_t)set * sc_ways(tp->c);
 }
 
-/* The first access of the segment to `set`: its true state, the cache's. */
-static void open_set(struct sc_timepar *tp, uint32_t set)
+/* The first access of segment s to `set`: its true state, the cache's,
+ * against the one the segment guessed. */
+static void open_set(struct sc_timepar *tp, struct tp_seg *s, uint32_t set)
 {
+	const uint8_t *guess = s->start + (size_t)set * tp->state_bytes;
+
 	sc_set_save(tp->c, set, tp->state);
-	/* the segment's copy started empty: when that is the truth, done */
-	if (sc_set_state_match(tp->c, tp->empty, tp->state, map_of(tp, set))) {
+	if (sc_set_state_match(tp->c, guess, tp->state, map_of(tp, set))) {
 		tp->set_status[set] = SET_DONE;
 		return;
 	}
 	sc_set_load(tp->truth, set, tp->state);
-	sc_set_load(tp->replay, set, tp->empty);
+	sc_set_load(tp->replay, set, guess);
 	tp->set_status[set] = SET_OPEN;
 	tp->set_count[set] = 0;
 	tp->open++;
@@ -380,7 +442,7 @@ static void correct_segment(struct sc_timepar *tp, struct tp_seg *s)
 			continue;	/* the same whatever the state */
 		set = sc_set_of(tp->c, r->addr, r->part_addr);
 		if (tp->set_status[set] == SET_UNSEEN) {
-			open_set(tp, set);
+			open_set(tp, s, set);
 			seen++;
 		}
 		if (tp->set_status[set] == SET_OPEN)
@@ -429,13 +491,42 @@ static void send_segment(struct sc_timepar *tp, struct tp_seg *s)
 	}
 }
 
+/* Wait for segment s's guess of its start (or make it, with no thread). */
+static void wait_started(struct tp_seg *s)
+{
+	if (!s->threaded)
+		return;
+	pthread_mutex_lock(&s->lock);
+	while (!s->started)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/*
+ * Two segments: move segment 0's share towards the split where it and
+ * its corrections end when segment 1 does.  Only the speed depends on
+ * the split, never the result.
+ */
+static void balance(struct sc_timepar *tp, gint64 main_busy)
+{
+	gint64 other = tp->seg[1].busy;
+
+	if (tp->n_seg != 2 || !tp->seg[1].threaded || tp->n < 65536 ||
+	    main_busy <= 0 || other <= 0)
+		return;
+	tp->share0 = CLAMP(tp->share0 * sqrt((double)other / main_busy), 0.1, 0.9);
+}
+
 void sc_timepar_run(struct sc_timepar *tp)
 {
+	gint64 t0, main_busy = 0;
+
 	if (!tp->n)
 		return;
 	size_arrays(tp);
 	for (unsigned j = 0; j < tp->n_seg; j++)
 		start_segment(tp, j);
+	t0 = g_get_monotonic_time();
 	/* segment 0 here, on the cache, sending as it goes: it comes first */
 	for (size_t i = tp->seg[0].first; i < tp->seg[0].end; i++)
 		sc_access(tp->c, &tp->req[i]);
@@ -445,11 +536,14 @@ void sc_timepar_run(struct sc_timepar *tp)
 		memset(tp->truth_st, 0, sizeof(tp->truth_st));
 		memset(tp->replay_st, 0, sizeof(tp->replay_st));
 		g_array_set_size(tp->truth_down, 0);
+		if (!s->threaded)
+			simulate_segment(s);
+		wait_started(s);
 		correct_segment(tp, s);
+		if (j == 1)
+			main_busy = g_get_monotonic_time() - t0;
 		if (s->threaded)
 			pthread_join(s->thread, NULL);
-		else
-			simulate_segment(s);
 		finish_segment(tp, s);
 		sc_add_counts(tp->c, s->st, NULL);
 		sc_add_counts(tp->c, tp->truth_st, tp->replay_st);
@@ -458,6 +552,7 @@ void sc_timepar_run(struct sc_timepar *tp)
 			tp->counts.replayed += tp->redone[i];
 		memset(tp->redone + s->first, 0, s->end - s->first);
 	}
+	balance(tp, main_busy);
 	tp->counts.runs++;
 	tp->counts.requests += tp->n;
 	tp->n = 0;

@@ -1594,6 +1594,26 @@ void sc_set_state_empty(struct sc_cache *c, void *state)
 	}
 }
 
+/*
+ * Whether two written-byte masks of a line (lazy_fetch) tell the same,
+ * given its readable sectors: a readable sector's written bytes are never
+ * read again (they only decide when a sector becomes readable), so only
+ * the other sectors' count.
+ */
+static bool same_written(const struct sc_cache *c, const uint64_t *a,
+			 const uint64_t *b, uint32_t readable)
+{
+	for (unsigned k = 0; k < c->cfg.line_bytes / MEM_ATOM; k++) {
+		unsigned sector = k * MEM_ATOM / c->cfg.sector_bytes;
+		unsigned shift = (k % 2) * 32;
+
+		if (!(readable >> sector & 1) &&
+		    (uint32_t)(a[k / 2] >> shift) != (uint32_t)(b[k / 2] >> shift))
+			return false;
+	}
+	return true;
+}
+
 /* Way w's record and sector state in a saved set. */
 static bool same_way(const struct sc_cache *c, const struct set_state_layout *l,
 		     const uint8_t *a, unsigned wa, const uint8_t *b, unsigned wb)
@@ -1612,10 +1632,14 @@ static bool same_way(const struct sc_cache *c, const struct set_state_layout *l,
 	if (!c->readable)
 		return true;
 	size_t mw = c->mask_words * sizeof(uint64_t);
+	uint32_t xa, xb;
+	uint64_t *ma = g_alloca(mw), *mb = g_alloca(mw);
 
-	return !memcmp(a + l->readable + wa * sizeof(uint32_t),
-		       b + l->readable + wb * sizeof(uint32_t), sizeof(uint32_t)) &&
-	       !memcmp(a + l->bytes + wa * mw, b + l->bytes + wb * mw, mw);
+	memcpy(&xa, a + l->readable + wa * sizeof(uint32_t), sizeof(xa));
+	memcpy(&xb, b + l->readable + wb * sizeof(uint32_t), sizeof(xb));
+	memcpy(ma, a + l->bytes + wa * mw, mw);
+	memcpy(mb, b + l->bytes + wb * mw, mw);
+	return xa == xb && same_written(c, ma, mb, xa);
 }
 
 bool sc_set_state_match(const struct sc_cache *c, const void *a, const void *b,
@@ -1668,9 +1692,9 @@ bool sc_sets_match(struct sc_cache *a, struct sc_cache *b, uint32_t set,
 				return false;
 			if (a->readable &&
 			    (a->readable[ba + wa] != b->readable[ba + wb] ||
-			     memcmp(&a->bytes[(ba + wa) * a->mask_words],
-				    &b->bytes[(ba + wb) * a->mask_words],
-				    a->mask_words * sizeof(uint64_t))))
+			     !same_written(a, &a->bytes[(ba + wa) * a->mask_words],
+					   &b->bytes[(ba + wb) * a->mask_words],
+					   a->readable[ba + wa])))
 				return false;
 		}
 		map[wa] = (uint16_t)wb;

@@ -203,7 +203,8 @@ void sc_set_state_empty(struct sc_cache *c, void *state);
  * Whether a and b hold the same lines with the same sectors in the same
  * order, whatever ways hold them; then map[w] is the way of b holding
  * what way w of a holds.  Two such sets answer every access alike, and
- * stay alike, with their ways so renumbered.
+ * stay alike, with their ways so renumbered.  (The bytes written to a
+ * sector already readable, which nothing reads, are not compared.)
  */
 bool sc_set_state_match(const struct sc_cache *c, const void *a, const void *b,
 			uint16_t *map);
