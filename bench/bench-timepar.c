@@ -12,7 +12,7 @@
  * and kernel boundary the L2 sees, in order.  Then, RUNS times each
  * (default 5), it simulates that stream on a bare copy of the L2 (the
  * model, no framework): request by request, and by SEGMENTS segments
- * (default 2) of batches of BATCH requests (default 1048576, the
+ * (default 2) of batches of BATCH requests (default 4194304, the
  * parameter's default; each kernel's end runs what is held).  It checks
  * that both send down the same requests and count the same, and prints
  * the median times, the speed-up, and how many requests the corrections
@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 {
 	unsigned runs = argc > 3 ? atoi(argv[3]) : 5;
 	unsigned segments = argc > 4 ? atoi(argv[4]) : 2;
-	size_t batch = argc > 5 ? strtoull(argv[5], NULL, 10) : 1048576;
+	size_t batch = argc > 5 ? strtoull(argv[5], NULL, 10) : 4194304;
 	double *seq, *par;
 	uint64_t st_seq[SC_N_STATS], st_par[SC_N_STATS], replayed = 0, requests = 0;
 	struct sent s_seq, s_par;

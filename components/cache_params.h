@@ -94,7 +94,7 @@ extern const char *const sc_parallel_names[];
 #define SC_TIMEPAR_PARAM_ROWS \
 	{ "parallel", SS_P_ENUM, "none", "none: requests are simulated as they come; time: each cache's requests are held (up to time_batch, or to the next control message), cut into `segments` runs simulated at once on threads, each from a cache warmed up on the requests before it, then corrected in order from the state the run before left: the same counters, lines and requests down, in the same order, as sequential simulation (functional only; not with protect_dirty_pct).  The requests down leave when a batch is done: a level below that serves several inputs in arrival order (merge = arrival) may interleave them otherwise; the last cache level, or one above merge = rr, gives every number exactly", sc_parallel_names, 0, 0, 0 }, \
 	{ "segments", SS_P_UINT, "2", "parallel = time: runs simulated at once, one thread each", NULL, 2, SC_TIMEPAR_MAX_SEGMENTS, 0 }, \
-	{ "time_batch", SS_P_UINT, "1048576", "parallel = time: requests a cache holds before it simulates them (about 64 bytes each); larger batches spread the corrections, which cost about each set's first accesses per segment, over more requests", NULL, 64, 1u << 30, 0 }
+	{ "time_batch", SS_P_UINT, "4194304", "parallel = time: requests a cache holds before it simulates them (about 60 bytes each, held as they come); larger batches spread the corrections, which cost about each set's first accesses in each segment, over more requests", NULL, 64, 1u << 30, 0 }
 
 /*
  * Segments for cache c, which sends down through emit(ctx), when `p` says

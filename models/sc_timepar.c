@@ -240,7 +240,8 @@ static void grow(struct sc_timepar *tp)
 	tp->room = room;
 }
 
-static void hold(struct sc_timepar *tp, const struct mem_req *r)
+static inline __attribute__((always_inline)) void hold(struct sc_timepar *tp,
+						     const struct mem_req *r)
 {
 	if (tp->n == tp->room)
 		grow(tp);
