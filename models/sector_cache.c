@@ -56,6 +56,7 @@
 #include <emmintrin.h>
 #endif
 #include "sector_cache.h"
+#include "sc_req.h"
 
 #define CPU_LINE 64
 
@@ -568,10 +569,8 @@ uint32_t sc_ways(const struct sc_cache *c)
 	return c->assoc;
 }
 
-const uint64_t *sc_stats(struct sc_cache *c)
+void sc_sum_totals(uint64_t *st)
 {
-	uint64_t *st = c->st;
-
 	for (unsigned m = 0; m < SC_N_METRICS; m++) {
 		st[SC_S_TOTAL + m] = 0;
 		for (unsigned k = 0; k < SC_N_KINDS; k++)
@@ -579,7 +578,12 @@ const uint64_t *sc_stats(struct sc_cache *c)
 	}
 	/* write-backs have no kind */
 	st[SC_S_TOTAL + SC_M_WRITES_DOWN] += st[SC_S_WB_EVICT] + st[SC_S_WB_FLUSH];
-	return st;
+}
+
+const uint64_t *sc_stats(struct sc_cache *c)
+{
+	sc_sum_totals(c->st);
+	return c->st;
 }
 
 uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr)
@@ -589,51 +593,6 @@ uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr)
 }
 
 /* ---- traffic to the next level ------------------------------------------- */
-
-/*
- * A request to the next level, made from the one being served (so it keeps
- * its space, SM and warp) or, for a write-back, from nothing.  Made in
- * pieces, which takes fewer instructions than a copy and patches.
- */
-static always_inline void make_req(struct mem_req *o, enum mem_op op,
-				   uint64_t addr, uint32_t size, uint32_t mask,
-				   const struct mem_req *from)
-{
-	if (from) {
-		/* not the whole header: a load wider than the store that just
-		 * set the kind would wait for it to reach the cache */
-		o->hdr.size = sizeof(*o);
-		o->part_addr = from->part_addr + (addr - from->addr);
-		/* space, ctl, sm, warp: the rest of the request */
-		memcpy(&o->space, &from->space,
-		       sizeof(*o) - offsetof(struct mem_req, space));
-	} else {
-		*o = (struct mem_req){ .hdr = { sizeof(*o), 0 } };
-		o->part_addr = addr;
-	}
-	o->hdr.kind = op;
-	o->addr = addr;
-	o->size = size;
-	o->mask = mask;
-	o->ctl = 0;
-}
-
-/*
- * The request down, or the one being served when it would be the same: a
- * read of a 32-byte sector and a write-through go down unchanged, and
- * passing them on saves building a copy, which the benchmark shows to be
- * the dearest part of a miss.  The mask of a read means nothing (mem.h).
- */
-static always_inline const struct mem_req *
-down_req(struct mem_req *o, enum mem_op op, uint64_t addr, uint32_t size,
-	 uint32_t mask, const struct mem_req *from)
-{
-	if (from && from->hdr.kind == (uint32_t)op && from->addr == addr &&
-	    from->size == size && (op == MEM_READ || from->mask == mask))
-		return from;
-	make_req(o, op, addr, size, mask, from);
-	return o;
-}
 
 /*
  * The same for the two requests an access sends, when `atom` (a constant

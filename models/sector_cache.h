@@ -149,6 +149,8 @@ uint32_t sc_ways(const struct sc_cache *c);
 uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr);
 /* The counters, with the totals (SC_S_TOTAL...) summed from the kinds. */
 const uint64_t *sc_stats(struct sc_cache *c);
+/* Those totals of a table of counters (SC_N_STATS), summed in place. */
+void sc_sum_totals(uint64_t *st);
 
 /* ---- timing mode: an access split into its look-up and its effect ---------- */
 

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One pass for several associativities of one LRU sector cache: the
+ * caches that differ only in their ways (the same sets, lines, sectors,
+ * index and policies), each a "lane", simulated at once by LRU stack
+ * simulation (Mattson et al.).  Each lane counts and sends what an
+ * sc_cache of its ways would, access by access, in the same order.  A
+ * kernel's end writes back a set's dirty lines from the most recent,
+ * where an sc_cache goes by way number: the same requests, counts and
+ * traffic, that order aside.
+ */
+#ifndef SS_SC_STACK_H
+#define SS_SC_STACK_H
+
+#include "sector_cache.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SC_STACK_MAX_LANES 64
+
+struct sc_stack;
+
+/* What lane `lane` sends to the next level. */
+typedef void (*sc_stack_emit_fn)(void *ctx, unsigned lane, const struct mem_req *r);
+
+/*
+ * Why caches of configuration cfg cannot be simulated in one pass (with
+ * their ways changed), or NULL: every access must allocate and the
+ * victim must be the least recent line, so LRU, a write_miss that
+ * allocates, no protect_dirty_pct, and sets given.
+ */
+const char *sc_stack_unsupported(const struct sc_config *cfg);
+
+/*
+ * Lanes of cfg with ways[0..lanes-1] (distinct, any order; cfg.assoc and
+ * cfg.size are ignored), counting into stats[k] (SC_N_STATS each, as
+ * sc_new's), sending through emit.  NULL with *why when one of them is
+ * not a cache sc_new() would make, or sc_stack_unsupported().
+ */
+struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
+			      unsigned lanes, uint64_t *const *stats,
+			      sc_stack_emit_fn emit, void *ctx, char **why);
+void sc_stack_free(struct sc_stack *s);
+
+/* One request from above, in every lane. */
+void sc_stack_access(struct sc_stack *s, const struct mem_req *r);
+/* As sc_end_kernel(), sc_flush() and sc_invalidate(), in every lane. */
+void sc_stack_end_kernel(struct sc_stack *s, const struct sc_kernel_end *end);
+void sc_stack_flush(struct sc_stack *s);
+void sc_stack_invalidate(struct sc_stack *s);
+/* Lane k's counters, with their totals summed (as sc_stats()). */
+const uint64_t *sc_stack_stats(struct sc_stack *s, unsigned lane);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

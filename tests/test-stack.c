@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One-pass simulation of several associativities (models/sc_stack.h)
+ * against one sc_cache per associativity: random caches (every write
+ * policy that allocates, write-back and write-through, bypass, several
+ * set-index functions, lines of one to eight sectors, 1 to 40 lanes of 1
+ * to 64 ways), random streams with write-backs, atomics and requests
+ * over several sectors and lines, kernels ending with every final
+ * write-back and with or without invalidation, flushes.  Each lane must
+ * send what its cache sends, byte for byte and in order (a kernel's end
+ * and a flush: the same requests in any order), and count the same.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include "sector_cache.h"
+#include "sc_stack.h"
+#include "setindex.h"
+
+#define MAX_LANES 40
+
+struct trial {
+	guint32 seed;
+	struct sc_config cfg;
+	struct sc_kernel_end end;
+	unsigned lanes;
+	uint32_t ways[MAX_LANES];
+	uint64_t lines;
+	unsigned kernels, requests;
+	uint64_t part_offset;
+};
+
+struct logs {
+	GArray *lane[MAX_LANES];
+};
+
+static void record(void *ctx, const struct mem_req *r)
+{
+	g_array_append_vals(ctx, r, 1);
+}
+
+static void record_lane(void *ctx, unsigned lane, const struct mem_req *r)
+{
+	struct logs *l = ctx;
+
+	g_array_append_vals(l->lane[lane], r, 1);
+}
+
+static struct trial random_trial(guint32 seed, GRand *rng)
+{
+	static const enum set_index_fn fns[] = {
+		SET_INDEX_LINEAR, SET_INDEX_FIB_DOUBLE, SET_INDEX_IPOLY, SET_INDEX_XOR,
+	};
+	static const enum sc_write_miss wms[] = { SC_ALLOCATE, SC_LAZY_FETCH, SC_FETCH };
+	static const uint32_t line_sizes[] = { 32, 64, 128, 256 };
+	struct trial t = { .seed = seed };
+	struct sc_config *c = &t.cfg;
+	uint32_t max = g_rand_int_range(rng, 0, 4) ? 33 : 65;
+
+	c->sets = 1u << g_rand_int_range(rng, 0, 6);
+	c->line_bytes = line_sizes[g_rand_int_range(rng, 0, G_N_ELEMENTS(line_sizes))];
+	c->sector_bytes = g_rand_int_range(rng, 0, 4) ? 32 : c->line_bytes;
+	c->index = fns[g_rand_int_range(rng, 0, G_N_ELEMENTS(fns))];
+	if (set_index_fns[c->index].check &&
+	    set_index_fns[c->index].check(c->sets, c->line_bytes))
+		c->index = SET_INDEX_LINEAR;	/* not for this geometry */
+	c->index_on_partition = g_rand_boolean(rng);
+	c->replacement = SC_LRU;
+	c->write_hit = g_rand_boolean(rng) ? SC_WRITE_BACK : SC_WRITE_THROUGH;
+	c->write_miss = wms[g_rand_int_range(rng, 0, G_N_ELEMENTS(wms))];
+	c->count_write_misses = g_rand_boolean(rng);
+	c->bypass = g_rand_boolean(rng) ? SC_BYPASS_FLAGGED : SC_BYPASS_NONE;
+	t.end.final = g_rand_int_range(rng, SC_FINAL_COUNT, SC_FINAL_NONE + 1);
+	t.end.invalidate = g_rand_boolean(rng);
+	/* distinct ways, in no order: every one up to max, or some */
+	for (uint32_t w = 1; w < max && t.lanes < MAX_LANES; w++)
+		if (g_rand_int_range(rng, 0, 3))
+			t.ways[t.lanes++] = w;
+	if (!t.lanes)
+		t.ways[t.lanes++] = g_rand_int_range(rng, 1, max);
+	for (unsigned i = t.lanes - 1; i > 0; i--) {
+		unsigned j = g_rand_int_range(rng, 0, i + 1);
+		uint32_t x = t.ways[i];
+
+		t.ways[i] = t.ways[j];
+		t.ways[j] = x;
+	}
+	t.lines = (uint64_t)c->sets * g_rand_int_range(rng, 1, 2 * max) + 1;
+	t.kernels = g_rand_int_range(rng, 1, 4);
+	t.requests = g_rand_int_range(rng, 100, 4000);
+	t.part_offset = (uint64_t)g_rand_int_range(rng, 0, 4096) * 4096;
+	return t;
+}
+
+static uint32_t random_mask(GRand *rng)
+{
+	switch (g_rand_int_range(rng, 0, 4)) {
+	case 0:
+	case 1:
+		return UINT32_MAX;
+	case 2:
+		return 0xffffu << (16 * g_rand_int_range(rng, 0, 2));
+	default: {
+		uint32_t m = g_rand_int(rng);
+
+		return m ? m : 1;
+	}
+	}
+}
+
+static struct mem_req random_request(const struct trial *t, GRand *rng)
+{
+	static const enum mem_op ops[] = {
+		MEM_READ, MEM_READ, MEM_READ, MEM_READ, MEM_WRITE, MEM_WRITE,
+		MEM_WRITE, MEM_ATOMIC, MEM_REDUCTION,
+	};
+	uint64_t line = g_rand_int_range(rng, 0, (gint32)MIN(t->lines, G_MAXINT32));
+	struct mem_req r = { .hdr = { sizeof(r), ops[g_rand_int_range(rng, 0, G_N_ELEMENTS(ops))] } };
+
+	r.addr = 0x200000 + line * t->cfg.line_bytes +
+		 (uint64_t)g_rand_int_range(rng, 0, t->cfg.line_bytes / 32) * 32;
+	r.size = g_rand_int_range(rng, 0, 8) ? 32 : 32u << g_rand_int_range(rng, 1, 4);
+	r.part_addr = r.addr + t->part_offset;
+	r.mask = random_mask(rng);
+	r.space = g_rand_int_range(rng, 0, 8) ? MEM_GLOBAL : MEM_LOCAL;
+	r.sm = g_rand_int_range(rng, 0, 80);
+	r.warp = g_rand_int_range(rng, 0, 64);
+	r.tag = g_rand_int(rng);
+	if (!g_rand_int_range(rng, 0, 12))
+		r.flags = MEM_F_BYPASS;
+	return r;
+}
+
+static char *trial_name(const struct trial *t)
+{
+	static const char *const wm[] = { "allocate", "no_allocate", "lazy_fetch", "fetch" };
+
+	return g_strdup_printf("seed %u: %u sets, %u lanes, %u/%u B, index %d%s, %s, %s%s, final %d%s",
+			       t->seed, t->cfg.sets, t->lanes, t->cfg.line_bytes,
+			       t->cfg.sector_bytes, t->cfg.index,
+			       t->cfg.index_on_partition ? " (partition)" : "",
+			       t->cfg.write_hit == SC_WRITE_BACK ? "write_back" : "write_through",
+			       wm[t->cfg.write_miss], t->cfg.bypass ? ", bypass" : "",
+			       t->end.final, t->end.invalidate ? ", invalidate" : "");
+}
+
+static int by_bytes(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, sizeof(struct mem_req));
+}
+
+/* Lane k's requests against its cache's: in order, or as sets. */
+static bool same_requests(GArray *got, GArray *want, bool ordered, char **what)
+{
+	if (!ordered) {
+		g_array_sort(got, by_bytes);
+		g_array_sort(want, by_bytes);
+	}
+	for (guint i = 0; i < MIN(got->len, want->len); i++) {
+		const struct mem_req *g = &g_array_index(got, struct mem_req, i);
+		const struct mem_req *w = &g_array_index(want, struct mem_req, i);
+
+		if (memcmp(g, w, sizeof(*g))) {
+			*what = g_strdup_printf("request down %u: kind %u at 0x%" G_GINT64_MODIFIER "x size %u, expected kind %u at 0x%" G_GINT64_MODIFIER "x size %u",
+						i, g->hdr.kind, g->addr, g->size,
+						w->hdr.kind, w->addr, w->size);
+			return false;
+		}
+	}
+	if (got->len != want->len) {
+		*what = g_strdup_printf("%u requests down, expected %u", got->len, want->len);
+		return false;
+	}
+	g_array_set_size(got, 0);
+	g_array_set_size(want, 0);
+	return true;
+}
+
+static bool same_lanes(const struct trial *t, struct sc_stack *s, struct sc_cache **c,
+		       struct logs *got, GArray **want, bool ordered, char **what)
+{
+	for (unsigned k = 0; k < t->lanes; k++) {
+		const uint64_t *x = sc_stack_stats(s, k), *y = sc_stats(c[k]);
+		char *w = NULL;
+
+		if (!same_requests(got->lane[k], want[k], ordered, &w)) {
+			*what = g_strdup_printf("%u ways: %s", t->ways[k], w);
+			g_free(w);
+			return false;
+		}
+		for (unsigned i = 0; i < SC_S_HIT_RATE; i++)
+			if (x[i] != y[i]) {
+				*what = g_strdup_printf("%u ways: counter %u is %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
+							t->ways[k], i, x[i], y[i]);
+				return false;
+			}
+	}
+	return true;
+}
+
+static void run_trial(guint32 seed)
+{
+	GRand *rng = g_rand_new_with_seed(seed);
+	struct trial t = random_trial(seed, rng);
+	struct logs got = { { NULL } };
+	GArray *want[MAX_LANES];
+	uint64_t *st[MAX_LANES];
+	struct sc_cache *c[MAX_LANES];
+	char *why = NULL, *what = NULL, *name = trial_name(&t);
+	struct sc_stack *s;
+	bool ok = true;
+
+	for (unsigned k = 0; k < t.lanes; k++) {
+		struct sc_config one = t.cfg;
+
+		got.lane[k] = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+		want[k] = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+		st[k] = g_new0(uint64_t, SC_N_STATS);
+		one.assoc = t.ways[k];
+		c[k] = sc_new(&one, NULL, record, want[k], &why);
+		if (!c[k])
+			g_error("%s: sc_new: %s", name, why);
+	}
+	s = sc_stack_new(&t.cfg, t.ways, t.lanes, st, record_lane, &got, &why);
+	if (!s)
+		g_error("%s: sc_stack_new: %s", name, why);
+	for (unsigned kn = 0; kn < t.kernels && ok; kn++) {
+		for (unsigned i = 0; i < t.requests && ok; i++) {
+			struct mem_req r = random_request(&t, rng);
+
+			sc_stack_access(s, &r);
+			for (unsigned k = 0; k < t.lanes; k++)
+				sc_access(c[k], &r);
+			/* now and then a flush or an invalidation */
+			if (!g_rand_int_range(rng, 0, 1500)) {
+				bool flush = g_rand_boolean(rng);
+
+				ok = same_lanes(&t, s, c, &got, want, true, &what);
+				if (flush)
+					sc_stack_flush(s);
+				else
+					sc_stack_invalidate(s);
+				for (unsigned k = 0; k < t.lanes; k++)
+					flush ? sc_flush(c[k]) : sc_invalidate(c[k]);
+				ok = ok && same_lanes(&t, s, c, &got, want, false, &what);
+			}
+		}
+		ok = ok && same_lanes(&t, s, c, &got, want, true, &what);
+		sc_stack_end_kernel(s, &t.end);
+		for (unsigned k = 0; k < t.lanes; k++)
+			sc_end_kernel(c[k], &t.end);
+		ok = ok && same_lanes(&t, s, c, &got, want, false, &what);
+	}
+	if (!ok) {
+		g_printerr("%s: %s\n", name, what);
+		g_test_fail();
+	}
+	sc_stack_free(s);
+	for (unsigned k = 0; k < t.lanes; k++) {
+		sc_free(c[k]);
+		g_array_free(got.lane[k], TRUE);
+		g_array_free(want[k], TRUE);
+		g_free(st[k]);
+	}
+	g_free(what);
+	g_free(name);
+	g_rand_free(rng);
+}
+
+static void test_random_trials(void)
+{
+	unsigned n = g_test_slow() ? 2000 : 300;
+	const char *only = g_getenv("STACK_SEED");	/* one trial, to debug it */
+
+	if (only) {
+		run_trial(atoi(only));
+		return;
+	}
+	for (guint32 seed = 1; seed <= n; seed++)
+		run_trial(seed);
+}
+
+/* What one pass cannot simulate is refused, saying why. */
+static void test_refused(void)
+{
+	static const struct {
+		const char *change, *expect;
+	} cases[] = {
+		{ "fifo", "replacement = fifo" },
+		{ "no_allocate", "no_allocate" },
+		{ "protect", "protect_dirty_pct" },
+		{ "no sets", "sets not given" },
+		{ "twice", "8 ways twice" },
+		{ "ipoly", "16, 32 or 64 sets" },
+	};
+	uint32_t ways[] = { 4, 8 }, twice[] = { 8, 8 };
+	uint64_t a[SC_N_STATS], b[SC_N_STATS];
+	uint64_t *st[] = { a, b };
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct sc_config cfg = {
+			.sets = 4, .line_bytes = 128, .sector_bytes = 32,
+			.index = SET_INDEX_LINEAR, .write_hit = SC_WRITE_BACK,
+			.write_miss = SC_LAZY_FETCH,
+		};
+		const uint32_t *w = ways;
+		char *why = NULL;
+
+		switch (i) {
+		case 0: cfg.replacement = SC_FIFO; break;
+		case 1: cfg.write_miss = SC_NO_ALLOCATE; break;
+		case 2: cfg.protect_dirty_pct = 10; break;
+		case 3: cfg.sets = 0; cfg.size = 4096; break;
+		case 4: w = twice; break;
+		case 5: cfg.index = SET_INDEX_IPOLY; break;	/* 4 sets: no */
+		}
+		g_assert_null(sc_stack_new(&cfg, w, 2, st, record_lane, NULL, &why));
+		if (!strstr(why, cases[i].expect))
+			g_test_fail_printf("%s: '%s' does not say '%s'", cases[i].change, why,
+					   cases[i].expect);
+		g_free(why);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/stack/random-trials", test_random_trials);
+	g_test_add_func("/stack/refused", test_refused);
+	return g_test_run();
+}
