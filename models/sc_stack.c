@@ -48,9 +48,11 @@ struct sc_stack {
 	uint32_t *count;
 	uint16_t *order;		/* nsets x depth */
 	uint64_t *tag;			/* per slot (nsets x depth) */
-	/* per slot and lane: slot * lanes + k */
-	uint32_t *valid, *dirty, *readable;
-	uint64_t *bytes;		/* mask_words per slot and lane */
+	/* per slot and lane (record slot * lanes + k, of rec_bytes): valid,
+	 * dirty and readable sectors, then (lazy_fetch) the written bytes;
+	 * together, so that a lane's victim is one CPU line */
+	uint8_t *state;
+	size_t rec_bytes;
 	struct mem_req down;
 };
 
@@ -76,10 +78,7 @@ void sc_stack_free(struct sc_stack *s)
 	g_free(s->count);
 	g_free(s->order);
 	g_free(s->tag);
-	g_free(s->valid);
-	g_free(s->dirty);
-	g_free(s->readable);
-	g_free(s->bytes);
+	g_free(s->state);
 	g_free(s);
 }
 
@@ -145,14 +144,10 @@ struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
 	s->count = g_try_new0(uint32_t, s->nsets);
 	s->order = g_try_new0(uint16_t, slots);
 	s->tag = g_try_new0(uint64_t, slots);
-	s->valid = g_try_new0(uint32_t, slots * lanes);
-	s->dirty = g_try_new0(uint32_t, slots * lanes);
-	if (s->lazy) {
-		s->readable = g_try_new0(uint32_t, slots * lanes);
-		s->bytes = g_try_new0(uint64_t, slots * lanes * s->mask_words);
-	}
-	if (!s->count || !s->order || !s->tag || !s->valid || !s->dirty ||
-	    (s->lazy && (!s->readable || !s->bytes))) {
+	s->rec_bytes = s->lazy ? 4 * sizeof(uint32_t) + s->mask_words * sizeof(uint64_t)
+			       : 2 * sizeof(uint32_t);
+	s->state = g_try_malloc0(slots * lanes * s->rec_bytes);
+	if (!s->count || !s->order || !s->tag || !s->state) {
 		*why = g_strdup_printf("%u sets of up to %u ways in %u lanes: out of memory",
 				       s->nsets, s->depth, lanes);
 		sc_stack_free(s);
@@ -170,12 +165,12 @@ struct lane_line {
 
 static struct lane_line lane_line(struct sc_stack *s, size_t slot, unsigned k)
 {
-	size_t i = slot * s->lanes + k;
+	uint8_t *rec = s->state + (slot * s->lanes + k) * s->rec_bytes;
+	uint32_t *w = (uint32_t *)(void *)rec;
 
 	return (struct lane_line){
-		&s->valid[i], &s->dirty[i],
-		s->lazy ? &s->readable[i] : NULL,
-		s->lazy ? &s->bytes[i * s->mask_words] : NULL,
+		&w[0], &w[1], s->lazy ? &w[2] : NULL,
+		s->lazy ? (uint64_t *)(void *)(rec + 4 * sizeof(uint32_t)) : NULL,
 	};
 }
 
@@ -441,12 +436,7 @@ void sc_stack_invalidate(struct sc_stack *s)
 	size_t slots = (size_t)s->nsets * s->depth;
 
 	memset(s->count, 0, s->nsets * sizeof(*s->count));
-	memset(s->valid, 0, slots * s->lanes * sizeof(*s->valid));
-	memset(s->dirty, 0, slots * s->lanes * sizeof(*s->dirty));
-	if (s->lazy) {
-		memset(s->readable, 0, slots * s->lanes * sizeof(*s->readable));
-		memset(s->bytes, 0, slots * s->lanes * s->mask_words * sizeof(*s->bytes));
-	}
+	memset(s->state, 0, slots * s->lanes * s->rec_bytes);
 }
 
 /* Each lane's dirty sectors written back (count) or counted (report),
