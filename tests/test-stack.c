@@ -18,6 +18,7 @@
 #include "sector_cache.h"
 #include "sc_stack.h"
 #include "setindex.h"
+#include "cache_streams.h"
 
 #define MAX_LANES 40
 
@@ -50,23 +51,13 @@ static void record_lane(void *ctx, unsigned lane, const struct mem_req *r)
 
 static struct trial random_trial(guint32 seed, GRand *rng)
 {
-	static const enum set_index_fn fns[] = {
-		SET_INDEX_LINEAR, SET_INDEX_FIB_DOUBLE, SET_INDEX_IPOLY, SET_INDEX_XOR,
-	};
 	static const enum sc_write_miss wms[] = { SC_ALLOCATE, SC_LAZY_FETCH, SC_FETCH };
-	static const uint32_t line_sizes[] = { 32, 64, 128, 256 };
 	struct trial t = { .seed = seed };
 	struct sc_config *c = &t.cfg;
 	uint32_t max = g_rand_int_range(rng, 0, 4) ? 33 : 65;
 
-	c->sets = 1u << g_rand_int_range(rng, 0, 6);
-	c->line_bytes = line_sizes[g_rand_int_range(rng, 0, G_N_ELEMENTS(line_sizes))];
-	c->sector_bytes = g_rand_int_range(rng, 0, 4) ? 32 : c->line_bytes;
-	c->index = fns[g_rand_int_range(rng, 0, G_N_ELEMENTS(fns))];
-	if (set_index_fns[c->index].check &&
-	    set_index_fns[c->index].check(c->sets, c->line_bytes))
-		c->index = SET_INDEX_LINEAR;	/* not for this geometry */
-	c->index_on_partition = g_rand_boolean(rng);
+	cs_random_geometry(c, rng);
+	t.part_offset = cs_random_part_offset(rng);
 	c->replacement = SC_LRU;
 	c->write_hit = g_rand_boolean(rng) ? SC_WRITE_BACK : SC_WRITE_THROUGH;
 	c->write_miss = wms[g_rand_int_range(rng, 0, G_N_ELEMENTS(wms))];
@@ -90,47 +81,7 @@ static struct trial random_trial(guint32 seed, GRand *rng)
 	t.lines = (uint64_t)c->sets * g_rand_int_range(rng, 1, 2 * max) + 1;
 	t.kernels = g_rand_int_range(rng, 1, 4);
 	t.requests = g_rand_int_range(rng, 100, 4000);
-	t.part_offset = (uint64_t)g_rand_int_range(rng, 0, 4096) * 4096;
 	return t;
-}
-
-static uint32_t random_mask(GRand *rng)
-{
-	switch (g_rand_int_range(rng, 0, 4)) {
-	case 0:
-	case 1:
-		return UINT32_MAX;
-	case 2:
-		return 0xffffu << (16 * g_rand_int_range(rng, 0, 2));
-	default: {
-		uint32_t m = g_rand_int(rng);
-
-		return m ? m : 1;
-	}
-	}
-}
-
-static struct mem_req random_request(const struct trial *t, GRand *rng)
-{
-	static const enum mem_op ops[] = {
-		MEM_READ, MEM_READ, MEM_READ, MEM_READ, MEM_WRITE, MEM_WRITE,
-		MEM_WRITE, MEM_ATOMIC, MEM_REDUCTION,
-	};
-	uint64_t line = g_rand_int_range(rng, 0, (gint32)MIN(t->lines, G_MAXINT32));
-	struct mem_req r = { .hdr = { sizeof(r), ops[g_rand_int_range(rng, 0, G_N_ELEMENTS(ops))] } };
-
-	r.addr = 0x200000 + line * t->cfg.line_bytes +
-		 (uint64_t)g_rand_int_range(rng, 0, t->cfg.line_bytes / 32) * 32;
-	r.size = g_rand_int_range(rng, 0, 8) ? 32 : 32u << g_rand_int_range(rng, 1, 4);
-	r.part_addr = r.addr + t->part_offset;
-	r.mask = random_mask(rng);
-	r.space = g_rand_int_range(rng, 0, 8) ? MEM_GLOBAL : MEM_LOCAL;
-	r.sm = g_rand_int_range(rng, 0, 80);
-	r.warp = g_rand_int_range(rng, 0, 64);
-	r.tag = g_rand_int(rng);
-	if (!g_rand_int_range(rng, 0, 12))
-		r.flags = MEM_F_BYPASS;
-	return r;
 }
 
 static char *trial_name(const struct trial *t)
@@ -146,38 +97,6 @@ static char *trial_name(const struct trial *t)
 			       t->end.final, t->end.invalidate ? ", invalidate" : "");
 }
 
-static int by_bytes(gconstpointer a, gconstpointer b)
-{
-	return memcmp(a, b, sizeof(struct mem_req));
-}
-
-/* Lane k's requests against its cache's: in order, or as sets. */
-static bool same_requests(GArray *got, GArray *want, bool ordered, char **what)
-{
-	if (!ordered) {
-		g_array_sort(got, by_bytes);
-		g_array_sort(want, by_bytes);
-	}
-	for (guint i = 0; i < MIN(got->len, want->len); i++) {
-		const struct mem_req *g = &g_array_index(got, struct mem_req, i);
-		const struct mem_req *w = &g_array_index(want, struct mem_req, i);
-
-		if (memcmp(g, w, sizeof(*g))) {
-			*what = g_strdup_printf("request down %u: kind %u at 0x%" G_GINT64_MODIFIER "x size %u, expected kind %u at 0x%" G_GINT64_MODIFIER "x size %u",
-						i, g->hdr.kind, g->addr, g->size,
-						w->hdr.kind, w->addr, w->size);
-			return false;
-		}
-	}
-	if (got->len != want->len) {
-		*what = g_strdup_printf("%u requests down, expected %u", got->len, want->len);
-		return false;
-	}
-	g_array_set_size(got, 0);
-	g_array_set_size(want, 0);
-	return true;
-}
-
 static bool same_lanes(const struct trial *t, struct sc_stack *s, struct sc_cache **c,
 		       struct logs *got, GArray **want, bool ordered, char **what)
 {
@@ -185,7 +104,7 @@ static bool same_lanes(const struct trial *t, struct sc_stack *s, struct sc_cach
 		const uint64_t *x = sc_stack_stats(s, k), *y = sc_stats(c[k]);
 		char *w = NULL;
 
-		if (!same_requests(got->lane[k], want[k], ordered, &w)) {
+		if (!cs_same_requests(got->lane[k], want[k], ordered, &w)) {
 			*what = g_strdup_printf("%u ways: %s", t->ways[k], w);
 			g_free(w);
 			return false;
@@ -228,7 +147,7 @@ static void run_trial(guint32 seed)
 		g_error("%s: sc_stack_new: %s", name, why);
 	for (unsigned kn = 0; kn < t.kernels && ok; kn++) {
 		for (unsigned i = 0; i < t.requests && ok; i++) {
-			struct mem_req r = random_request(&t, rng);
+			struct mem_req r = cs_random_request(rng, &t.cfg, t.lines, t.part_offset);
 
 			sc_stack_access(s, &r);
 			for (unsigned k = 0; k < t.lanes; k++)

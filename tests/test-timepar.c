@@ -17,7 +17,7 @@
 #include <glib.h>
 #include "sector_cache.h"
 #include "sc_timepar.h"
-#include "setindex.h"
+#include "cache_streams.h"
 
 struct trial {
 	guint32 seed;
@@ -39,25 +39,13 @@ static void record(void *ctx, const struct mem_req *r)
 
 static struct trial random_trial(guint32 seed, GRand *rng)
 {
-	static const enum set_index_fn fns[] = {
-		SET_INDEX_LINEAR, SET_INDEX_FIB_DOUBLE, SET_INDEX_IPOLY, SET_INDEX_XOR,
-	};
-	static const uint32_t lines[] = { 32, 64, 128, 256 };
 	struct trial t = { .seed = seed };
 	struct sc_config *c = &t.cfg;
 
-	c->sets = 1u << g_rand_int_range(rng, 0, 6);
+	cs_random_geometry(c, rng);
+	t.part_offset = cs_random_part_offset(rng);
 	c->assoc = g_rand_int_range(rng, 0, 4) ? g_rand_int_range(rng, 1, 33)
 					       : g_rand_int_range(rng, 250, 300);
-	c->line_bytes = lines[g_rand_int_range(rng, 0, G_N_ELEMENTS(lines))];
-	c->sector_bytes = g_rand_int_range(rng, 0, 4) ? 32 : c->line_bytes;
-	c->index = fns[g_rand_int_range(rng, 0, G_N_ELEMENTS(fns))];
-	if (set_index_fns[c->index].check &&
-	    set_index_fns[c->index].check(c->sets, c->line_bytes))
-		c->index = SET_INDEX_LINEAR;	/* not for this geometry */
-	c->index_on_partition = g_rand_boolean(rng);
-	/* whole lines: a router moves lines, not bytes within them */
-	t.part_offset = (uint64_t)g_rand_int_range(rng, 0, 4096) * 4096;
 	c->replacement = g_rand_int_range(rng, 0, 4) ? SC_LRU : SC_FIFO;
 	c->write_hit = g_rand_boolean(rng) ? SC_WRITE_BACK : SC_WRITE_THROUGH;
 	c->write_miss = g_rand_int_range(rng, SC_ALLOCATE, SC_FETCH + 1);
@@ -88,49 +76,6 @@ static struct trial random_trial(guint32 seed, GRand *rng)
 		t.kernels = atoi(g_getenv("TIMEPAR_KERNELS"));
 	t.requests = g_rand_int_range(rng, 100, 6000);
 	return t;
-}
-
-static uint32_t random_mask(GRand *rng)
-{
-	uint32_t mask = 0;
-
-	switch (g_rand_int_range(rng, 0, 4)) {
-	case 0:
-	case 1:
-		return UINT32_MAX;
-	case 2:
-		for (unsigned q = 0; q < 4; q++)
-			if (g_rand_boolean(rng))
-				mask |= 0xffu << (8 * q);
-		return mask ? mask : 0xff;
-	default:
-		mask = g_rand_int(rng);
-		return mask ? mask : 1;
-	}
-}
-
-/* Mostly 32-byte requests; now and then 64 to 512 bytes, over lines. */
-static struct mem_req random_request(const struct trial *t, GRand *rng)
-{
-	static const enum mem_op ops[] = {
-		MEM_READ, MEM_READ, MEM_READ, MEM_READ, MEM_WRITE, MEM_WRITE,
-		MEM_WRITE, MEM_ATOMIC, MEM_REDUCTION,
-	};
-	uint64_t line = g_rand_int_range(rng, 0, (gint32)MIN(t->lines, G_MAXINT32));
-	struct mem_req r = { .hdr = { sizeof(r), ops[g_rand_int_range(rng, 0, G_N_ELEMENTS(ops))] } };
-
-	r.addr = 0x100000 + line * t->cfg.line_bytes +
-		 (uint64_t)g_rand_int_range(rng, 0, t->cfg.line_bytes / 32) * 32;
-	r.size = g_rand_int_range(rng, 0, 8) ? 32 : 32u << g_rand_int_range(rng, 1, 5);
-	r.part_addr = r.addr + t->part_offset;
-	r.mask = random_mask(rng);
-	r.space = g_rand_int_range(rng, 0, 8) ? MEM_GLOBAL : MEM_LOCAL;
-	r.sm = g_rand_int_range(rng, 0, 80);
-	r.warp = g_rand_int_range(rng, 0, 64);
-	r.tag = g_rand_int(rng);
-	if (!g_rand_int_range(rng, 0, 12))
-		r.flags = MEM_F_BYPASS;
-	return r;
 }
 
 static char *trial_name(const struct trial *t)
@@ -171,33 +116,6 @@ static bool same_sets(struct sc_cache *a, struct sc_cache *b, char **what)
 	return same;
 }
 
-static bool same_down(const GArray *got, const GArray *want, char **what)
-{
-	for (guint i = 0; i < MIN(got->len, want->len); i++) {
-		const struct mem_req *g = &g_array_index(got, struct mem_req, i);
-		const struct mem_req *w = &g_array_index(want, struct mem_req, i);
-
-		if (memcmp(g, w, sizeof(*g))) {
-			if (g_getenv("TIMEPAR_SEED"))
-				for (guint j = i > 8 ? i - 8 : 0; j < MIN(i + 4, MIN(got->len, want->len)); j++)
-					g_printerr("%u: got %u 0x%lx  want %u 0x%lx\n", j,
-						   g_array_index(got, struct mem_req, j).hdr.kind,
-						   (unsigned long)g_array_index(got, struct mem_req, j).addr,
-						   g_array_index(want, struct mem_req, j).hdr.kind,
-						   (unsigned long)g_array_index(want, struct mem_req, j).addr);
-			*what = g_strdup_printf("request down %u: kind %u at 0x%" G_GINT64_MODIFIER "x size %u, expected kind %u at 0x%" G_GINT64_MODIFIER "x size %u",
-						i, g->hdr.kind, g->addr, g->size,
-						w->hdr.kind, w->addr, w->size);
-			return false;
-		}
-	}
-	if (got->len != want->len) {
-		*what = g_strdup_printf("%u requests down, expected %u", got->len, want->len);
-		return false;
-	}
-	return true;
-}
-
 static bool same_counts(struct sc_cache *a, struct sc_cache *b, char **what)
 {
 	const uint64_t *x = sc_stats(a), *y = sc_stats(b);
@@ -228,7 +146,7 @@ static void run_trial(guint32 seed, uint64_t *replayed, uint64_t *requests)
 		g_error("%s: %s", name, why);
 	for (unsigned k = 0; k < t.kernels && ok; k++) {
 		for (unsigned i = 0; i < t.requests; i++) {
-			struct mem_req r = random_request(&t, rng);
+			struct mem_req r = cs_random_request(rng, &t.cfg, t.lines, t.part_offset);
 
 			sc_access(seq, &r);
 			sc_timepar_add(tp, &r);
@@ -236,11 +154,11 @@ static void run_trial(guint32 seed, uint64_t *replayed, uint64_t *requests)
 		sc_timepar_run(tp);
 		if (g_getenv("TIMEPAR_SEED"))
 			ok = same_sets(par, seq, &what) && same_counts(par, seq, &what);
-		ok = ok && same_down(got, want, &what) && same_counts(par, seq, &what) &&
+		ok = ok && cs_same_requests(got, want, true, &what) && same_counts(par, seq, &what) &&
 		     same_sets(par, seq, &what);
 		sc_end_kernel(seq, &t.end);
 		sc_end_kernel(par, &t.end);
-		ok = ok && same_down(got, want, &what) && same_counts(par, seq, &what);
+		ok = ok && cs_same_requests(got, want, true, &what) && same_counts(par, seq, &what);
 	}
 	if (!ok) {
 		g_printerr("%s: %s\n", name, what);
