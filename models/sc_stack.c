@@ -4,56 +4,83 @@
  *
  * When every access allocates its line and the victim is the least
  * recent, a cache of A ways holds, in each set, the A most recent lines
- * of that set: every lane's content is the top of one recency stack per
- * set, as deep as the largest lane.  An access finds its line at depth d
- * (or not at all): it hits the line in every lane of more than d ways and
- * misses it in the others, where the victim is the line at depth A - 1,
- * the one the access pushes out of the lane's top A.  The line then goes
- * to the top.  Lines that fall below the deepest lane are dropped.
+ * of that set: every lane is the top of one recency stack per set, as
+ * deep as the largest lane.  An access finds its line at depth d (or not
+ * at all): it hits the line in every lane of more than d ways and misses
+ * it in the others, where the victim is the line at depth A - 1, the one
+ * the access pushes out of the lane's top A.  The line then goes to the
+ * top.  Lines that fall below the deepest lane are dropped.
  *
- * What a line holds besides its tag (valid, dirty, readable sectors and
- * written bytes) depends on when the lane last brought it in, so each
- * line keeps it per lane; a lane's copy is cleared when the line leaves
- * the lane.  Each lane's sector logic is sector_cache.c's line_hit() and
- * line_miss(), with its counts and its requests down, in its order.
+ * A line's sectors differ from lane to lane only by when each lane last
+ * brought the line in, which is the last time the line was at least as
+ * deep as the lane's ways.  So each sector keeps, for each kind of event
+ * that sets one of its bits in every lane at once (made valid, made dirty,
+ * fetched and so readable), the greatest depth its line has been at since
+ * that event: the bit is set in exactly the lanes of more ways.  A line
+ * only sinks between its accesses, so the depth it is at when next
+ * accessed is the greatest since the last; the values are brought up to
+ * date then.  A flush's cleaning and write-through's clearing of a dirty
+ * bit, which hold in every lane at once, are "never" (FAR).
  *
- * A set is an array of slot numbers in order of recency; a slot holds a
- * tag and, per lane, the line's sectors.  An access moves slot numbers,
- * not lines.  Nothing is allocated per access.
+ * lazy_fetch's written bytes accumulate per lane since the line came in:
+ * lane A's mask is the OR of the writes since which the line stayed
+ * above depth A.  Each sector keeps a chain of (greatest depth since,
+ * OR of the writes since then), newest first, the ORs growing; lane A's
+ * mask is that of the oldest link whose depth is below A.  Links between
+ * which no lane's ways fall, or of equal masks, are merged, so a chain
+ * has at most one link per lane.
+ *
+ * Every outcome is then a range of lanes (ascending in ways): those that
+ * miss the line, those that miss the sector, those that hit.  Counters
+ * are difference arrays over the lanes, added up when read, so an access
+ * costs its lookup, its sectors, and one victim per lane that evicts.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include "sc_stack.h"
-#include "sc_req.h"
 #include "setindex.h"
+
+#define FAR UINT16_MAX		/* never, or below every lane */
+
+/* Counters of a lane: sc_stats()'s, then what it sent. */
+#define N_COUNTERS (SC_N_STATS + SC_N_SENT)
+
+/* What a sector keeps: the greatest depth its line has been at since it
+ * was last made valid, dirty and readable (fetched), and its chain's
+ * length (lazy_fetch). */
+struct sector {
+	uint16_t valid, dirty, fetched, links;
+};
+
+struct link {
+	uint16_t depth;
+	uint32_t mask;
+};
 
 struct sc_stack {
 	struct sc_config cfg;
 	unsigned lanes;
 	uint32_t ways[SC_STACK_MAX_LANES];	/* ascending */
-	uint64_t *st[SC_STACK_MAX_LANES];	/* lane k's counters */
-	/* the caller's lane k is lane order_of[k] here, ascending in ways;
-	 * lane j here is the caller's given_as[j] */
-	unsigned order_of[SC_STACK_MAX_LANES], given_as[SC_STACK_MAX_LANES];
+	/* the caller's lane k is lane order_of[k] here */
+	unsigned order_of[SC_STACK_MAX_LANES];
 	uint32_t depth;			/* the deepest lane's ways */
-	uint32_t nsets;
+	/* above[x]: the first lane of more than x ways (x up to depth;
+	 * beyond, every lane has fewer: lanes) */
+	uint8_t *above;
+	uint32_t nsets, sectors;
 	unsigned line_shift, sector_shift, set_shift;
-	uint32_t sectors, mask_words;
-	bool lazy;
-	sc_stack_emit_fn emit;
-	void *ctx;
+	bool lazy, write_back;
 	/* per set: lines in the stack, and their slots by recency */
 	uint32_t *count;
 	uint16_t *order;		/* nsets x depth */
-	uint64_t *tag;			/* per slot (nsets x depth) */
-	/* per slot and lane (record slot * lanes + k, of rec_bytes): valid,
-	 * dirty and readable sectors, then (lazy_fetch) the written bytes;
-	 * together, so that a lane's victim is one CPU line */
-	uint8_t *state;
-	size_t rec_bytes;
-	struct mem_req down;
+	uint64_t *tag;			/* per slot */
+	struct sector *sector;		/* per slot, `sectors` each */
+	struct link *links;		/* per sector, `lanes` each */
+	/* counters: per counter, a difference array over the lanes */
+	int64_t *diff;			/* N_COUNTERS x (lanes + 1) */
+	uint64_t *total;		/* N_COUNTERS per lane, added up */
 };
 
 const char *sc_stack_unsupported(const struct sc_config *cfg)
@@ -68,6 +95,8 @@ const char *sc_stack_unsupported(const struct sc_config *cfg)
 		return "size_from_kernel: each kernel sets the ways";
 	if (!cfg->sets)
 		return "sets not given: the lanes must share their sets";
+	if (cfg->write_miss == SC_LAZY_FETCH && cfg->sector_bytes != MEM_ATOM)
+		return "lazy_fetch with sectors over 32 bytes: a sector's written bytes must be one mask";
 	return NULL;
 }
 
@@ -75,16 +104,19 @@ void sc_stack_free(struct sc_stack *s)
 {
 	if (!s)
 		return;
+	g_free(s->above);
 	g_free(s->count);
 	g_free(s->order);
 	g_free(s->tag);
-	g_free(s->state);
+	g_free(s->sector);
+	g_free(s->links);
+	g_free(s->diff);
+	g_free(s->total);
 	g_free(s);
 }
 
 struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
-			      unsigned lanes, uint64_t *const *stats,
-			      sc_stack_emit_fn emit, void *ctx, char **why)
+			      unsigned lanes, char **why)
 {
 	const char *no = sc_stack_unsupported(cfg);
 	struct sc_stack *s;
@@ -126,28 +158,33 @@ struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
 			at += ways[j] < ways[k];
 		}
 		s->ways[at] = ways[k];
-		s->st[at] = stats[k];
 		s->order_of[k] = at;
-		s->given_as[at] = k;
 	}
 	s->depth = s->ways[lanes - 1];
+	s->above = g_new(uint8_t, s->depth + 1);
+	for (uint32_t x = 0, k = 0; x <= s->depth; x++) {
+		while (k < lanes && s->ways[k] <= x)
+			k++;
+		s->above[x] = (uint8_t)k;
+	}
 	s->nsets = cfg->sets;
+	s->sectors = cfg->line_bytes / cfg->sector_bytes;
 	s->line_shift = __builtin_ctz(cfg->line_bytes);
 	s->sector_shift = __builtin_ctz(cfg->sector_bytes);
 	s->set_shift = !(s->nsets & (s->nsets - 1)) ? __builtin_ctz(s->nsets) : 0;
-	s->sectors = cfg->line_bytes / cfg->sector_bytes;
-	s->mask_words = (cfg->line_bytes + 63) / 64;
 	s->lazy = cfg->write_miss == SC_LAZY_FETCH;
-	s->emit = emit;
-	s->ctx = ctx;
+	s->write_back = cfg->write_hit == SC_WRITE_BACK;
 	slots = (size_t)s->nsets * s->depth;
 	s->count = g_try_new0(uint32_t, s->nsets);
 	s->order = g_try_new0(uint16_t, slots);
 	s->tag = g_try_new0(uint64_t, slots);
-	s->rec_bytes = s->lazy ? 4 * sizeof(uint32_t) + s->mask_words * sizeof(uint64_t)
-			       : 2 * sizeof(uint32_t);
-	s->state = g_try_malloc0(slots * lanes * s->rec_bytes);
-	if (!s->count || !s->order || !s->tag || !s->state) {
+	s->sector = g_try_new0(struct sector, slots * s->sectors);
+	if (s->lazy)
+		s->links = g_try_new0(struct link, slots * s->sectors * lanes);
+	s->diff = g_try_new0(int64_t, (size_t)N_COUNTERS * (lanes + 1));
+	s->total = g_try_new0(uint64_t, (size_t)N_COUNTERS * lanes);
+	if (!s->count || !s->order || !s->tag || !s->sector || (s->lazy && !s->links) ||
+	    !s->diff || !s->total) {
 		*why = g_strdup_printf("%u sets of up to %u ways in %u lanes: out of memory",
 				       s->nsets, s->depth, lanes);
 		sc_stack_free(s);
@@ -156,256 +193,276 @@ struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
 	return s;
 }
 
-/* ---- one lane's line: sector_cache.c's logic ------------------------------- */
+/* ---- counters -------------------------------------------------------------------- */
 
-struct lane_line {
-	uint32_t *valid, *dirty, *readable;
-	uint64_t *bytes;
-};
-
-static struct lane_line lane_line(struct sc_stack *s, size_t slot, unsigned k)
+/* Counter c of the lanes from `from` up gains v. */
+static inline void add_from(struct sc_stack *s, unsigned c, unsigned from, int64_t v)
 {
-	uint8_t *rec = s->state + (slot * s->lanes + k) * s->rec_bytes;
-	uint32_t *w = (uint32_t *)(void *)rec;
-
-	return (struct lane_line){
-		&w[0], &w[1], s->lazy ? &w[2] : NULL,
-		s->lazy ? (uint64_t *)(void *)(rec + 4 * sizeof(uint32_t)) : NULL,
-	};
+	s->diff[(size_t)c * (s->lanes + 1) + from] += v;
 }
 
-static void clear_line(struct sc_stack *s, const struct lane_line *l)
+/* Counter c of the lanes from `from` to `to` (excluded) gains v. */
+static inline void add_range(struct sc_stack *s, unsigned c, unsigned from,
+			     unsigned to, int64_t v)
 {
-	*l->valid = *l->dirty = 0;
-	if (s->lazy) {
-		*l->readable = 0;
-		memset(l->bytes, 0, s->mask_words * sizeof(uint64_t));
-	}
-}
-
-/* sector_cache.c's write_bytes(): true when the sector is then whole. */
-static bool write_bytes(struct sc_stack *s, uint64_t *m, uint64_t addr,
-			uint32_t len, uint32_t mask)
-{
-	unsigned off = addr & (s->cfg.line_bytes - 1);
-	unsigned first = off & ~(s->cfg.sector_bytes - 1);
-
-	for (unsigned b = off; b < off + len; b += MEM_ATOM)
-		m[b / 64] |= (uint64_t)(len == MEM_ATOM ? mask : UINT32_MAX) << (b % 64);
-	for (unsigned b = first; b < first + s->cfg.sector_bytes; b += MEM_ATOM)
-		if (((m[b / 64] >> (b % 64)) & 0xffffffffu) != 0xffffffffu)
-			return false;
-	return true;
-}
-
-static void count_probe(struct sc_stack *s, uint64_t *sk, enum sc_probe p,
-			bool is_write)
-{
-	sk[SC_M_ACCESSES]++;
-	if (p == SC_HIT || !is_write || s->cfg.count_write_misses)
-		sk[SC_M_HITS + p]++;
-}
-
-static void send(struct sc_stack *s, unsigned k, const struct mem_req *r)
-{
-	s->emit(s->ctx, s->given_as[k], r);
-}
-
-static void write_down(struct sc_stack *s, unsigned k, uint64_t *sk,
-		       const struct mem_req *r, uint64_t addr, uint32_t len,
-		       uint32_t mask)
-{
-	sk[SC_M_WRITES_DOWN]++;
-	send(s, k, down_req(&s->down, MEM_WRITE, addr, len, mask, r));
-}
-
-static void fetch_down(struct sc_stack *s, unsigned k, uint64_t *sk,
-		       const struct mem_req *r, uint64_t addr)
-{
-	sk[SC_M_READS_DOWN]++;
-	send(s, k, down_req(&s->down, MEM_READ, addr & ~(uint64_t)(s->cfg.sector_bytes - 1),
-			    s->cfg.sector_bytes, UINT32_MAX, r));
-}
-
-/* Write back the `dirty` sectors of line `tag` (write-back lanes). */
-static void write_back(struct sc_stack *s, unsigned k, uint64_t tag,
-		       uint32_t dirty, enum sc_stat counter)
-{
-	uint64_t base = tag << s->line_shift;
-
-	if (s->cfg.write_hit != SC_WRITE_BACK)
+	if (from >= to)
 		return;
-	while (dirty) {
-		unsigned b = __builtin_ctz(dirty);
-		struct mem_req w;
-
-		dirty &= dirty - 1;
-		s->st[k][counter]++;
-		make_req(&w, MEM_WRITE, base + ((uint64_t)b << s->sector_shift),
-			 s->cfg.sector_bytes, UINT32_MAX, NULL);
-		send(s, k, &w);
-	}
+	s->diff[(size_t)c * (s->lanes + 1) + from] += v;
+	s->diff[(size_t)c * (s->lanes + 1) + to] -= v;
 }
 
-/* line_hit(): the line is in lane k. */
-static void lane_hit(struct sc_stack *s, unsigned k, const struct lane_line *l,
-		     const struct mem_req *r, uint64_t addr, uint32_t len, uint32_t mask)
+static void add_up(struct sc_stack *s)
 {
-	enum mem_op op = r->hdr.kind;
-	bool is_write = op == MEM_WRITE, wb = s->cfg.write_hit == SC_WRITE_BACK;
-	enum sc_write_miss wm = s->cfg.write_miss;
-	uint64_t *sk = s->st[k] + sc_stat_index(r->space, op, 0);
-	uint32_t sbit = 1u << ((addr >> s->sector_shift) & (s->sectors - 1));
-	enum sc_probe p = ((s->lazy && !is_write ? *l->readable : *l->valid) & sbit)
-			  ? SC_HIT : SC_SECTOR_MISS;
+	for (unsigned c = 0; c < N_COUNTERS; c++) {
+		int64_t *d = s->diff + (size_t)c * (s->lanes + 1), run = 0;
 
-	if (!is_write) {
-		if (p != SC_HIT) {
-			*l->valid |= sbit;
-			if (s->lazy)
-				*l->readable |= sbit;
+		for (unsigned k = 0; k < s->lanes; k++) {
+			run += d[k];
+			s->total[(size_t)k * N_COUNTERS + c] += (uint64_t)run;
 		}
-		if (op != MEM_READ && wb) {
-			*l->dirty |= sbit;
-			if (s->lazy)
-				write_bytes(s, l->bytes, addr, len, mask);
-		}
-	} else if (wm == SC_ALLOCATE) {
-		*l->valid |= sbit;
-		if (wb)
-			*l->dirty |= sbit;
-		else
-			*l->dirty &= ~sbit;
-	} else if (wm == SC_LAZY_FETCH) {
-		bool full = write_bytes(s, l->bytes, addr, len, mask);
-
-		*l->valid |= sbit;
-		*l->dirty |= sbit;
-		if (full)
-			*l->readable |= sbit;
-	} else {	/* SC_FETCH */
-		if (p != SC_HIT)
-			*l->valid |= sbit;
-		if (wb)
-			*l->dirty |= sbit;
+		memset(d, 0, (s->lanes + 1) * sizeof(*d));
 	}
-	count_probe(s, sk, p, is_write);
-	if (is_write && !wb)
-		write_down(s, k, sk, r, addr, len, mask);
-	if (p != SC_HIT && (!is_write || wm == SC_FETCH))
-		fetch_down(s, k, sk, r, addr);
 }
 
-/* line_miss(): the line comes into lane k, the victim's (tag, dirty
- * sectors) having left it; `evicted`: there was one. */
-static void lane_miss(struct sc_stack *s, unsigned k, const struct lane_line *l,
-		      const struct mem_req *r, uint64_t addr, uint32_t len,
-		      uint32_t mask, bool evicted, uint64_t vtag, uint32_t vdirty)
+const uint64_t *sc_stack_stats(struct sc_stack *s, unsigned lane)
 {
-	enum mem_op op = r->hdr.kind;
-	bool is_write = op == MEM_WRITE, wb = s->cfg.write_hit == SC_WRITE_BACK;
-	enum sc_write_miss wm = s->cfg.write_miss;
-	uint64_t *sk = s->st[k] + sc_stat_index(r->space, op, 0);
-	uint32_t sbit = 1u << ((addr >> s->sector_shift) & (s->sectors - 1));
-	bool write = is_write && !wb, fetch = !is_write || wm == SC_FETCH;
+	uint64_t *t;
 
-	count_probe(s, sk, SC_MISS, is_write);
-	s->st[k][SC_S_EVICTIONS] += evicted;
-	clear_line(s, l);
-	*l->valid = sbit;
-	if (!is_write) {
-		if (s->lazy)
-			*l->readable = sbit;
-		if (op != MEM_READ && wb) {
-			*l->dirty |= sbit;
-			if (s->lazy)
-				write_bytes(s, l->bytes, addr, len, mask);
-		}
-	} else if (wm == SC_LAZY_FETCH) {
-		*l->dirty |= sbit;
-		if (write_bytes(s, l->bytes, addr, len, mask))
-			*l->readable = sbit;
-	} else if (wb) {
-		*l->dirty |= sbit;
-	}
-	/* the write, the read of the sector, then the victim's write-backs */
-	if (write)
-		write_down(s, k, sk, r, addr, len, mask);
-	if (fetch)
-		fetch_down(s, k, sk, r, addr);
-	if (evicted && vdirty)
-		write_back(s, k, vtag, vdirty, SC_S_WB_EVICT);
+	add_up(s);
+	t = s->total + (size_t)s->order_of[lane] * N_COUNTERS;
+	sc_sum_totals(t);
+	return t;
 }
 
-/* ---- the stack --------------------------------------------------------------- */
+const uint64_t *sc_stack_sent(struct sc_stack *s, unsigned lane)
+{
+	add_up(s);
+	return s->total + (size_t)s->order_of[lane] * N_COUNTERS + SC_N_STATS;
+}
+
+/* ---- a sector's chain of written bytes (lazy_fetch) ------------------------------- */
+
+static unsigned lanes_above(const struct sc_stack *s, uint32_t depth)
+{
+	return depth >= s->depth ? s->lanes : s->above[depth];
+}
+
+/*
+ * Link x after `prev`, the newest kept so far, in a chain being rebuilt
+ * newest first: links that every lane sees both or neither of (no lane's
+ * ways between their depths) are the older, whose bytes include the
+ * newer's; of two with the same bytes the newer, which more lanes see,
+ * stands for both.  True when x takes prev's place or is dropped.
+ */
+static bool merged(const struct sc_stack *s, struct link *prev, struct link x)
+{
+	if (lanes_above(s, prev->depth) == lanes_above(s, x.depth)) {
+		*prev = x;
+		return true;
+	}
+	return prev->mask == x.mask;
+}
+
+/*
+ * The chain brought up to a line that is now at `depth` (each link's
+ * depth at least that), merged, and without the links below every lane.
+ */
+static void age_links(const struct sc_stack *s, struct link *l, uint16_t *n, uint32_t depth)
+{
+	unsigned out = 0;
+
+	for (unsigned i = 0; i < *n; i++) {
+		struct link x = l[i];
+
+		if (x.depth < depth)
+			x.depth = (uint16_t)depth;
+		if (lanes_above(s, x.depth) == s->lanes)
+			break;	/* this one and the older: in no lane */
+		if (!out || !merged(s, &l[out - 1], x))
+			l[out++] = x;
+	}
+	*n = (uint16_t)out;
+}
+
+/* A write of `mask` to the sector, in every lane (the chain aged). */
+static void add_link(const struct sc_stack *s, struct link *l, uint16_t *n, uint32_t mask)
+{
+	struct link chain[SC_STACK_MAX_LANES + 1];
+	unsigned out = 1;
+
+	/* newest first: the new link, then the others with its bytes */
+	chain[0] = (struct link){ 0, mask };
+	for (unsigned i = 0; i < *n; i++) {
+		struct link x = l[i];
+
+		x.mask |= mask;
+		if (!merged(s, &chain[out - 1], x))
+			chain[out++] = x;
+	}
+	memcpy(l, chain, out * sizeof(*l));
+	*n = (uint16_t)out;
+}
+
+/* The first lane whose mask is whole: the newest whole link's depth. */
+static uint32_t whole_from(const struct link *l, uint16_t n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (l[i].mask == UINT32_MAX)
+			return l[i].depth;
+	return FAR;
+}
+
+/* ---- the stack ------------------------------------------------------------------- */
+
+static inline uint16_t deeper(uint16_t v, uint32_t d)
+{
+	return v < d ? (uint16_t)d : v;
+}
+
+static inline unsigned stat_of(const struct mem_req *r, enum sc_metric m)
+{
+	return sc_stat_index(r->space, r->hdr.kind, m);
+}
+
+/* The dirty sectors of the line in `slot` that lane k (a ways) holds
+ * (the line is above depth a). */
+static unsigned dirty_in(const struct sc_stack *s, size_t slot, uint32_t a)
+{
+	const struct sector *sec = s->sector + slot * s->sectors;
+	unsigned n = 0;
+
+	for (uint32_t t = 0; t < s->sectors; t++)
+		n += sec[t].valid < a && sec[t].dirty < a;
+	return n;
+}
 
 static void access_sector(struct sc_stack *s, const struct mem_req *r,
-			  uint64_t addr, uint32_t len, uint32_t mask)
+			  uint64_t addr, uint32_t mask)
 {
+	enum mem_op op = r->hdr.kind;
+	bool is_write = op == MEM_WRITE;
+	enum sc_write_miss wm = s->cfg.write_miss;
 	uint64_t line = addr >> s->line_shift;
 	uint64_t index_addr = s->cfg.index_on_partition ? r->part_addr + (addr - r->addr) : addr;
 	uint32_t set = set_index(s->cfg.index, index_addr, s->line_shift, s->nsets, s->set_shift);
 	uint16_t *order = s->order + (size_t)set * s->depth;
 	size_t base = (size_t)set * s->depth;
-	uint32_t n = s->count[set], d = 0, slot;
+	uint32_t n = s->count[set], d = 0, slot, t = (addr >> s->sector_shift) & (s->sectors - 1);
+	bool count_miss = !is_write || s->cfg.count_write_misses;
+	bool fetches = !is_write || wm == SC_FETCH;
 
 	while (d < n && s->tag[base + order[d]] != line)
 		d++;
 	bool found = d < n;
+	uint32_t at = found ? d : FAR;
 	/* the line's slot: its own, a free one, or the one falling out */
 	slot = found ? order[d] : n < s->depth ? n : order[s->depth - 1];
-	for (unsigned k = 0; k < s->lanes; k++) {
-		struct lane_line l = lane_line(s, base + slot, k);
-		uint32_t a = s->ways[k];
 
-		if (found && d < a) {
-			lane_hit(s, k, &l, r, addr, len, mask);
+	struct sector *sec = s->sector + (size_t)(base + slot) * s->sectors;
+	struct link *links = s->lazy ? s->links + ((size_t)(base + slot) * s->sectors) * s->lanes : NULL;
+	/* the lanes that hold the line, and those that can serve the sector */
+	unsigned line_in = lanes_above(s, at), serve_in;
+
+	if (!found) {
+		serve_in = s->lanes;
+	} else {
+		uint32_t v = deeper(sec[t].valid, d);
+
+		if (s->lazy && !is_write) {
+			struct link *l = links + (size_t)t * s->lanes;
+			uint32_t w = whole_from(l, sec[t].links);
+
+			v = MIN(deeper(sec[t].fetched, d), w == FAR ? FAR : deeper((uint16_t)w, d));
+		}
+		serve_in = MAX(lanes_above(s, v), line_in);
+	}
+
+	/* counts: line misses, sector misses, hits, and what goes down */
+	add_from(s, stat_of(r, SC_M_ACCESSES), 0, 1);
+	if (count_miss) {
+		add_range(s, stat_of(r, SC_M_LINE_MISSES), 0, line_in, 1);
+		add_range(s, stat_of(r, SC_M_SECTOR_MISSES), line_in, serve_in, 1);
+	}
+	add_from(s, stat_of(r, SC_M_HITS), serve_in, 1);
+	if (is_write && !s->write_back) {
+		add_from(s, stat_of(r, SC_M_WRITES_DOWN), 0, 1);
+		add_from(s, SC_N_STATS + SC_SENT_WRITES, 0, 1);
+	}
+	if (fetches) {
+		add_range(s, stat_of(r, SC_M_READS_DOWN), 0, serve_in, 1);
+		add_range(s, SC_N_STATS + SC_SENT_READS, 0, serve_in, 1);
+	}
+	/* the lanes that miss the line and are full evict the line at
+	 * depth ways - 1 */
+	unsigned evict = lanes_above(s, MIN(at, n));
+
+	add_range(s, SC_S_EVICTIONS, 0, evict, 1);
+	if (s->write_back)
+		for (unsigned k = 0; k < evict; k++) {
+			unsigned wb = dirty_in(s, base + order[s->ways[k] - 1], s->ways[k]);
+
+			add_range(s, SC_S_WB_EVICT, k, k + 1, wb);
+			add_range(s, SC_N_STATS + SC_SENT_WRITES, k, k + 1, wb);
+		}
+
+	/* the line, brought up to date: in no lane, or aged to depth d */
+	for (uint32_t u = 0; u < s->sectors; u++) {
+		if (!found) {
+			sec[u] = (struct sector){ FAR, FAR, FAR, 0 };
 			continue;
 		}
-		/* the victim: the line at depth a - 1, which leaves the lane */
-		bool evicted = n >= a;
-		uint64_t vtag = 0;
-		uint32_t vdirty = 0;
-
-		if (evicted) {
-			size_t v = base + order[a - 1];
-			struct lane_line vl = lane_line(s, v, k);
-
-			vtag = s->tag[v];
-			vdirty = *vl.valid & *vl.dirty;
-			clear_line(s, &vl);
-		}
-		lane_miss(s, k, &l, r, addr, len, mask, evicted, vtag, vdirty);
+		sec[u].valid = deeper(sec[u].valid, d);
+		sec[u].dirty = deeper(sec[u].dirty, d);
+		sec[u].fetched = deeper(sec[u].fetched, d);
+		if (s->lazy)
+			age_links(s, links + (size_t)u * s->lanes, &sec[u].links, d);
 	}
+	/* then the sector, in every lane */
+	struct sector *x = &sec[t];
+
+	x->valid = 0;
+	if (!is_write) {
+		x->fetched = 0;
+		if (op != MEM_READ && s->write_back) {
+			x->dirty = 0;
+			if (s->lazy)
+				add_link(s, links + (size_t)t * s->lanes, &x->links, mask);
+		}
+	} else if (wm == SC_LAZY_FETCH) {
+		add_link(s, links + (size_t)t * s->lanes, &x->links, mask);
+		x->dirty = 0;
+	} else if (s->write_back) {
+		x->dirty = 0;
+	} else if (wm == SC_ALLOCATE) {
+		x->dirty = FAR;	/* a write-through write leaves it clean */
+	}
+
 	/* to the top: the lines above it (all, but one that falls out) move
 	 * down one */
-	uint32_t above = found ? d : MIN(n, s->depth - 1);
+	uint32_t move = found ? d : MIN(n, s->depth - 1);
 
 	if (!found && n < s->depth)
 		s->count[set] = n + 1;
-	memmove(order + 1, order, above * sizeof(*order));
+	memmove(order + 1, order, move * sizeof(*order));
 	order[0] = (uint16_t)slot;
 	s->tag[base + slot] = line;
 }
 
-/* sector_cache.c's bypass(): a line miss of its kind in every lane,
- * sent down as it came, the cache unchanged. */
+/* sector_cache.c's bypass(): a line miss of its kind in every lane, sent
+ * down as it came, the cache unchanged. */
 static void bypass(struct sc_stack *s, const struct mem_req *r)
 {
 	bool is_write = r->hdr.kind == MEM_WRITE;
 	uint64_t first = r->addr & ~(uint64_t)(s->cfg.sector_bytes - 1);
 	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
-	uint64_t n = (end - first + s->cfg.sector_bytes - 1) >> s->sector_shift;
+	int64_t n = (int64_t)((end - first + s->cfg.sector_bytes - 1) >> s->sector_shift);
 
-	for (unsigned k = 0; k < s->lanes; k++) {
-		uint64_t *sk = s->st[k] + sc_stat_index(r->space, r->hdr.kind, 0);
-
-		sk[SC_M_ACCESSES] += n;
-		if (!is_write || s->cfg.count_write_misses)
-			sk[SC_M_LINE_MISSES] += n;
-		sk[is_write ? SC_M_WRITES_DOWN : SC_M_READS_DOWN] += n;
-		send(s, k, r);
-	}
+	add_from(s, stat_of(r, SC_M_ACCESSES), 0, n);
+	if (!is_write || s->cfg.count_write_misses)
+		add_from(s, stat_of(r, SC_M_LINE_MISSES), 0, n);
+	add_from(s, stat_of(r, is_write ? SC_M_WRITES_DOWN : SC_M_READS_DOWN), 0, n);
+	add_from(s, SC_N_STATS + (r->hdr.kind == MEM_READ ? SC_SENT_READS :
+				   is_write ? SC_SENT_WRITES : SC_SENT_OTHER), 0, 1);
 }
 
 void sc_stack_access(struct sc_stack *s, const struct mem_req *r)
@@ -414,53 +471,54 @@ void sc_stack_access(struct sc_stack *s, const struct mem_req *r)
 		bypass(s, r);
 		return;
 	}
-	/* sector_cache.c's access_sectors(): one access per sector */
+	/* sector_cache.c's access_sectors(): one access per sector; only
+	 * lazy_fetch reads the mask, and its sectors are 32 bytes */
 	if (r->size == MEM_ATOM) {
-		access_sector(s, r, r->addr, MEM_ATOM, r->mask);
+		access_sector(s, r, r->addr, r->mask);
 		return;
 	}
 
 	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
 	uint32_t mask = r->size <= MEM_ATOM ? r->mask : UINT32_MAX;
-	uint64_t next = (r->addr | (s->cfg.sector_bytes - 1)) + 1;
 
-	access_sector(s, r, r->addr, MIN(next, end) - r->addr, mask);
-	for (uint64_t a = next; a < end; a += s->cfg.sector_bytes)
-		access_sector(s, r, a, MIN(a + s->cfg.sector_bytes, end) - a, mask);
+	for (uint64_t a = r->addr; a < end;
+	     a = (a | (s->cfg.sector_bytes - 1)) + 1)
+		access_sector(s, r, a, mask);
 }
 
 /* ---- kernels ------------------------------------------------------------------ */
 
 void sc_stack_invalidate(struct sc_stack *s)
 {
-	size_t slots = (size_t)s->nsets * s->depth;
-
 	memset(s->count, 0, s->nsets * sizeof(*s->count));
-	memset(s->state, 0, slots * s->lanes * s->rec_bytes);
 }
 
-/* Each lane's dirty sectors written back (count) or counted (report),
- * set by set, from the most recent line. */
+/* Each lane's dirty sectors written back (count) or counted (report). */
 static void each_dirty(struct sc_stack *s, bool write)
 {
 	for (uint32_t set = 0; set < s->nsets; set++) {
 		size_t base = (size_t)set * s->depth;
-		const uint16_t *order = s->order + base;
 
-		for (unsigned k = 0; k < s->lanes; k++)
-			for (uint32_t d = 0; d < MIN(s->count[set], s->ways[k]); d++) {
-				struct lane_line l = lane_line(s, base + order[d], k);
-				uint32_t dirty = *l.valid & *l.dirty;
+		for (uint32_t d = 0; d < s->count[set]; d++) {
+			struct sector *sec = s->sector + (size_t)(base + s->order[base + d]) * s->sectors;
 
-				if (!dirty)
-					continue;
+			for (uint32_t t = 0; t < s->sectors; t++) {
+				/* dirty and valid in the lanes of more ways than
+				 * all three */
+				uint32_t deep = MAX(d, MAX(sec[t].valid, sec[t].dirty));
+				unsigned from = lanes_above(s, deep);
+
 				if (write) {
-					write_back(s, k, s->tag[base + order[d]], dirty, SC_S_WB_FLUSH);
-					*l.dirty = 0;
+					if (s->write_back) {
+						add_from(s, SC_S_WB_FLUSH, from, 1);
+						add_from(s, SC_N_STATS + SC_SENT_WRITES, from, 1);
+					}
+					sec[t].dirty = FAR;
 				} else {
-					s->st[k][SC_S_DIRTY_AT_END] += __builtin_popcount(dirty);
+					add_from(s, SC_S_DIRTY_AT_END, from, 1);
 				}
 			}
+		}
 	}
 }
 
@@ -474,16 +532,8 @@ void sc_stack_end_kernel(struct sc_stack *s, const struct sc_kernel_end *end)
 {
 	if (end->final == SC_FINAL_COUNT)
 		each_dirty(s, true);
-	else if (end->final == SC_FINAL_REPORT && s->cfg.write_hit == SC_WRITE_BACK)
+	else if (end->final == SC_FINAL_REPORT && s->write_back)
 		each_dirty(s, false);
 	if (end->invalidate)
 		sc_stack_invalidate(s);
-}
-
-const uint64_t *sc_stack_stats(struct sc_stack *s, unsigned lane)
-{
-	uint64_t *st = s->st[s->order_of[lane]];
-
-	sc_sum_totals(st);
-	return st;
 }
