@@ -162,6 +162,17 @@ struct out_file {
 	struct ss_output *out;
 };
 
+/*
+ * A lane of the run (ss_run_options lane_values, claimed by the L2): the
+ * same kernels with the L2 of another associativity, its counters at
+ * L2.lane[i], written to results files of their own (FILE.lane<i>).
+ */
+struct report_lane {
+	struct cache_slots l2;
+	const uint64_t *dram_reads, *dram_writes;
+	struct out_file json, csv;
+};
+
 struct kernel_report {
 	struct ss_component c;
 	char *names[4];		/* sm, l1, l2, dram */
@@ -202,6 +213,8 @@ struct kernel_report {
 	bool interrupted;
 	char *csv_head;
 	char *json_head;	/* the provenance, then "kernels" */
+	struct report_lane *lanes;
+	unsigned n_lanes;
 };
 
 static double div0(double a, double b)
@@ -1053,6 +1066,34 @@ static void compute_nug(struct kernel_report *r, struct kernel_row *row)
 }
 
 /* Every component exists and has registered its counters by now. */
+/*
+ * The run's lanes, when the L2 this report reads claimed them: each
+ * lane's L2 counters, and its traffic to DRAM for DRAM's (the lanes are
+ * for a dram_counter right below the L2, which counts what it gets).
+ */
+static bool resolve_lanes(struct kernel_report *r, GError **err)
+{
+	const char *by = ss_engine_lanes_claimed(r->c.engine);
+	char **values = ss_engine_run_options(r->c.engine)->lane_values;
+
+	if (!by || strcmp(by, r->names[2]) || r->n_l2 != 1 || r->l2_sdcm)
+		return true;
+	r->n_lanes = g_strv_length(values);
+	r->lanes = g_new0(struct report_lane, r->n_lanes);
+	for (unsigned i = 0; i < r->n_lanes; i++) {
+		struct report_lane *ln = &r->lanes[i];
+		char *inst = g_strdup_printf("%s.lane[%u]", r->names[2], i);
+		bool ok = resolve_cache(r, inst, false, &ln->l2, err);
+
+		ln->dram_reads = slot(r, inst, "sent_reads");
+		ln->dram_writes = slot(r, inst, "sent_writes");
+		g_free(inst);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static int report_init(struct ss_component *c, GError **err)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
@@ -1127,7 +1168,7 @@ static int report_init(struct ss_component *c, GError **err)
 			    "dram = %s: no dram_counter of that name", r->names[3]);
 		return -1;
 	}
-	return 0;
+	return resolve_lanes(r, err) ? 0 : -1;
 }
 
 static void json_string(FILE *f, const char *v);
@@ -1417,8 +1458,21 @@ static int report_start(struct ss_component *c, GError **err)
 		r->csv.head = r->csv_head;
 		return resume(r, err) ? 0 : -1;
 	}
-	return out_open(&r->json, json, r->json_head, err) &&
-	       out_open(&r->csv, csv, r->csv_head, err) ? 0 : -1;
+	if (!out_open(&r->json, json, r->json_head, err) ||
+	    !out_open(&r->csv, csv, r->csv_head, err))
+		return -1;
+	for (unsigned i = 0; i < r->n_lanes; i++) {
+		char *jl = json ? g_strdup_printf("%s.lane%u", json, i) : NULL;
+		char *cl = csv ? g_strdup_printf("%s.lane%u", csv, i) : NULL;
+		bool ok = out_open(&r->lanes[i].json, jl, r->json_head, err) &&
+			  out_open(&r->lanes[i].csv, cl, r->csv_head, err);
+
+		g_free(jl);
+		g_free(cl);
+		if (!ok)
+			return -1;
+	}
+	return 0;
 }
 
 static void write_text(const struct kernel_row *row, bool first, FILE *out);
@@ -1498,6 +1552,43 @@ static bool check_blocks(struct kernel_report *r, struct kernel_row *row)
 				    row->id, row->name, n, row->grid_size);
 }
 
+/* The kernel as each lane saw it: its L2 and DRAM counters in place of
+ * the run's, into its own files. */
+static void write_lanes(struct kernel_report *r, const struct kernel_row *row)
+{
+	struct cache_slots *l2 = r->l2;
+	const uint64_t *reads = r->dram_reads, *writes = r->dram_writes;
+	uint64_t l1_accesses = r->l1_accesses;
+
+	for (unsigned i = 0; i < r->n_lanes; i++) {
+		struct report_lane *ln = &r->lanes[i];
+		struct kernel_row lane = *row;
+
+		r->l2 = &ln->l2;
+		r->dram_reads = ln->dram_reads;
+		r->dram_writes = ln->dram_writes;
+		/* the metrics the mode leaves out stay out, the rest anew */
+		if (lane.runs) {
+			if (r->mode == HW)
+				compute_hw(r, &lane);
+			else
+				compute_ref(r, &lane);
+		}
+		if (ln->json.out) {
+			write_json(&lane, r->n_rows == 0, ss_output_file(ln->json.out));
+			out_flush(r, &ln->json);
+		}
+		if (ln->csv.out) {
+			write_csv(&lane, ss_output_file(ln->csv.out));
+			out_flush(r, &ln->csv);
+		}
+	}
+	r->l2 = l2;
+	r->dram_reads = reads;
+	r->dram_writes = writes;
+	r->l1_accesses = l1_accesses;
+}
+
 static void kernel_over(struct kernel_report *r)
 {
 	struct kernel_row *row = &r->row;
@@ -1535,6 +1626,7 @@ static void kernel_over(struct kernel_report *r)
 		write_csv(row, ss_output_file(r->csv.out));
 		out_flush(r, &r->csv);
 	}
+	write_lanes(r, row);
 	r->n_rows++;
 	r->n_shown++;
 	if (r->progress)
@@ -1811,11 +1903,23 @@ static void report_finish(struct ss_component *c)
 		fputc('\n', stderr);
 		out_end(&r->json, true);
 		out_end(&r->csv, true);
+		for (unsigned i = 0; i < r->n_lanes; i++) {
+			out_end(&r->lanes[i].json, false);
+			out_end(&r->lanes[i].csv, false);
+		}
 		return;
 	}
 	if (!out_commit(&r->json, "\n  ]\n}\n", &err) ||
-	    !out_commit(&r->csv, "", &err))
+	    !out_commit(&r->csv, "", &err)) {
 		ss_engine_fail(c->engine, err);
+		return;
+	}
+	for (unsigned i = 0; i < r->n_lanes; i++)
+		if (!out_commit(&r->lanes[i].json, "\n  ]\n}\n", &err) ||
+		    !out_commit(&r->lanes[i].csv, "", &err)) {
+			ss_engine_fail(c->engine, err);
+			return;
+		}
 }
 
 static void report_destroy(struct ss_component *c)
@@ -1850,6 +1954,14 @@ static void report_destroy(struct ss_component *c)
 
 	out_end(&r->json, keep);
 	out_end(&r->csv, keep);
+	for (unsigned i = 0; i < r->n_lanes; i++) {
+		/* lanes are not resumed: a run that stopped leaves none */
+		out_end(&r->lanes[i].json, false);
+		out_end(&r->lanes[i].csv, false);
+		g_free(r->lanes[i].json.path);
+		g_free(r->lanes[i].csv.path);
+	}
+	g_free(r->lanes);
 	free(r->csv_head);
 	free(r->json_head);
 	g_free(r->json.path);

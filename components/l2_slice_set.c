@@ -40,6 +40,7 @@
 #include "cache_timing.h"
 #include "cache_mrc.h"
 #include "rr_merge.h"
+#include "sc_stack.h"
 
 enum l2_merge { MERGE_RR, MERGE_ARRIVAL };
 
@@ -83,6 +84,20 @@ struct l2_slice {
 	uint64_t *total[L2_N_SLICE_STATS];	/* slice[s].<total> */
 	struct cache_timing *timing;	/* timing mode, else NULL */
 	struct sc_timepar *timepar;	/* parallel = time, else NULL */
+	struct sc_stack *stack;		/* the run's lanes, else NULL */
+	uint64_t sent[SC_N_SENT];	/* with lanes: what it sent, by kind */
+};
+
+/* A lane's counters (COMPONENT.lane[i].NAME): the cache's counters of
+ * the rows below (their index in the table), its capacity, and what it
+ * would send DRAM. */
+enum { LANE_KINDS = SC_S_TOTAL, LANE_EVICTIONS = LANE_KINDS,
+       LANE_N_CACHE = LANE_EVICTIONS + (SC_S_PROTECT_OVERRIDES + 1 - SC_S_EVICTIONS),
+       LANE_CAPACITY = LANE_N_CACHE, LANE_SENT_READS, LANE_SENT_WRITES, LANE_N };
+
+struct l2_lane {
+	uint32_t ways;
+	uint64_t *slot[LANE_N];
 };
 
 struct l2_slice_set {
@@ -110,6 +125,11 @@ struct l2_slice_set {
 	unsigned line_shift;
 	uint64_t *capacity;	/* the counter CACHE_STAT_CAPACITY */
 	uint64_t *replayed;	/* parallel = time: requests simulated again */
+	/* the run's lanes (ss_run_options lane_key = NAME.assoc): other
+	 * associativities of the same slices, simulated in one pass */
+	struct l2_lane *lanes;
+	unsigned n_lanes;
+	uint32_t line_bytes;
 };
 
 static void l2_destroy(struct ss_component *c);
@@ -120,6 +140,17 @@ static void emit_down(void *ctx, const struct mem_req *r)
 {
 	struct l2_slice *s = ctx;
 
+	ss_port_send(s->out, &r->hdr);
+}
+
+/* With lanes: what goes down counted too, to check the lane of the
+ * cache's own ways against it. */
+static void emit_down_counted(void *ctx, const struct mem_req *r)
+{
+	struct l2_slice *s = ctx;
+
+	s->sent[r->hdr.kind == MEM_READ ? SC_SENT_READS :
+		r->hdr.kind == MEM_WRITE ? SC_SENT_WRITES : SC_SENT_OTHER]++;
 	ss_port_send(s->out, &r->hdr);
 }
 
@@ -194,6 +225,105 @@ static void add_slice_stats(struct l2_slice_set *l2, unsigned s)
 	g_free(accesses);
 }
 
+/*
+ * The run's lanes, when they are this L2's associativity (lane_key
+ * NAME.assoc) and its slices can be simulated in one pass (sets given,
+ * not size; the policies of sc_stack_unsupported()): their ways, else
+ * none.  Lanes this L2 cannot take are left to separate runs.
+ */
+static unsigned lanes_asked(struct l2_slice_set *l2, const struct sc_config *cfg,
+			    uint32_t **ways)
+{
+	const struct ss_run_options *o = ss_engine_run_options(l2->c.engine);
+	char *key;
+	bool mine;
+	unsigned n;
+
+	*ways = NULL;
+	if (!o->lane_key || !o->lane_values || l2->timed || !cfg->sets || cfg->size ||
+	    sc_stack_unsupported(cfg))
+		return 0;
+	key = g_strdup_printf("%s.assoc", l2->c.name);
+	mine = !strcmp(key, o->lane_key);
+	g_free(key);
+	n = g_strv_length(o->lane_values);
+	if (!mine || !n || n > SC_STACK_MAX_LANES)
+		return 0;
+	*ways = g_new(uint32_t, n);
+	for (unsigned i = 0; i < n; i++) {
+		guint64 w;
+
+		if (!g_ascii_string_to_unsigned(o->lane_values[i], 10, 1, SC_MAX_ASSOC, &w, NULL)) {
+			g_clear_pointer(ways, g_free);
+			return 0;
+		}
+		(*ways)[i] = (uint32_t)w;
+	}
+	return n;
+}
+
+/* lane[i].NAME for each lane: the cache's counters, capacity, traffic. */
+static void add_lane_stats(struct l2_slice_set *l2)
+{
+	struct ss_component *c = &l2->c;
+	const struct ss_stat_desc *t = c->type->stats;
+
+	for (unsigned i = 0; i < l2->n_lanes; i++) {
+		struct l2_lane *ln = &l2->lanes[i];
+		char *name;
+
+		for (unsigned k = 0; k < LANE_N_CACHE; k++) {
+			unsigned row = k < LANE_KINDS ? k : SC_S_EVICTIONS + (k - LANE_EVICTIONS);
+
+			name = g_strdup_printf("lane[%u].%s", i, t[row].name);
+			ln->slot[k] = ss_stat_add_counter(c, name, t[row].doc);
+			g_free(name);
+		}
+		name = g_strdup_printf("lane[%u].%s", i, CACHE_STAT_CAPACITY);
+		ln->slot[LANE_CAPACITY] = ss_stat_add_counter(c, name, "the lane's bytes: slices x sets x its ways x line");
+		g_free(name);
+		name = g_strdup_printf("lane[%u].sent_reads", i);
+		ln->slot[LANE_SENT_READS] = ss_stat_add_counter(c, name, "read requests the lane would send DRAM");
+		g_free(name);
+		name = g_strdup_printf("lane[%u].sent_writes", i);
+		ln->slot[LANE_SENT_WRITES] = ss_stat_add_counter(c, name, "write requests (write-backs included) the lane would send DRAM");
+		g_free(name);
+	}
+}
+
+/*
+ * A kernel's end in slice sl's lanes: their counts into the lane
+ * counters, and the lane of the slice's own ways checked against the
+ * slice itself, counter by counter (before fold_counts() takes them).
+ */
+static void fold_lanes(struct l2_slice_set *l2, struct l2_slice *sl)
+{
+	sc_stack_end_kernel(sl->stack, &l2->end);
+	for (unsigned i = 0; i < l2->n_lanes; i++) {
+		struct l2_lane *ln = &l2->lanes[i];
+		const uint64_t *st = sc_stack_stats(sl->stack, i);
+		const uint64_t *sent = sc_stack_sent(sl->stack, i);
+
+		for (unsigned k = 0; k < LANE_N; k++) {
+			unsigned row = k < LANE_KINDS ? k : SC_S_EVICTIONS + (k - LANE_EVICTIONS);
+			uint64_t v = k == LANE_CAPACITY ? 0 :
+				     k == LANE_SENT_READS ? sent[SC_SENT_READS] :
+				     k == LANE_SENT_WRITES ? sent[SC_SENT_WRITES] : st[row];
+			uint64_t own = k == LANE_CAPACITY ? 0 :
+				       k == LANE_SENT_READS ? sl->sent[SC_SENT_READS] :
+				       k == LANE_SENT_WRITES ? sl->sent[SC_SENT_WRITES] : sl->counts[row];
+
+			*ln->slot[k] += v;
+			if (ln->ways == sc_ways(sl->cache) && v != own && !ss_engine_failure(l2->c.engine))
+				ss_component_fail(&l2->c, SS_ERROR_INTERNAL,
+						  "lane[%u] (%u ways): %" G_GUINT64_FORMAT " lane[%u] counts in one pass, %" G_GUINT64_FORMAT " the slice itself (counter %u); the one-pass model and the cache disagree",
+						  i, ln->ways, v, i, own, k);
+		}
+	}
+	sc_stack_zero(sl->stack);
+	memset(sl->sent, 0, sizeof(sl->sent));
+}
+
 static int l2_create(struct ss_component *c, const struct ss_params *p,
 		     GError **err)
 {
@@ -265,6 +395,11 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		for (unsigned i = 0; i < l2->n_in; i++)
 			l2->cpu_side[i] = ss_component_port(c, "cpu_side", i);
 	}
+	uint32_t *lane_ways = NULL;
+	unsigned n_lanes = lanes_asked(l2, &cfg, &lane_ways);
+	sc_emit_fn down = n_lanes ? emit_down_counted : emit_down;
+
+	l2->line_bytes = cfg.line_bytes;
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
 	if (l2->n_slices > 1)
 		l2->counts = g_new0(uint64_t, (size_t)SC_N_STATS * l2->n_slices);
@@ -276,23 +411,33 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		sl->out = l2->mem_side[s / l2->slices_per_port];
 		/* one slice counts straight into the table: the ref L2 */
 		sl->counts = l2->counts ? &l2->counts[(size_t)SC_N_STATS * s] : c->stats;
-		sl->cache = sc_new(&cfg, sl->counts, l2->timed ? timed_emit : emit_down, sl, &why);
+		sl->cache = sc_new(&cfg, sl->counts, l2->timed ? timed_emit : down, sl, &why);
 		if (!sl->cache) {
 			g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "%s", why);
 			g_free(why);
+			g_free(lane_ways);
 			l2_destroy(c);	/* a failed create cleans up after itself */
 			return -1;
+		}
+		/* lanes a slice cannot take (out of memory) go to separate runs */
+		if (n_lanes && !(sl->stack = sc_stack_new(&cfg, lane_ways, n_lanes, &why))) {
+			g_clear_pointer(&why, g_free);
+			for (unsigned k = 0; k < s; k++)
+				g_clear_pointer(&l2->slice[k].stack, sc_stack_free);
+			n_lanes = 0;
 		}
 		if (l2->timed) {
 			sl->timing = ct_new(c, p, tst, sl->cache, l2->n_in, s, &timed_ops, sl, err);
 			if (!sl->timing) {
+				g_free(lane_ways);
 				l2_destroy(c);
 				return -1;
 			}
 		}
 		if (!l2->timed) {
-			sl->timepar = cache_timepar_new(p, sl->cache, emit_down, sl, err);
+			sl->timepar = cache_timepar_new(p, sl->cache, down, sl, err);
 			if (!sl->timepar && err && *err) {
+				g_free(lane_ways);
 				l2_destroy(c);
 				return -1;
 			}
@@ -309,6 +454,15 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	if (l2->slice[0].timepar)
 		l2->replayed = ss_stat_add_counter(c, CACHE_STAT_TIMEPAR_REPLAYED,
 						   "parallel = time: requests simulated again to correct the segments, over the slices");
+	if (n_lanes) {
+		l2->n_lanes = n_lanes;
+		l2->lanes = g_new0(struct l2_lane, n_lanes);
+		for (unsigned i = 0; i < n_lanes; i++)
+			l2->lanes[i].ways = lane_ways[i];
+		add_lane_stats(l2);
+		ss_engine_claim_lanes(c->engine, c->name);
+	}
+	g_free(lane_ways);
 	return 0;
 }
 
@@ -325,6 +479,8 @@ static void serve(void *ctx, const struct mem_req *r)
 		routed.part_addr = part_addr;
 		r = &routed;
 	}
+	if (G_UNLIKELY(l2->slice[s].stack))
+		sc_stack_access(l2->slice[s].stack, r);
 	if (G_UNLIKELY(l2->slice[s].timepar))
 		sc_timepar_add(l2->slice[s].timepar, r);
 	else
@@ -386,13 +542,19 @@ static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 				sc_end_kernel(sl->cache, &l2->end);
 				if (sl->timing)
 					ct_kernel_end(sl->timing);
+				if (sl->stack)
+					fold_lanes(l2, sl);
 				fold_counts(l2, sl);
 				break;
 			case ACT_FLUSH:
 				sc_flush(sl->cache);
+				if (sl->stack)
+					sc_stack_flush(sl->stack);
 				break;
 			case ACT_INVALIDATE:
 				sc_invalidate(sl->cache);
+				if (sl->stack)
+					sc_stack_invalidate(sl->stack);
 				break;
 			}
 			if (sl->timing)
@@ -430,6 +592,9 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 				cache_mrc_begin(l2->mrc, r->warp);
 			*l2->capacity = (uint64_t)l2->n_slices * sc_sets(l2->slice[0].cache) *
 					sc_ways(l2->slice[0].cache) << l2->line_shift;
+			for (unsigned i = 0; i < l2->n_lanes; i++)
+				*l2->lanes[i].slot[LANE_CAPACITY] = (uint64_t)l2->n_slices *
+					sc_sets(l2->slice[0].cache) * l2->lanes[i].ways << l2->line_shift;
 			for (unsigned i = 0; i < l2->n_out; i++)
 				ss_port_send(l2->mem_side[i], &r->hdr);
 		}
@@ -572,6 +737,7 @@ static void l2_destroy(struct ss_component *c)
 	for (unsigned s = 0; l2->slice && s < l2->n_slices; s++) {
 		ct_free(l2->slice[s].timing);
 		sc_timepar_free(l2->slice[s].timepar);
+		sc_stack_free(l2->slice[s].stack);
 		sc_free(l2->slice[s].cache);
 	}
 	g_free(l2->cpu_side);
@@ -581,6 +747,7 @@ static void l2_destroy(struct ss_component *c)
 	g_free(l2->slice);
 	g_free(l2->mem_side);
 	g_free(l2->counts);
+	g_free(l2->lanes);
 }
 
 static const struct ss_component_ops ops = {

@@ -36,6 +36,7 @@ struct ss_run_state {
 	struct ss_run_options opts;	/* the engine's copy */
 	struct ss_output *profile;	/* opened by the first user */
 	struct ss_output *mrc;		/* likewise */
+	char *lanes_by;			/* the component that claimed the lanes */
 };
 
 static struct ss_run_state *run_of(struct ss_engine *e)
@@ -58,6 +59,8 @@ void ss_run_options_clear(struct ss_run_options *o)
 	g_free(o->trace);
 	g_free(o->trace_digest);
 	g_strfreev(o->params);
+	g_free(o->lane_key);
+	g_strfreev(o->lane_values);
 	/* raw_stats_unread is no command-line option: zeroing covers it */
 	memset(o, 0, sizeof(*o));
 }
@@ -82,6 +85,8 @@ void ss_engine_set_run_options(struct ss_engine *e,
 	mine->trace = g_strdup(o->trace);
 	mine->trace_digest = g_strdup(o->trace_digest);
 	mine->params = g_strdupv(o->params);
+	mine->lane_key = g_strdup(o->lane_key);
+	mine->lane_values = g_strdupv(o->lane_values);
 }
 
 const struct ss_run_options *ss_engine_run_options(const struct ss_engine *e)
@@ -156,6 +161,19 @@ bool ss_engine_mrc_used(struct ss_engine *e)
 	return run_of(e)->mrc != NULL;
 }
 
+void ss_engine_claim_lanes(struct ss_engine *e, const char *component)
+{
+	struct ss_run_state *r = run_of(e);
+
+	g_free(r->lanes_by);
+	r->lanes_by = g_strdup(component);
+}
+
+const char *ss_engine_lanes_claimed(const struct ss_engine *e)
+{
+	return e->run ? e->run->lanes_by : NULL;
+}
+
 bool ss_engine_close_outputs(struct ss_engine *e, GError **err)
 {
 	struct ss_output **slots[2] = {
@@ -221,6 +239,7 @@ void ss_run_free(struct ss_engine *e)
 		}
 	}
 	ss_run_options_clear(&e->run->opts);
+	g_free(e->run->lanes_by);
 	g_free(e->run);
 	e->run = NULL;
 }

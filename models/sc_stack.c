@@ -240,6 +240,12 @@ const uint64_t *sc_stack_sent(struct sc_stack *s, unsigned lane)
 	return s->total + (size_t)s->order_of[lane] * N_COUNTERS + SC_N_STATS;
 }
 
+void sc_stack_zero(struct sc_stack *s)
+{
+	memset(s->diff, 0, (size_t)N_COUNTERS * (s->lanes + 1) * sizeof(*s->diff));
+	memset(s->total, 0, (size_t)N_COUNTERS * s->lanes * sizeof(*s->total));
+}
+
 /* ---- a sector's chain of written bytes (lazy_fetch) ------------------------------- */
 
 static unsigned lanes_above(const struct sc_stack *s, uint32_t depth)

@@ -50,9 +50,11 @@ void sc_stack_end_kernel(struct sc_stack *s, const struct sc_kernel_end *end);
 void sc_stack_flush(struct sc_stack *s);
 void sc_stack_invalidate(struct sc_stack *s);
 /* Lane k's counters (SC_N_STATS, totals summed, as sc_stats()) and what
- * it sent (SC_N_SENT), since it was made. */
+ * it sent (SC_N_SENT), since it was made or zeroed. */
 const uint64_t *sc_stack_stats(struct sc_stack *s, unsigned lane);
 const uint64_t *sc_stack_sent(struct sc_stack *s, unsigned lane);
+/* Every lane's counters back to zero (a new kernel's). */
+void sc_stack_zero(struct sc_stack *s);
 
 #ifdef __cplusplus
 }

@@ -92,6 +92,14 @@ struct sweep {
 	bool progress;
 	char *first_error;	/* the first point that failed: its message */
 	int first_status;
+	/*
+	 * One pass for the values of one axis (an associativity, ".assoc"):
+	 * its index, or -1; the points taken (by a worker, alone or in its
+	 * group); and how the groups went, for the message that says so
+	 */
+	int lane_axis;
+	uint8_t *taken;
+	size_t one_pass_runs, one_pass_points, alone_groups;
 };
 
 /* ---- messages ---------------------------------------------------------------- */
@@ -523,55 +531,98 @@ static void show_progress(struct sweep *s)
 }
 
 /* Point p's run, into OUT.points/point-P.{json,csv}. */
-static void run_point(struct sweep *s, size_t p)
+/* Stride of axis a in the point index. */
+static size_t axis_stride(const struct sweep *s, guint a)
 {
+	size_t stride = 1;
+
+	for (guint j = s->axes->len; j-- > a + 1;)
+		stride *= ((struct axis *)s->axes->pdata[j])->values->len;
+	return stride;
+}
+
+/* Drop what point p left (its .part files included). */
+static void unlink_point(const struct sweep *s, size_t p)
+{
+	for (int k = 0; k < 2; k++) {
+		char *f = keep_path(s, p, k ? "csv" : "json");
+		char *part = g_strconcat(f, ".part", NULL);
+
+		g_unlink(f);
+		g_unlink(part);
+		g_free(part);
+		g_free(f);
+	}
+}
+
+/*
+ * Run point pts[0] with the others of its group as lanes (n > 1: they
+ * differ only in the lane axis), or alone.  A group whose lanes no
+ * component claims is not run: *claimed false, and the caller runs its
+ * points one by one.  Returns 0, -1 (interrupted or an earlier failure)
+ * or an exit status, with *msg.
+ */
+static int run_sim(struct sweep *s, const size_t *pts, size_t n, bool *claimed, char **msg)
+{
+	size_t p = pts[0];
 	char **o = point_overrides(s, p);
 	char *json = keep_path(s, p, "json"), *csv = keep_path(s, p, "csv");
 	GError *err = NULL;
 	GPtrArray *errors = NULL;
 	struct ss_registry *reg = NULL;
 	struct ss_sim *sim = NULL;
-	char *msg = NULL;
+	char **lanes = NULL;
 	int status = 0;
 
-	pthread_mutex_lock(&s->lock);
-	status = s->first_error || ss_interrupted() ? -1 : 0;
-	pthread_mutex_unlock(&s->lock);
-	if (status)
-		goto out;
+	*claimed = true;
 	reg = new_registry(&err);
 	if (!reg) {
-		msg = g_strdup(err->message);
+		*msg = g_strdup(err->message);
 		status = EXIT_INTERNAL;
 		goto out;
 	}
 	sim = ss_sim_load(reg, s->config, (const char *const *)o, s->input, &errors);
 	if (!sim) {
 		/* it loaded with TRACE (check_grid): its native copy is at fault */
-		msg = g_strdup_printf("sectorsim sweep: point %zu: %s", p,
-				      errors->len ? (char *)errors->pdata[0] : "does not load");
+		*msg = g_strdup_printf("sectorsim sweep: point %zu: %s", p,
+				       errors->len ? (char *)errors->pdata[0] : "does not load");
 		g_ptr_array_free(errors, TRUE);
 		status = EXIT_INTERNAL;
 		goto out;
+	}
+	if (n > 1) {
+		lanes = g_new0(char *, n + 1);
+		for (size_t i = 0; i < n; i++)
+			lanes[i] = g_strdup(point_value(s, pts[i], (guint)s->lane_axis));
 	}
 
 	struct ss_run_options run = {
 		.json = json, .csv = csv, .quiet = TRUE, .table_off = TRUE,
 		.threads = 1, .raw_stats_unread = TRUE,
 		.version = PACKAGE_VERSION, .config = s->config, .params = o,
+		.lane_key = n > 1 ? ((struct axis *)s->axes->pdata[s->lane_axis])->key : NULL,
+		.lane_values = lanes,
 	};
 
 	ss_sim_set_run_options(sim, &run);
-	if (!ss_sim_build(sim, &err) || !ss_sim_run(sim, &err) ||
-	    !ss_engine_close_outputs(ss_sim_engine(sim), &err)) {
-		status = err->code == SS_ERROR_CONFIG || err->code == SS_ERROR_INPUT
-			 ? EXIT_INPUT : EXIT_INTERNAL;
-		char *l = point_label(s, p);
-
-		msg = g_strdup_printf("sectorsim sweep: point %zu (%s): %s", p, l, err->message);
-		g_free(l);
+	if (!ss_sim_build(sim, &err)) {
+		status = 1;
+	} else if (n > 1 && !ss_engine_lanes_claimed(ss_sim_engine(sim))) {
+		*claimed = false;
+		goto out;
+	} else if (!ss_sim_run(sim, &err) ||
+		   !ss_engine_close_outputs(ss_sim_engine(sim), &err)) {
+		status = 1;
 	} else if (ss_interrupted()) {
 		status = -1;
+	}
+	if (status > 0) {
+		char *l = point_label(s, p);
+
+		status = err->code == SS_ERROR_CONFIG || err->code == SS_ERROR_INPUT
+			 ? EXIT_INPUT : EXIT_INTERNAL;
+		*msg = g_strdup_printf("sectorsim sweep: point %zu (%s): %s", p, l, err->message);
+		g_free(l);
 	}
 out:
 	if (sim)
@@ -579,6 +630,48 @@ out:
 	if (reg)
 		ss_registry_free(reg);
 	g_clear_error(&err);
+	/* lane i's files are the point's: lane 0, the run's own, is the
+	 * point itself again, and goes */
+	for (size_t i = 0; i < n && lanes; i++)
+		for (int k = 0; k < 2; k++) {
+			char *lane = g_strdup_printf("%s.lane%zu", k ? csv : json, i);
+			char *to = keep_path(s, pts[i], k ? "csv" : "json");
+
+			if (status || !*claimed || i == 0 || g_rename(lane, to) != 0)
+				g_unlink(lane);
+			g_free(to);
+			g_free(lane);
+		}
+	g_strfreev(lanes);
+	g_free(json);
+	g_free(csv);
+	g_strfreev(o);
+	return status;
+}
+
+/* Points pts[0..n-1] (one group, or one point): run, counted, and an
+ * unfinished one leaves nothing. */
+static void run_points_of(struct sweep *s, const size_t *pts, size_t n)
+{
+	char *msg = NULL;
+	bool claimed;
+	int status;
+
+	pthread_mutex_lock(&s->lock);
+	status = s->first_error || ss_interrupted() ? -1 : 0;
+	pthread_mutex_unlock(&s->lock);
+	if (status)
+		return;
+	status = run_sim(s, pts, n, &claimed, &msg);
+	if (!claimed) {
+		/* no component takes the lanes: one by one */
+		pthread_mutex_lock(&s->lock);
+		s->alone_groups++;
+		pthread_mutex_unlock(&s->lock);
+		for (size_t i = 0; i < n; i++)
+			run_points_of(s, &pts[i], 1);
+		return;
+	}
 	pthread_mutex_lock(&s->lock);
 	if (status > 0 && !s->first_error) {
 		s->first_error = msg;
@@ -586,26 +679,25 @@ out:
 		msg = NULL;
 	}
 	if (!status) {
-		s->done++;
-		s->kernels_done += count_kernels(json);
+		if (n > 1) {
+			s->one_pass_runs++;
+			s->one_pass_points += n;
+		}
+		for (size_t i = 0; i < n; i++) {
+			char *json = keep_path(s, pts[i], "json");
+
+			s->done++;
+			s->kernels_done += count_kernels(json);
+			g_free(json);
+		}
 		if (s->progress)
 			show_progress(s);
 	}
 	pthread_mutex_unlock(&s->lock);
-	/* an unfinished point leaves nothing, its .part files included */
-	if (status) {
-		for (int k = 0; k < 2; k++) {
-			char *part = g_strconcat(k ? csv : json, ".part", NULL);
-
-			g_unlink(k ? csv : json);
-			g_unlink(part);
-			g_free(part);
-		}
-	}
+	if (status)
+		for (size_t i = 0; i < n; i++)
+			unlink_point(s, pts[i]);
 	g_free(msg);
-	g_free(json);
-	g_free(csv);
-	g_strfreev(o);
 }
 
 /* ---- collating ------------------------------------------------------------------ */
@@ -1583,28 +1675,76 @@ static int parse_points(struct sweep *s)
 }
 
 /* The next point of this run that is not kept yet, or n_points. */
-static size_t take_point(struct sweep *s)
+/* Whether point p is this run's to simulate: its share, not kept, not
+ * taken yet. */
+static bool open_point(const struct sweep *s, size_t p)
+{
+	return mine(s, p) && !point_kept(s, p) && !s->taken[p];
+}
+
+/*
+ * The next point to run, with the other points of its group when one
+ * axis runs in one pass (those still open): *n of them into pts.
+ * SIZE_MAX when none is left.
+ */
+static size_t take_task(struct sweep *s, size_t *pts, size_t *n)
 {
 	size_t p;
 
+	*n = 0;
 	pthread_mutex_lock(&s->lock);
-	while (s->next < s->n_points &&
-	       (!mine(s, s->next) || point_kept(s, s->next)))
+	while (s->next < s->n_points && !open_point(s, s->next))
 		s->next++;
 	p = s->next;
-	if (p < s->n_points)
-		s->next++;
+	if (p < s->n_points) {
+		if (s->lane_axis < 0) {
+			pts[(*n)++] = p;
+			s->taken[p] = 1;
+		} else {
+			const struct axis *ax = s->axes->pdata[s->lane_axis];
+			size_t stride = axis_stride(s, (guint)s->lane_axis);
+			size_t base = p - (p / stride % ax->values->len) * stride;
+
+			for (guint v = 0; v < ax->values->len; v++) {
+				size_t q = base + v * stride;
+
+				if (q == p || (q > p && open_point(s, q))) {
+					pts[(*n)++] = q;
+					s->taken[q] = 1;
+				}
+			}
+		}
+	}
 	pthread_mutex_unlock(&s->lock);
-	return p;
+	return *n ? p : SIZE_MAX;
 }
 
 static void *worker(void *data)
 {
 	struct sweep *s = data;
+	size_t len = s->lane_axis < 0 ? 1 :
+		     ((struct axis *)s->axes->pdata[s->lane_axis])->values->len;
+	size_t *pts = g_new(size_t, len), n;
 
-	for (size_t p; (p = take_point(s)) < s->n_points;)
-		run_point(s, p);
+	while (take_task(s, pts, &n) != SIZE_MAX)
+		run_points_of(s, pts, n);
+	g_free(pts);
 	return NULL;
+}
+
+/*
+ * The axis whose points run in one pass when a component can (an
+ * associativity: KEY ending in ".assoc"; the last such axis), or -1.
+ */
+static int pick_lane_axis(const struct sweep *s)
+{
+	for (guint a = s->axes->len; a-- > 0;) {
+		const struct axis *ax = s->axes->pdata[a];
+
+		if (ax->values->len > 1 && g_str_has_suffix(ax->key, ".assoc"))
+			return (int)a;
+	}
+	return -1;
 }
 
 /* Run the points not kept yet; 0 once every one of this run is. */
@@ -1628,6 +1768,8 @@ static int run_points(struct sweep *s)
 			s->done++;
 	}
 	s->next = 0;
+	s->lane_axis = pick_lane_axis(s);
+	s->taken = g_new0(uint8_t, s->n_points);
 	s->t0 = g_get_monotonic_time();
 	s->progress = isatty(2) && !s->quiet;
 	threads = MAX(1u, MIN(threads, (unsigned)MIN(s->total, 4096)));
@@ -1648,8 +1790,20 @@ static int run_points(struct sweep *s)
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	g_free(tid);
+	g_clear_pointer(&s->taken, g_free);
 	if (s->progress)
 		fputs("\r\033[K", stderr);
+	/* which method each group took */
+	if (s->lane_axis >= 0 && !s->quiet && s->rank == 0) {
+		const char *key = ((struct axis *)s->axes->pdata[s->lane_axis])->key;
+
+		if (s->one_pass_runs)
+			fprintf(stderr, "sectorsim sweep: %s: %zu points in %zu runs of one LRU stack pass each\n",
+				key, s->one_pass_points, s->one_pass_runs);
+		if (s->alone_groups)
+			fprintf(stderr, "sectorsim sweep: %s: %zu groups run point by point (no component simulates them in one pass: that takes an l2_slice_set with LRU, a write_miss that allocates, no protect_dirty_pct, sets given and not size)\n",
+				key, s->alone_groups);
+	}
 	if (status)
 		return status;
 	if (s->first_error) {

@@ -131,6 +131,15 @@ struct ss_run_options {
 	/* --mrc FILE: miss-ratio curves, ss_engine_mrc_output() (last, so
 	 * that the fields before it keep their places) */
 	char *mrc;
+	/*
+	 * Lanes (`sectorsim sweep`; no command-line option): the values of
+	 * one parameter, "COMPONENT.KEY" as -p names it, that a component
+	 * able to simulate them in the same pass does, each lane counted
+	 * apart (ss_engine_claim_lanes); the run itself is that of the
+	 * configuration as -p gave it.  NULL: none.
+	 */
+	char *lane_key;
+	char **lane_values;
 };
 
 /*
@@ -200,6 +209,15 @@ FILE *ss_engine_profile_output(struct ss_engine *e, const char *header,
 FILE *ss_engine_mrc_output(struct ss_engine *e, const char *header,
 			   const char *what, GError **err);
 bool ss_engine_mrc_used(struct ss_engine *e);
+
+/*
+ * A component that simulates the run options' lanes claims them as it is
+ * created (one may); the component then counts lane i's counters as
+ * COMPONENT.lane[i].NAME, and whoever reports reads them there.  NULL
+ * when no component has.
+ */
+void ss_engine_claim_lanes(struct ss_engine *e, const char *component);
+const char *ss_engine_lanes_claimed(const struct ss_engine *e);
 
 /*
  * An output file of the run (results, statistics, a profile), opened by
