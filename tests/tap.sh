@@ -93,6 +93,22 @@ golden_traces()
 		"conversion_example=$shared/golden/conversion_example/accelsim"
 }
 
+# The kernels array of a results JSON, from its "[" on.
+kernels_of_run()
+{
+	awk 'f { print } /^  "kernels": \[$/ { f = 1; print "[" }' "$1" | sed '$d'
+}
+
+# The kernels array of point $2 of a sweep's JSON.
+kernels_of_point()
+{
+	awk -v i="$2" '
+		index($0, "    {\"index\": " i ", ") == 1 { p = 1; next }
+		p && /^    "kernels": \[$/ { k = 1; print "["; next }
+		k && /^  \]}/ { print "  ]"; exit }
+		k { print }' "$1"
+}
+
 tap_tmpdir()
 {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || {

@@ -19,22 +19,6 @@ sample=$top/traces/vectoradd-a100
 tap_tmpdir test-sweep
 mkdir "$tmp/w" && cd "$tmp/w" || exit 1
 
-# The kernels array of a results JSON, from its "[" on.
-kernels_of_run()
-{
-	awk 'f { print } /^  "kernels": \[$/ { f = 1; print "[" }' "$1" | sed '$d'
-}
-
-# The kernels array of point $2 of a sweep's JSON.
-kernels_of_point()
-{
-	awk -v i="$2" '
-		index($0, "    {\"index\": " i ", ") == 1 { p = 1; next }
-		p && /^    "kernels": \[$/ { k = 1; print "["; next }
-		k && /^  \]}/ { print "  ]"; exit }
-		k { print }' "$1"
-}
-
 # ---- a grid ---------------------------------------------------------------------
 
 run sweep "$titanv" "$sample" -s l2.assoc=4,24 -s l1.assoc=2,4,8 --json s.json --csv s.csv

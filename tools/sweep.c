@@ -1732,16 +1732,56 @@ static void *worker(void *data)
 	return NULL;
 }
 
-/*
- * The axis whose points run in one pass when a component can (an
- * associativity: KEY ending in ".assoc"; the last such axis), or -1.
- */
-static int pick_lane_axis(const struct sweep *s)
+/* Whether a component of point 0 takes axis a's values as lanes (a
+ * build, no run). */
+static bool takes_lanes(const struct sweep *s, guint a)
 {
+	const struct axis *ax = s->axes->pdata[a];
+	struct ss_registry *reg = new_registry(NULL);
+	char **o = point_overrides(s, 0);
+	char **lanes = g_new0(char *, ax->values->len + 1);
+	GPtrArray *errors = NULL;
+	struct ss_sim *sim = NULL;
+	bool taken = false;
+
+	for (guint v = 0; v < ax->values->len; v++)
+		lanes[v] = g_strdup(ax->values->pdata[v]);
+	if (reg)
+		sim = ss_sim_load(reg, s->config, (const char *const *)o, s->input, &errors);
+	if (sim) {
+		struct ss_run_options run = {
+			.quiet = TRUE, .threads = 1, .raw_stats_unread = TRUE,
+			.lane_key = ax->key, .lane_values = lanes,
+		};
+
+		ss_sim_set_run_options(sim, &run);
+		taken = ss_sim_build(sim, NULL) && ss_engine_lanes_claimed(ss_sim_engine(sim));
+		ss_sim_free(sim);
+	} else if (errors) {
+		g_ptr_array_free(errors, TRUE);
+	}
+	if (reg)
+		ss_registry_free(reg);
+	g_strfreev(lanes);
+	g_strfreev(o);
+	return taken;
+}
+
+/*
+ * The axis whose points run in one pass: an associativity (KEY ending in
+ * ".assoc") whose component takes its values as lanes, the last such;
+ * or -1.  *asked: an associativity axis there was, none taken.
+ */
+static int pick_lane_axis(const struct sweep *s, bool *asked)
+{
+	*asked = false;
 	for (guint a = s->axes->len; a-- > 0;) {
 		const struct axis *ax = s->axes->pdata[a];
 
-		if (ax->values->len > 1 && g_str_has_suffix(ax->key, ".assoc"))
+		if (ax->values->len < 2 || !g_str_has_suffix(ax->key, ".assoc"))
+			continue;
+		*asked = true;
+		if (takes_lanes(s, a))
 			return (int)a;
 	}
 	return -1;
@@ -1768,7 +1808,9 @@ static int run_points(struct sweep *s)
 			s->done++;
 	}
 	s->next = 0;
-	s->lane_axis = pick_lane_axis(s);
+	bool asked;
+
+	s->lane_axis = pick_lane_axis(s, &asked);
 	s->taken = g_new0(uint8_t, s->n_points);
 	s->t0 = g_get_monotonic_time();
 	s->progress = isatty(2) && !s->quiet;
@@ -1793,16 +1835,16 @@ static int run_points(struct sweep *s)
 	g_clear_pointer(&s->taken, g_free);
 	if (s->progress)
 		fputs("\r\033[K", stderr);
-	/* which method each group took */
-	if (s->lane_axis >= 0 && !s->quiet && s->rank == 0) {
-		const char *key = ((struct axis *)s->axes->pdata[s->lane_axis])->key;
+	/* which method the points took */
+	if (!s->quiet && s->rank == 0) {
+		const char *key = s->lane_axis >= 0
+			? ((struct axis *)s->axes->pdata[s->lane_axis])->key : NULL;
 
 		if (s->one_pass_runs)
 			fprintf(stderr, "sectorsim sweep: %s: %zu points in %zu runs of one LRU stack pass each\n",
 				key, s->one_pass_points, s->one_pass_runs);
-		if (s->alone_groups)
-			fprintf(stderr, "sectorsim sweep: %s: %zu groups run point by point (no component simulates them in one pass: that takes an l2_slice_set with LRU, a write_miss that allocates, no protect_dirty_pct, sets given and not size)\n",
-				key, s->alone_groups);
+		if (s->alone_groups || (asked && !key))
+			fprintf(stderr, "sectorsim sweep: the associativities were run point by point: one pass takes an l2_slice_set with LRU, a write_miss that allocates, no protect_dirty_pct, sets given and not size\n");
 	}
 	if (status)
 		return status;
