@@ -9,10 +9,10 @@
 # associativity: one run of one point, with the default threads (the
 # cost of a point run alone), then the sweep of all of them, each the
 # median wall time of RUNS (default 3) runs after a warm-up, and their
-# ratio: the sweep's time per point against a run's.  The sweep decodes
-# the .gz text once into the native format and runs the points at once,
-# one thread each.  Needs GNU time (/usr/bin/time).  Run it on an idle
-# machine.
+# ratios: the sweep's time against a run's, and per point.  The sweep
+# decodes the .gz text once into the native format and runs the
+# associativities in one LRU stack pass.  Needs GNU time (/usr/bin/time).
+# Run it on an idle machine.
 set -eu
 
 [ $# -ge 1 ] || { echo "usage: $0 BUILDDIR [RUNS] [POINTS]" >&2; exit 2; }
@@ -50,4 +50,5 @@ awk -v one="$one" -v sw="$sweep" -v n="$points" 'BEGIN {
 	printf "%d separate runs (estimated)                  %7.2f s\n", n, n * one
 	printf "sweep per point                              %7.2f s  (%.2fx a run)\n", sw / n, sw / n / one
 	printf "sweep against separate runs                  %7.2fx faster\n", n * one / sw
+	printf "sweep against one run                        %7.2fx its time\n", sw / one
 }'
