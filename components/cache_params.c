@@ -122,12 +122,15 @@ struct sc_timepar *cache_timepar_new(const struct ss_params *p, struct sc_cache 
 	return tp;
 }
 
-void cache_timepar_run(struct sc_timepar *tp, uint64_t *replayed)
+void cache_timepar_run(struct sc_timepar *tp, uint64_t *replayed, uint64_t *seen)
 {
-	uint64_t before = sc_timepar_counts(tp)->replayed;
+	uint64_t now;
 
 	sc_timepar_run(tp);
-	*replayed += sc_timepar_counts(tp)->replayed - before;
+	/* with the runs a full batch started since the last time */
+	now = sc_timepar_counts(tp)->replayed;
+	*replayed += now - *seen;
+	*seen = now;
 }
 
 /* ---- address decoding and slice maps --------------------------------------- */

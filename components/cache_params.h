@@ -105,8 +105,10 @@ struct sc_timepar *cache_timepar_new(const struct ss_params *p, struct sc_cache 
 				     sc_emit_fn emit, void *ctx, GError **err);
 /* The name of the counter of requests simulated again. */
 #define CACHE_STAT_TIMEPAR_REPLAYED "time_parallel_replayed"
-/* Simulate what tp holds; the requests simulated again add to *replayed. */
-void cache_timepar_run(struct sc_timepar *tp, uint64_t *replayed);
+/* Simulate what tp holds; the requests simulated again since the count
+ * *seen (this run's and those of the batches that filled up) add to
+ * *replayed. */
+void cache_timepar_run(struct sc_timepar *tp, uint64_t *replayed, uint64_t *seen);
 
 /* ---- address decoding and slice maps --------------------------------------- */
 

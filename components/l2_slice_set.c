@@ -84,6 +84,7 @@ struct l2_slice {
 	uint64_t *total[L2_N_SLICE_STATS];	/* slice[s].<total> */
 	struct cache_timing *timing;	/* timing mode, else NULL */
 	struct sc_timepar *timepar;	/* parallel = time, else NULL */
+	uint64_t replayed_seen;		/* its count, as last added */
 	struct sc_stack *stack;		/* the run's lanes, else NULL */
 	uint64_t sent[SC_N_SENT];	/* with lanes: what it sent, by kind */
 };
@@ -536,7 +537,7 @@ static void act_then_pass(struct l2_slice_set *l2, enum slice_act act,
 
 			/* what the slice holds comes first */
 			if (sl->timepar)
-				cache_timepar_run(sl->timepar, l2->replayed);
+				cache_timepar_run(sl->timepar, l2->replayed, &sl->replayed_seen);
 			switch (act) {
 			case ACT_END_KERNEL:
 				sc_end_kernel(sl->cache, &l2->end);
@@ -726,8 +727,14 @@ static void l2_finish(struct ss_component *c)
 {
 	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
 
-	for (unsigned s = 0; s < l2->n_slices; s++)
-		fold_counts(l2, &l2->slice[s]);
+	for (unsigned s = 0; s < l2->n_slices; s++) {
+		struct l2_slice *sl = &l2->slice[s];
+
+		/* a run that ends with requests held: simulated first */
+		if (sl->timepar)
+			cache_timepar_run(sl->timepar, l2->replayed, &sl->replayed_seen);
+		fold_counts(l2, sl);
+	}
 }
 
 static void l2_destroy(struct ss_component *c)

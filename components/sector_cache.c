@@ -61,7 +61,7 @@ struct sector_cache {
 	/* parallel = time: the requests held for simulation by segments,
 	 * else NULL; and the count of those simulated again */
 	struct sc_timepar *timepar;
-	uint64_t *replayed;
+	uint64_t *replayed, replayed_seen;
 };
 
 /* The capacity counter: this kernel's sets x ways x line. */
@@ -242,7 +242,7 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 
 	/* what is held comes first */
 	if (sc->timepar)
-		cache_timepar_run(sc->timepar, sc->replayed);
+		cache_timepar_run(sc->timepar, sc->replayed, &sc->replayed_seen);
 
 	switch (r->ctl) {
 	case MEM_CTL_FLUSH:
@@ -374,6 +374,16 @@ static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 		sector_cache_recv_other(c, in, m);
 }
 
+/* A run that ends with requests held (no kernel's end came): they are
+ * simulated, and their requests go down, before the counters are read. */
+static void sector_cache_finish(struct ss_component *c)
+{
+	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
+
+	if (sc->timepar)
+		cache_timepar_run(sc->timepar, sc->replayed, &sc->replayed_seen);
+}
+
 static void sector_cache_destroy(struct ss_component *c)
 {
 	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
@@ -388,6 +398,7 @@ static const struct ss_component_ops ops = {
 	.xcreate = sector_cache_create,
 	.xrecv = sector_cache_recv,
 	.xprefetch = sector_cache_prefetch,
+	.xfinish = sector_cache_finish,
 	.xdestroy = sector_cache_destroy,
 };
 

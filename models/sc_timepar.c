@@ -2,36 +2,40 @@
 /*
  * Time-parallel simulation of a sector cache.
  *
- * The requests are held until a batch is full (or its owner runs it at a
- * kernel's end), then cut into `segments` runs of consecutive requests.
- * Segment 0 is simulated on the cache itself, which holds the true state
- * it starts from; each other segment at the same time, on a thread, in a
- * copy of the cache that starts empty, keeping what it sends down.
+ * The requests are held until a batch is full (or its owner runs it, at
+ * a control message), then cut into `segments` equal runs of consecutive
+ * requests.  Segment 0 is simulated on the cache itself, which holds the
+ * true state it starts from, and sends as it goes.  Each other segment is
+ * simulated at the same time, on a thread, in a copy of the cache: first,
+ * from empty, the requests just before it, to guess the state it starts
+ * from (most sets forget where they started within a few times their
+ * ways), that guess saved set by set; then its own requests, keeping what
+ * it sends down.
  *
  * The sets of a cache are independent (protect_dirty_pct, which counts
  * modified lines over the whole cache, is refused), so a segment's
  * results can be wrong only in the accesses of each set before that set
- * forgot where it started.  In order, each segment after the first is
- * then corrected in one pass over its requests: each set it touches is
- * simulated again from its true state (the cache's, which by then is the
- * end of the segment before) in one copy, and from empty in another, which
+ * forgot its guess.  In order, each segment after the first is corrected
+ * in one pass over its requests: a set whose true state at the segment's
+ * start (the cache's, which by then is the end of the segment before)
+ * matches the guess is right as it is; any other is simulated again from
+ * its true state in one copy, and from the guess in another, which
  * repeats what the segment did; every `assoc` accesses of the set the two
  * are compared, and once they hold the same lines in the same order with
  * the same sectors (whatever ways hold them), they answer alike from then
  * on: the segment's later results for the set stand, and its final set is
  * the true one with the ways renumbered as the comparison paired them.  A
  * set that never matches has its true run's end.  The segment's counts
- * lose the empty copy's and gain the true copy's; what it sent for the
- * accesses simulated again is replaced by what the true copy sent.
- * What the segments sent goes down in the order of the requests.
+ * lose the guess copy's and gain the true copy's; what it sent for the
+ * accesses simulated again is replaced by what the true copy sent.  What
+ * the segments sent goes down in the order of the requests.
  *
- * The result equals sequential simulation whatever the thread timing:
- * each segment is a pure function of its requests, and the corrections
- * run in order on the caller's thread.
+ * The result, and what is simulated again, are the same whatever the
+ * thread timing: each segment is a pure function of the batch, and the
+ * corrections run in order on the caller's thread.
  */
 #include "config.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +69,6 @@ struct tp_seg {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool started;
-	gint64 busy;			/* its thread's time, microseconds */
 };
 
 /* Where a set is in the correction of a segment. */
@@ -85,18 +88,15 @@ struct sc_timepar {
 	uint8_t *set_status;		/* per set: SET_* */
 	uint32_t *set_count;		/* per set: accesses simulated again */
 	uint32_t open;			/* sets SET_OPEN */
-	/* the corrections: the true run and the replay from empty */
+	/* the corrections: the true run, and the replay from the guess */
 	struct sc_cache *truth, *replay;
 	uint64_t truth_st[SC_N_STATS], replay_st[SC_N_STATS];
 	GArray *truth_down;		/* struct tp_down */
 	uint32_t truth_at;
-	uint8_t *empty, *state, *other;	/* set states */
+	uint8_t *state, *other;		/* set states */
 	uint16_t *maps;			/* per set done: its ways' pairing */
 	uint32_t line_shift;
 	struct sc_timepar_counts counts;
-	/* segment 0's part of a batch, the others sharing the rest: moved
-	 * towards the split where its thread and theirs end together */
-	double share0;
 };
 
 const char *sc_timepar_unsupported(const struct sc_config *cfg)
@@ -160,7 +160,6 @@ void sc_timepar_free(struct sc_timepar *tp)
 	g_free(tp->redone);
 	g_free(tp->set_status);
 	g_free(tp->set_count);
-	g_free(tp->empty);
 	g_free(tp->state);
 	g_free(tp->other);
 	g_free(tp->maps);
@@ -192,7 +191,6 @@ struct sc_timepar *sc_timepar_new(struct sc_cache *c, sc_emit_fn emit, void *ctx
 	tp->n_seg = segments;
 	tp->batch = batch;
 	tp->line_shift = __builtin_ctz(cfg->line_bytes);
-	tp->share0 = 1.0 / segments;
 	for (unsigned j = 0; j < segments; j++) {
 		struct tp_seg *s = &tp->seg[j];
 
@@ -302,8 +300,6 @@ static void *simulate_segment(void *data)
 	struct sc_timepar *tp = s->tp;
 	const struct mem_req *req = tp->req;
 
-	gint64 t0 = g_get_monotonic_time();
-
 	s->warming = true;
 	for (size_t i = s->first - warm_up(tp, s); i < s->first; i++)
 		sc_access(s->cache, &req[i]);
@@ -319,57 +315,58 @@ static void *simulate_segment(void *data)
 		s->at = (uint32_t)i;
 		sc_access(s->cache, &req[i]);
 	}
-	s->busy = g_get_monotonic_time() - t0;
 	return NULL;
 }
 
-/* The copies take the cache's geometry (a kernel may have resized it). */
-static void match_geometry(struct sc_timepar *tp, struct sc_cache *copy)
+/* The copies take the cache's geometry (a kernel may have resized it);
+ * false when one cannot (its tables refused). */
+static bool match_geometry(struct sc_timepar *tp, struct sc_cache *copy)
 {
 	uint32_t sets = sc_sets(tp->c), ways = sc_ways(tp->c);
 	char *why = NULL;
 
 	if (sc_sets(copy) == sets && sc_ways(copy) == ways)
-		return;
-	if (!sc_resize(copy, (uint64_t)sets * ways * sc_config_of(tp->c)->line_bytes, &why) ||
-	    sc_sets(copy) != sets || sc_ways(copy) != ways)
-		g_error("sc_timepar: a copy of the cache cannot take its %u sets of %u ways: %s",
-			sets, ways, why ? why : "another geometry");
+		return true;
+	if (sc_resize(copy, (uint64_t)sets * ways * sc_config_of(tp->c)->line_bytes, &why) &&
+	    sc_sets(copy) == sets && sc_ways(copy) == ways)
+		return true;
+	g_free(why);
+	return false;
 }
 
-static void size_arrays(struct sc_timepar *tp)
+/* The copies and the arrays for the cache as it is; false when a copy
+ * cannot take its geometry. */
+static bool size_arrays(struct sc_timepar *tp)
 {
 	uint32_t sets = sc_sets(tp->c);
 
 	for (unsigned j = 0; j < tp->n_seg; j++)
-		match_geometry(tp, tp->seg[j].cache);
-	match_geometry(tp, tp->truth);
-	match_geometry(tp, tp->replay);
+		if (!match_geometry(tp, tp->seg[j].cache))
+			return false;
+	if (!match_geometry(tp, tp->truth) || !match_geometry(tp, tp->replay))
+		return false;
 	if (sets == tp->sets && tp->state_bytes == sc_set_state_bytes(tp->c))
-		return;
+		return true;
 	tp->sets = sets;
 	tp->state_bytes = sc_set_state_bytes(tp->c);
 	for (unsigned j = 1; j < tp->n_seg; j++)
 		tp->seg[j].start = g_realloc(tp->seg[j].start, (size_t)sets * tp->state_bytes);
 	tp->set_status = g_renew(uint8_t, tp->set_status, sets);
 	tp->set_count = g_renew(uint32_t, tp->set_count, sets);
-	tp->empty = g_realloc(tp->empty, tp->state_bytes);
 	tp->state = g_realloc(tp->state, tp->state_bytes);
 	tp->other = g_realloc(tp->other, tp->state_bytes);
 	tp->maps = g_renew(uint16_t, tp->maps, (size_t)sets * sc_ways(tp->c));
-	sc_set_state_empty(tp->c, tp->empty);
+	return true;
 }
 
 static void start_segment(struct sc_timepar *tp, unsigned j)
 {
 	struct tp_seg *s = &tp->seg[j];
 
-	/* segment 0 takes share0; the others the rest, evenly */
-	size_t n0 = (size_t)(tp->n * tp->share0);
-
-	n0 = CLAMP(n0, 1, tp->n - (tp->n_seg - 1));
-	s->first = j ? n0 + (tp->n - n0) * (j - 1) / (tp->n_seg - 1) : 0;
-	s->end = j ? n0 + (tp->n - n0) * j / (tp->n_seg - 1) : n0;
+	/* equal parts: the split, and so what is simulated again, does not
+	 * depend on the machine */
+	s->first = tp->n * j / tp->n_seg;
+	s->end = tp->n * (j + 1) / tp->n_seg;
 	s->started = false;
 	g_array_set_size(s->down, 0);
 	if (!j)
@@ -406,7 +403,7 @@ static void open_set(struct sc_timepar *tp, struct tp_seg *s, uint32_t set)
 }
 
 /* Request i of the segment, to an open set, again: from the truth and
- * from empty, compared now and then. */
+ * from the guess, compared now and then. */
 static void redo(struct sc_timepar *tp, uint32_t set, size_t i)
 {
 	tp->truth_at = (uint32_t)i;
@@ -422,8 +419,9 @@ static void redo(struct sc_timepar *tp, uint32_t set, size_t i)
 }
 
 /*
- * Segment s, corrected: its requests in order, until every set it touches
- * is done (all of them, when some set never matches).  The sets still
+ * Segment s, corrected: its requests in order, until every set of the
+ * cache has been seen and is done (to its end, when the segment leaves
+ * some set untouched or some set never matches).  The sets still
  * open at its end take their true run's end now; those done take the
  * segment's once it has one (finish_segment()).  This needs only the
  * cache's state, so it runs while the segment is still simulated.
@@ -503,31 +501,19 @@ static void wait_started(struct tp_seg *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/*
- * Two segments: move segment 0's share towards the split where it and
- * its corrections end when segment 1 does.  Only the speed depends on
- * the split, never the result.
- */
-static void balance(struct sc_timepar *tp, gint64 main_busy)
-{
-	gint64 other = tp->seg[1].busy;
-
-	if (tp->n_seg != 2 || !tp->seg[1].threaded || tp->n < 65536 ||
-	    main_busy <= 0 || other <= 0)
-		return;
-	tp->share0 = CLAMP(tp->share0 * sqrt((double)other / main_busy), 0.1, 0.9);
-}
-
 void sc_timepar_run(struct sc_timepar *tp)
 {
-	gint64 t0, main_busy = 0;
-
 	if (!tp->n)
 		return;
-	size_arrays(tp);
+	if (!size_arrays(tp)) {
+		/* no room for the copies: request by request, the same result */
+		for (size_t i = 0; i < tp->n; i++)
+			sc_access(tp->c, &tp->req[i]);
+		tp->n = 0;
+		return;
+	}
 	for (unsigned j = 0; j < tp->n_seg; j++)
 		start_segment(tp, j);
-	t0 = g_get_monotonic_time();
 	/* segment 0 here, on the cache, sending as it goes: it comes first */
 	for (size_t i = tp->seg[0].first; i < tp->seg[0].end; i++)
 		sc_access(tp->c, &tp->req[i]);
@@ -541,8 +527,6 @@ void sc_timepar_run(struct sc_timepar *tp)
 			simulate_segment(s);
 		wait_started(s);
 		correct_segment(tp, s);
-		if (j == 1)
-			main_busy = g_get_monotonic_time() - t0;
 		if (s->threaded)
 			pthread_join(s->thread, NULL);
 		finish_segment(tp, s);
@@ -553,7 +537,6 @@ void sc_timepar_run(struct sc_timepar *tp)
 			tp->counts.replayed += tp->redone[i];
 		memset(tp->redone + s->first, 0, s->end - s->first);
 	}
-	balance(tp, main_busy);
 	tp->counts.runs++;
 	tp->counts.requests += tp->n;
 	tp->n = 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Time-parallel simulation of one sector cache: a stream of requests cut
- * into segments that are simulated at once on threads, each from an empty
- * cache, then corrected in order from the true state its predecessor left,
+ * into segments that are simulated at once on threads, each from a state
+ * guessed from the requests before it, then corrected in order from the
+ * true state its predecessor left,
  * with the same result as sc_access() on every request in turn: every
  * counter, every line, sector and dirty bit, and every request sent down,
  * in the same order.  sc_timepar.c says how.

@@ -2,7 +2,8 @@
 /*
  * Time-parallel simulation of a sector cache (models/sc_timepar.h) against
  * the cache itself, request by request: random caches (every write policy,
- * LRU and FIFO, bypass, several set-index functions, lines of one to
+ * LRU and FIFO, bypass, several set-index functions, ways that each
+ * kernel may change (size_from_kernel), lines of one to
  * eight sectors), random streams with write-backs, requests over several
  * lines, kernels ending with and without flushes, 2 to 7 segments and
  * batches from a handful of requests to the whole stream.  Everything
@@ -46,6 +47,11 @@ static struct trial random_trial(guint32 seed, GRand *rng)
 	t.part_offset = cs_random_part_offset(rng);
 	c->assoc = g_rand_int_range(rng, 0, 4) ? g_rand_int_range(rng, 1, 33)
 					       : g_rand_int_range(rng, 250, 300);
+	/* now and then each kernel gives the ways (an adaptive L1) */
+	if (!g_rand_int_range(rng, 0, 5)) {
+		c->size_from_kernel = true;
+		c->assoc = 0;
+	}
 	c->replacement = g_rand_int_range(rng, 0, 4) ? SC_LRU : SC_FIFO;
 	c->write_hit = g_rand_boolean(rng) ? SC_WRITE_BACK : SC_WRITE_THROUGH;
 	c->write_miss = g_rand_int_range(rng, SC_ALLOCATE, SC_FETCH + 1);
@@ -66,7 +72,7 @@ static struct trial random_trial(guint32 seed, GRand *rng)
 		break;
 	}
 	/* from a footprint that fits to one eight times the cache */
-	t.lines = (uint64_t)c->sets * c->assoc * g_rand_int_range(rng, 1, 9) / 2 + 1;
+	t.lines = (uint64_t)c->sets * (c->assoc ? c->assoc : 20) * g_rand_int_range(rng, 1, 9) / 2 + 1;
 	t.kernels = g_rand_int_range(rng, 1, 4);
 	if (g_getenv("TIMEPAR_SEGMENTS"))
 		t.segments = atoi(g_getenv("TIMEPAR_SEGMENTS"));
@@ -145,6 +151,13 @@ static void run_trial(guint32 seed, uint64_t *replayed, uint64_t *requests)
 	if (!tp)
 		g_error("%s: %s", name, why);
 	for (unsigned k = 0; k < t.kernels && ok; k++) {
+		if (t.cfg.size_from_kernel) {
+			uint64_t size = (uint64_t)t.cfg.sets * g_rand_int_range(rng, 1, 40) *
+					t.cfg.line_bytes;
+
+			if (!sc_resize(seq, size, &why) || !sc_resize(par, size, &why))
+				g_error("%s: sc_resize: %s", name, why);
+		}
 		for (unsigned i = 0; i < t.requests; i++) {
 			struct mem_req r = cs_random_request(rng, &t.cfg, t.lines, t.part_offset);
 

@@ -8,7 +8,8 @@
 # million requests; once more with titanv-ref.ini's 80 L1s by segments,
 # whose size each kernel sets.  The results (--csv) and every raw statistic
 # (--stats csv) must be the same, but for the count of requests
-# simulated again, which must be there.  Then the configurations it
+# simulated again, which must be there and the same in a second run.
+# Then the configurations it
 # cannot run are refused with one line.
 #
 # Environment (set by make check): SECTORSIM, G_TEST_SRCDIR, SECTORSIM_SHARED.
@@ -69,6 +70,12 @@ for app in "$@"; do
 			ok $same "$key: the L2 in $seg segments of batches of $batch gives the same"
 		done
 	done
+	# what is simulated again, counted every run alike (the unified L2)
+	key=$name-ablations-titanv-l2-unified.ini
+	outputs "$key-again" ablations/titanv-l2-unified.ini "$trace" -p l2.parallel=time \
+		-p l2.segments=2 -p l2.time_batch=64
+	cmp -s "$tmp/$key-2.raw" "$tmp/$key-again.raw"
+	ok $? "$key: a second run counts the same requests simulated again"
 	# the L1s, sized by each kernel: their copies follow (titanv-ref.ini:
 	# its L2 merges their streams round-robin, whenever their requests
 	# come, which a held batch does not change)
