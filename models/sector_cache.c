@@ -1455,8 +1455,9 @@ bool sc_bypasses(const struct sc_cache *c)
 /* ---- one set's state, whole (time-parallel simulation) -------------------- */
 
 /*
- * A set's state is its block (fingerprints and links), its head and its
- * ways' records, laid end to end: what the next accesses to the set can
+ * A set's state is its block (fingerprints and links), its head, its
+ * ways' records and (lazy_fetch) their readable bits and written bytes,
+ * laid end to end: what the next accesses to the set can
  * tell apart, the way numbers included (a flush writes a set's lines
  * back in way order).
  */
