@@ -171,6 +171,7 @@ struct report_lane {
 	struct cache_slots l2;
 	const uint64_t *dram_reads, *dram_writes;
 	struct out_file json, csv;
+	char *json_head, *csv_head;	/* with the lane's parameters */
 };
 
 struct kernel_report {
@@ -215,6 +216,8 @@ struct kernel_report {
 	char *json_head;	/* the provenance, then "kernels" */
 	struct report_lane *lanes;
 	unsigned n_lanes;
+	/* L2.lanes_own: 1 + the lane of the run's own L2, 0: none */
+	const uint64_t *lane_own;
 };
 
 static double div0(double a, double b)
@@ -1068,8 +1071,9 @@ static void compute_nug(struct kernel_report *r, struct kernel_row *row)
 /* Every component exists and has registered its counters by now. */
 /*
  * The run's lanes, when the L2 this report reads claimed them: each
- * lane's L2 counters, and its traffic to DRAM for DRAM's (the lanes are
- * for a dram_counter right below the L2, which counts what it gets).
+ * lane's L2 counters, and the 32-byte transactions it sends for DRAM's
+ * (the lanes are for a dram_counter right below the L2: each kernel's end
+ * checks that the lane of the run's own L2 sent what DRAM counted).
  */
 static bool resolve_lanes(struct kernel_report *r, GError **err)
 {
@@ -1091,6 +1095,7 @@ static bool resolve_lanes(struct kernel_report *r, GError **err)
 		if (!ok)
 			return false;
 	}
+	r->lane_own = slot(r, r->names[2], "lanes_own");
 	return true;
 }
 
@@ -1434,6 +1439,38 @@ static unsigned shown_modes(const struct kernel_report *r)
 }
 
 /* The run's options are known by now. */
+/*
+ * Lane i's results heads: the run's, with the lane's value of the lane
+ * key among the parameters (so that each lane's files say whose they
+ * are), and no digest of the configuration, which is the run's own.
+ */
+static void lane_heads(struct kernel_report *r, const struct ss_run_options *o,
+		       unsigned i, const char *columns)
+{
+	struct ss_run_options lo = *o;
+	GPtrArray *params = g_ptr_array_new_with_free_func(g_free);
+	size_t klen = strlen(o->lane_key);
+	bool put = false;
+
+	for (char **p = o->params; p && *p; p++) {
+		bool ours = !strncmp(*p, o->lane_key, klen) && (*p)[klen] == '=';
+
+		if (ours && put)
+			continue;	/* the lane's value is set once */
+		g_ptr_array_add(params, ours ? g_strdup_printf("%s=%s", o->lane_key, o->lane_values[i])
+					     : g_strdup(*p));
+		put |= ours;
+	}
+	if (!put)
+		g_ptr_array_add(params, g_strdup_printf("%s=%s", o->lane_key, o->lane_values[i]));
+	g_ptr_array_add(params, NULL);
+	lo.params = (char **)params->pdata;
+	lo.config_digest = NULL;
+	r->lanes[i].json_head = results_head(&lo, true, NULL);
+	r->lanes[i].csv_head = results_head(&lo, false, columns);
+	g_ptr_array_free(params, TRUE);
+}
+
 static int report_start(struct ss_component *c, GError **err)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
@@ -1441,6 +1478,7 @@ static int report_start(struct ss_component *c, GError **err)
 	const char *json = o->json;
 	const char *csv = o->csv;
 	GString *head = g_string_new("kernel_id,kernel_name");
+	char *columns;
 
 	r->t0 = g_get_monotonic_time();
 	r->progress = isatty(2) && !o->quiet;
@@ -1449,29 +1487,38 @@ static int report_start(struct ss_component *c, GError **err)
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
 	g_string_append(head, ",blocks_in_grid,blocks_traced\n");
 	r->csv_head = results_head(o, false, head->str);
-	g_string_free(head, TRUE);
+	columns = g_string_free(head, FALSE);
 	r->json_head = results_head(o, true, NULL);
 	if (o->resume) {
 		r->json.path = json ? g_strdup(json) : NULL;
 		r->json.head = r->json_head;
 		r->csv.path = csv ? g_strdup(csv) : NULL;
 		r->csv.head = r->csv_head;
+		g_free(columns);
 		return resume(r, err) ? 0 : -1;
 	}
 	if (!out_open(&r->json, json, r->json_head, err) ||
-	    !out_open(&r->csv, csv, r->csv_head, err))
+	    !out_open(&r->csv, csv, r->csv_head, err)) {
+		g_free(columns);
 		return -1;
+	}
 	for (unsigned i = 0; i < r->n_lanes; i++) {
 		char *jl = json ? g_strdup_printf("%s.lane%u", json, i) : NULL;
 		char *cl = csv ? g_strdup_printf("%s.lane%u", csv, i) : NULL;
-		bool ok = out_open(&r->lanes[i].json, jl, r->json_head, err) &&
-			  out_open(&r->lanes[i].csv, cl, r->csv_head, err);
+		bool ok;
+
+		lane_heads(r, o, i, columns);
+		ok = out_open(&r->lanes[i].json, jl, r->lanes[i].json_head, err) &&
+		     out_open(&r->lanes[i].csv, cl, r->lanes[i].csv_head, err);
 
 		g_free(jl);
 		g_free(cl);
-		if (!ok)
+		if (!ok) {
+			g_free(columns);
 			return -1;
+		}
 	}
+	g_free(columns);
 	return 0;
 }
 
@@ -1574,6 +1621,15 @@ static void write_lanes(struct kernel_report *r, const struct kernel_row *row)
 			else
 				compute_ref(r, &lane);
 		}
+		/* the lane of the run's own L2 sent what DRAM counted, or the
+		 * lanes' DRAM numbers mean nothing */
+		if (r->lane_own && *r->lane_own == i + 1 &&
+		    (get(ln->dram_reads) != get(reads) || get(ln->dram_writes) != get(writes)) &&
+		    !ss_engine_failure(r->c.engine))
+			ss_engine_fail(r->c.engine, g_error_new(SS_ERROR, SS_ERROR_CONFIG,
+				"lanes of %s: its own lane sent %" G_GUINT64_FORMAT " reads and %" G_GUINT64_FORMAT " writes, %s counted %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT "; expected the dram_counter right below the L2",
+				r->names[2], get(ln->dram_reads), get(ln->dram_writes), r->names[3],
+				get(reads), get(writes)));
 		if (ln->json.out) {
 			write_json(&lane, r->n_rows == 0, ss_output_file(ln->json.out));
 			out_flush(r, &ln->json);
@@ -1960,6 +2016,8 @@ static void report_destroy(struct ss_component *c)
 		out_end(&r->lanes[i].csv, false);
 		g_free(r->lanes[i].json.path);
 		g_free(r->lanes[i].csv.path);
+		free(r->lanes[i].json_head);
+		free(r->lanes[i].csv_head);
 	}
 	g_free(r->lanes);
 	free(r->csv_head);

@@ -131,10 +131,14 @@ struct l2_slice_set {
 	struct l2_lane *lanes;
 	unsigned n_lanes;
 	uint32_t line_bytes;
+	bool not_plain;		/* some slice holds its requests or counts lanes */
+	uint64_t *lanes_own;	/* 1 + the lane of its own ways, 0: none */
+	unsigned own_lane;
 };
 
 static void l2_destroy(struct ss_component *c);
 static void serve(void *ctx, const struct mem_req *r);
+static void serve_other(void *ctx, const struct mem_req *r);
 static void serve_curve(void *ctx, const struct mem_req *r);
 
 static void emit_down(void *ctx, const struct mem_req *r)
@@ -144,14 +148,15 @@ static void emit_down(void *ctx, const struct mem_req *r)
 	ss_port_send(s->out, &r->hdr);
 }
 
-/* With lanes: what goes down counted too, to check the lane of the
- * cache's own ways against it. */
+/* With lanes: what goes down counted too, in 32-byte transactions, to
+ * check the lane of the cache's own ways against it. */
 static void emit_down_counted(void *ctx, const struct mem_req *r)
 {
 	struct l2_slice *s = ctx;
 
 	s->sent[r->hdr.kind == MEM_READ ? SC_SENT_READS :
-		r->hdr.kind == MEM_WRITE ? SC_SENT_WRITES : SC_SENT_OTHER]++;
+		r->hdr.kind == MEM_WRITE ? SC_SENT_WRITES : SC_SENT_OTHER] +=
+		(r->size + MEM_ATOM - 1) / MEM_ATOM;
 	ss_port_send(s->out, &r->hdr);
 }
 
@@ -375,7 +380,14 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		l2->mem_side[i] = ss_component_port(c, "mem_side", i);
 	/* a curve's line in a serve of its own: the plain one stays a tail
 	 * call to the slice, once per request */
-	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr, l2->mrc ? serve_curve : serve, l2);
+	/* holding requests or counting lanes: a serve of its own, so that
+	 * the plain one stays as short as it was */
+	uint32_t *lane_ways = NULL;
+	unsigned n_lanes = lanes_asked(l2, &cfg, &lane_ways);
+
+	l2->not_plain = n_lanes || (!l2->timed && ss_param_enum(p, "parallel") != 0);
+	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr,
+				 l2->mrc ? serve_curve : l2->not_plain ? serve_other : serve, l2);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge
 	 * takes input k's turn only once k has sent or ended: the order
@@ -396,8 +408,6 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		for (unsigned i = 0; i < l2->n_in; i++)
 			l2->cpu_side[i] = ss_component_port(c, "cpu_side", i);
 	}
-	uint32_t *lane_ways = NULL;
-	unsigned n_lanes = lanes_asked(l2, &cfg, &lane_ways);
 	sc_emit_fn down = n_lanes ? emit_down_counted : emit_down;
 
 	l2->line_bytes = cfg.line_bytes;
@@ -461,10 +471,35 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 		for (unsigned i = 0; i < n_lanes; i++)
 			l2->lanes[i].ways = lane_ways[i];
 		add_lane_stats(l2);
+		l2->lanes_own = ss_stat_add_counter(c, "lanes_own",
+						    "1 + the lane of the L2's own ways (0: none), which the report checks against DRAM");
+		for (unsigned i = 0; i < n_lanes; i++)
+			if (lane_ways[i] == sc_ways(l2->slice[0].cache))
+				l2->own_lane = i + 1;
 		ss_engine_claim_lanes(c->engine, c->name);
 	}
 	g_free(lane_ways);
 	return 0;
+}
+
+/* serve() when the slices hold their requests (parallel = time) or
+ * count lanes. */
+static void serve_other(void *ctx, const struct mem_req *r)
+{
+	struct l2_slice_set *l2 = ctx;
+	struct mem_req routed = *r;
+	uint32_t s = slice_map_route(&l2->map, r, &routed.part_addr);
+	struct l2_slice *sl = &l2->slice[s];
+
+	/* the slice hashes the partition address: the request carries it */
+	if (l2->map.mapping != SLICE_MAP_GPGPUSIM)
+		routed.part_addr = r->part_addr;
+	if (sl->stack)
+		sc_stack_access(sl->stack, &routed);
+	if (sl->timepar)
+		sc_timepar_add(sl->timepar, &routed);
+	else
+		sc_access(sl->cache, &routed);
 }
 
 static void serve(void *ctx, const struct mem_req *r)
@@ -474,18 +509,14 @@ static void serve(void *ctx, const struct mem_req *r)
 	uint64_t part_addr;
 	uint32_t s = slice_map_route(&l2->map, r, &part_addr);
 
-	if (l2->map.mapping == SLICE_MAP_GPGPUSIM) {
-		/* the slice hashes the partition address: the request carries it */
-		routed = *r;
-		routed.part_addr = part_addr;
-		r = &routed;
-	}
-	if (G_UNLIKELY(l2->slice[s].stack))
-		sc_stack_access(l2->slice[s].stack, r);
-	if (G_UNLIKELY(l2->slice[s].timepar))
-		sc_timepar_add(l2->slice[s].timepar, r);
-	else
+	if (l2->map.mapping != SLICE_MAP_GPGPUSIM) {
 		sc_access(l2->slice[s].cache, r);
+		return;
+	}
+	/* the slice hashes the partition address: the request carries it */
+	routed = *r;
+	routed.part_addr = part_addr;
+	sc_access(l2->slice[s].cache, &routed);
 }
 
 /* serve(), with the line looked up added to the miss-ratio curve first. */
@@ -494,7 +525,10 @@ static void serve_curve(void *ctx, const struct mem_req *r)
 	struct l2_slice_set *l2 = ctx;
 
 	cache_mrc_access(l2->mrc, r->addr >> l2->line_shift);
-	serve(ctx, r);
+	if (l2->not_plain)
+		serve_other(ctx, r);
+	else
+		serve(ctx, r);
 }
 
 /* Several slices: what slice s counted goes into the table and its
@@ -593,6 +627,8 @@ static void control(struct l2_slice_set *l2, struct ss_port *in,
 				cache_mrc_begin(l2->mrc, r->warp);
 			*l2->capacity = (uint64_t)l2->n_slices * sc_sets(l2->slice[0].cache) *
 					sc_ways(l2->slice[0].cache) << l2->line_shift;
+			if (l2->lanes_own)
+				*l2->lanes_own = l2->own_lane;
 			for (unsigned i = 0; i < l2->n_lanes; i++)
 				*l2->lanes[i].slot[LANE_CAPACITY] = (uint64_t)l2->n_slices *
 					sc_sets(l2->slice[0].cache) * l2->lanes[i].ways << l2->line_shift;

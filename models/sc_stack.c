@@ -70,6 +70,7 @@ struct sc_stack {
 	 * beyond, every lane has fewer: lanes) */
 	uint8_t *above;
 	uint32_t nsets, sectors;
+	uint32_t sector_atoms;		/* 32-byte units of a sector */
 	unsigned line_shift, sector_shift, set_shift;
 	bool lazy, write_back;
 	/* per set: lines in the stack, and their slots by recency */
@@ -81,6 +82,7 @@ struct sc_stack {
 	/* counters: per counter, a difference array over the lanes */
 	int64_t *diff;			/* N_COUNTERS x (lanes + 1) */
 	uint64_t *total;		/* N_COUNTERS per lane, added up */
+	uint64_t bytes;			/* of the tables, on the run's account */
 };
 
 const char *sc_stack_unsupported(const struct sc_config *cfg)
@@ -104,6 +106,12 @@ void sc_stack_free(struct sc_stack *s)
 {
 	if (!s)
 		return;
+	if (s->bytes && s->cfg.memory) {
+		char *ignored = NULL;
+
+		s->cfg.memory(s->cfg.memory_ctx, 0, 0, 0, &ignored);
+		g_free(ignored);
+	}
 	g_free(s->above);
 	g_free(s->count);
 	g_free(s->order);
@@ -134,7 +142,6 @@ struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
 	s = g_new0(struct sc_stack, 1);
 	s->cfg = *cfg;
 	s->cfg.size = 0;
-	s->cfg.memory = NULL;
 	s->lanes = lanes;
 	/* each lane as sc_new() would check it; lanes in ascending ways */
 	for (unsigned k = 0; k < lanes; k++) {
@@ -143,6 +150,7 @@ struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
 		unsigned at = 0;
 
 		one.assoc = ways[k];
+		one.memory = NULL;	/* a check, not a cache */
 		c = sc_new(&one, NULL, NULL, NULL, why);
 		if (!c) {
 			sc_stack_free(s);
@@ -169,12 +177,30 @@ struct sc_stack *sc_stack_new(const struct sc_config *cfg, const uint32_t *ways,
 	}
 	s->nsets = cfg->sets;
 	s->sectors = cfg->line_bytes / cfg->sector_bytes;
+	s->sector_atoms = cfg->sector_bytes / MEM_ATOM;
 	s->line_shift = __builtin_ctz(cfg->line_bytes);
 	s->sector_shift = __builtin_ctz(cfg->sector_bytes);
 	s->set_shift = !(s->nsets & (s->nsets - 1)) ? __builtin_ctz(s->nsets) : 0;
 	s->lazy = cfg->write_miss == SC_LAZY_FETCH;
 	s->write_back = cfg->write_hit == SC_WRITE_BACK;
 	slots = (size_t)s->nsets * s->depth;
+	/* on the run's account, as a cache's tables */
+	s->bytes = (uint64_t)s->nsets * (sizeof(uint32_t) + s->depth * (sizeof(uint16_t) + sizeof(uint64_t))) +
+		   (uint64_t)slots * s->sectors * (sizeof(struct sector) +
+						   (s->lazy ? lanes * sizeof(struct link) : 0)) +
+		   (uint64_t)N_COUNTERS * (2 * lanes + 1) * sizeof(uint64_t);
+	if (cfg->memory) {
+		char *refused = NULL;
+
+		if (!cfg->memory(cfg->memory_ctx, 0, 0, s->bytes, &refused)) {
+			*why = g_strdup_printf("%u lanes of up to %u ways: %s", lanes, s->depth,
+					       refused ? refused : "their tables are refused");
+			g_free(refused);
+			s->bytes = 0;
+			sc_stack_free(s);
+			return NULL;
+		}
+	}
 	s->count = g_try_new0(uint32_t, s->nsets);
 	s->order = g_try_new0(uint16_t, slots);
 	s->tag = g_try_new0(uint64_t, slots);
@@ -343,7 +369,7 @@ static unsigned dirty_in(const struct sc_stack *s, size_t slot, uint32_t a)
 }
 
 static void access_sector(struct sc_stack *s, const struct mem_req *r,
-			  uint64_t addr, uint32_t mask)
+			  uint64_t addr, uint32_t len, uint32_t mask)
 {
 	enum mem_op op = r->hdr.kind;
 	bool is_write = op == MEM_WRITE;
@@ -392,11 +418,11 @@ static void access_sector(struct sc_stack *s, const struct mem_req *r,
 	add_from(s, stat_of(r, SC_M_HITS), serve_in, 1);
 	if (is_write && !s->write_back) {
 		add_from(s, stat_of(r, SC_M_WRITES_DOWN), 0, 1);
-		add_from(s, SC_N_STATS + SC_SENT_WRITES, 0, 1);
+		add_from(s, SC_N_STATS + SC_SENT_WRITES, 0, (len + MEM_ATOM - 1) / MEM_ATOM);
 	}
 	if (fetches) {
 		add_range(s, stat_of(r, SC_M_READS_DOWN), 0, serve_in, 1);
-		add_range(s, SC_N_STATS + SC_SENT_READS, 0, serve_in, 1);
+		add_range(s, SC_N_STATS + SC_SENT_READS, 0, serve_in, s->sector_atoms);
 	}
 	/* the lanes that miss the line and are full evict the line at
 	 * depth ways - 1 */
@@ -408,7 +434,8 @@ static void access_sector(struct sc_stack *s, const struct mem_req *r,
 			unsigned wb = dirty_in(s, base + order[s->ways[k] - 1], s->ways[k]);
 
 			add_range(s, SC_S_WB_EVICT, k, k + 1, wb);
-			add_range(s, SC_N_STATS + SC_SENT_WRITES, k, k + 1, wb);
+			add_range(s, SC_N_STATS + SC_SENT_WRITES, k, k + 1,
+				  (int64_t)wb * s->sector_atoms);
 		}
 
 	/* the line, brought up to date: in no lane, or aged to depth d */
@@ -468,7 +495,8 @@ static void bypass(struct sc_stack *s, const struct mem_req *r)
 		add_from(s, stat_of(r, SC_M_LINE_MISSES), 0, n);
 	add_from(s, stat_of(r, is_write ? SC_M_WRITES_DOWN : SC_M_READS_DOWN), 0, n);
 	add_from(s, SC_N_STATS + (r->hdr.kind == MEM_READ ? SC_SENT_READS :
-				   is_write ? SC_SENT_WRITES : SC_SENT_OTHER), 0, 1);
+				   is_write ? SC_SENT_WRITES : SC_SENT_OTHER), 0,
+		 (r->size + MEM_ATOM - 1) / MEM_ATOM);
 }
 
 void sc_stack_access(struct sc_stack *s, const struct mem_req *r)
@@ -477,19 +505,28 @@ void sc_stack_access(struct sc_stack *s, const struct mem_req *r)
 		bypass(s, r);
 		return;
 	}
-	/* sector_cache.c's access_sectors(): one access per sector; only
-	 * lazy_fetch reads the mask, and its sectors are 32 bytes */
+	/*
+	 * sector_cache.c's access_sectors(): one access per sector.  Only
+	 * lazy_fetch reads the written bytes, and its sectors are 32 bytes:
+	 * as its write_bytes(), a whole 32-byte access writes the mask's
+	 * bytes, any other the whole sector (requests are 32-byte aligned,
+	 * mem.h).
+	 */
 	if (r->size == MEM_ATOM) {
-		access_sector(s, r, r->addr, r->mask);
+		access_sector(s, r, r->addr, MEM_ATOM, r->mask);
 		return;
 	}
 
 	uint64_t end = r->addr + (r->size ? r->size : MEM_ATOM);
 	uint32_t mask = r->size <= MEM_ATOM ? r->mask : UINT32_MAX;
 
-	for (uint64_t a = r->addr; a < end;
-	     a = (a | (s->cfg.sector_bytes - 1)) + 1)
-		access_sector(s, r, a, mask);
+	for (uint64_t a = r->addr, next; a < end; a = next) {
+		uint32_t len;
+
+		next = (a | (s->cfg.sector_bytes - 1)) + 1;
+		len = (uint32_t)(MIN(next, end) - a);
+		access_sector(s, r, a, len, len == MEM_ATOM ? mask : UINT32_MAX);
+	}
 }
 
 /* ---- kernels ------------------------------------------------------------------ */
@@ -517,7 +554,8 @@ static void each_dirty(struct sc_stack *s, bool write)
 				if (write) {
 					if (s->write_back) {
 						add_from(s, SC_S_WB_FLUSH, from, 1);
-						add_from(s, SC_N_STATS + SC_SENT_WRITES, from, 1);
+						add_from(s, SC_N_STATS + SC_SENT_WRITES, from,
+							 s->sector_atoms);
 					}
 					sec[t].dirty = FAR;
 				} else {

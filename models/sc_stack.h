@@ -22,7 +22,8 @@ extern "C" {
 
 struct sc_stack;
 
-/* What a lane sent to the next level, by the kind of request. */
+/* What a lane sent to the next level, in 32-byte transactions (as a
+ * dram_counter counts them), by the kind of request. */
 enum sc_sent { SC_SENT_READS, SC_SENT_WRITES, SC_SENT_OTHER, SC_N_SENT };
 
 /*

@@ -61,7 +61,20 @@ struct mem_req cs_random_request(GRand *rng, const struct sc_config *cfg,
 
 	r.addr = 0x100000 + line * cfg->line_bytes +
 		 (uint64_t)g_rand_int_range(rng, 0, cfg->line_bytes / 32) * 32;
-	r.size = g_rand_int_range(rng, 0, 8) ? 32 : 32u << g_rand_int_range(rng, 1, 5);
+	/* now and then a size other than 32: bigger, none (one atom), or a
+	 * part of one, which a cache writes as a whole sector */
+	switch (g_rand_int_range(rng, 0, 16)) {
+	case 0:
+	case 1:
+		r.size = 32u << g_rand_int_range(rng, 1, 5);
+		break;
+	case 2:
+		r.size = g_rand_boolean(rng) ? 0 : 16;
+		break;
+	default:
+		r.size = 32;
+		break;
+	}
 	r.part_addr = r.addr + part_offset;
 	r.mask = random_mask(rng);
 	r.space = g_rand_int_range(rng, 0, 8) ? MEM_GLOBAL : MEM_LOCAL;

@@ -17,7 +17,8 @@ void cs_random_geometry(struct sc_config *cfg, GRand *rng);
 
 /*
  * A request over `lines` lines from 0x100000: mostly a 32-byte one,
- * now and then 64 to 512 bytes (over sectors and lines), of every kind
+ * now and then 64 to 512 bytes (over sectors and lines), or of size 0
+ * or 16, 32-byte aligned, of every kind
  * and both spaces, a twelfth flagged to bypass; its partition address is
  * its address plus part_offset (a function of the address, as a router's).
  */

@@ -33,13 +33,15 @@ struct trial {
 	uint64_t part_offset;
 };
 
-/* What a cache sent, by kind (enum sc_sent). */
+/* What a cache sent, by kind (enum sc_sent), in 32-byte transactions as
+ * a dram_counter counts them. */
 static void count_sent(void *ctx, const struct mem_req *r)
 {
 	uint64_t *sent = ctx;
 
 	sent[r->hdr.kind == MEM_READ ? SC_SENT_READS :
-	     r->hdr.kind == MEM_WRITE ? SC_SENT_WRITES : SC_SENT_OTHER]++;
+	     r->hdr.kind == MEM_WRITE ? SC_SENT_WRITES : SC_SENT_OTHER] +=
+		(r->size + MEM_ATOM - 1) / MEM_ATOM;
 }
 
 static struct trial random_trial(guint32 seed, GRand *rng)

@@ -6,8 +6,10 @@
 # titanv.ini (48 slices, lazy_fetch, the dirty data left reported) and
 # with the policies it does not use (write-allocate without a fetch and
 # fetch-on-write, write-through, the kernel's end written back), and with
-# a second axis.  A grid no component can take in one pass (a FIFO L2)
-# still gives every point, run one by one, and says so.
+# a second axis; an interrupted one-pass sweep resumes to the same
+# results; --points K/N keeps groups whole.  A grid no component can
+# take in one pass (a FIFO L2) still gives every point, run one by one,
+# and says so.
 #
 # Environment (set by make check): SECTORSIM, G_TEST_SRCDIR, SECTORSIM_SHARED.
 
@@ -77,6 +79,61 @@ kernels_of_run one.json > a
 kernels_of_point two.json 5 > b
 cmp -s a b
 ok $? "two axes: the last point is its own run's"
+
+# interrupted after some groups, then resumed: the kept points of a
+# group are each its own (their files say their parameters)
+l1vals=$(seq -s, 1 40)
+"$SECTORSIM" sweep --quiet --threads 1 --json r.json "$titanv" "$top/traces/vectoradd-a100" \
+	-s l1.assoc=$l1vals -s l2.assoc=4,8,16 > /dev/null 2> r.err &
+pid=$!
+n=0
+while [ "$n" -lt 2400 ] && [ -z "$(ls r.json.points 2>/dev/null | grep -E 'point-[0-9]+\.json$')" ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+kill -INT $pid
+wait $pid
+is "$?" 130 "a one-pass sweep interrupted: exit 130"
+run sweep --quiet --threads 1 --resume --json r.json "$titanv" "$top/traces/vectoradd-a100" \
+	-s l1.assoc=$l1vals -s l2.assoc=4,8,16
+is "$st" 0 "--resume of a one-pass sweep: exit 0" || diag "$err"
+run sweep --quiet --threads 1 --json whole.json "$titanv" "$top/traces/vectoradd-a100" \
+	-s l1.assoc=$l1vals -s l2.assoc=4,8,16
+cmp -s r.json whole.json
+ok $? "the resumed one-pass sweep is the one never interrupted"
+
+# split in parts, each group stays whole and runs in one pass
+run sweep --threads 1 --points 0/4 --json part.json "$titanv" "$top/traces/vectoradd-a100" \
+	-s l2.assoc=1,2,4,8,16,24,32,48
+has "$err" "l2.assoc: 8 points in 1 runs of one LRU stack pass each" "--points 0/4: the one group is part 0's, whole"
+
+# a sector of 64 bytes: the lanes' DRAM transactions are 32-byte ones
+check "sample-sector64" "$top/traces/vectoradd-a100" -p l2.write_miss=allocate -p l2.sector_bytes=64
+
+# an L3 between the L2 and DRAM, which keeps lines from kernel to kernel:
+# the lanes' traffic is not DRAM's, the run says so, and the points run
+# one by one, each its own
+printf '%s\n' "[simulation]" "include = $cfg/ablations/titanv-l2-unified.ini" "" \
+	"[component l2]" "size = 0" "sets = 1152" "" \
+	"[component l3]" "type = sector_cache" "sets = 8192" "assoc = 16" \
+	"write_miss = allocate" "at_kernel_end = keep" "" \
+	"[link l2_dram]" "from = l2.mem_side[0]" "to   = l3.cpu_side" "" \
+	"[link l3_dram]" "from = l3.mem_side" "to   = dram.req[0]" > l3.ini
+# (a trace whose kernels meet in the L3: backprop's)
+l3trace=$shared/golden/real/backprop-h100-v5
+[ -d "$l3trace" ] || l3trace=$top/traces/vectoradd-a100
+run sweep --threads 1 --json l3.json l3.ini "$l3trace" -s l2.assoc=4,8,16
+is "$st" 0 "an L3 below the L2: exit 0"
+if [ -d "$shared/golden/real/backprop-h100-v5" ]; then
+	has "$err" "the associativities were run point by point" "an L3 below the L2: run point by point"
+else
+	skip "../shared not found: no trace whose kernels meet in the L3"
+fi
+"$SECTORSIM" --quiet --threads 1 --json one.json -p l2.assoc=16 l3.ini "$l3trace" > /dev/null 2>&1
+kernels_of_run one.json > a
+kernels_of_point l3.json 2 > b
+cmp -s a b
+ok $? "an L3 below the L2: the points are their own runs'"
 
 # what one pass cannot take runs point by point, and says so
 run sweep --threads 1 --json fifo.json "$titanv" "$top/traces/vectoradd-a100" \

@@ -98,6 +98,7 @@ struct sweep {
 	 * group); and how the groups went, for the message that says so
 	 */
 	int lane_axis;
+	bool lane_asked;	/* an associativity axis there was */
 	uint8_t *taken;
 	size_t one_pass_runs, one_pass_points, alone_groups;
 };
@@ -292,6 +293,7 @@ static char *point_label(const struct sweep *s, size_t p)
 }
 
 static bool mine(const struct sweep *s, size_t p);
+static size_t group_of(const struct sweep *s, size_t p);
 
 /*
  * Every point of this run loads and builds, before any simulation: an
@@ -530,7 +532,8 @@ static void show_progress(struct sweep *s)
 	fflush(stderr);
 }
 
-/* Point p's run, into OUT.points/point-P.{json,csv}. */
+/* ---- the points' runs, into OUT.points/point-P.{json,csv} ------------------------ */
+
 /* Stride of axis a in the point index. */
 static size_t axis_stride(const struct sweep *s, guint a)
 {
@@ -630,6 +633,17 @@ out:
 	if (reg)
 		ss_registry_free(reg);
 	g_clear_error(&err);
+	/* a component that claims lanes no report writes: one by one */
+	for (size_t i = 1; i < n && !status && *claimed; i++)
+		for (int k = 0; k < 2; k++) {
+			char *lane = g_strdup_printf("%s.lane%zu", k ? csv : json, i);
+
+			if (!g_file_test(lane, G_FILE_TEST_IS_REGULAR)) {
+				*claimed = false;
+				unlink_point(s, p);
+			}
+			g_free(lane);
+		}
 	/* lane i's files are the point's: lane 0, the run's own, is the
 	 * point itself again, and goes */
 	for (size_t i = 0; i < n && lanes; i++)
@@ -663,6 +677,15 @@ static void run_points_of(struct sweep *s, const size_t *pts, size_t n)
 	if (status)
 		return;
 	status = run_sim(s, pts, n, &claimed, &msg);
+	if (status > 0 && n > 1) {
+		/* a group that failed (its lanes' DRAM checked against a
+		 * dram_counter not right below, say): its points one by one,
+		 * where a point's own error is told as such */
+		for (size_t i = 0; i < n; i++)
+			unlink_point(s, pts[i]);
+		g_clear_pointer(&msg, g_free);
+		claimed = false;
+	}
 	if (!claimed) {
 		/* no component takes the lanes: one by one */
 		pthread_mutex_lock(&s->lock);
@@ -876,9 +899,37 @@ out:
 }
 
 /* The points this run writes: all, or those of --points K/N. */
+/* The points, the one-pass axis's groups counting one (mine()). */
+static size_t n_groups(const struct sweep *s)
+{
+	if (s->lane_axis < 0)
+		return s->n_points;
+	return s->n_points / ((struct axis *)s->axes->pdata[s->lane_axis])->values->len;
+}
+
+/*
+ * Which part point p belongs to (--points K/N, MPI ranks): the points of
+ * a group (they differ only in the one-pass axis, pick_lane_axis()) go
+ * together, so that each group runs in one pass; without such an axis,
+ * each point by itself.  Group g (in the points' order) goes to part g
+ * mod N.
+ */
+static size_t group_of(const struct sweep *s, size_t p)
+{
+	if (s->lane_axis >= 0) {
+		const struct axis *ax = s->axes->pdata[s->lane_axis];
+		size_t stride = 1, len = ax->values->len;
+
+		for (guint j = s->axes->len; j-- > (guint)s->lane_axis + 1;)
+			stride *= ((struct axis *)s->axes->pdata[j])->values->len;
+		return p / (stride * len) * stride + p % stride;
+	}
+	return p;
+}
+
 static bool mine(const struct sweep *s, size_t p)
 {
-	return p % s->part_n == s->part_k;
+	return group_of(s, p) % s->part_n == s->part_k;
 }
 
 static int write_outputs(struct sweep *s)
@@ -1385,7 +1436,7 @@ static int write_slurm(struct sweep *s, const char *self)
 	char *trace = s->trace ? g_canonicalize_filename(s->trace, NULL) : NULL;
 	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
 	char *cmd, *why = NULL, *text, *path, *qdir, *self_q;
-	unsigned tasks = s->tasks > 0 ? (unsigned)s->tasks : (unsigned)MIN(s->n_points, 1000);
+	unsigned tasks = s->tasks > 0 ? (unsigned)s->tasks : (unsigned)MIN(n_groups(s), 1000);
 	int status = 0;
 
 	if (g_mkdir_with_parents(dir, 0777) != 0) {
@@ -1512,7 +1563,7 @@ static int gather_points(struct sweep *s)
 	int status = 0;
 
 	for (size_t p = 0; p < s->n_points; p++) {
-		int owner = (int)(p % (size_t)s->ranks);
+		int owner = (int)(group_of(s, p) % (size_t)s->ranks);
 
 		if (owner == 0 || s->kept0[p])
 			continue;
@@ -1674,7 +1725,6 @@ static int parse_points(struct sweep *s)
 	return 0;
 }
 
-/* The next point of this run that is not kept yet, or n_points. */
 /* Whether point p is this run's to simulate: its share, not kept, not
  * taken yet. */
 static bool open_point(const struct sweep *s, size_t p)
@@ -1747,7 +1797,8 @@ static bool takes_lanes(const struct sweep *s, guint a)
 	for (guint v = 0; v < ax->values->len; v++)
 		lanes[v] = g_strdup(ax->values->pdata[v]);
 	if (reg)
-		sim = ss_sim_load(reg, s->config, (const char *const *)o, s->input, &errors);
+		sim = ss_sim_load(reg, s->config, (const char *const *)o,
+				  s->input ? s->input : s->trace, &errors);
 	if (sim) {
 		struct ss_run_options run = {
 			.quiet = TRUE, .threads = 1, .raw_stats_unread = TRUE,
@@ -1808,9 +1859,6 @@ static int run_points(struct sweep *s)
 			s->done++;
 	}
 	s->next = 0;
-	bool asked;
-
-	s->lane_axis = pick_lane_axis(s, &asked);
 	s->taken = g_new0(uint8_t, s->n_points);
 	s->t0 = g_get_monotonic_time();
 	s->progress = isatty(2) && !s->quiet;
@@ -1843,8 +1891,8 @@ static int run_points(struct sweep *s)
 		if (s->one_pass_runs)
 			fprintf(stderr, "sectorsim sweep: %s: %zu points in %zu runs of one LRU stack pass each\n",
 				key, s->one_pass_points, s->one_pass_runs);
-		if (s->alone_groups || (asked && !key))
-			fprintf(stderr, "sectorsim sweep: the associativities were run point by point: one pass takes an l2_slice_set with LRU, a write_miss that allocates, no protect_dirty_pct, sets given and not size\n");
+		if (s->alone_groups || (s->lane_asked && !key))
+			fprintf(stderr, "sectorsim sweep: the associativities were run point by point: one pass takes an l2_slice_set with LRU, a write_miss that allocates (lazy_fetch with 32-byte sectors), no protect_dirty_pct, sets given and not size, up to 64 distinct ways written in decimal, and the dram_counter right below it\n");
 	}
 	if (status)
 		return status;
@@ -1862,7 +1910,7 @@ static int run_points(struct sweep *s)
 
 int sectorsim_sweep_main(int argc, char **argv)
 {
-	struct sweep s = { 0 };
+	struct sweep s = { .lane_axis = -1 };
 	char **sets = NULL;
 	GOptionEntry entries[] = {
 		{ "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Sweep a parameter: KEY=V1,V2,... with KEY as -p takes it (repeatable: a grid; values with commas of their own: separate them with '|'); replaces the values a [sweep] section gives KEY", "KEY=VALUES" },
@@ -1874,7 +1922,7 @@ int sectorsim_sweep_main(int argc, char **argv)
 		{ "merge", 0, 0, G_OPTION_ARG_FILENAME, &s.merge, "Join the partial files given as arguments (of every --points K/N) into OUT", "OUT" },
 		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &s.plot, "Write SVG charts into DIR: each main metric against each swept key, a line per value of the other keys", "DIR" },
 		{ "slurm", 0, 0, G_OPTION_ARG_FILENAME, &s.slurm, "Write a Slurm job array for the sweep into DIR (sweep.sbatch, merge.sbatch, submit.sh) instead of running it", "DIR" },
-		{ "tasks", 0, 0, G_OPTION_ARG_INT, &s.tasks, "--slurm: tasks of the job array (default: one per point, at most 1000)", "N" },
+		{ "tasks", 0, 0, G_OPTION_ARG_INT, &s.tasks, "--slurm: tasks of the job array (default: one per point, or per group of an associativity axis's points, at most 1000)", "N" },
 		{ "resume", 0, 0, G_OPTION_ARG_NONE, &s.resume, "Keep the points an interrupted sweep finished, and run the rest", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &s.quiet, "Nothing on standard error but warnings and errors", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -1986,6 +2034,8 @@ int sectorsim_sweep_main(int argc, char **argv)
 		status = fail(EXIT_INPUT, "--plot %s: %s", s.plot, g_strerror(errno));
 		goto out;
 	}
+	/* which axis runs in one pass decides which points go together */
+	s.lane_axis = pick_lane_axis(&s, &s.lane_asked);
 	status = mpi_agree(&s, check_grid(&s));
 	if (status)
 		goto out;
