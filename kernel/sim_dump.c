@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Printing a checked plan: --dump-config writes the configuration back as
- * one INI with includes, templates, defaults and -p applied (it loads to the
- * same plan from any folder), --dot the component graph for Graphviz.  Its
+ * one INI with includes, templates and -p applied and the defaults shown as
+ * comments (it loads to the same plan from any folder), --dot the
+ * component graph for Graphviz.  Its
  * own file because it only reads the plan and changes nothing.
  */
 #include "config.h"
@@ -10,7 +11,9 @@
 #include <string.h>
 #include "sim_internal.h"
 
-static void print_value(FILE *out, const char *key, const char *v)
+/* KEY = VALUE, quoted as needed; after `prefix` (a comment's "; ...") when
+ * not NULL. */
+static void print_entry(FILE *out, const char *prefix, const char *key, const char *v)
 {
 	/* iniparser cuts an unquoted value at ';' or '#', strips spaces at
 	 * its ends and takes quotes, double or single, as delimiters. */
@@ -18,14 +21,19 @@ static void print_value(FILE *out, const char *key, const char *v)
 				      g_ascii_isspace(v[strlen(v) - 1])));
 
 	if (!quote)
-		fprintf(out, "%s = %s\n", key, v);
+		fprintf(out, "%s%s = %s\n", prefix ? prefix : "", key, v);
 	else if (!strchr(v, '"'))
-		fprintf(out, "%s = \"%s\"\n", key, v);
+		fprintf(out, "%s%s = \"%s\"\n", prefix ? prefix : "", key, v);
 	else if (!strchr(v, '\''))
-		fprintf(out, "%s = '%s'\n", key, v);
+		fprintf(out, "%s%s = '%s'\n", prefix ? prefix : "", key, v);
 	else
-		fprintf(out, "; %s holds both quote characters, which an INI value cannot\n%s = \"%s\"\n",
-			key, key, v);
+		fprintf(out, "; %s holds both quote characters, which an INI value cannot\n%s%s = \"%s\"\n",
+			key, prefix ? prefix : "", key, v);
+}
+
+static void print_value(FILE *out, const char *key, const char *v)
+{
+	print_entry(out, NULL, key, v);
 }
 
 static const char *param_text(struct plan_comp *pc, unsigned inst, int idx)
@@ -39,7 +47,7 @@ void ss_sim_dump_config(struct ss_sim *s, FILE *out)
 {
 	struct ini_section *sim = ini_doc_section(s->doc, "simulation");
 
-	fprintf(out, "; %s, expanded: includes, templates, defaults and overrides applied\n",
+	fprintf(out, "; %s, expanded: includes, templates and overrides applied; defaults as comments\n",
 		s->doc->main_file);
 	fprintf(out, "[simulation]\n");
 	for (guint i = 0; sim && i < sim->entries->len; i++) {
@@ -85,7 +93,10 @@ void ss_sim_dump_config(struct ss_sim *s, FILE *out)
 		for (int idx = 0; pc->type->params && pc->type->params[idx].name; idx++) {
 			const char *name = pc->type->params[idx].name;
 
-			print_value(out, name, param_text(pc, 0, idx));
+			/* a default, shown but not given: read back, it stays a
+			 * default (a component may refuse a key given in vain) */
+			print_entry(out, pc->params[0]->values[idx].set ? NULL : "; default: ",
+				    name, param_text(pc, 0, idx));
 			/* Runs of instances that differ from instance 0. */
 			for (unsigned i = 1; i < pc->count;) {
 				const char *v = param_text(pc, i, idx);

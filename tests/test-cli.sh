@@ -266,8 +266,8 @@ sink=$(section "component sink" dump.ini)
 src=$(section "component src" dump.ini)
 has_line "$sink" "type = token_sink" "dump: [component sink] comes from the included file"
 has_line "$sink" "mode = ack" "dump: the including file, read later, wins over the included one"
-has_line "$sink" "phase_every = 0" "dump: a default is shown (phase_every = 0)"
-has_line "$sink" "label = phase" "dump: a string default is shown (label = phase)"
+has_line "$sink" "; default: phase_every = 0" "dump: a default is shown, as a comment (phase_every = 0)"
+has_line "$sink" "; default: label = phase" "dump: a string default is shown, as a comment (label = phase)"
 has_line "$src" "start = 1" "dump: template of a template (slow via slower) beats the default"
 has_line "$src" "period = 8" "dump: the nearer template (slower) beats the farther one (slow)"
 has_line "$src" "tokens = 6" "dump: the section beats the template"
@@ -289,8 +289,8 @@ step = 3
 period = 8
 period[2..3] = 16
 start = 1
-payload = 4B
-enabled = true"
+; default: payload = 4B
+; default: enabled = true"
 is "$src" "$want" "dump: [component src] exactly"
 grep -q -E '^(\[template|extends|include)' dump.ini
 [ $? -eq 1 ]

@@ -547,7 +547,7 @@ int main(int argc, char **argv)
 	const GOptionEntry before[] = {
 		{ "list", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the component types", NULL },
 		{ "describe", 0, 0, G_OPTION_ARG_STRING, &o.describe, "Describe a component type: parameters, ports, statistics", "TYPE" },
-		{ "dump-config", 0, 0, G_OPTION_ARG_NONE, &o.dump_config, "Print the configuration with includes, templates, defaults and -p applied", NULL },
+		{ "dump-config", 0, 0, G_OPTION_ARG_NONE, &o.dump_config, "Print the configuration with includes, templates and -p applied, the defaults as comments", NULL },
 		{ "dot", 0, 0, G_OPTION_ARG_NONE, &o.dot, "Print the component graph for Graphviz", NULL },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.params, "Override a parameter: SECTION.KEY=VALUE or SECTION[N].KEY=VALUE (repeatable)", "KEY=VALUE" },
 		{ "plugin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.plugins, "Load a plugin by name (from the plugin path) or by file (repeatable)", "NAME" },
