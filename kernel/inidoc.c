@@ -523,13 +523,18 @@ static void load_file(struct ini_doc *d, const char *path, const char *from,
 			ini_doc_error(d, path, "iniparser could not read the file");
 	} else {
 		char *dir = g_path_get_dirname(path);
+		/* what the entries' paths are relative to, whatever the
+		 * working directory (includes keep the names as given, for
+		 * the messages) */
+		char *abs_dir = g_canonicalize_filename(dir, NULL);
 
 		g_ptr_array_add(stack, canon);
 		load_includes(d, secs, dict, path, dir, stack);
 		g_ptr_array_remove_index(stack, stack->len - 1);
 		for (guint i = 0; i < secs->len; i++)
-			merge_section(d, secs->pdata[i], dict, path, dir);
+			merge_section(d, secs->pdata[i], dict, path, abs_dir);
 		iniparser_freedict(dict);
+		g_free(abs_dir);
 		g_free(dir);
 	}
 	g_ptr_array_free(msgs, TRUE);

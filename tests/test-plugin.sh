@@ -18,7 +18,7 @@ check() {	# description, command...
 	fi
 }
 
-echo 1..18
+echo 1..21
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 ini="$G_TEST_SRCDIR/data/plugin-fanin.ini"
@@ -61,4 +61,19 @@ else
 	n=$((n + 1))
 	echo "ok $n # SKIP nm not installed"
 fi
+# plugin_path = . is the INI file's folder, whatever folder runs it and
+# however the file is named (a relative name from elsewhere); a plugin not
+# found names every folder searched
+mkdir "$out/sub"
+cp "$so" "$out/sub/"
+printf '%s\n' "[simulation]" "plugin_path = .:nothere" "plugins = token_plugin" "" \
+	"[component src]" "type = token_source" "" "[component sink]" "type = token_sink" "" \
+	"[link t]" "from = src.out" "to = sink.in[0]" > "$out/sub/p.ini"
+check "plugin_path = ., the INI named relatively from another folder" \
+	sh -c "cd '$out' && SECTORSIM_PLUGIN_PATH= '$SECTORSIM' --quiet sub/p.ini"
+sed 's/^plugins = token_plugin$/plugins = token_plugin, missing_one/' "$out/sub/p.ini" > "$out/sub/q.ini"
+(cd "$out" && SECTORSIM_PLUGIN_PATH= "$SECTORSIM" sub/q.ini) > /dev/null 2> "$out/err"
+check "a plugin not found: exit 2" test "$?" = 2
+check "a plugin not found: every folder searched is named" \
+	grep -q "not found as missing_one.so in: $out/sub, $out/sub/nothere, " "$out/err"
 exit $failed
