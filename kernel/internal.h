@@ -154,7 +154,10 @@ struct ss_stats *ss_stats_new(void);
 void ss_stats_free(struct ss_stats *s);
 void ss_stats_register_table(struct ss_component *c);
 enum ss_stats_format { SS_STATS_TEXT, SS_STATS_JSON, SS_STATS_CSV };
-void ss_stats_write(struct ss_engine *e, enum ss_stats_format f, FILE *out);
+/* Every phase's statistics, or (globs, NULL-terminated) those whose name
+ * one of the shell patterns matches. */
+void ss_stats_write(struct ss_engine *e, enum ss_stats_format f, FILE *out,
+		    const char *const *globs);
 void ss_stats_reset(struct ss_engine *e);
 /* Current value of a statistic or an aggregate ("l1.hits", "l1[2].hits"). */
 bool ss_stats_lookup(struct ss_engine *e, const char *name, double *value);

@@ -517,9 +517,20 @@ static void write_row(enum ss_stats_format f, FILE *out, const char *phase,
 	*first = false;
 }
 
+/* Whether statistic `name` is one the globs ask for (none: every one). */
+static bool wanted(const char *const *globs, const char *name)
+{
+	if (!globs || !*globs)
+		return true;
+	for (; *globs; globs++)
+		if (g_pattern_match_simple(*globs, name))
+			return true;
+	return false;
+}
+
 static void write_phase(struct ss_stats *s, GPtrArray *groups,
 			enum ss_stats_format f, FILE *out, const char *label,
-			const uint64_t *vals)
+			const uint64_t *vals, const char *const *globs)
 {
 	char buf[64];
 	bool first = true;
@@ -532,7 +543,7 @@ static void write_phase(struct ss_stats *s, GPtrArray *groups,
 		struct ss_stat_entry *x0 = s->entries->pdata[i0];
 		bool counter = x0->kind == SS_STAT_COUNTER || x0->kind == SS_STAT_SUM;
 
-		if (g->indexed) {
+		if (g->indexed && wanted(globs, g->name)) {
 			format_value(buf, sizeof(buf), counter,
 				     value_of(s, vals, g, 0, true));
 			write_row(f, out, label, g->name, buf, x0->doc, &first);
@@ -541,6 +552,8 @@ static void write_phase(struct ss_stats *s, GPtrArray *groups,
 			guint i = g_array_index(g->members, guint, m);
 			struct ss_stat_entry *x = s->entries->pdata[i];
 
+			if (!wanted(globs, x->name))
+				continue;
 			format_value(buf, sizeof(buf), counter,
 				     value_of(s, vals, g, i, false));
 			write_row(f, out, label, x->name, buf,
@@ -549,7 +562,8 @@ static void write_phase(struct ss_stats *s, GPtrArray *groups,
 	}
 }
 
-void ss_stats_write(struct ss_engine *e, enum ss_stats_format f, FILE *out)
+void ss_stats_write(struct ss_engine *e, enum ss_stats_format f, FILE *out,
+		    const char *const *globs)
 {
 	struct ss_stats *s = e->stats;
 	GPtrArray *groups = build_groups(s);
@@ -581,7 +595,7 @@ void ss_stats_write(struct ss_engine *e, enum ss_stats_format f, FILE *out)
 				"      \"stats\": {", p ? "," : "", l);
 			g_free(l);
 		}
-		write_phase(s, groups, f, out, label, vals);
+		write_phase(s, groups, f, out, label, vals, globs);
 		if (f == SS_STATS_JSON)
 			fprintf(out, "\n      }\n    }");
 	}

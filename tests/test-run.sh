@@ -60,6 +60,12 @@ run --quiet --stats json "$ref"
 is "$st" 0 "--stats json: exit 0"
 has "$out" '"phase": "kernel 1"' "the raw statistics have a phase per kernel"
 has "$out" '"l2.wb_flush": 6250' "and the counters of the kernel in it"
+is "$(printf '%s\n' "$out" | head -n 1)" "{" "--stats json alone on standard output: it starts the JSON, no table before it"
+is "$(printf '%s\n' "$out" | tail -n 1)" "}" "and ends it"
+run --quiet --stats csv --stats-filter 'l2.*hit_rate' --stats-filter dram.reads "$ref"
+is "$st" 0 "--stats-filter: exit 0"
+is "$(printf '%s\n' "$out" | cut -d, -f2 | sort -u | tr '\n' ' ')" "dram.reads l2.hit_rate stat " \
+	"--stats-filter: the statistics its patterns match, no other"
 
 # ---- one SM's classification, worked out by hand --------------------------------
 # tests/data/pipeline/sticky: one warp, lines LDL, ST.E (generic: takes the

@@ -211,7 +211,7 @@ __attribute__((noinline)) static char *dump(struct ss_engine *e, enum ss_stats_f
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
-	ss_stats_write(e, f, m);
+	ss_stats_write(e, f, m, NULL);
 	fclose(m);
 	return buf;
 }

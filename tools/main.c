@@ -28,6 +28,7 @@
 struct options {
 	gboolean list, dump_config, dot, version;
 	char *describe, *stats, *output;
+	char **stats_filter;	/* --stats-filter GLOB, repeatable */
 	char **params, **plugins;
 	struct ss_run_options run;	/* ss_run_option_table */
 };
@@ -74,7 +75,7 @@ static int write_stats(struct ss_engine *e, const struct options *o)
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return fail(EXIT_INTERNAL, "out of memory");
-	ss_stats_write(e, f, mem);
+	ss_stats_write(e, f, mem, (const char *const *)o->stats_filter);
 	fclose(mem);
 	/* -o FILE: written whole or not at all (ss_output_open) */
 	out = ss_output_open(o->output ? o->output : "-", &err);
@@ -178,7 +179,7 @@ static bool inform(struct ss_registry *reg, struct ss_sim *sim,
  * itself and they were not asked for. */
 static bool raw_stats_wanted(struct ss_engine *e, const struct options *o)
 {
-	return o->stats || o->output ||
+	return o->stats || o->output || o->stats_filter ||
 	       !ss_engine_has_type_flag(e, SS_TYPE_REPORTS_RUN);
 }
 
@@ -383,10 +384,11 @@ static int check_stdout_outputs(struct options *o)
 		names[n++] = "--rd-profile -";
 	if (o->run.mrc && !strcmp(o->run.mrc, "-"))
 		names[n++] = "--mrc -";
-	/* the raw statistics follow the table, as they always did */
-	o->run.table_off = n > 0;
-	if ((o->stats || o->output) && (!o->output || !strcmp(o->output, "-")))
+	/* raw statistics on standard output are alone there too: a pipe
+	 * gets them, not the table before them */
+	if ((o->stats || o->output || o->stats_filter) && (!o->output || !strcmp(o->output, "-")))
 		names[n++] = "the raw statistics (--stats without -o FILE)";
+	o->run.table_off = n > 0;
 	if (n < 2)
 		return 0;
 	return fail(EXIT_CONFIG, "%s and %s: both to standard output; expected one of them written to a file",
@@ -555,6 +557,7 @@ int main(int argc, char **argv)
 	}, after[] = {
 		{ "stats", 0, 0, G_OPTION_ARG_STRING, &o.stats, "Raw statistics format: text (default), json or csv", "FORMAT" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the raw statistics to FILE instead of standard output (- is standard output)", "FILE" },
+		{ "stats-filter", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.stats_filter, "Only the raw statistics whose name matches GLOB, as l2.* or *.hit_rate (repeatable: any of them)", "GLOB" },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
@@ -593,6 +596,7 @@ int main(int argc, char **argv)
 	g_free(o.describe);
 	g_free(o.stats);
 	g_free(o.output);
+	g_strfreev(o.stats_filter);
 	g_strfreev(o.params);
 	g_strfreev(o.plugins);
 	ss_run_options_clear(&o.run);
