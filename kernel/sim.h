@@ -28,8 +28,9 @@ void ss_sim_free(struct ss_sim *s);
 
 /* The configuration with includes, templates, defaults and -p applied. */
 void ss_sim_dump_config(struct ss_sim *s, FILE *out);
-/* The component graph for Graphviz. */
-void ss_sim_dot(struct ss_sim *s, FILE *out);
+/* The component graph for Graphviz: an array one node (full: every
+ * instance and connection). */
+void ss_sim_dot(struct ss_sim *s, FILE *out, bool full);
 /*
  * The configuration's [sweep] section: its entries (struct ini_entry *,
  * key as -p names a parameter, value the values to sweep), for `sectorsim

@@ -146,9 +146,9 @@ const GPtrArray *ss_sim_sweep_entries(struct ss_sim *s)
 	return sw ? sw->entries : NULL;
 }
 
-void ss_sim_dot(struct ss_sim *s, FILE *out)
+/* One node per instance and one edge per connection (full), as below. */
+static void dot_full(struct ss_sim *s, FILE *out)
 {
-	fprintf(out, "digraph sectorsim {\n\trankdir=LR;\n\tnode [shape=box];\n");
 	for (guint c = 0; c < s->comps->len; c++) {
 		struct plan_comp *pc = s->comps->pdata[c];
 
@@ -179,5 +179,93 @@ void ss_sim_dot(struct ss_sim *s, FILE *out)
 			g_free(b);
 		}
 	}
+}
+
+/* The node of component pc: NAME, or NAME[0..N-1] for an array. */
+static char *dot_node(const struct plan_comp *pc)
+{
+	return pc->is_array ? g_strdup_printf("%s[0..%u]", pc->sec->name, pc->count - 1)
+			    : g_strdup(pc->sec->name);
+}
+
+/*
+ * One node per component, an array's instances together, and one edge
+ * per link and pair of ports, with how many connections it stands for:
+ * a GPU of 80 SMs is a graph of a dozen nodes.
+ */
+static void dot_collapsed(struct ss_sim *s, FILE *out)
+{
+	for (guint c = 0; c < s->comps->len; c++) {
+		struct plan_comp *pc = s->comps->pdata[c];
+		char *n = dot_node(pc);
+
+		if (pc->is_array)
+			fprintf(out, "\t\"%s\" [label=\"%s\\n%s x %u\", shape=box3d];\n",
+				n, n, pc->type->name, pc->count);
+		else
+			fprintf(out, "\t\"%s\" [label=\"%s\\n%s\"];\n", n, n, pc->type->name);
+		g_free(n);
+	}
+	for (guint i = 0; i < s->links->len; i++) {
+		struct plan_link *l = s->links->pdata[i];
+		/* the link's edges in the order first met, with their counts;
+		 * an edge of one connection says its ports exactly */
+		GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
+		GPtrArray *exact = g_ptr_array_new_with_free_func(g_free);
+		GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
+		GArray *count = g_array_new(FALSE, TRUE, sizeof(unsigned));
+
+		for (guint k = 0; k < l->pairs->len; k++) {
+			struct plan_pair *p = &g_array_index(l->pairs, struct plan_pair, k);
+			char *a = dot_node(p->fc), *b = dot_node(p->tc);
+			const struct ss_port_desc *fd = &p->fc->type->ports[p->fg];
+			const struct ss_port_desc *td = &p->tc->type->ports[p->tg];
+			char *key = g_strdup_printf("\"%s\" -> \"%s\" [label=\"%s%s -> %s%s", a, b,
+						    fd->name, fd->vector ? "[*]" : "",
+						    td->name, td->vector ? "[*]" : "");
+			gpointer at;
+
+			if (g_hash_table_lookup_extended(index, key, NULL, &at)) {
+				g_array_index(count, unsigned, GPOINTER_TO_UINT(at))++;
+				g_free(key);
+			} else {
+				char fx[32] = "", tx[32] = "";
+				unsigned one = 1;
+
+				if (fd->vector)
+					g_snprintf(fx, sizeof(fx), "[%u]", p->fx);
+				if (td->vector)
+					g_snprintf(tx, sizeof(tx), "[%u]", p->tx);
+				g_hash_table_insert(index, key, GUINT_TO_POINTER(keys->len));
+				g_ptr_array_add(keys, key);
+				g_ptr_array_add(exact, g_strdup_printf("\"%s\" -> \"%s\" [label=\"%s%s -> %s%s",
+								      a, b, fd->name, fx, td->name, tx));
+				g_array_append_val(count, one);
+			}
+			g_free(a);
+			g_free(b);
+		}
+		for (guint k = 0; k < keys->len; k++) {
+			unsigned n = g_array_index(count, unsigned, k);
+
+			if (n > 1)
+				fprintf(out, "\t%s x %u\"];\n", (char *)keys->pdata[k], n);
+			else
+				fprintf(out, "\t%s\"];\n", (char *)exact->pdata[k]);
+		}
+		g_hash_table_destroy(index);
+		g_array_free(count, TRUE);
+		g_ptr_array_free(exact, TRUE);
+		g_ptr_array_free(keys, TRUE);
+	}
+}
+
+void ss_sim_dot(struct ss_sim *s, FILE *out, bool full)
+{
+	fprintf(out, "digraph sectorsim {\n\trankdir=LR;\n\tnode [shape=box];\n");
+	if (full)
+		dot_full(s, out);
+	else
+		dot_collapsed(s, out);
 	fprintf(out, "}\n");
 }

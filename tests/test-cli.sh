@@ -314,16 +314,28 @@ ok $? "dump of the dump of the dump: byte for byte" || diag "$(diff dump.ini out
 run --dot "$@" "$good"
 status 0 "--dot"
 cp out graph.dot
+# an array is one node, and the connections of a pair of ports one edge
+is "$(grep -c -e '->' graph.dot)" 2 "--dot: 2 edges, each for its 4 connections"
+match graph.dot '^[[:space:]]+"src\[0\.\.3\]" -> "sink\[0\.\.0\]" \[label="out -> in\[\*\] x 4"\];$' \
+	"--dot: src[0..3].out -> sink[0..0].in[*] x 4"
+match graph.dot '^[[:space:]]+"src\[0\.\.3\]" \[label="src\[0\.\.3\]\\ntoken_source x 4", shape=box3d\];$' \
+	"--dot: the array src, one node of 4"
+run --dot=full "$@" "$good"
+status 0 "--dot=full"
+cp out graph.dot
+run --dot=some "$@" "$good"
+status 2 "--dot=some"
+is "$(cat err)" "sectorsim: --dot=some: expected --dot or --dot=full" "--dot=some: one line saying what is expected"
 is "$(sed -n 1p graph.dot)" "digraph sectorsim {" "--dot: a digraph"
 is "$(sed -n '$p' graph.dot)" "}" "--dot: closed"
 for i in 0 1 2 3; do
 	match graph.dot "^[[:space:]]+\"src\\[$i\\]\" -> \"sink\\[0\\]\" \\[label=\"out -> in\\[$i\\]\"\\];\$" \
-		"--dot: src[$i].out -> sink[0].in[$i]"
+		"--dot=full: src[$i].out -> sink[0].in[$i]"
 	match graph.dot "^[[:space:]]+\"src\\[$i\\]\" -> \"sink\\[0\\]\" \\[label=\"ctl -> ctl\\[$i\\]\"\\];\$" \
-		"--dot: src[$i].ctl -> sink[0].ctl[$i]"
+		"--dot=full: src[$i].ctl -> sink[0].ctl[$i]"
 done
-is "$(grep -c -e '->' graph.dot)" 8 "--dot: 8 edges"
-is "$(grep -c 'label="[a-z]*\[[0-9]\]\\ntoken_' graph.dot)" 5 "--dot: 5 nodes"
+is "$(grep -c -e '->' graph.dot)" 8 "--dot=full: 8 edges"
+is "$(grep -c 'label="[a-z]*\[[0-9]\]\\ntoken_' graph.dot)" 5 "--dot=full: 5 nodes"
 if command -v dot >/dev/null 2>&1; then
 	dot -Tsvg graph.dot >graph.svg 2>dot.err
 	ok $? "dot -Tsvg accepts the graph" || diag "$(cat dot.err)"

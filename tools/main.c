@@ -26,7 +26,7 @@
 
 /* The command line: the program's own options and the run's. */
 struct options {
-	gboolean list, dump_config, dot, version;
+	gboolean list, dump_config, dot, dot_full, version;
 	char *describe, *stats, *output;
 	char **stats_filter;	/* --stats-filter GLOB, repeatable */
 	char **params, **plugins;
@@ -169,7 +169,7 @@ static bool inform(struct ss_registry *reg, struct ss_sim *sim,
 		if (o->dump_config)
 			ss_sim_dump_config(sim, stdout);
 		if (o->dot)
-			ss_sim_dot(sim, stdout);
+			ss_sim_dot(sim, stdout, o->dot_full);
 		return true;
 	}
 	return false;
@@ -550,7 +550,7 @@ int main(int argc, char **argv)
 		{ "list", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the component types", NULL },
 		{ "describe", 0, 0, G_OPTION_ARG_STRING, &o.describe, "Describe a component type: parameters, ports, statistics", "TYPE" },
 		{ "dump-config", 0, 0, G_OPTION_ARG_NONE, &o.dump_config, "Print the configuration with includes, templates and -p applied, the defaults as comments", NULL },
-		{ "dot", 0, 0, G_OPTION_ARG_NONE, &o.dot, "Print the component graph for Graphviz", NULL },
+		{ "dot", 0, 0, G_OPTION_ARG_NONE, &o.dot, "Print the component graph for Graphviz, an array one node (--dot=full: every instance and connection)", NULL },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.params, "Override a parameter: SECTION.KEY=VALUE or SECTION[N].KEY=VALUE (repeatable)", "KEY=VALUE" },
 		{ "plugin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.plugins, "Load a plugin by name (from the plugin path) or by file (repeatable)", "NAME" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -576,6 +576,18 @@ int main(int argc, char **argv)
 	o.run.threads = G_MININT;	/* unset, told apart from --threads 0 */
 	entries = option_entries(before, &o.run, after);
 	g_option_context_add_main_entries(ctx, (GOptionEntry *)entries->data, NULL);
+	/* --dot=full is --dot with every instance (GOption has no optional
+	 * value but after the next argument, which would take CONFIG.ini) */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--dot=full")) {
+			o.dot_full = TRUE;
+			argv[i] = (char *)"--dot";
+		} else if (g_str_has_prefix(argv[i], "--dot=")) {
+			status = fail(EXIT_CONFIG, "%s: expected --dot or --dot=full", argv[i]);
+			g_option_context_free(ctx);
+			g_array_free(entries, TRUE);
+			return status;
+		}
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		status = fail(EXIT_CONFIG, "%s (see --help)", err->message);
 		g_error_free(err);
