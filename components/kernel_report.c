@@ -1748,12 +1748,44 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 
 /* ---- output ------------------------------------------------------------------ */
 
+/* A number as the results files write it: every digit a double holds. */
 static void format_number(char *buf, size_t len, double v, bool is_int)
 {
 	if (is_int)
 		g_snprintf(buf, len, "%.0f", v);
 	else
 		g_snprintf(buf, len, "%.17g", v);
+}
+
+/*
+ * A number as the table shows it, for people: a rate or a mean to 4
+ * significant digits, without an exponent from 1e-6 up (0.006135,
+ * 61.35, 12346); the files keep them whole.
+ */
+static void format_table_number(char *buf, size_t len, double v, bool is_int)
+{
+	double a = fabs(v);
+
+	if (is_int || v == 0 || !isfinite(v)) {
+		format_number(buf, len, v, is_int);
+		return;
+	}
+	if (a < 1e-6) {
+		g_snprintf(buf, len, "%.4g", v);
+		return;
+	}
+	int decimals = 3 - (int)floor(log10(a));
+
+	g_snprintf(buf, len, "%.*f", MAX(decimals, 0), v);
+	/* 0.5, not 0.5000; 1, not 1.000 */
+	if (decimals > 0 && strchr(buf, '.')) {
+		char *end = buf + strlen(buf) - 1;
+
+		while (*end == '0')
+			*end-- = '\0';
+		if (*end == '.')
+			*end = '\0';
+	}
 }
 
 static void write_text(const struct kernel_row *row, bool first, FILE *out)
@@ -1782,11 +1814,11 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 
 		if (row->absent[k])
 			continue;
-		format_number(buf, sizeof(buf), row->m[k], d->is_int);
+		format_table_number(buf, sizeof(buf), row->m[k], d->is_int);
 		fprintf(out, "  %-26s %20s", d->key, buf);
 		if (report_ncu_name(k, row->mode)) {
-			format_number(buf, sizeof(buf),
-				      row->m[k] * ncu_metrics[d->ncu].factor, false);
+			format_table_number(buf, sizeof(buf),
+					    row->m[k] * ncu_metrics[d->ncu].factor, false);
 			fprintf(out, "   %-*s %s", NCU_WIDTH, ncu_metrics[d->ncu].name, buf);
 		}
 		fputc('\n', out);
@@ -1910,11 +1942,11 @@ static void write_summary(struct kernel_report *r, FILE *out)
 
 		if (!r->mcount[k])
 			continue;
-		format_number(buf, sizeof(buf), r->msum[k] / r->mcount[k], false);
+		format_table_number(buf, sizeof(buf), r->msum[k] / r->mcount[k], false);
 		fprintf(out, "  %-26s %20s", d->key, buf);
 		if (report_ncu_name(k, r->mode)) {
-			format_number(buf, sizeof(buf),
-				      r->msum[k] / r->mcount[k] * ncu_metrics[d->ncu].factor, false);
+			format_table_number(buf, sizeof(buf),
+					    r->msum[k] / r->mcount[k] * ncu_metrics[d->ncu].factor, false);
 			fprintf(out, "   %-*s %s", NCU_WIDTH, ncu_metrics[d->ncu].name, buf);
 		}
 		fputc('\n', out);
