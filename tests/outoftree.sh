@@ -31,6 +31,9 @@
 #      must fail: plugins are never loaded from the current directory
 #   6. nm -D on every plugin: sectorsim_plugin_register is the only function
 #      exported
+#   7. the installed configurations found by name (titanv.ini) from another
+#      folder, and listed by --list-configs (INSTALLED_CONFIGS: their
+#      folder, for DESTDIR installs)
 # Exit status 0 when every step passes, 1 otherwise.
 set -u
 
@@ -254,6 +257,25 @@ if command -v nm >/dev/null 2>&1; then
 	fi
 else
 	say "nm not found: export check skipped"
+fi
+
+# 7. the installed configurations are found by name from any folder, and
+#    run the installed sample trace they name (with DESTDIR, the program's
+#    own folder is not where they are: SECTORSIM_CONFIG_PATH says where)
+if [ -n "${DESTDIR:-}" ] && [ -n "${INSTALLED_CONFIGS:-}" ]; then
+	SECTORSIM_CONFIG_PATH=$INSTALLED_CONFIGS
+	export SECTORSIM_CONFIG_PATH
+fi
+if out=$(cd "$tmp" && "$sectorsim" --quiet titanv.ini 2>&1) &&
+   printf '%s\n' "$out" | grep -q '^kernel 1  _Z9vectorAddPKfS0_Pfi$'; then
+	pass "titanv.ini by name, from another folder, on the installed sample trace"
+else
+	fail "titanv.ini by name: $out"
+fi
+if (cd "$tmp" && "$sectorsim" --list-configs) | grep -q '^  timing/titanv.ini$'; then
+	pass "--list-configs lists the installed configurations"
+else
+	fail "--list-configs does not list timing/titanv.ini"
 fi
 
 if [ "$failures" -ne 0 ]; then

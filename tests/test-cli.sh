@@ -440,4 +440,21 @@ else
 	skip "python3 not installed" 2
 fi
 
+# ---- configurations by name ---------------------------------------------------------
+
+# a name that is no file here: $SECTORSIM_CONFIG_PATH, then the installed ones
+mkdir -p elsewhere
+(cd elsewhere && SECTORSIM_CONFIG_PATH=/nonexistent:$cfg "$SECTORSIM" --quiet timing/titanv.ini \
+	"$top/traces/vectoradd-a100" > ../byname.out 2> ../byname.err)
+is "$?" 0 "timing/titanv.ini by name from another folder: exit 0" || diag "$(cat byname.err)"
+grep -q '^kernel 1  _Z9vectorAddPKfS0_Pfi$' byname.out
+ok $? "timing/titanv.ini by name: its table"
+SECTORSIM_CONFIG_PATH=$cfg "$SECTORSIM" --list-configs > list.out
+grep -q "^  validation/titanv-ref.ini\$" list.out && ! grep -q "parts/" list.out
+ok $? "--list-configs: the configurations, not their parts"
+(cd elsewhere && SECTORSIM_CONFIG_PATH=$cfg "$SECTORSIM" no-such.ini > /dev/null 2> ../nosuch.err)
+is "$?" 2 "a name no folder holds: exit 2"
+grep -q "no-such.ini" nosuch.err
+ok $? "a name no folder holds: the message names it"
+
 done_testing

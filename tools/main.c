@@ -18,6 +18,7 @@
 #include "sim.h"
 #include "builtin.h"
 #include "commands.h"
+#include "configs.h"
 #include "native.h"
 
 #define EXIT_CONFIG 2
@@ -26,7 +27,7 @@
 
 /* The command line: the program's own options and the run's. */
 struct options {
-	gboolean list, dump_config, dot, dot_full, version;
+	gboolean list, list_configs, dump_config, dot, dot_full, version;
 	char *describe, *stats, *output;
 	char **stats_filter;	/* --stats-filter GLOB, repeatable */
 	char **params, **plugins;
@@ -400,6 +401,17 @@ static int run(struct options *o, int argc, char **argv)
 	struct ss_registry *reg = ss_registry_new();
 	struct ss_sim *sim = NULL;
 	int status = 0;
+	/* a configuration by name: titanv.ini from any folder (configs.h) */
+	char *config = argc > 1 ? config_find(argv[1]) : NULL;
+
+	if (config)
+		argv[1] = config;
+	if (o->list_configs) {
+		config_list(stdout);
+		ss_registry_free(reg);
+		g_free(config);
+		return 0;
+	}
 
 	if (o->stats && strcmp(o->stats, "text") && strcmp(o->stats, "json") &&
 	    strcmp(o->stats, "csv"))
@@ -418,6 +430,7 @@ static int run(struct options *o, int argc, char **argv)
 	}
 	ss_sim_free(sim);
 	ss_registry_free(reg);
+	g_free(config);
 	return status;
 }
 
@@ -548,6 +561,7 @@ int main(int argc, char **argv)
 		return check_stdout(command);
 	const GOptionEntry before[] = {
 		{ "list", 0, 0, G_OPTION_ARG_NONE, &o.list, "List the component types", NULL },
+		{ "list-configs", 0, 0, G_OPTION_ARG_NONE, &o.list_configs, "List the configurations a name finds: in $SECTORSIM_CONFIG_PATH, then the installed ones", NULL },
 		{ "describe", 0, 0, G_OPTION_ARG_STRING, &o.describe, "Describe a component type: parameters, ports, statistics", "TYPE" },
 		{ "dump-config", 0, 0, G_OPTION_ARG_NONE, &o.dump_config, "Print the configuration with includes, templates and -p applied, the defaults as comments", NULL },
 		{ "dot", 0, 0, G_OPTION_ARG_NONE, &o.dot, "Print the component graph for Graphviz, an array one node (--dot=full: every instance and connection)", NULL },
@@ -571,6 +585,8 @@ int main(int argc, char **argv)
 		"Components are wired by CONFIG.ini; TRACE, the run's input (a trace\n"
 		"folder, say), replaces the one the configuration names.  --list shows\n"
 		"the component types and the commands (sectorsim NAME --help).\n"
+		"A CONFIG.ini that is no file here is searched in\n"
+		"$SECTORSIM_CONFIG_PATH, then " PKGDATADIR "/configs (--list-configs).\n"
 		"Plugins are searched in plugin_path\n"
 		"of [simulation], then $SECTORSIM_PLUGIN_PATH, then " PKGLIBDIR ".");
 	o.run.threads = G_MININT;	/* unset, told apart from --threads 0 */

@@ -40,6 +40,7 @@
 #include "sim.h"
 #include "builtin.h"
 #include "commands.h"
+#include "configs.h"
 #include "native.h"
 #include "outfile.h"
 #include "report_metrics.h"
@@ -1974,7 +1975,7 @@ int sectorsim_sweep_main(int argc, char **argv)
 			      argc - 1, argc == 2 ? "" : "s");
 		goto out;
 	}
-	s.config = g_strdup(argv[1]);
+	s.config = config_find(argv[1]);
 	s.trace = argc == 3 ? g_strdup(argv[2]) : NULL;
 	{
 		guint n_ini;
