@@ -8,6 +8,7 @@
 #include <malloc.h>
 #endif
 #include <stdbool.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,6 +555,13 @@ int main(int argc, char **argv)
 	    !(tunables && strstr(tunables, "glibc.malloc.arena_max")))
 		mallopt(M_ARENA_MAX, 1);
 #endif
+	/*
+	 * Characters as UTF-8 (GLib's help says [OPTION…], which a C
+	 * locale prints as [OPTION?]); numbers stay the C locale's, so that
+	 * the results files read alike everywhere.
+	 */
+	if (!setlocale(LC_CTYPE, "") || !g_get_charset(NULL))
+		setlocale(LC_CTYPE, "C.UTF-8");
 	atexit(check_stdout_at_exit);
 	command = run_command(argc, argv);
 
