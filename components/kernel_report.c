@@ -1522,9 +1522,59 @@ static int report_start(struct ss_component *c, GError **err)
 	return 0;
 }
 
-static void write_text(const struct kernel_row *row, bool first, FILE *out);
+static void write_text(const struct kernel_row *row, bool first, const char *levels,
+		       FILE *out);
 static void write_json(const struct kernel_row *row, bool first, FILE *out);
 static void write_csv(const struct kernel_row *row, FILE *out);
+
+/* A size in bytes as people say it: 128 KiB, 4.5 MiB. */
+static void format_bytes(char *buf, size_t len, uint64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	unsigned u = 0;
+
+	while (v >= 1024 && u + 1 < G_N_ELEMENTS(unit)) {
+		v /= 1024;
+		u++;
+	}
+	g_snprintf(buf, len, v == floor(v) ? "%.0f %s" : "%.3g %s", v, unit[u]);
+}
+
+/* Before the first kernel: which configuration, on how many SMs. */
+static void write_header(struct kernel_report *r, FILE *out)
+{
+	const struct ss_run_options *o = ss_engine_run_options(r->c.engine);
+
+	if (!o->config)
+		return;
+	fprintf(out, "configuration %s", o->config);
+	if (r->n_sms)
+		fprintf(out, ", %u SMs", r->n_sms);
+	fputs("\n\n", out);
+}
+
+/* What each cache level holds in the kernel, for the table: the L1 per
+ * SM, the L2 in all (the levels that say their capacity); "" if none. */
+static char *levels_text(struct kernel_report *r)
+{
+	GString *o = g_string_new(NULL);
+	char b[32];
+	uint64_t l2 = 0;
+
+	if (r->l1 && r->l1[0].capacity && *r->l1[0].capacity) {
+		format_bytes(b, sizeof(b), *r->l1[0].capacity);
+		g_string_append_printf(o, "L1 %s per SM", b);
+	}
+	for (unsigned i = 0; i < r->n_l2; i++)
+		if (r->l2[i].capacity)
+			l2 += *r->l2[i].capacity;
+	if (l2) {
+		format_bytes(b, sizeof(b), l2);
+		g_string_append_printf(o, "%sL2 %s in all", o->len ? ", " : "", b);
+	}
+	return g_string_free(o, FALSE);
+}
 
 /* On a terminal: where the run is, how fast, how long still. */
 static void show_progress(struct kernel_report *r, const struct kernel_row *row)
@@ -1670,7 +1720,12 @@ static void kernel_over(struct kernel_report *r)
 	if (r->progress)
 		fputs("\r\033[K", stderr);	/* the table, not over the progress line */
 	if (!ss_engine_run_options(r->c.engine)->table_off) {
-		write_text(row, r->n_shown == 0, stdout);
+		char *levels = levels_text(r);
+
+		if (r->n_shown == 0)
+			write_header(r, stdout);
+		write_text(row, r->n_shown == 0, levels, stdout);
+		g_free(levels);
 		flush_stdout(r);
 	}
 	/* each finished kernel reaches the files at once: a kill keeps it */
@@ -1788,7 +1843,8 @@ static void format_table_number(char *buf, size_t len, double v, bool is_int)
 	}
 }
 
-static void write_text(const struct kernel_row *row, bool first, FILE *out)
+static void write_text(const struct kernel_row *row, bool first, const char *levels,
+		       FILE *out)
 {
 	char buf[64];
 
@@ -1809,6 +1865,8 @@ static void write_text(const struct kernel_row *row, bool first, FILE *out)
 		fprintf(out, "; %u blocks/SM resident, %u simulated on %u SMs, scale %g\n",
 			row->occ.max_active, row->occ.sim_blocks, row->occ.active_sms,
 			row->occ.scale);
+	if (*levels)
+		fprintf(out, "  %s\n", levels);
 	for (int k = 0; k < N_REPORT_METRICS; k++) {
 		const struct report_metric_desc *d = &report_metrics[k];
 

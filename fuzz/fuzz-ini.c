@@ -61,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sim = ss_sim_load(reg, path, memory_override, NULL, &errors);
 	if (sim) {
 		ss_sim_dump_config(sim, devnull);
-		ss_sim_dot(sim, devnull);
+		ss_sim_dot(sim, devnull, false);
+		ss_sim_dot(sim, devnull, true);
 		if (!ss_sim_build(sim, &err))
 			g_clear_error(&err);
 		ss_sim_free(sim);

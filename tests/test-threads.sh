@@ -145,7 +145,8 @@ printf '[simulation]\ninclude = %s\n[component l2]\nthread_group = mine\n' \
 	"$cfg/validation/titanv-ref.ini" > "$tmp/group.ini"
 run --threads 2 "$tmp/group.ini" "$top/traces/vectoradd-a100"
 is "$st" 0 "a thread_group of the L2: exit 0"
-is "$out" "$(cat "$tmp/sample-validation-titanv-ref.ini-1.table")" \
+# (the header names another configuration file)
+is "$(printf '%s\n' "$out" | sed 1d)" "$(sed 1d "$tmp/sample-validation-titanv-ref.ini-1.table")" \
 	"a thread_group of the L2: --threads 1's table"
 case $err in
 *", 4 partitions on 2 threads"*) ok 0 "a thread_group of the L2: its own partition" ;;
