@@ -34,6 +34,9 @@
 #include <sectorsim/protocols/cache_stats.h>
 #include "report_metrics.h"
 #include "nugteren.h"
+#ifdef HAVE_DEMANGLE
+#include <libiberty/demangle.h>
+#endif
 
 static const char *const mode_names[] = { "ref", "hw", "nugteren", NULL };
 static const char *const model_names[] = { "simulator", "sdcm", NULL };
@@ -1848,7 +1851,16 @@ static void write_text(const struct kernel_row *row, bool first, const char *lev
 {
 	char buf[64];
 
-	fprintf(out, "%skernel %u  %s\n", first ? "" : "\n", row->id, row->name);
+	/* the name as people read it (the files keep it as traced) */
+#ifdef HAVE_DEMANGLE
+	char *readable = cplus_demangle(row->name, DMGL_PARAMS | DMGL_ANSI);
+#else
+	char *readable = NULL;
+#endif
+
+	fprintf(out, "%skernel %u  %s\n", first ? "" : "\n", row->id,
+		readable ? readable : row->name);
+	free(readable);
 	fprintf(out, "  grid %" G_GUINT64_FORMAT " x %u threads, %u registers, %u B shared",
 		row->grid_size, row->block_size, row->regs, row->smem);
 	if (row->traced_known && row->blocks_traced < row->grid_size)

@@ -447,7 +447,7 @@ mkdir -p elsewhere
 (cd elsewhere && SECTORSIM_CONFIG_PATH=/nonexistent:$cfg "$SECTORSIM" --quiet timing/titanv.ini \
 	"$top/traces/vectoradd-a100" > ../byname.out 2> ../byname.err)
 is "$?" 0 "timing/titanv.ini by name from another folder: exit 0" || diag "$(cat byname.err)"
-grep -q '^kernel 1  _Z9vectorAddPKfS0_Pfi$' byname.out
+grep -q '^kernel 1  .*vectorAdd' byname.out
 ok $? "timing/titanv.ini by name: its table"
 SECTORSIM_CONFIG_PATH=$cfg "$SECTORSIM" --list-configs > list.out
 grep -q "^  validation/titanv-ref.ini\$" list.out && ! grep -q "parts/" list.out

@@ -21,7 +21,13 @@ tap_tmpdir test-run
 
 run --quiet "$ref"
 is "$st" 0 "titanv-ref.ini on the bundled sample: exit 0"
-has "$out" "kernel 1  _Z9vectorAddPKfS0_Pfi" "the table names the kernel"
+# the table demangles the name when built with libiberty; the files keep it
+case $out in
+*"kernel 1  vectorAdd(float const*, float const*, float*, int)"*|*"kernel 1  _Z9vectorAddPKfS0_Pfi"*)
+	ok 0 "the table names the kernel (demangled, with libiberty)" ;;
+*)
+	ok 1 "the table names the kernel (demangled, with libiberty)" || diag "$out" ;;
+esac
 has "$out" "$(printf '  %-26s %20s' l2_hit_rate 0.3333)" "the table has the L2 hit rate, to 4 significant digits"
 has "$out" "dram__sectors_read.sum" "the table has the Nsight names"
 is "$err" "" "--quiet: nothing on stderr"
