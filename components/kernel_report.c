@@ -185,6 +185,7 @@ struct kernel_report {
 	struct cache_slots *l1;	/* n_sms of them, or none: no L1 */
 	struct cache_slots *l2;	/* n_l2: one, or one per slice component */
 	unsigned n_l2;
+	unsigned l2_slices;	/* an l2_slice_set's slices, or n_l2 */
 	unsigned mode;		/* REF, HW or NUG */
 	/* mode = nugteren: per case (enum nug_case), its distance counts */
 	char *cases[NUG_CASES];
@@ -751,6 +752,16 @@ static bool resolve_l2(struct kernel_report *r, GError **err)
 
 	/* an SDCM L2 is one component: its own error names what it lacks */
 	if (r->l2_sdcm || slot(r, name, probe)) {
+		/* an l2_slice_set of several slices says each one's totals */
+		for (r->l2_slices = 0;; r->l2_slices++) {
+			char *inst = g_strdup_printf("%s.slice[%u]", name, r->l2_slices);
+			bool there = slot(r, inst, "accesses") != NULL;
+
+			g_free(inst);
+			if (!there)
+				break;
+		}
+		r->l2_slices = MAX(r->l2_slices, 1);
 		r->n_l2 = 1;
 		r->l2 = g_new0(struct cache_slots, 1);
 		return resolve_cache(r, name, r->l2_sdcm, r->l2, err);
@@ -770,6 +781,7 @@ static bool resolve_l2(struct kernel_report *r, GError **err)
 		r->n_l2 = 0;
 		return false;
 	}
+	r->l2_slices = r->n_l2;
 	r->l2 = g_new0(struct cache_slots, r->n_l2);
 	for (unsigned i = 0; i < r->n_l2; i++) {
 		char *inst = g_strdup_printf("%s[%u]", name, i);
@@ -1575,6 +1587,10 @@ static char *levels_text(struct kernel_report *r)
 	if (l2) {
 		format_bytes(b, sizeof(b), l2);
 		g_string_append_printf(o, "%sL2 %s in all", o->len ? ", " : "", b);
+		if (r->l2_slices > 1) {
+			format_bytes(b, sizeof(b), l2 / r->l2_slices);
+			g_string_append_printf(o, ", %u slices of %s", r->l2_slices, b);
+		}
 	}
 	return g_string_free(o, FALSE);
 }

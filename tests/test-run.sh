@@ -35,6 +35,8 @@ default=$out
 
 run --quiet "$titanv"
 is "$st" 0 "titanv.ini (hardware-faithful) on its bundled sample: exit 0"
+has "$out" "  L1 128 KiB per SM, L2 4.5 MiB in all, 48 slices of 96 KiB" "each kernel says what its L1 and L2 hold, per slice too"
+has "$out" "/configs/titanv.ini, 80 SMs" "the table starts with the configuration and its SMs"
 has "$out" "all 196 blocks dispatched over 80 SMs" "every block runs"
 has "$out" "l2_dirty_at_kernel_end                     6250" "the stores stay in the L2 as dirty data"
 has "$out" "$(printf '%-57s %s' dram__sectors_write.sum 0)" "and are not the kernel's DRAM writes"
