@@ -1538,22 +1538,6 @@ void sc_set_load(struct sc_cache *c, uint32_t set, const void *state)
 	c->memo_line = UINT64_MAX;
 }
 
-void sc_set_state_empty(struct sc_cache *c, void *state)
-{
-	struct set_state_layout l = state_layout(c);
-	uint8_t *b = state;
-	bool wide = c->wide_links;
-	uint8_t *next = b + l.block + 2 * c->fp_lanes;
-	uint8_t *prev = next + ((size_t)c->assoc << wide);
-
-	/* what empty_set() makes: every way empty, in a circle, head 0 */
-	memset(b, 0, l.total);
-	for (uint32_t w = 0; w < c->assoc; w++) {
-		link_set(next, w, w + 1 == c->assoc ? 0 : w + 1, wide);
-		link_set(prev, w, w == 0 ? c->assoc - 1 : w - 1, wide);
-	}
-}
-
 /*
  * Whether two written-byte masks of a line (lazy_fetch) tell the same,
  * given its readable sectors: a readable sector's written bytes are never

@@ -199,8 +199,6 @@ bool sc_bypasses(const struct sc_cache *c);
 size_t sc_set_state_bytes(const struct sc_cache *c);
 void sc_set_save(struct sc_cache *c, uint32_t set, void *state);
 void sc_set_load(struct sc_cache *c, uint32_t set, const void *state);
-/* The state of a set nothing has touched since an invalidation. */
-void sc_set_state_empty(struct sc_cache *c, void *state);
 /*
  * Whether a and b hold the same lines with the same sectors in the same
  * order, whatever ways hold them; then map[w] is the way of b holding

@@ -109,6 +109,19 @@ kernels_of_point()
 		k { print }' "$1"
 }
 
+# interrupt_sweep PID KEEP: wait (2 minutes at most) until sweep PID has
+# kept a finished point in folder KEEP, then Ctrl-C it; $? is its status
+interrupt_sweep()
+{
+	_n=0
+	while [ "$_n" -lt 2400 ] && [ -z "$(ls "$2" 2>/dev/null | grep -E 'point-[0-9]+\.json$')" ]; do
+		sleep 0.05
+		_n=$((_n + 1))
+	done
+	kill -INT "$1"
+	wait "$1"
+}
+
 tap_tmpdir()
 {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || {

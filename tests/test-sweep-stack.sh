@@ -85,14 +85,7 @@ ok $? "two axes: the last point is its own run's"
 l1vals=$(seq -s, 1 40)
 "$SECTORSIM" sweep --quiet --threads 1 --json r.json "$titanv" "$top/traces/vectoradd-a100" \
 	-s l1.assoc=$l1vals -s l2.assoc=4,8,16 > /dev/null 2> r.err &
-pid=$!
-n=0
-while [ "$n" -lt 2400 ] && [ -z "$(ls r.json.points 2>/dev/null | grep -E 'point-[0-9]+\.json$')" ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
-kill -INT $pid
-wait $pid
+interrupt_sweep $! r.json.points
 is "$?" 130 "a one-pass sweep interrupted: exit 130"
 run sweep --quiet --threads 1 --resume --json r.json "$titanv" "$top/traces/vectoradd-a100" \
 	-s l1.assoc=$l1vals -s l2.assoc=4,8,16

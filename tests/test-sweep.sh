@@ -201,14 +201,7 @@ is "$st" 2 "no output: exit 2"
 
 vals=$(seq -s, 1 200)
 "$SECTORSIM" sweep --quiet --threads 1 "$titanv" "$sample" -s l2.assoc=$vals --json r.json > /dev/null 2> r.err &
-pid=$!
-n=0
-while [ "$n" -lt 2400 ] && [ -z "$(ls r.json.points 2>/dev/null | grep -E 'point-[0-9]+\.json$')" ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
-kill -INT $pid
-wait $pid
+interrupt_sweep $! r.json.points
 st=$?
 is "$st" 130 "interrupted: exit 130"
 has "$(cat r.err)" "--resume runs the rest" "the message says how to finish"
