@@ -155,6 +155,20 @@ struct kernel_row {
 	double m[N_REPORT_METRICS];
 	unsigned mode;		/* REF or HW */
 	bool absent[N_REPORT_METRICS];	/* metrics the model does not compute */
+	/* a rate's numerator and denominator, for the app total
+	 * (REPORT_TOTAL_RATIO; noted: computed this kernel) */
+	double num[N_REPORT_METRICS], den[N_REPORT_METRICS];
+	bool noted[N_REPORT_METRICS];
+};
+
+/* The app total over the kernels this run simulated (enum report_total). */
+struct app_total {
+	unsigned kernels;
+	double v[N_REPORT_METRICS];	/* SUM, MIN, MAX so far */
+	double num[N_REPORT_METRICS], den[N_REPORT_METRICS];
+	double last[N_REPORT_METRICS];	/* RATIO: the last kernel's value */
+	unsigned count[N_REPORT_METRICS];	/* kernels that had it */
+	unsigned noted[N_REPORT_METRICS];	/* RATIO: kernels that noted it */
 };
 
 /* A results file being written (ss_output_open: PATH.part, renamed to
@@ -208,6 +222,7 @@ struct kernel_report {
 	/* the app summary: sums over the kernels this run simulated */
 	double msum[N_REPORT_METRICS];
 	unsigned mcount[N_REPORT_METRICS];
+	struct app_total total;
 	struct out_file json, csv;
 	uint64_t l1_accesses;	/* of the whole run, for the speed */
 	gint64 t0;
@@ -227,6 +242,16 @@ struct kernel_report {
 static double div0(double a, double b)
 {
 	return b == 0 ? 0 : a / b;
+}
+
+/* Rate k of the kernel is num / den, for the app total; its value is set
+ * apart, in the arithmetic its model uses. */
+static void note_ratio(struct kernel_row *row, enum report_metric k,
+		       double num, double den)
+{
+	row->num[k] = num;
+	row->den[k] = den;
+	row->noted[k] = true;
 }
 
 static uint64_t get(const uint64_t *slot)
@@ -360,6 +385,12 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[RM_l1_hit_rate_g] = div0(k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
 	m[RM_l1_hit_rate_ldg] = div0(k_gmem_ld_hit, k_gmem_ld);
 	m[RM_l1_hit_rate_stg] = div0(k_gmem_st_hit, k_gmem_st);
+	note_ratio(row, RM_l1_hit_rate, k_umem_ld_hit + k_umem_st_hit, k_umem_ld + k_umem_st);
+	note_ratio(row, RM_l1_hit_rate_ld, k_umem_ld_hit, k_umem_ld);
+	note_ratio(row, RM_l1_hit_rate_st, k_umem_st_hit, k_umem_st);
+	note_ratio(row, RM_l1_hit_rate_g, k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
+	note_ratio(row, RM_l1_hit_rate_ldg, k_gmem_ld_hit, k_gmem_ld);
+	note_ratio(row, RM_l1_hit_rate_stg, k_gmem_st_hit, k_gmem_st);
 
 	if (r->l2->sdcm) {
 		l2rc = get(r->l2->cat[0]) + get(r->l2->cat[1]);
@@ -367,12 +398,25 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 		m[RM_l2_hit_rate] = real(r->l2->hit_tot);
 		m[RM_l2_hit_rate_ld] = real(r->l2->hit_ld);
 		m[RM_l2_hit_rate_st] = real(r->l2->hit_st);
+		/* scaled, as the kernel's counts are */
+		note_ratio(row, RM_l2_hit_rate, m[RM_l2_hit_rate] * (l2rc + l2wc) * scale,
+			   (l2rc + l2wc) * scale);
+		note_ratio(row, RM_l2_hit_rate_ld, m[RM_l2_hit_rate_ld] * l2rc * scale,
+			   l2rc * scale);
+		note_ratio(row, RM_l2_hit_rate_st, m[RM_l2_hit_rate_st] * l2wc * scale,
+			   l2wc * scale);
 	} else {
 		cache_dir(r->l2, r->n_l2, DIR_LOAD, false, &l2rc, &l2rm);
 		cache_dir(r->l2, r->n_l2, DIR_STORE, false, &l2wc, &l2wm);
 		m[RM_l2_hit_rate] = 1 - div0(l2rm + l2wm, l2rc + l2wc);
 		m[RM_l2_hit_rate_ld] = 1 - div0(l2rm, l2rc);
 		m[RM_l2_hit_rate_st] = 1 - div0(l2wm, l2wc);
+		note_ratio(row, RM_l2_hit_rate, (double)(l2rc - l2rm + l2wc - l2wm) * scale,
+			   (double)(l2rc + l2wc) * scale);
+		note_ratio(row, RM_l2_hit_rate_ld, (double)(l2rc - l2rm) * scale,
+			   (double)l2rc * scale);
+		note_ratio(row, RM_l2_hit_rate_st, (double)(l2wc - l2wm) * scale,
+			   (double)l2wc * scale);
 	}
 
 	m[RM_gmem_ld_reqs] = K(C_GMEM_LD_REQS);
@@ -386,6 +430,10 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[RM_gmem_tot_diverg] = m[RM_gmem_tot_reqs] > 0 ?
 		m[RM_gmem_tot_sectors] / m[RM_gmem_tot_reqs] : 0;
 	m[RM_gmem_tot_sectors_per_sm] = n_act ? m[RM_gmem_tot_sectors] / n_act : 0;
+	note_ratio(row, RM_gmem_ld_diverg, k_gmem_ld, m[RM_gmem_ld_reqs]);
+	note_ratio(row, RM_gmem_st_diverg, k_gmem_st, m[RM_gmem_st_reqs]);
+	note_ratio(row, RM_gmem_tot_diverg, m[RM_gmem_tot_sectors], m[RM_gmem_tot_reqs]);
+	note_ratio(row, RM_gmem_tot_sectors_per_sm, m[RM_gmem_tot_sectors], n_act);
 	m[RM_lmem_ld_reqs] = K(C_LMEM_LD_REQS);
 	m[RM_lmem_st_reqs] = K(C_LMEM_ST_REQS);
 	m[RM_umem_ld_reqs] = (double)umem_ld_reqs * scale;
@@ -417,6 +465,9 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[RM_atom_tot_reqs] = n_act ? K(C_ATOM_REQS) / n_act : 0;
 	m[RM_red_tot_reqs] = n_act ? K(C_RED_REQS) / n_act : 0;
 	m[RM_atom_red_tot_trans] = n_act ? K(C_ATOM_RED_TRANS) / n_act : 0;
+	note_ratio(row, RM_atom_tot_reqs, K(C_ATOM_REQS), n_act);
+	note_ratio(row, RM_red_tot_reqs, K(C_RED_REQS), n_act);
+	note_ratio(row, RM_atom_red_tot_trans, K(C_ATOM_RED_TRANS), n_act);
 #undef K
 	if (!n_act)
 		fprintf(stderr, "sectorsim: kernel %u (%s): no SM sent its L1 anything; per-SM averages are 0\n",
@@ -500,12 +551,23 @@ static uint64_t not_missed(const struct cache_slots *cs, unsigned n,
 	       cache_sum(cs, n, spaces, dirs, CC_LINE_MISSES);
 }
 
-/* ... over the lookups (0 without any). */
-static double hit_rate(const struct cache_slots *cs, unsigned n,
-		       unsigned spaces, unsigned dirs)
+/* ... over the lookups (0 without any), as metric k of the row. */
+static void hit_rate(struct kernel_row *row, enum report_metric k,
+		     const struct cache_slots *cs, unsigned n,
+		     unsigned spaces, unsigned dirs)
 {
-	return div0((double)not_missed(cs, n, spaces, dirs),
-		    cache_sum(cs, n, spaces, dirs, CC_ACCESSES));
+	double hits = (double)not_missed(cs, n, spaces, dirs);
+	double lookups = (double)cache_sum(cs, n, spaces, dirs, CC_ACCESSES);
+
+	row->m[k] = div0(hits, lookups);
+	note_ratio(row, k, hits, lookups);
+}
+
+/* Metric k of the row is num / den (0 for 0 / 0). */
+static void rate(struct kernel_row *row, enum report_metric k, double num, double den)
+{
+	row->m[k] = div0(num, den);
+	note_ratio(row, k, num, den);
 }
 
 static void compute_timing(struct kernel_report *r, struct kernel_row *row);
@@ -537,14 +599,12 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 		unsigned n = r->n_sms;
 
 		r->l1_accesses += cache_sum(l1, n, ALL, ALL, CC_ACCESSES);
-#define RATE(sp, ops) hit_rate(l1, n, sp, ops)
-		m[RM_l1_hit_rate] = RATE(ALL, ALL);
-		m[RM_l1_hit_rate_ld] = RATE(ALL, LD);
-		m[RM_l1_hit_rate_st] = RATE(ALL, ST);
-		m[RM_l1_hit_rate_g] = RATE(G, ALL);
-		m[RM_l1_hit_rate_ldg] = RATE(G, LD);
-		m[RM_l1_hit_rate_stg] = RATE(G, ST);
-#undef RATE
+		hit_rate(row, RM_l1_hit_rate, l1, n, ALL, ALL);
+		hit_rate(row, RM_l1_hit_rate_ld, l1, n, ALL, LD);
+		hit_rate(row, RM_l1_hit_rate_st, l1, n, ALL, ST);
+		hit_rate(row, RM_l1_hit_rate_g, l1, n, G, ALL);
+		hit_rate(row, RM_l1_hit_rate_ldg, l1, n, G, LD);
+		hit_rate(row, RM_l1_hit_rate_stg, l1, n, G, ST);
 		m[RM_gmem_ld_sectors_hit] = not_missed(l1, n, G, LD);
 		m[RM_gmem_st_sectors_hit] = not_missed(l1, n, G, ST);
 	} else {
@@ -560,9 +620,9 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	uint64_t at = cache_sum(l2, n2, ALL, AT, CC_ACCESSES);
 	uint64_t re = cache_sum(l2, n2, ALL, RD, CC_ACCESSES);
 
-	m[RM_l2_hit_rate] = hit_rate(l2, n2, ALL, ALL);
-	m[RM_l2_hit_rate_ld] = hit_rate(l2, n2, ALL, LD);
-	m[RM_l2_hit_rate_st] = hit_rate(l2, n2, ALL, ST);
+	hit_rate(row, RM_l2_hit_rate, l2, n2, ALL, ALL);
+	hit_rate(row, RM_l2_hit_rate_ld, l2, n2, ALL, LD);
+	hit_rate(row, RM_l2_hit_rate_st, l2, n2, ALL, ST);
 	m[RM_l2_read_sectors] = rd;
 	m[RM_l2_write_sectors] = wr;
 	m[RM_l2_atom_sectors] = at;
@@ -578,10 +638,10 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	m[RM_gmem_ld_sectors] = v[C_GMEM_LD_SECTORS];
 	m[RM_gmem_st_sectors] = v[C_GMEM_ST_SECTORS];
 	m[RM_gmem_tot_sectors] = m[RM_gmem_ld_sectors] + m[RM_gmem_st_sectors];
-	m[RM_gmem_ld_diverg] = div0(m[RM_gmem_ld_sectors], m[RM_gmem_ld_reqs]);
-	m[RM_gmem_st_diverg] = div0(m[RM_gmem_st_sectors], m[RM_gmem_st_reqs]);
-	m[RM_gmem_tot_diverg] = div0(m[RM_gmem_tot_sectors], m[RM_gmem_tot_reqs]);
-	m[RM_gmem_tot_sectors_per_sm] = div0(m[RM_gmem_tot_sectors], n_act);
+	rate(row, RM_gmem_ld_diverg, m[RM_gmem_ld_sectors], m[RM_gmem_ld_reqs]);
+	rate(row, RM_gmem_st_diverg, m[RM_gmem_st_sectors], m[RM_gmem_st_reqs]);
+	rate(row, RM_gmem_tot_diverg, m[RM_gmem_tot_sectors], m[RM_gmem_tot_reqs]);
+	rate(row, RM_gmem_tot_sectors_per_sm, m[RM_gmem_tot_sectors], n_act);
 	m[RM_lmem_ld_reqs] = v[C_LMEM_LD_REQS];
 	m[RM_lmem_st_reqs] = v[C_LMEM_ST_REQS];
 	m[RM_lmem_ld_sectors] = v[C_LMEM_LD_SECTORS];
@@ -617,9 +677,9 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	m[RM_red_reqs] = v[C_RED_REQS];
 	m[RM_atom_sectors] = v[C_ATOM_SECTORS];
 	m[RM_red_sectors] = v[C_RED_SECTORS];
-	m[RM_atom_tot_reqs] = div0(v[C_ATOM_REQS], n_act);
-	m[RM_red_tot_reqs] = div0(v[C_RED_REQS], n_act);
-	m[RM_atom_red_tot_trans] = div0(v[C_ATOM_RED_TRANS], n_act);
+	rate(row, RM_atom_tot_reqs, v[C_ATOM_REQS], n_act);
+	rate(row, RM_red_tot_reqs, v[C_RED_REQS], n_act);
+	rate(row, RM_atom_red_tot_trans, v[C_ATOM_RED_TRANS], n_act);
 	compute_timing(r, row);
 }
 
@@ -648,9 +708,14 @@ static void timing_level(const struct cache_slots *cs, unsigned n, struct kernel
 		for (unsigned k = 0; k < G_N_ELEMENTS(sums); k++)
 			m[first + 1 + k] += get(cs[i].tm[sums[k]]);
 	}
-	m[first] = div0(cycles, loads);
+	rate(row, first, cycles, loads);
 	m[first + 1 + G_N_ELEMENTS(sums)] = peak;
 }
+
+/* Where a C-AMAT metric is among its level's, from camat_accesses on:
+ * the same for every level. */
+#define CAMAT_OFF(name) (RM_l1_##name - RM_l1_camat_accesses)
+G_STATIC_ASSERT(RM_l2_amat - RM_l2_camat_accesses == CAMAT_OFF(amat));
 
 /*
  * A level's C-AMAT metrics, from RM_<level>_camat_accesses on in the order
@@ -696,6 +761,13 @@ static void camat_level(const struct cache_slots *cs, unsigned n, struct kernel_
 		else
 			m[first + k] = *ratios[j];
 	}
+	/* the ratios as camat_ratios() makes them, for the app total */
+	note_ratio(row, first + CAMAT_OFF(C_h), c.hit_cycles, c.overlap_hit_time);
+	note_ratio(row, first + CAMAT_OFF(C_m), c.pure_miss_time, c.pure_miss_overlap_time);
+	note_ratio(row, first + CAMAT_OFF(pMR), c.pure_misses, c.accesses);
+	note_ratio(row, first + CAMAT_OFF(pAMP), c.pure_miss_time, c.pure_misses);
+	note_ratio(row, first + CAMAT_OFF(mean_hit_time), c.hit_cycles, c.accesses);
+	note_ratio(row, first + CAMAT_OFF(amat), c.hit_cycles + c.miss_cycles, c.accesses);
 }
 
 /* mode = hw in timing mode: the kernel's time and its levels'. */
@@ -730,12 +802,12 @@ static void compute_timing(struct kernel_report *r, struct kernel_row *row)
 	camat_level(r->l1, r->n_sms, row, RM_l1_camat_accesses);
 	camat_level(r->l2, r->n_l2, row, RM_l2_camat_accesses);
 	if (r->dram_answered)
-		m[RM_dram_mean_latency] = div0(get(r->dram_latency), get(r->dram_answered));
+		rate(row, RM_dram_mean_latency, get(r->dram_latency), get(r->dram_answered));
 	else
 		row->absent[RM_dram_mean_latency] = true;
 	if (r->dram_queue)
-		m[RM_dram_mean_queue_delay] = div0(get(r->dram_queue),
-						   get(r->dram_reads) + get(r->dram_writes));
+		rate(row, RM_dram_mean_queue_delay, get(r->dram_queue),
+		     get(r->dram_reads) + get(r->dram_writes));
 	else
 		row->absent[RM_dram_mean_queue_delay] = true;
 }
@@ -1078,6 +1150,7 @@ static void compute_nug(struct kernel_report *r, struct kernel_row *row)
 	m[RM_misses_latency] = (double)sp.latency;
 	m[RM_misses_mshr] = (double)sp.mshr;
 	m[RM_miss_rate_pct] = sp.miss_rate;
+	note_ratio(row, RM_miss_rate_pct, 100.0 * sp.misses, (double)sp.total);
 	m[RM_misses_full_assoc] = (double)sp.case_misses[NUG_FULL_ASSOC];
 	m[RM_misses_no_latency] = (double)sp.case_misses[NUG_NO_LATENCY];
 	m[RM_misses_no_mshr_limit] = (double)sp.case_misses[NUG_NO_MSHR_LIMIT];
@@ -1714,6 +1787,97 @@ static void write_lanes(struct kernel_report *r, const struct kernel_row *row)
 	r->l1_accesses = l1_accesses;
 }
 
+/* A kernel's metrics into the app total, each as its table row says. */
+static void add_to_total(struct app_total *t, const struct kernel_row *row)
+{
+	t->kernels++;
+	for (int k = 0; k < N_REPORT_METRICS; k++) {
+		enum report_total how = report_metrics[k].total;
+		double v = row->m[k];
+
+		/* a rate of nothing this kernel still adds its 0 / 0 */
+		if (how == REPORT_TOTAL_RATIO && row->noted[k]) {
+			t->num[k] += row->num[k];
+			t->den[k] += row->den[k];
+			t->noted[k]++;
+		}
+		if (row->absent[k])
+			continue;
+		switch (how) {
+		case REPORT_TOTAL_SUM:
+			t->v[k] += v;
+			break;
+		case REPORT_TOTAL_MIN:
+			t->v[k] = t->count[k] ? MIN(t->v[k], v) : v;
+			break;
+		case REPORT_TOTAL_MAX:
+			t->v[k] = t->count[k] ? MAX(t->v[k], v) : v;
+			break;
+		case REPORT_TOTAL_RATIO:
+			t->last[k] = v;
+			break;
+		case REPORT_TOTAL_CAMAT:
+		case REPORT_TOTAL_NONE:
+			break;
+		}
+		t->count[k]++;
+	}
+}
+
+/* A RATIO metric's total, num / den over the app. */
+static double total_ratio(const struct app_total *t, int k)
+{
+	return t->num[k] / t->den[k];
+}
+
+/*
+ * Metric k over the app, into *v; false: it has none (no kernel had it,
+ * or it is a setting or a state).  A rate whose denominator stayed 0 in
+ * every kernel keeps the value its model gives 0 / 0.
+ */
+static bool total_value(const struct app_total *t, int k, double *v)
+{
+	if (!t->count[k])
+		return false;
+	switch (report_metrics[k].total) {
+	case REPORT_TOTAL_SUM:
+	case REPORT_TOTAL_MIN:
+	case REPORT_TOTAL_MAX:
+		*v = t->v[k];
+		return true;
+	case REPORT_TOTAL_RATIO:
+		/* every kernel that had the rate must have said its terms */
+		if (t->noted[k] < t->count[k])
+			return false;
+		*v = t->den[k] ? total_ratio(t, k) : t->last[k];
+		return true;
+	case REPORT_TOTAL_CAMAT: {
+		int first = k - CAMAT_OFF(camat);
+		/* the level's counts over the app, back from its ratios' terms */
+		struct camat_counts c = {
+			.accesses = t->den[first + CAMAT_OFF(mean_hit_time)],
+			.hit_cycles = t->num[first + CAMAT_OFF(mean_hit_time)],
+			.miss_cycles = t->num[first + CAMAT_OFF(amat)] -
+				       t->num[first + CAMAT_OFF(mean_hit_time)],
+			.overlap_hit_time = t->den[first + CAMAT_OFF(C_h)],
+			.pure_misses = t->num[first + CAMAT_OFF(pMR)],
+			.pure_miss_time = t->num[first + CAMAT_OFF(C_m)],
+			.pure_miss_overlap_time = t->den[first + CAMAT_OFF(C_m)],
+		};
+		struct camat_ratios q;
+
+		if (t->noted[first + CAMAT_OFF(amat)] < t->count[k])
+			return false;
+		camat_ratios(&c, &q);
+		*v = q.camat;
+		return !isnan(*v);
+	}
+	case REPORT_TOTAL_NONE:
+		break;
+	}
+	return false;
+}
+
 static void kernel_over(struct kernel_report *r)
 {
 	struct kernel_row *row = &r->row;
@@ -1735,6 +1899,7 @@ static void kernel_over(struct kernel_report *r)
 				r->msum[k] += row->m[k];
 				r->mcount[k]++;
 			}
+		add_to_total(&r->total, row);
 	}
 	if (r->progress)
 		fputs("\r\033[K", stderr);	/* the table, not over the progress line */
@@ -1862,11 +2027,25 @@ static void format_table_number(char *buf, size_t len, double v, bool is_int)
 	}
 }
 
+/* One metric's line of the table: its value (an integer if is_int) and,
+ * in `mode`, Nsight's. */
+static void write_metric_line(FILE *out, int k, double v, bool is_int, unsigned mode)
+{
+	const struct report_metric_desc *d = &report_metrics[k];
+	char buf[64];
+
+	format_table_number(buf, sizeof(buf), v, is_int);
+	fprintf(out, "  %-26s %20s", d->key, buf);
+	if (report_ncu_name(k, mode)) {
+		format_table_number(buf, sizeof(buf), v * ncu_metrics[d->ncu].factor, false);
+		fprintf(out, "   %-*s %s", NCU_WIDTH, ncu_metrics[d->ncu].name, buf);
+	}
+	fputc('\n', out);
+}
+
 static void write_text(const struct kernel_row *row, bool first, const char *levels,
 		       FILE *out)
 {
-	char buf[64];
-
 	/* the name as people read it (the files keep it as traced) */
 #ifdef HAVE_DEMANGLE
 	char *readable = cplus_demangle(row->name, DMGL_PARAMS | DMGL_ANSI);
@@ -1895,20 +2074,9 @@ static void write_text(const struct kernel_row *row, bool first, const char *lev
 			row->occ.scale);
 	if (*levels)
 		fprintf(out, "  %s\n", levels);
-	for (int k = 0; k < N_REPORT_METRICS; k++) {
-		const struct report_metric_desc *d = &report_metrics[k];
-
-		if (row->absent[k])
-			continue;
-		format_table_number(buf, sizeof(buf), row->m[k], d->is_int);
-		fprintf(out, "  %-26s %20s", d->key, buf);
-		if (report_ncu_name(k, row->mode)) {
-			format_table_number(buf, sizeof(buf),
-					    row->m[k] * ncu_metrics[d->ncu].factor, false);
-			fprintf(out, "   %-*s %s", NCU_WIDTH, ncu_metrics[d->ncu].name, buf);
-		}
-		fputc('\n', out);
-	}
+	for (int k = 0; k < N_REPORT_METRICS; k++)
+		if (!row->absent[k])
+			write_metric_line(out, k, row->m[k], report_metrics[k].is_int, row->mode);
 }
 
 static void json_string(FILE *f, const char *v)
@@ -2012,31 +2180,31 @@ static void write_csv(const struct kernel_row *row, FILE *f)
 	fputc('\n', f);
 }
 
-/* The paper's per-app figures: each metric averaged over the kernels. */
+/*
+ * The app's figures: its total over the kernels (counts summed, rates
+ * recomputed from the summed counts: what Nsight would say of the app
+ * as one kernel, but for the caches' state between kernels), then the
+ * paper's per-app figure, each metric averaged over the kernels.
+ */
 static void write_summary(struct kernel_report *r, FILE *out)
 {
-	char buf[64];
 	unsigned n = 0;
 
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		n = MAX(n, r->mcount[k]);
 	if (n < 2)
 		return;		/* one kernel is its own summary */
-	fprintf(out, "\napp: mean over the %u kernels simulated\n", n);
+	fprintf(out, "\napp: total over the %u kernels simulated\n", r->total.kernels);
 	for (int k = 0; k < N_REPORT_METRICS; k++) {
-		const struct report_metric_desc *d = &report_metrics[k];
+		double v;
 
-		if (!r->mcount[k])
-			continue;
-		format_table_number(buf, sizeof(buf), r->msum[k] / r->mcount[k], false);
-		fprintf(out, "  %-26s %20s", d->key, buf);
-		if (report_ncu_name(k, r->mode)) {
-			format_table_number(buf, sizeof(buf),
-					    r->msum[k] / r->mcount[k] * ncu_metrics[d->ncu].factor, false);
-			fprintf(out, "   %-*s %s", NCU_WIDTH, ncu_metrics[d->ncu].name, buf);
-		}
-		fputc('\n', out);
+		if (total_value(&r->total, k, &v))
+			write_metric_line(out, k, v, report_metrics[k].is_int, r->mode);
 	}
+	fprintf(out, "\napp: mean over the %u kernels simulated\n", n);
+	for (int k = 0; k < N_REPORT_METRICS; k++)
+		if (r->mcount[k])
+			write_metric_line(out, k, r->msum[k] / r->mcount[k], false, r->mode);
 }
 
 static void report_finish(struct ss_component *c)

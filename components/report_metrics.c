@@ -23,8 +23,8 @@ const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS] = {
 #define NUG REPORT_NUG
 
 const struct report_metric_desc report_metrics[N_REPORT_METRICS] = {
-#define REPORT_METRIC_ROW(key, is_int, modes, ncu, ncu_modes) \
-	[RM_##key] = { #key, is_int, modes, NCU_##ncu, ncu_modes },
+#define REPORT_METRIC_ROW(key, is_int, modes, ncu, ncu_modes, total) \
+	[RM_##key] = { #key, is_int, modes, NCU_##ncu, ncu_modes, REPORT_TOTAL_##total },
 	REPORT_METRICS(REPORT_METRIC_ROW)
 #undef REPORT_METRIC_ROW
 };

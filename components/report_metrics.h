@@ -77,68 +77,89 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
 #define REPORT_NUG 8	/* nugteren: Nugteren et al.'s model's numbers */
 
 /*
- * X(key, is_int, modes, ncu, ncu_modes), in the order of the reference's
+ * How a metric's app total is made of its kernels' values.  A rate is
+ * recomputed from the sums of its numerator and denominator, never
+ * averaged: the total's L2 hit rate is the app's hits over the app's
+ * accesses.
+ */
+enum report_total {
+	REPORT_TOTAL_SUM,	/* a count: the sum */
+	REPORT_TOTAL_RATIO,	/* sum of numerators / sum of denominators */
+	REPORT_TOTAL_MIN,	/* the least of the kernels' */
+	REPORT_TOTAL_MAX,	/* the greatest: a peak */
+	/* C-AMAT, from the level's other metrics as totals: the same
+	 * formula (models/camat.h) over the app's counts */
+	REPORT_TOTAL_CAMAT,
+	/* no total: a setting or a state at a kernel's end (the L1's size,
+	 * the scale, the lines dirty when the kernel ended) */
+	REPORT_TOTAL_NONE,
+};
+
+/*
+ * X(key, is_int, modes, ncu, ncu_modes, total), in the order of the reference's
  * results files, with the keys only hw computes among them.  is_int: a
  * count written as an integer; modes: the modes that compute it (REF, HW,
  * BOTH: REPORT_ without the prefix); ncu: the Nsight metric (NCU_ without
  * the prefix) that is the same number in ncu_modes (hw's l2_ld_trans adds
  * atomics and reductions to op_read, so there op_read is
- * l2_read_sectors).
+ * l2_read_sectors); total: how the app's total over its kernels is made
+ * of the kernels' values (enum report_total, REPORT_TOTAL_ without the
+ * prefix).
  */
 #define REPORT_METRICS(X) \
-	X(l1_cache_size, 1, BOTH, NONE, 0) \
-	X(scale, 0, BOTH, NONE, 0) \
-	X(l1_hit_rate, 0, BOTH, L1_HIT_RATE, BOTH) \
-	X(l1_hit_rate_ld, 0, BOTH, NONE, 0) \
-	X(l1_hit_rate_st, 0, BOTH, NONE, 0) \
-	X(l1_hit_rate_g, 0, BOTH, NONE, 0) \
-	X(l1_hit_rate_ldg, 0, BOTH, NONE, 0) \
-	X(l1_hit_rate_stg, 0, BOTH, NONE, 0) \
-	X(l2_hit_rate, 0, BOTH, L2_HIT_RATE, BOTH) \
-	X(l2_hit_rate_ld, 0, BOTH, L2_READ_HIT_RATE, BOTH) \
-	X(l2_hit_rate_st, 0, BOTH, L2_WRITE_HIT_RATE, BOTH) \
-	X(gmem_ld_reqs, 0, BOTH, L1_REQS_LD, BOTH) \
-	X(gmem_st_reqs, 0, BOTH, L1_REQS_ST, BOTH) \
-	X(gmem_tot_reqs, 0, BOTH, NONE, 0) \
-	X(gmem_ld_sectors, 0, BOTH, L1_SECTORS_LD, BOTH) \
-	X(gmem_st_sectors, 0, BOTH, L1_SECTORS_ST, BOTH) \
-	X(gmem_tot_sectors, 0, BOTH, NONE, 0) \
-	X(gmem_ld_diverg, 0, BOTH, NONE, 0) \
-	X(gmem_st_diverg, 0, BOTH, NONE, 0) \
-	X(gmem_tot_diverg, 0, BOTH, NONE, 0) \
-	X(gmem_tot_sectors_per_sm, 0, BOTH, NONE, 0) \
-	X(gmem_ld_sectors_hit, 1, HW, L1_HITS_LD, HW) \
-	X(gmem_st_sectors_hit, 1, HW, L1_HITS_ST, HW) \
-	X(lmem_ld_reqs, 0, BOTH, NONE, 0) \
-	X(lmem_st_reqs, 0, BOTH, NONE, 0) \
-	X(lmem_ld_sectors, 1, HW, L1_LOCAL_SECTORS_LD, HW) \
-	X(lmem_st_sectors, 1, HW, L1_LOCAL_SECTORS_ST, HW) \
-	X(umem_ld_reqs, 0, BOTH, NONE, 0) \
-	X(umem_st_reqs, 0, BOTH, NONE, 0) \
-	X(umem_ld_sectors, 0, BOTH, NONE, 0) \
-	X(umem_st_sectors, 0, BOTH, NONE, 0) \
-	X(umem_tot_sectors, 0, BOTH, NONE, 0) \
-	X(l2_ld_trans, 0, BOTH, LTS_READ, REF) \
-	X(l2_st_trans, 0, BOTH, LTS_WRITE, REF) \
-	X(l2_tot_trans, 0, BOTH, NONE, 0) \
-	X(l2_read_sectors, 1, HW, LTS_READ, HW) \
-	X(l2_write_sectors, 1, HW, LTS_WRITE, HW) \
-	X(l2_atom_sectors, 1, HW, LTS_ATOM, HW) \
-	X(l2_red_sectors, 1, HW, LTS_RED, HW) \
-	X(dram_ld_trans, 0, BOTH, DRAM_SECTORS_READ, BOTH) \
-	X(dram_st_trans, 0, BOTH, DRAM_SECTORS_WRITE, BOTH) \
-	X(dram_tot_trans, 0, BOTH, NONE, 0) \
-	X(l2_dirty_at_kernel_end, 1, HW, NONE, 0) \
-	X(cache_capacity_bytes, 1, HW, NONE, 0) \
-	X(write_evict, 1, BOTH, NONE, 0) \
-	X(write_flush, 1, BOTH, NONE, 0) \
-	X(atom_reqs, 1, HW, NONE, 0) \
-	X(red_reqs, 1, HW, NONE, 0) \
-	X(atom_sectors, 1, HW, L1_SECTORS_ATOM, HW) \
-	X(red_sectors, 1, HW, L1_SECTORS_RED, HW) \
-	X(atom_tot_reqs, 0, BOTH, NONE, 0) \
-	X(red_tot_reqs, 0, BOTH, NONE, 0) \
-	X(atom_red_tot_trans, 0, BOTH, NONE, 0) \
+	X(l1_cache_size, 1, BOTH, NONE, 0, NONE) \
+	X(scale, 0, BOTH, NONE, 0, NONE) \
+	X(l1_hit_rate, 0, BOTH, L1_HIT_RATE, BOTH, RATIO) \
+	X(l1_hit_rate_ld, 0, BOTH, NONE, 0, RATIO) \
+	X(l1_hit_rate_st, 0, BOTH, NONE, 0, RATIO) \
+	X(l1_hit_rate_g, 0, BOTH, NONE, 0, RATIO) \
+	X(l1_hit_rate_ldg, 0, BOTH, NONE, 0, RATIO) \
+	X(l1_hit_rate_stg, 0, BOTH, NONE, 0, RATIO) \
+	X(l2_hit_rate, 0, BOTH, L2_HIT_RATE, BOTH, RATIO) \
+	X(l2_hit_rate_ld, 0, BOTH, L2_READ_HIT_RATE, BOTH, RATIO) \
+	X(l2_hit_rate_st, 0, BOTH, L2_WRITE_HIT_RATE, BOTH, RATIO) \
+	X(gmem_ld_reqs, 0, BOTH, L1_REQS_LD, BOTH, SUM) \
+	X(gmem_st_reqs, 0, BOTH, L1_REQS_ST, BOTH, SUM) \
+	X(gmem_tot_reqs, 0, BOTH, NONE, 0, SUM) \
+	X(gmem_ld_sectors, 0, BOTH, L1_SECTORS_LD, BOTH, SUM) \
+	X(gmem_st_sectors, 0, BOTH, L1_SECTORS_ST, BOTH, SUM) \
+	X(gmem_tot_sectors, 0, BOTH, NONE, 0, SUM) \
+	X(gmem_ld_diverg, 0, BOTH, NONE, 0, RATIO) \
+	X(gmem_st_diverg, 0, BOTH, NONE, 0, RATIO) \
+	X(gmem_tot_diverg, 0, BOTH, NONE, 0, RATIO) \
+	X(gmem_tot_sectors_per_sm, 0, BOTH, NONE, 0, RATIO) \
+	X(gmem_ld_sectors_hit, 1, HW, L1_HITS_LD, HW, SUM) \
+	X(gmem_st_sectors_hit, 1, HW, L1_HITS_ST, HW, SUM) \
+	X(lmem_ld_reqs, 0, BOTH, NONE, 0, SUM) \
+	X(lmem_st_reqs, 0, BOTH, NONE, 0, SUM) \
+	X(lmem_ld_sectors, 1, HW, L1_LOCAL_SECTORS_LD, HW, SUM) \
+	X(lmem_st_sectors, 1, HW, L1_LOCAL_SECTORS_ST, HW, SUM) \
+	X(umem_ld_reqs, 0, BOTH, NONE, 0, SUM) \
+	X(umem_st_reqs, 0, BOTH, NONE, 0, SUM) \
+	X(umem_ld_sectors, 0, BOTH, NONE, 0, SUM) \
+	X(umem_st_sectors, 0, BOTH, NONE, 0, SUM) \
+	X(umem_tot_sectors, 0, BOTH, NONE, 0, SUM) \
+	X(l2_ld_trans, 0, BOTH, LTS_READ, REF, SUM) \
+	X(l2_st_trans, 0, BOTH, LTS_WRITE, REF, SUM) \
+	X(l2_tot_trans, 0, BOTH, NONE, 0, SUM) \
+	X(l2_read_sectors, 1, HW, LTS_READ, HW, SUM) \
+	X(l2_write_sectors, 1, HW, LTS_WRITE, HW, SUM) \
+	X(l2_atom_sectors, 1, HW, LTS_ATOM, HW, SUM) \
+	X(l2_red_sectors, 1, HW, LTS_RED, HW, SUM) \
+	X(dram_ld_trans, 0, BOTH, DRAM_SECTORS_READ, BOTH, SUM) \
+	X(dram_st_trans, 0, BOTH, DRAM_SECTORS_WRITE, BOTH, SUM) \
+	X(dram_tot_trans, 0, BOTH, NONE, 0, SUM) \
+	X(l2_dirty_at_kernel_end, 1, HW, NONE, 0, NONE) \
+	X(cache_capacity_bytes, 1, HW, NONE, 0, NONE) \
+	X(write_evict, 1, BOTH, NONE, 0, SUM) \
+	X(write_flush, 1, BOTH, NONE, 0, SUM) \
+	X(atom_reqs, 1, HW, NONE, 0, SUM) \
+	X(red_reqs, 1, HW, NONE, 0, SUM) \
+	X(atom_sectors, 1, HW, L1_SECTORS_ATOM, HW, SUM) \
+	X(red_sectors, 1, HW, L1_SECTORS_RED, HW, SUM) \
+	X(atom_tot_reqs, 0, BOTH, NONE, 0, RATIO) \
+	X(red_tot_reqs, 0, BOTH, NONE, 0, RATIO) \
+	X(atom_red_tot_trans, 0, BOTH, NONE, 0, RATIO) \
 	REPORT_TIMING_METRICS(X) \
 	REPORT_NUG_METRICS(X)
 
@@ -151,18 +172,18 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
  * misses.
  */
 #define REPORT_NUG_METRICS(X) \
-	X(accesses, 1, NUG, NONE, 0) \
-	X(hits, 1, NUG, NONE, 0) \
-	X(misses, 1, NUG, NONE, 0) \
-	X(misses_compulsory, 1, NUG, NONE, 0) \
-	X(misses_capacity, 1, NUG, NONE, 0) \
-	X(misses_associativity, 1, NUG, NONE, 0) \
-	X(misses_latency, 1, NUG, NONE, 0) \
-	X(misses_mshr, 1, NUG, NONE, 0) \
-	X(miss_rate_pct, 0, NUG, NONE, 0) \
-	X(misses_full_assoc, 1, NUG, NONE, 0) \
-	X(misses_no_latency, 1, NUG, NONE, 0) \
-	X(misses_no_mshr_limit, 1, NUG, NONE, 0)
+	X(accesses, 1, NUG, NONE, 0, SUM) \
+	X(hits, 1, NUG, NONE, 0, SUM) \
+	X(misses, 1, NUG, NONE, 0, SUM) \
+	X(misses_compulsory, 1, NUG, NONE, 0, SUM) \
+	X(misses_capacity, 1, NUG, NONE, 0, SUM) \
+	X(misses_associativity, 1, NUG, NONE, 0, SUM) \
+	X(misses_latency, 1, NUG, NONE, 0, SUM) \
+	X(misses_mshr, 1, NUG, NONE, 0, SUM) \
+	X(miss_rate_pct, 0, NUG, NONE, 0, RATIO) \
+	X(misses_full_assoc, 1, NUG, NONE, 0, SUM) \
+	X(misses_no_latency, 1, NUG, NONE, 0, SUM) \
+	X(misses_no_mshr_limit, 1, NUG, NONE, 0, SUM)
 
 /*
  * Timing mode only (mode = hw, REPORT_TIMING): the kernel's memory time, from its first issue to
@@ -179,57 +200,57 @@ extern const struct ncu_metric_desc ncu_metrics[N_NCU_METRICS];
  * caches (the L1s, the L2's slices), each swept on its own.
  */
 #define REPORT_TIMING_METRICS(X) \
-	X(mem_cycles, 1, TIMING, NONE, 0) \
-	X(sm_mem_cycles_min, 1, TIMING, NONE, 0) \
-	X(sm_mem_cycles_max, 1, TIMING, NONE, 0) \
-	X(sm_refused, 1, TIMING, NONE, 0) \
-	X(l1_mean_load_latency, 0, TIMING, NONE, 0) \
-	X(l1_latency_misses, 1, TIMING, NONE, 0) \
-	X(l1_mshr_merges, 1, TIMING, NONE, 0) \
-	X(l1_mshr_refused_entries, 1, TIMING, NONE, 0) \
-	X(l1_mshr_refused_targets, 1, TIMING, NONE, 0) \
-	X(l1_mshr_peak, 1, TIMING, NONE, 0) \
-	X(l2_mean_load_latency, 0, TIMING, NONE, 0) \
-	X(l2_latency_misses, 1, TIMING, NONE, 0) \
-	X(l2_mshr_merges, 1, TIMING, NONE, 0) \
-	X(l2_mshr_refused_entries, 1, TIMING, NONE, 0) \
-	X(l2_mshr_refused_targets, 1, TIMING, NONE, 0) \
-	X(l2_mshr_peak, 1, TIMING, NONE, 0) \
-	X(dram_mean_latency, 0, TIMING, NONE, 0) \
-	X(dram_mean_queue_delay, 0, TIMING, NONE, 0) \
-	X(l1_camat_accesses, 1, TIMING, NONE, 0) \
-	X(l1_camat_hits, 1, TIMING, NONE, 0) \
-	X(l1_camat_misses, 1, TIMING, NONE, 0) \
-	X(l1_overlap_hit_time, 1, TIMING, NONE, 0) \
-	X(l1_pure_misses, 1, TIMING, NONE, 0) \
-	X(l1_pure_miss_time, 1, TIMING, NONE, 0) \
-	X(l1_pure_miss_overlap_time, 1, TIMING, NONE, 0) \
-	X(l1_active_cycles, 1, TIMING, NONE, 0) \
-	X(l1_C_h, 0, TIMING, NONE, 0) \
-	X(l1_C_m, 0, TIMING, NONE, 0) \
-	X(l1_pMR, 0, TIMING, NONE, 0) \
-	X(l1_pAMP, 0, TIMING, NONE, 0) \
-	X(l1_mean_hit_time, 0, TIMING, NONE, 0) \
-	X(l1_camat, 0, TIMING, NONE, 0) \
-	X(l1_amat, 0, TIMING, NONE, 0) \
-	X(l2_camat_accesses, 1, TIMING, NONE, 0) \
-	X(l2_camat_hits, 1, TIMING, NONE, 0) \
-	X(l2_camat_misses, 1, TIMING, NONE, 0) \
-	X(l2_overlap_hit_time, 1, TIMING, NONE, 0) \
-	X(l2_pure_misses, 1, TIMING, NONE, 0) \
-	X(l2_pure_miss_time, 1, TIMING, NONE, 0) \
-	X(l2_pure_miss_overlap_time, 1, TIMING, NONE, 0) \
-	X(l2_active_cycles, 1, TIMING, NONE, 0) \
-	X(l2_C_h, 0, TIMING, NONE, 0) \
-	X(l2_C_m, 0, TIMING, NONE, 0) \
-	X(l2_pMR, 0, TIMING, NONE, 0) \
-	X(l2_pAMP, 0, TIMING, NONE, 0) \
-	X(l2_mean_hit_time, 0, TIMING, NONE, 0) \
-	X(l2_camat, 0, TIMING, NONE, 0) \
-	X(l2_amat, 0, TIMING, NONE, 0)
+	X(mem_cycles, 1, TIMING, NONE, 0, SUM) \
+	X(sm_mem_cycles_min, 1, TIMING, NONE, 0, MIN) \
+	X(sm_mem_cycles_max, 1, TIMING, NONE, 0, MAX) \
+	X(sm_refused, 1, TIMING, NONE, 0, SUM) \
+	X(l1_mean_load_latency, 0, TIMING, NONE, 0, RATIO) \
+	X(l1_latency_misses, 1, TIMING, NONE, 0, SUM) \
+	X(l1_mshr_merges, 1, TIMING, NONE, 0, SUM) \
+	X(l1_mshr_refused_entries, 1, TIMING, NONE, 0, SUM) \
+	X(l1_mshr_refused_targets, 1, TIMING, NONE, 0, SUM) \
+	X(l1_mshr_peak, 1, TIMING, NONE, 0, MAX) \
+	X(l2_mean_load_latency, 0, TIMING, NONE, 0, RATIO) \
+	X(l2_latency_misses, 1, TIMING, NONE, 0, SUM) \
+	X(l2_mshr_merges, 1, TIMING, NONE, 0, SUM) \
+	X(l2_mshr_refused_entries, 1, TIMING, NONE, 0, SUM) \
+	X(l2_mshr_refused_targets, 1, TIMING, NONE, 0, SUM) \
+	X(l2_mshr_peak, 1, TIMING, NONE, 0, MAX) \
+	X(dram_mean_latency, 0, TIMING, NONE, 0, RATIO) \
+	X(dram_mean_queue_delay, 0, TIMING, NONE, 0, RATIO) \
+	X(l1_camat_accesses, 1, TIMING, NONE, 0, SUM) \
+	X(l1_camat_hits, 1, TIMING, NONE, 0, SUM) \
+	X(l1_camat_misses, 1, TIMING, NONE, 0, SUM) \
+	X(l1_overlap_hit_time, 1, TIMING, NONE, 0, SUM) \
+	X(l1_pure_misses, 1, TIMING, NONE, 0, SUM) \
+	X(l1_pure_miss_time, 1, TIMING, NONE, 0, SUM) \
+	X(l1_pure_miss_overlap_time, 1, TIMING, NONE, 0, SUM) \
+	X(l1_active_cycles, 1, TIMING, NONE, 0, SUM) \
+	X(l1_C_h, 0, TIMING, NONE, 0, RATIO) \
+	X(l1_C_m, 0, TIMING, NONE, 0, RATIO) \
+	X(l1_pMR, 0, TIMING, NONE, 0, RATIO) \
+	X(l1_pAMP, 0, TIMING, NONE, 0, RATIO) \
+	X(l1_mean_hit_time, 0, TIMING, NONE, 0, RATIO) \
+	X(l1_camat, 0, TIMING, NONE, 0, CAMAT) \
+	X(l1_amat, 0, TIMING, NONE, 0, RATIO) \
+	X(l2_camat_accesses, 1, TIMING, NONE, 0, SUM) \
+	X(l2_camat_hits, 1, TIMING, NONE, 0, SUM) \
+	X(l2_camat_misses, 1, TIMING, NONE, 0, SUM) \
+	X(l2_overlap_hit_time, 1, TIMING, NONE, 0, SUM) \
+	X(l2_pure_misses, 1, TIMING, NONE, 0, SUM) \
+	X(l2_pure_miss_time, 1, TIMING, NONE, 0, SUM) \
+	X(l2_pure_miss_overlap_time, 1, TIMING, NONE, 0, SUM) \
+	X(l2_active_cycles, 1, TIMING, NONE, 0, SUM) \
+	X(l2_C_h, 0, TIMING, NONE, 0, RATIO) \
+	X(l2_C_m, 0, TIMING, NONE, 0, RATIO) \
+	X(l2_pMR, 0, TIMING, NONE, 0, RATIO) \
+	X(l2_pAMP, 0, TIMING, NONE, 0, RATIO) \
+	X(l2_mean_hit_time, 0, TIMING, NONE, 0, RATIO) \
+	X(l2_camat, 0, TIMING, NONE, 0, CAMAT) \
+	X(l2_amat, 0, TIMING, NONE, 0, RATIO)
 
 enum report_metric {
-#define REPORT_METRIC_ENUM(key, is_int, modes, ncu, ncu_modes) RM_##key,
+#define REPORT_METRIC_ENUM(key, is_int, modes, ncu, ncu_modes, total) RM_##key,
 	REPORT_METRICS(REPORT_METRIC_ENUM)
 #undef REPORT_METRIC_ENUM
 	N_REPORT_METRICS
@@ -241,6 +262,7 @@ struct report_metric_desc {
 	unsigned modes;		/* REPORT_REF, REPORT_HW */
 	enum ncu_metric ncu;	/* or NCU_NONE */
 	unsigned ncu_modes;	/* the modes in which `ncu` is the same number */
+	enum report_total total;
 };
 
 extern const struct report_metric_desc report_metrics[N_REPORT_METRICS];

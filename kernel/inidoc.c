@@ -12,8 +12,11 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 #include "inidoc.h"
 #include "ini_compat.h"
+#include "sim.h"
 
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_LINE 1000
@@ -381,6 +384,74 @@ static int collect_iniparser_error(const char *fmt, ...)
 	return 0;
 }
 
+/*
+ * The configuration named "-": standard input, read once and kept for the
+ * process, since a run may load its configuration more than once (a
+ * sweep, a --threads probe).  NULL and *err: it could not be read.
+ */
+static GMutex stdin_lock;
+static char *stdin_text;
+static gsize stdin_len;
+static char *stdin_error;
+
+static const char *read_stdin(gsize *len, GError **err)
+{
+	g_mutex_lock(&stdin_lock);
+	if (!stdin_text && !stdin_error) {
+		GIOChannel *ch = g_io_channel_unix_new(0);
+		GError *e = NULL;
+
+		g_io_channel_set_encoding(ch, NULL, NULL);	/* bytes */
+		if (g_io_channel_read_to_end(ch, &stdin_text, &stdin_len, &e) != G_IO_STATUS_NORMAL) {
+			stdin_error = g_strdup(e ? e->message : "read failed");
+			g_clear_error(&e);
+			g_clear_pointer(&stdin_text, g_free);
+		} else if (!stdin_text) {
+			stdin_text = g_strdup("");
+		}
+		g_io_channel_unref(ch);
+	}
+	g_mutex_unlock(&stdin_lock);
+	if (stdin_error) {
+		g_set_error_literal(err, G_FILE_ERROR, G_FILE_ERROR_IO, stdin_error);
+		return NULL;
+	}
+	*len = stdin_len;
+	return stdin_text;
+}
+
+/* iniparser reads files only: standard input's text goes through a
+ * temporary copy, which its messages then name as standard input. */
+static dictionary *load_dict_from_text(const char *text, gsize len, GPtrArray *msgs,
+				       const char *name)
+{
+	GError *err = NULL;
+	char *tmp = NULL;
+	int fd = g_file_open_tmp("sectorsim-config-XXXXXX.ini", &tmp, &err);
+	dictionary *dict = NULL;
+
+	if (fd < 0 || !g_file_set_contents(tmp, text, (gssize)len, &err)) {
+		g_ptr_array_add(msgs, g_strdup_printf("cannot keep a copy for iniparser: %s",
+						      err->message));
+		g_error_free(err);
+	} else {
+		dict = iniparser_load(tmp);
+	}
+	if (fd >= 0) {
+		close(fd);
+		g_unlink(tmp);
+	}
+	for (guint i = 0; tmp && i < msgs->len; i++) {
+		GString *m = g_string_new(msgs->pdata[i]);
+
+		g_string_replace(m, tmp, name, 0);
+		g_free(msgs->pdata[i]);
+		msgs->pdata[i] = g_string_free(m, FALSE);
+	}
+	g_free(tmp);
+	return dict;
+}
+
 static void merge_section(struct ini_doc *d, struct scanned_section *sc,
 			  dictionary *dict, const char *file, const char *dir)
 {
@@ -454,11 +525,15 @@ static void load_includes(struct ini_doc *d, GPtrArray *secs,
 static void load_file(struct ini_doc *d, const char *path, const char *from,
 		      GPtrArray *stack)
 {
-	char *canon = g_canonicalize_filename(path, NULL);
+	/* the main configuration "-" is standard input; its paths are
+	 * relative to the working directory */
+	bool is_stdin = !from && strcmp(path, SS_CONFIG_STDIN) == 0;
+	const char *name = is_stdin ? SS_CONFIG_STDIN_NAME : path;
+	char *canon = is_stdin ? g_strdup(name) : g_canonicalize_filename(path, NULL);
 	char *text = NULL;
 	gsize len = 0;
 	GError *err = NULL;
-	const char *where = from ? from : path;
+	const char *where = from ? from : name;
 
 	for (guint i = 0; i < stack->len; i++) {
 		if (strcmp(stack->pdata[i], canon) == 0) {
@@ -472,12 +547,20 @@ static void load_file(struct ini_doc *d, const char *path, const char *from,
 		g_free(canon);
 		return;
 	}
-	if (!g_file_get_contents(path, &text, &len, &err)) {
+	if (is_stdin) {
+		const char *in = read_stdin(&len, &err);
+
+		if (in)
+			text = g_memdup2(in, len + 1);
+	} else {
+		g_file_get_contents(path, &text, &len, &err);
+	}
+	if (!text) {
 		if (from)
 			ini_doc_error(d, from, "cannot read included file: %s", err->message);
 		else
 			g_ptr_array_add(d->errors, g_strdup_printf("%s: cannot read configuration: %s",
-								   path, err->message));
+								   name, err->message));
 		g_error_free(err);
 		g_free(canon);
 		return;
@@ -492,15 +575,15 @@ static void load_file(struct ini_doc *d, const char *path, const char *from,
 		for (const char *p = text; p < nul; p++)
 			line += *p == '\n';
 		g_ptr_array_add(d->errors, g_strdup_printf("%s:%d: byte 0 (at byte %" G_GSIZE_FORMAT "): not a text file; expected an INI configuration",
-							   path, line, (gsize)(nul - text)));
+							   name, line, (gsize)(nul - text)));
 		g_free(text);
 		g_free(canon);
 		return;
 	}
-	GPtrArray *secs = scan_file(d, path, text);
+	GPtrArray *secs = scan_file(d, name, text);
 
-	g_free(text);
 	if (!secs) {
+		g_free(text);
 		g_free(canon);
 		return;
 	}
@@ -511,28 +594,30 @@ static void load_file(struct ini_doc *d, const char *path, const char *from,
 	pthread_mutex_lock(&iniparser_lock);
 	iniparser_messages = msgs;
 	iniparser_set_error_callback(collect_iniparser_error);
-	dictionary *dict = iniparser_load(path);
+	dictionary *dict = is_stdin ? load_dict_from_text(text, len, msgs, name)
+				    : iniparser_load(path);
 
+	g_free(text);
 	iniparser_set_error_callback(NULL);
 	iniparser_messages = NULL;
 	pthread_mutex_unlock(&iniparser_lock);
 	if (!dict) {
 		for (guint i = 0; i < msgs->len; i++)
-			ini_doc_error(d, path, "%s", (char *)msgs->pdata[i]);
+			ini_doc_error(d, name, "%s", (char *)msgs->pdata[i]);
 		if (!msgs->len)
-			ini_doc_error(d, path, "iniparser could not read the file");
+			ini_doc_error(d, name, "iniparser could not read the file");
 	} else {
-		char *dir = g_path_get_dirname(path);
+		char *dir = is_stdin ? g_strdup(".") : g_path_get_dirname(path);
 		/* what the entries' paths are relative to, whatever the
 		 * working directory (includes keep the names as given, for
 		 * the messages) */
 		char *abs_dir = g_canonicalize_filename(dir, NULL);
 
 		g_ptr_array_add(stack, canon);
-		load_includes(d, secs, dict, path, dir, stack);
+		load_includes(d, secs, dict, name, dir, stack);
 		g_ptr_array_remove_index(stack, stack->len - 1);
 		for (guint i = 0; i < secs->len; i++)
-			merge_section(d, secs->pdata[i], dict, path, abs_dir);
+			merge_section(d, secs->pdata[i], dict, name, abs_dir);
 		iniparser_freedict(dict);
 		g_free(abs_dir);
 		g_free(dir);
@@ -550,7 +635,7 @@ struct ini_doc *ini_doc_load(const char *path)
 	d->sections = g_ptr_array_new_with_free_func(section_free);
 	d->by_name = g_hash_table_new(g_str_hash, g_str_equal);
 	d->errors = g_ptr_array_new_with_free_func(g_free);
-	d->main_file = g_strdup(path);
+	d->main_file = g_strdup(strcmp(path, SS_CONFIG_STDIN) ? path : SS_CONFIG_STDIN_NAME);
 	load_file(d, path, NULL, stack);
 	g_ptr_array_free(stack, TRUE);
 	/* The include key did its work while loading. */

@@ -33,7 +33,8 @@ struct ini_doc {
 	char *main_file;
 };
 
-/* Load `path` and everything it includes.  Check doc->errors afterwards. */
+/* Load `path` ("-": standard input, its paths relative to the working
+ * directory) and everything it includes.  Check doc->errors afterwards. */
 struct ini_doc *ini_doc_load(const char *path);
 void ini_doc_free(struct ini_doc *d);
 

@@ -13,6 +13,12 @@
 
 struct ss_sim;
 
+/* The configuration named "-" is standard input, read once per process;
+ * messages call it this, and its paths are relative to the working
+ * directory. */
+#define SS_CONFIG_STDIN "-"
+#define SS_CONFIG_STDIN_NAME "<stdin>"
+
 /*
  * Load `ini` (with includes), apply `overrides` ("l1.assoc=8",
  * "l1[5].assoc=8", "simulation.max_ticks=10") and `input` (the command

@@ -457,4 +457,29 @@ is "$?" 2 "a name no folder holds: exit 2"
 grep -q "no-such.ini" nosuch.err
 ok $? "a name no folder holds: the message names it"
 
+# ---- a configuration from standard input -----------------------------------------
+
+# "-": its paths are relative to the working folder, as the file's are to its own
+"$SECTORSIM" --quiet --csv file.csv "$cfg/titanv.ini" "$top/traces/vectoradd-a100" > /dev/null 2>&1
+(cd "$cfg" && "$SECTORSIM" --quiet --csv "$OLDPWD/stdin.csv" - "$top/traces/vectoradd-a100" \
+	< titanv.ini > "$OLDPWD/stdin.out" 2> "$OLDPWD/stdin.err")
+is "$?" 0 "CONFIG -: read from standard input, exit 0" || diag "$(cat stdin.err)"
+is "$(grep -v '^#' stdin.csv)" "$(grep -v '^#' file.csv)" "CONFIG -: the results of the file it holds"
+grep -q '^configuration <stdin>, 80 SMs$' stdin.out
+ok $? "CONFIG -: the table names standard input"
+grep -q '^# config: {"path": "<stdin>", "digest": ' stdin.csv
+ok $? "CONFIG -: the results' provenance names standard input"
+printf '[simulation]\ninclude = no-such-part.ini\n' | "$SECTORSIM" - > /dev/null 2> stdin-bad.err
+is "$?" 2 "CONFIG -, a missing include: exit 2"
+has "$(cat stdin-bad.err)" "<stdin>:2: cannot read included file" "CONFIG -: the message names <stdin> and its line"
+printf '[component l1\n' | "$SECTORSIM" - > /dev/null 2> stdin-bad.err
+is "$?" 2 "CONFIG -, a bad header: exit 2"
+has "$(cat stdin-bad.err)" "<stdin>:1: section header" "CONFIG -, a bad header: <stdin>:1"
+(cd "$cfg" && "$SECTORSIM" --dump-config - < titanv.ini > "$OLDPWD/stdin.dump")
+(cd "$cfg" && "$SECTORSIM" --dump-config titanv.ini > "$OLDPWD/file.dump")
+is "$(sed 1d stdin.dump)" "$(sed 1d file.dump)" "CONFIG -: --dump-config expands it as the file"
+"$SECTORSIM" sweep - -s l2.assoc=2,4 < "$cfg/titanv.ini" > /dev/null 2> stdin-sweep.err
+is "$?" 2 "sweep CONFIG -: refused, exit 2"
+has "$(cat stdin-sweep.err)" "expected a file" "sweep CONFIG -: the message says a file is needed"
+
 done_testing

@@ -294,7 +294,8 @@ static void set_provenance(struct ss_sim *sim, struct options *o, int argc,
 	struct ss_run_options *r = &o->run;
 
 	r->version = g_strdup(PACKAGE_VERSION);
-	r->config = g_canonicalize_filename(argv[1], NULL);
+	r->config = strcmp(argv[1], SS_CONFIG_STDIN) ? g_canonicalize_filename(argv[1], NULL)
+						      : g_strdup(SS_CONFIG_STDIN_NAME);
 	r->config_digest = config_digest(sim);
 	if (argc == 3) {
 		r->trace = g_canonicalize_filename(argv[2], NULL);
@@ -594,7 +595,8 @@ int main(int argc, char **argv)
 		"folder, say), replaces the one the configuration names.  --list shows\n"
 		"the component types and the commands (sectorsim NAME --help).\n"
 		"A CONFIG.ini that is no file here is searched in\n"
-		"$SECTORSIM_CONFIG_PATH, then " PKGDATADIR "/configs (--list-configs).\n"
+		"$SECTORSIM_CONFIG_PATH, then " PKGDATADIR "/configs (--list-configs);\n"
+		"- reads it from standard input, its paths relative to this folder.\n"
 		"Plugins are searched in plugin_path\n"
 		"of [simulation], then $SECTORSIM_PLUGIN_PATH, then " PKGLIBDIR ".");
 	o.run.threads = G_MININT;	/* unset, told apart from --threads 0 */

@@ -1975,6 +1975,11 @@ int sectorsim_sweep_main(int argc, char **argv)
 			      argc - 1, argc == 2 ? "" : "s");
 		goto out;
 	}
+	if (strcmp(argv[1], SS_CONFIG_STDIN) == 0) {
+		status = fail(EXIT_INPUT, "CONFIG %s (standard input): a sweep names its configuration to every point, process and Slurm task; expected a file",
+			      argv[1]);
+		goto out;
+	}
 	s.config = config_find(argv[1]);
 	s.trace = argc == 3 ? g_strdup(argv[2]) : NULL;
 	{
