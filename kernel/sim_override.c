@@ -64,8 +64,11 @@ void sim_parse_override(struct ss_sim *s, const char *text)
 		o->loc = g_strdup(loc);
 		o->key = g_strdup(kname);
 		o->value = g_strstrip(g_strdup(eq + 1));
-		o->i0 = sel.kind ? sel.a : 0;
-		o->i1 = sel.kind ? sel.b : UINT_MAX;
+		/* no index, or [*]: every instance */
+		bool some = sel.kind == SEL_ONE || sel.kind == SEL_RANGE;
+
+		o->i0 = some ? sel.a : 0;
+		o->i1 = some ? sel.b : UINT_MAX;
 		g_ptr_array_add(s->overrides, o);
 	} else if (sel.kind) {
 		sim_err_at(s, loc, "[%s %s] is not an array; expected %s.%s=VALUE", sec->kind, secname, secname, kname);
