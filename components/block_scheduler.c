@@ -58,6 +58,7 @@ static const struct ss_param_desc params[] = {
 	{ "regs", SS_P_UINT, "65536", "registers per SM", NULL, 1, UINT32_MAX, 0 },
 	{ "reg_unit", SS_P_UINT, "256", "registers are allocated per warp in units of this many", NULL, 1, 65536, 0 },
 	{ "smem_unit", SS_P_SIZE, "256B", "shared memory is allocated per block in units of this many bytes", NULL, 1, 1048576, 0 },
+	{ "compute_capability", SS_P_UINT, "0", "the GPU's compute capability, major x 10 + minor (70: TITAN V, 80: A100, 90: H100): a kernel compiled for one this GPU cannot run as is (another major version, or a later minor one) gets a warning, once per version; 0: no check", NULL, 0, 1023, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -126,6 +127,8 @@ struct block_scheduler {
 	bool refilling;			/* inside refill() */
 	bool batch;			/* policy = batch: refill an SM once it is empty */
 	bool failed;			/* a load failed: the run is stopping */
+	uint32_t compute_capability;	/* 0: not said */
+	uint64_t warned_versions[16];	/* binary versions warned about, as bits */
 };
 
 static int sched_create(struct ss_component *c, const struct ss_params *p,
@@ -187,6 +190,7 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 		.granularity = ss_param_enum(p, "granularity") + 1,
 		.policy = policy,
 	};
+	s->compute_capability = ss_param_uint(p, "compute_capability");
 	if (s->gpu.rule == CARVEOUT_OFF && !s->gpu.fixed_l1_bytes) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG, "carveout_rule = off needs fixed_l1_bytes, the L1 of every kernel");
 		g_free(s->carveouts);
@@ -574,6 +578,31 @@ static bool claim_first_wave(struct block_scheduler *s, const struct gpu_kernel 
 	return false;
 }
 
+/*
+ * A kernel compiled for a GPU this one is not: machine code runs on the
+ * same major version at the same or a later minor one (sm_80 on an 8.6
+ * GPU), never across major versions.  The trace then holds another GPU's
+ * run, whose occupancy and caches this configuration does not model;
+ * warned once per version, since every kernel of an app says the same.
+ * False: --strict stops the run.
+ */
+static bool check_version(struct block_scheduler *s, const struct gpu_kernel *k)
+{
+	uint32_t v = k->binary_version, cc = s->compute_capability;
+	uint64_t bit;
+
+	if (!cc || !v || (v / 10 == cc / 10 && v % 10 <= cc % 10) || v >= 1024)
+		return true;
+	bit = UINT64_C(1) << (v % 64);
+	if (s->warned_versions[v / 64] & bit)
+		return true;
+	s->warned_versions[v / 64] |= bit;
+	return ss_engine_warn_input(s->c.engine,
+		"%s%skernel %u (%s) was compiled for compute capability %u.%u, which the configuration's GPU (%u.%u, %s.compute_capability) cannot run: it is simulated with this GPU's occupancy and caches, not the traced GPU's",
+		k->trace_file ? k->trace_file : "", k->trace_file ? ": " : "",
+		k->id, k->name, v / 10, v % 10, cc / 10, cc % 10, s->c.name);
+}
+
 static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *km)
 {
 	const struct gpu_kernel *k = km->kernel;
@@ -587,6 +616,8 @@ static void plan_kernel(struct block_scheduler *s, const struct gpu_kernel_msg *
 		return;
 	}
 	s->kernel = NULL;
+	if (!check_version(s, k))
+		return;
 	runs = occupancy_plan(&s->gpu, k, &s->occ, &why);
 	s->c.stats[BS_KERNELS]++;
 	if (runs && s->gpu.policy == POLICY_DYNAMIC) {

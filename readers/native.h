@@ -20,7 +20,8 @@
 /* PNG-style: a high byte, the name, and line ends a text transfer mangles */
 #define NATIVE_MAGIC "\x89SST\r\n\x1a\n"
 #define NATIVE_MAGIC_LEN 8
-#define NATIVE_VERSION 1
+#define NATIVE_VERSION 2
+#define NATIVE_VERSION_OLDEST 1	/* read too: its kernels lack binary_version */
 #define NATIVE_FILE_HEADER 16	/* magic, u32 version, u32 header size */
 #define NATIVE_CHUNK_HEADER 32
 /* a chunk's payload, decompressed, at most (a writer aims at 1 MiB) */

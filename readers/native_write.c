@@ -261,6 +261,7 @@ static bool put_kernel(struct writer *w, const struct gpu_kernel *k,
 		native_put_uv(r, end - start);
 		prev = end;
 	}
+	native_put_uv(r, k->binary_version);
 	return put_chunk(w, NATIVE_KERNEL, k->ordinal, 0, err);
 }
 

@@ -448,7 +448,22 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 				return false;
 			}
 		}
-		/* other keys (kernel id, binary version, ...) are informational */
+		else if (!strcmp(line + 1, "binary version")) {
+			/* the compute capability the kernel was compiled for */
+			const char *v = eq + 3;
+			uint64_t n;
+
+			if (!parse_u64(v, strlen(v), &n) || n > 1023) {
+				struct shown sh;
+
+				trace_error(err, file, s->lr.lineno,
+					    "'-binary version = %s' is malformed; expected a compute capability such as 70 or 90",
+					    trace_show(&sh, v, strlen(v)));
+				return false;
+			}
+			t->kernel.binary_version = (uint32_t)n;
+		}
+		/* other keys (kernel id, stream, ...) are informational */
 	}
 	if (rc < 0)
 		return false;

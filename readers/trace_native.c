@@ -55,6 +55,7 @@ struct native_state {
 	char *path, *name;	/* name: as messages call it */
 	int fd;
 	GArray *kernels;	/* struct native_kernel, in file order */
+	uint32_t version;	/* the file's format version */
 	size_t next;		/* the kernel next_kernel reads */
 	struct chunk_cursor cur;	/* the reader's own */
 	/* the current kernel */
@@ -184,10 +185,11 @@ static bool index_chunks(struct native_state *s, struct native_kernel *kept,
 	memcpy(&head_len, head + 12, 4);
 	version = GUINT32_FROM_LE(version);
 	head_len = GUINT32_FROM_LE(head_len);
-	if (version != NATIVE_VERSION)
+	if (version < NATIVE_VERSION_OLDEST || version > NATIVE_VERSION)
 		return bad(err, s, "native trace format version %u; this sectorsim "
-			   "reads version %u (convert the trace again)",
-			   version, NATIVE_VERSION);
+			   "reads versions %u to %u (convert the trace again)",
+			   version, NATIVE_VERSION_OLDEST, NATIVE_VERSION);
+	s->version = version;
 	if (head_len != NATIVE_FILE_HEADER)
 		return bad(err, s, "header of %u bytes; expected %u: the file is damaged",
 			   head_len, NATIVE_FILE_HEADER);
@@ -415,6 +417,13 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 			return damaged(err, s, &nk->kernel, "a held run is out of place");
 		s->held[2 * i] = id += gap;
 		s->held[2 * i + 1] = id += len;
+	}
+	if (s->version >= 2) {
+		uint64_t v;
+
+		if (!native_get_uv(&p, e, &v) || v > UINT32_MAX)
+			return damaged(err, s, &nk->kernel, "the binary version does not parse");
+		k->binary_version = (uint32_t)v;
 	}
 	if (p != e)
 		return damaged(err, s, &nk->kernel, "bytes follow a kernel's data");

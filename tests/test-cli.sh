@@ -457,6 +457,20 @@ is "$?" 2 "a name no folder holds: exit 2"
 grep -q "no-such.ini" nosuch.err
 ok $? "a name no folder holds: the message names it"
 
+# ---- -p on an array: [*] is every instance, as no index is --------------------------
+ref_ini=$cfg/validation/titanv-ref.ini
+"$SECTORSIM" -p 'l1.assoc=2' --csv all.csv "$ref_ini" "$top/traces/vectoradd-a100" > /dev/null 2>&1
+for form in 'l1[*].assoc=2' 'l1.assoc[*]=2'; do
+	"$SECTORSIM" -p "$form" --dump-config "$ref_ini" > star.dump 2> /dev/null
+	[ "$(grep -c '^assoc = 2$' star.dump)" = 1 ] && ! grep -q '^assoc\[' star.dump
+	ok $? "-p $form: every L1 gets it" || diag "$(grep '^assoc' star.dump)"
+	"$SECTORSIM" -p "$form" --csv star.csv "$ref_ini" "$top/traces/vectoradd-a100" > /dev/null 2>&1
+	is "$(grep -v '^#' star.csv)" "$(grep -v '^#' all.csv)" "-p $form: the results of -p l1.assoc=2"
+done
+"$SECTORSIM" -p 'l1[3..5].assoc=2' --dump-config "$ref_ini" > range.dump 2> /dev/null
+grep -q '^assoc\[3\.\.5\] = 2$' range.dump
+ok $? "-p l1[3..5].assoc=2: those three only"
+
 # ---- a configuration from standard input -----------------------------------------
 
 # "-": its paths are relative to the working folder, as the file's are to its own

@@ -238,7 +238,8 @@ is "$(u32 "$sample" $blocks) $(u32 "$sample" $kernel) $(u32 "$sample" $end) $((e
 bad() {
 	_tag=$1 _want=$2 _desc=$3
 	shift 3
-	[ $# -gt 0 ] || set -- -q "$titanv" "$tmp/$_tag.sst"
+	# a100.ini: the sample's GPU, so that the error is all of standard error
+	[ $# -gt 0 ] || set -- -q "$cfg/a100.ini" "$tmp/$_tag.sst"
 	run "$@"
 	is "$st" 2 "$_desc: exit 2"
 	if one_line "$err"; then
@@ -261,6 +262,15 @@ done
 
 patch "$sample" 8 7 "$tmp/version.sst"
 bad version "version 7" "version 7"
+has "$err" "reads versions 1 to 2" "version 7: the message says which versions are read"
+
+# a version-1 file (written by sectorsim before the binary version was
+# kept) reads as before: the sample's results
+run -q --csv "$tmp/v1.csv" "$titanv" "$srcdir/data/native-v1/vectoradd-a100.sst"
+is "$st" 0 "a version-1 native file: exit 0" || diag "$err"
+run -q --csv "$tmp/v1-text.csv" "$titanv" "$top/traces/vectoradd-a100"
+is "$(rows "$tmp/v1.csv")" "$(rows "$tmp/v1-text.csv")" "a version-1 native file: the text trace's results"
+is "$(od -A n -t u1 -j 8 -N 1 "$sample" | tr -d ' ')" 2 "convert writes version 2"
 patch "$sample" 12 17 "$tmp/header.sst"
 bad header "header of 17 bytes" "a header size of 17"
 flip "$sample" $((blocks + 12)) "$tmp/crc.sst"

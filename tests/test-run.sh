@@ -355,6 +355,53 @@ else
 	skip "script(1) is not installed" 2
 fi
 
+# ---- a trace of another GPU: compute capability ----------------------------------
+# The sample was traced on an A100 (binary version 80): titanv.ini (7.0)
+# warns once per version, a100.ini not at all; an 8.0 kernel runs on an
+# 8.6 GPU, not the other way round.
+cc_warning="was compiled for compute capability 8.0, which the configuration's GPU (7.0, sched.compute_capability) cannot run"
+run --quiet "$titanv" "$tmp/reg"
+is "$st" 0 "an A100 trace on titanv.ini: exit 0"
+is "$(printf '%s\n' "$err" | grep -c 'compiled for compute capability')" 1 \
+	"an A100 trace of two kernels on titanv.ini: one warning"
+has "$err" "sectorsim: warning: kernel-1.traceg: kernel 1 (_Z9vectorAddPKfS0_Pfi) $cc_warning" \
+	"the warning names the file, the kernel and both versions"
+run --quiet --strict "$titanv" "$tmp/reg"
+is "$st" 2 "an A100 trace on titanv.ini, --strict: exit 2"
+run --quiet "$top/configs/a100.ini" "$tmp/reg"
+is "$st:$err" "0:" "an A100 trace on a100.ini: no warning"
+run --quiet -p sched.compute_capability=86 "$top/configs/a100.ini" "$tmp/reg"
+is "$st:$err" "0:" "an 8.0 kernel on an 8.6 GPU: no warning"
+mkdir -p "$tmp/cc86" "$tmp/ccbad"
+sed 's/^-binary version = 80$/-binary version = 86/' "$tmp/reg/kernel-1.traceg" > "$tmp/cc86/kernel-1.traceg"
+sed 's/^-binary version = 80$/-binary version = eighty/' "$tmp/reg/kernel-1.traceg" > "$tmp/ccbad/kernel-1.traceg"
+printf 'kernel-1.traceg\n' | tee "$tmp/cc86/kernelslist.g" > "$tmp/ccbad/kernelslist.g"
+run --quiet "$top/configs/a100.ini" "$tmp/cc86"
+has "$err" "was compiled for compute capability 8.6, which the configuration's GPU (8.0, sched.compute_capability) cannot run" \
+	"an 8.6 kernel on an 8.0 GPU: a warning"
+run --quiet -p sched.compute_capability=0 "$titanv" "$tmp/reg"
+is "$st:$err" "0:" "compute_capability = 0: no check"
+run --quiet "$titanv" "$tmp/ccbad"
+is "$st" 2 "'-binary version = eighty': exit 2"
+has "$err" "kernel-1.traceg:7: '-binary version = eighty' is malformed; expected a compute capability such as 70 or 90" \
+	"a malformed binary version: the file, the line and what was expected"
+"$SECTORSIM" convert "$tmp/reg" "$tmp/reg.sst" 2>/dev/null
+run --quiet "$titanv" "$tmp/reg.sst"
+has "$err" "reg.sst: kernel 1 (_Z9vectorAddPKfS0_Pfi) $cc_warning" \
+	"the native format keeps the binary version"
+
+h100=$shared/golden/real/atax-h100-v5
+if [ -d "$h100" ]; then
+	run --quiet "$top/configs/h100.ini" "$h100"
+	is "$st:$err" "0:" "an H100 trace on h100.ini: no warning"
+	has "$out" "L1 256 KiB per SM, L2 50 MiB in all, 80 slices of 640 KiB" "h100.ini: its capacities"
+	run --quiet "$titanv" "$h100"
+	has "$err" "was compiled for compute capability 9.0, which the configuration's GPU (7.0, sched.compute_capability) cannot run" \
+		"an H100 trace on titanv.ini: the warning"
+else
+	skip "../shared not found" 3
+fi
+
 # ---- a report wired to components that are not there ----------------------------
 run --quiet -p report.sm=smx "$ref"
 is "$st" 2 "kernel_report naming no SM array: exit 2"

@@ -99,10 +99,12 @@ done
 # The same in time order (titanv.ini, every L1 refusing the kernel's
 # size): failures are ranked by the time of the failing event and the run
 # goes on below it, so the error is the one one thread meets, l1[0]'s,
-# for every thread count (each run three times: a race would show).
+# for every thread count (each run three times: a race would show).  The
+# sample is an A100 trace: its warning on a TITAN V is turned off.
 for n in 1 2 3 8; do
 	for k in 1 2 3; do
-		run --threads "$n" -p l1.sets=4096 "$cfg/titanv.ini" "$top/traces/vectoradd-a100"
+		run --threads "$n" -p l1.sets=4096 -p sched.compute_capability=0 \
+			"$cfg/titanv.ini" "$top/traces/vectoradd-a100"
 		is "$st" 2 "titanv.ini, every L1 refusing the kernel's size, --threads $n (run $k): exit 2"
 		is "$err" "l1[0]: the kernel's L1 of 131072 bytes: 131072 bytes in 4096 sets of 128-byte lines make 0 ways; expected 1 to 1024" \
 			"titanv.ini, every L1 refusing the kernel's size, --threads $n (run $k): l1[0]'s error, as on one thread"

@@ -71,6 +71,9 @@ struct gpu_kernel {
 	/* where its blocks are stored, for messages: the kernel's trace file,
 	 * or the folder of its block files; NULL: not known */
 	const char *trace_file;
+	/* the compute capability its code was compiled for, major x 10 +
+	 * minor (Accel-Sim's "-binary version"); 0: not known */
+	uint32_t binary_version;
 };
 
 /*
