@@ -457,6 +457,16 @@ is "$?" 2 "a name no folder holds: exit 2"
 grep -q "no-such.ini" nosuch.err
 ok $? "a name no folder holds: the message names it"
 
+# ---- --json or --csv with nothing to write them: refused, not an empty exit 0 -------
+for opt in --json --csv; do
+	run --quiet "$opt" "$PWD/nothing.out" "$srcdir/data/cli-good.ini"
+	status 2 "$opt without a kernel_report"
+	has "$(cat err)" "$opt $PWD/nothing.out: no component of $srcdir/data/cli-good.ini writes per-kernel results; expected a kernel_report" \
+		"$opt without a kernel_report: the message says what is missing"
+	[ ! -e nothing.out ]
+	ok $? "$opt without a kernel_report: no file made"
+done
+
 # ---- -p on an array: [*] is every instance, as no index is --------------------------
 ref_ini=$cfg/validation/titanv-ref.ini
 "$SECTORSIM" -p 'l1.assoc=2' --csv all.csv "$ref_ini" "$top/traces/vectoradd-a100" > /dev/null 2>&1

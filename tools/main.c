@@ -320,6 +320,13 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 		/* nothing would be written, and with - nothing printed at all */
 		return fail(EXIT_CONFIG, "--rd-profile %s: no component of %s keeps reuse-distance profiles; expected a configuration with an sdcm_cache, or no --rd-profile",
 			    o->run.rd_profile, o->run.config ? o->run.config : "the configuration");
+	if (ok && (o->run.json || o->run.csv) &&
+	    !ss_engine_has_type_flag(ss_sim_engine(sim), SS_TYPE_REPORTS_RUN))
+		/* nothing would write them: an empty promise, not an exit 0 */
+		return fail(EXIT_CONFIG, "%s %s: no component of %s writes per-kernel results; expected a kernel_report in the configuration, or no %s",
+			    o->run.json ? "--json" : "--csv", o->run.json ? o->run.json : o->run.csv,
+			    o->run.config ? o->run.config : "the configuration",
+			    o->run.json ? "--json" : "--csv");
 	if (ok && o->run.mrc && !ss_engine_mrc_used(ss_sim_engine(sim)))
 		/* the caches that keep one opened the file as they were made */
 		return fail(EXIT_CONFIG, "--mrc %s: no cache of %s keeps a miss-ratio curve; expected mrc = true on a functional sector_cache or l2_slice_set (-p l2.mrc=true, say), or no --mrc",
