@@ -117,8 +117,16 @@ static void apply_plain_keys(struct ss_sim *s, struct plan_comp *pc,
 		struct ini_entry *e = sec->entries->pdata[i];
 		int idx;
 
-		if (strchr(e->key, '['))
+		if (strchr(e->key, '[')) {
+			/* a template has no instances: name[N] would be lost
+			 * (said once, whatever extends it) */
+			if (sec != pc->sec && !e->used) {
+				e->used = true;
+				sim_err_at(s, e->loc, "[template %s] %s: a template has no instances; expected indexed keys in the [component] that extends it, or a plain key",
+					   sec->name, e->key);
+			}
 			continue;
+		}
 		if (!strcmp(e->key, "extends") || (sec == pc->sec &&
 		    (!strcmp(e->key, "type") || !strcmp(e->key, "count") ||
 		     !strcmp(e->key, "thread_group")))) {
