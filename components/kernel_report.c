@@ -214,6 +214,7 @@ struct kernel_report {
 	struct kernel_row row;	/* the kernel under way */
 	/* where its blocks came from (valid until our GPU_KERNEL_DONE) */
 	struct gpu_block_source *blocks;
+	uint64_t blocks_bytes;	/* the kernel's trace, as stored */
 	const char *trace_file;
 	bool l1_sdcm, l2_sdcm;
 	bool planned;
@@ -227,6 +228,11 @@ struct kernel_report {
 	uint64_t l1_accesses;	/* of the whole run, for the speed */
 	gint64 t0;
 	bool progress;		/* a line on a terminal, updated per kernel */
+	/* and inside a kernel, from the bytes of its trace read: an event
+	 * every PROGRESS_TICKS ticks while a kernel runs, a line at most
+	 * every PROGRESS_US microseconds */
+	bool progress_pending;	/* the event is queued */
+	gint64 progress_shown;	/* when the line was last written */
 	unsigned total_kernels;	/* in the trace, 0: not known */
 	uint64_t bytes_at_start;	/* of the trace, before this run's first kernel */
 	bool seen_kernel;
@@ -1668,32 +1674,72 @@ static char *levels_text(struct kernel_report *r)
 	return g_string_free(o, FALSE);
 }
 
-/* On a terminal: where the run is, how fast, how long still. */
-static void show_progress(struct kernel_report *r, const struct kernel_row *row)
+/* a functional tick may take milliseconds (every SM issues), a timed one
+ * nanoseconds: the clock is read often, the line written seldom */
+#define PROGRESS_TICKS 16
+#define PROGRESS_US 250000	/* four lines a second at most */
+
+/*
+ * On a terminal: where the run is, how fast, how long still.  `done`:
+ * bytes of the trace read, the kernel's own included when it has ended
+ * (row->bytes_done).  While a kernel runs (`running`), as far as its
+ * reader has got and the time so far: the rate and the time left come
+ * from ended kernels only, since a reader may read a kernel's blocks all
+ * at once (first_wave) or as they run (dynamic).
+ */
+static void show_progress(struct kernel_report *r, const struct kernel_row *row,
+			  uint64_t done, bool running)
 {
-	double secs = (g_get_monotonic_time() - r->t0) / 1e6;
+	gint64 now = g_get_monotonic_time();
+	double secs = (now - r->t0) / 1e6;
 	unsigned total = r->total_kernels;
 
+	r->progress_shown = now;
 	fprintf(stderr, "\rsectorsim: kernel %u", row->ordinal);
 	if (total)
 		fprintf(stderr, " of %u", total);
-	fprintf(stderr, " (%s)", row->name);
+	fprintf(stderr, " (%s)%s", row->name, running ? " running" : "");
 	if (row->bytes_total)
-		fprintf(stderr, ", %.1f of %.1f MB of trace", row->bytes_done / 1e6,
-			row->bytes_total / 1e6);
-	fprintf(stderr, ", %.1f M sector accesses/s",
-		secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
-	/* the time left from the bytes still to read, else the kernels */
-	if (row->bytes_total && row->bytes_done && row->bytes_done < row->bytes_total &&
-	    row->bytes_done > r->bytes_at_start)
-		fprintf(stderr, ", about %.0f s left",
-			secs / (row->bytes_done - r->bytes_at_start) *
-			(row->bytes_total - row->bytes_done));
-	else if (total && row->ordinal && row->ordinal < total)
-		fprintf(stderr, ", about %.0f s left",
-			secs / r->n_shown * (total - row->ordinal));
+		fprintf(stderr, ", %.1f of %.1f MB of trace%s", done / 1e6,
+			row->bytes_total / 1e6, running ? " read" : "");
+	if (running) {
+		fprintf(stderr, ", %.0f s so far", secs);
+	} else {
+		fprintf(stderr, ", %.1f M sector accesses/s",
+			secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
+		/* the time left from the bytes still to read, else the kernels */
+		if (row->bytes_total && done && done < row->bytes_total &&
+		    done > r->bytes_at_start)
+			fprintf(stderr, ", about %.0f s left",
+				secs / (done - r->bytes_at_start) * (row->bytes_total - done));
+		else if (total && row->ordinal && row->ordinal < total)
+			fprintf(stderr, ", about %.0f s left",
+				secs / r->n_shown * (total - row->ordinal));
+	}
 	fputs("\033[K", stderr);
 	fflush(stderr);
+}
+
+/*
+ * While a kernel runs: how far its trace has been read, if its source
+ * says (a single kernel of a gigabyte would show nothing for its whole
+ * run otherwise).  Queued again only while the kernel runs, so that it
+ * never outlives the simulation's own events by more than one.
+ */
+static void progress_tick(struct ss_engine *e, void *data)
+{
+	struct kernel_report *r = data;
+	struct gpu_block_source *b = r->blocks;
+	uint64_t n;
+
+	r->progress_pending = false;
+	if (!r->planned || ss_interrupted())
+		return;
+	if (g_get_monotonic_time() - r->progress_shown >= PROGRESS_US &&
+	    b && b->ops->bytes_read && b->ops->bytes_read(b, &n))
+		show_progress(r, &r->row, r->row.bytes_done - r->blocks_bytes + n, true);
+	r->progress_pending = ss_schedule_in(e, PROGRESS_TICKS, SS_PRIO_STATS,
+					     progress_tick, r);
 }
 
 /*
@@ -1925,7 +1971,7 @@ static void kernel_over(struct kernel_report *r)
 	r->n_rows++;
 	r->n_shown++;
 	if (r->progress)
-		show_progress(r, row);
+		show_progress(r, row, row->bytes_done, false);
 	g_clear_pointer(&row->name, g_free);
 	r->c.stats[KR_KERNELS]++;
 	r->planned = false;
@@ -1969,8 +2015,12 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 		if (km->occ)
 			r->row.occ = *km->occ;
 		r->blocks = km->blocks;
+		r->blocks_bytes = k->trace_bytes;
 		r->trace_file = k->trace_file;
 		r->planned = true;
+		if (r->progress && !r->progress_pending)
+			r->progress_pending = ss_schedule_in(c->engine, PROGRESS_TICKS,
+							     SS_PRIO_STATS, progress_tick, r);
 		return;
 	}
 	const struct mem_req *q = (const struct mem_req *)m;

@@ -139,6 +139,13 @@ void lr_free(struct line_reader *r)
 	lr_init(r);
 }
 
+uint64_t lr_stored_offset(const struct line_reader *r)
+{
+	/* threaded, in_off is the decoding thread's: the chunk's end stands
+	 * for it; else the input read so far, a buffer ahead of the text */
+	return r->threaded ? r->taken_off : r->in_off;
+}
+
 bool lr_open(struct line_reader *r, const char *path, const char *name,
 	     bool *missing, GError **err)
 {
@@ -177,7 +184,7 @@ bool lr_open(struct line_reader *r, const char *path, const char *name,
 	r->lineno = 0;
 	r->eof = r->in_eof = r->dec_eof = false;
 	r->cut_last = false;
-	r->in_off = 0;
+	r->in_off = r->taken_off = 0;
 	if (r->codec == LR_GZIP) {
 #ifdef HAVE_ISAL
 		struct inflate_state *st;
@@ -441,6 +448,7 @@ struct lr_pipe {
 	pthread_cond_t cond;	/* a slot filled or freed, or stop */
 	char *slot[LR_SLOTS];	/* LR_CHUNK bytes each */
 	size_t len[LR_SLOTS];
+	uint64_t end_off[LR_SLOTS];	/* in_off when the slot was filled */
 	unsigned head, count;	/* the filled slots: head .. head+count-1 */
 	size_t used;		/* bytes of slot[head] already taken */
 	bool done;		/* the thread decodes no more */
@@ -472,6 +480,7 @@ static gpointer decode_thread(gpointer data)
 		pthread_mutex_lock(&p->lock);
 		if (got) {
 			p->len[k] = got;
+			p->end_off[k] = r->in_off;
 			p->count++;
 		}
 		pthread_cond_broadcast(&p->cond);
@@ -560,6 +569,7 @@ static bool fill_piped(struct line_reader *r, size_t room, GError **err)
 	}
 	src = p->slot[p->head] + p->used;
 	n = MIN(room, p->len[p->head] - p->used);
+	r->taken_off = p->end_off[p->head];
 	pthread_mutex_unlock(&p->lock);
 	/* the thread leaves a filled slot alone until it is given back */
 	memcpy(r->buf + r->tail, src, n);

@@ -47,6 +47,9 @@ struct line_reader {
 	unsigned char *in;
 	bool in_eof, dec_eof;
 	uint64_t in_off;	/* bytes of the file read so far */
+	/* bytes of the file behind the text the reader has taken (for
+	 * progress; threaded: up to the end of the chunk it reads) */
+	uint64_t taken_off;
 	z_stream z;		/* .gz without ISA-L */
 	/* .gz with ISA-L (HAVE_ISAL): its struct inflate_state, tens of KiB,
 	 * kept from file to file like buf */
@@ -71,6 +74,9 @@ void lr_free(struct line_reader *r);
  */
 bool lr_open(struct line_reader *r, const char *path, const char *name,
 	     bool *missing, GError **err);
+/* How far into the file, in bytes as stored (compressed), the text taken
+ * so far reaches: for a progress line, exact to a buffer or a chunk. */
+uint64_t lr_stored_offset(const struct line_reader *r);
 /*
  * The next line without its end ("\n", "\r\n"), NUL-terminated and writable
  * until the next call: 1, 0 at the end, -1 with *err set.  The LR_SLACK

@@ -274,12 +274,24 @@ static uint64_t source_cut_short(struct gpu_block_source *s, const char **first)
 	return t->n_cut;
 }
 
+static bool source_bytes_read(struct gpu_block_source *s, uint64_t *n)
+{
+	struct trace_reader *t =
+		(struct trace_reader *)((char *)s - offsetof(struct trace_reader, source));
+
+	if (!t->fmt->counts_bytes_read)
+		return false;
+	*n = MIN(__atomic_load_n(&t->bytes_read, __ATOMIC_RELAXED), t->kernel.trace_bytes);
+	return true;
+}
+
 static const struct gpu_block_source_ops source_ops = {
 	.load = source_load,
 	.release = source_release,
 	.next_held = source_next_held,
 	.count_held = source_count_held,
 	.cut_short = source_cut_short,
+	.bytes_read = source_bytes_read,
 };
 
 /*
@@ -531,6 +543,7 @@ const struct gpu_kernel *trace_next_kernel(struct trace_reader *t,
 	bool end = false, ok;
 
 	drop_kernel(t);
+	trace_set_bytes_read(t, 0, false);
 	ok = t->fmt->next_kernel(t, &end, err);
 	if (!ok || end)
 		return NULL;

@@ -1547,6 +1547,14 @@ static bool load_known(struct trace_reader *t, struct as_state *s,
 	return scan(t, s, false, true, err);
 }
 
+/* How far the kernel's file has been read, for a progress line: all of
+ * it once closed after a whole pass. */
+static void note_bytes_read(struct trace_reader *t, const struct as_state *s)
+{
+	trace_set_bytes_read(t, lr_is_open(&s->lr) ? lr_stored_offset(&s->lr)
+				: s->validated ? UINT64_MAX : 0, false);
+}
+
 static bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 		    GError **err)
 {
@@ -1574,6 +1582,7 @@ out:
 		lr_close(&s->lr);
 	s->want = NULL;
 	s->n_want = 0;
+	note_bytes_read(t, s);
 	return ok;
 }
 
@@ -1616,6 +1625,7 @@ static bool as_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
 			return false;
 	}
 	*n = s->seen->len;
+	note_bytes_read(t, s);
 	return true;
 }
 
@@ -1631,4 +1641,5 @@ const struct trace_format trace_format_accelsim = {
 	.load = as_load,
 	.next_stored = as_next_stored,
 	.count_stored = as_count_stored,
+	.counts_bytes_read = true,
 };

@@ -285,7 +285,23 @@ struct trace_reader {
 	pthread_mutex_t lock;
 	uint32_t n_read;		/* kernels read so far */
 	uint64_t *kernel_bytes;		/* per kernel in trace order, for progress */
+	/*
+	 * Bytes of the current kernel's files read so far, as stored, for a
+	 * progress line inside a kernel (trace_set_bytes_read); read from
+	 * other threads, so only through __atomic built-ins.
+	 */
+	uint64_t bytes_read;
 };
+
+/* The current kernel's bytes read so far (`add`: n more), for a format
+ * whose struct trace_format says counts_bytes_read; any thread. */
+static inline void trace_set_bytes_read(struct trace_reader *t, uint64_t n, bool add)
+{
+	if (add)
+		__atomic_fetch_add(&t->bytes_read, n, __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(&t->bytes_read, n, __ATOMIC_RELAXED);
+}
 
 const char *trace_intern(struct trace_reader *t, const char *s);
 /* trace_intern for load_block, which may run on several threads at once. */
@@ -395,6 +411,8 @@ struct trace_format {
 	bool (*count_stored)(struct trace_reader *t, uint64_t *n, GError **err);
 	/* Optional (NULL: not offered): trace_set_loads_only. */
 	void (*set_loads_only)(struct trace_reader *t);
+	/* The format keeps trace_reader.bytes_read as it reads a kernel. */
+	bool counts_bytes_read;
 };
 
 #endif

@@ -56,6 +56,9 @@ struct native_state {
 	int fd;
 	GArray *kernels;	/* struct native_kernel, in file order */
 	uint32_t version;	/* the file's format version */
+	/* the current kernel's first chunk, and the furthest end of the
+	 * chunks of its blocks loaded so far (for progress) */
+	uint64_t kernel_first, furthest;
 	size_t next;		/* the kernel next_kernel reads */
 	struct chunk_cursor cur;	/* the reader's own */
 	/* the current kernel */
@@ -369,6 +372,10 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 	nk = &g_array_index(s->kernels, struct native_kernel, s->next);
 	if (!load_payload(s, &s->cur, &nk->kernel, err))
 		return false;
+	/* the kernel's chunks: its blocks', then this one */
+	s->kernel_first = nk->blocks->len ? g_array_index(nk->blocks, struct chunk_ref, 0).off
+					  : nk->kernel.off;
+	s->furthest = s->kernel_first;
 	p = s->cur.raw;
 	e = s->cur.raw + s->cur.raw_len;
 	memset(k, 0, sizeof(*k));
@@ -674,6 +681,15 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 		ok = bad(err, s, "block %" G_GUINT64_FORMAT " of kernel %u "
 			 "is listed but in no chunk; the file is damaged",
 			 orphan, t->kernel.ordinal);
+	if (ok && n_runs) {
+		/* chunks come in block order: the last run's reaches furthest */
+		const struct chunk_ref *c = runs[n_runs - 1].c;
+
+		s->furthest = MAX(s->furthest, c->off + NATIVE_CHUNK_HEADER + c->h.stored_len);
+		/* up to the KERNEL chunk, read already: the whole kernel */
+		trace_set_bytes_read(t, s->furthest >= nk->kernel.off ? UINT64_MAX
+				     : s->furthest - s->kernel_first, false);
+	}
 	g_free(runs);
 	g_free(stored);
 	return ok;
@@ -719,6 +735,7 @@ const struct trace_format trace_format_native = {
 	.next_kernel = native_next_kernel,
 	.kernel_count = native_kernel_count,
 	.kernel_bytes = native_kernel_bytes,
+	.counts_bytes_read = true,
 	.load = native_load,
 	.next_stored = native_next_stored,
 	.count_stored = native_count_stored,

@@ -870,6 +870,7 @@ static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
 		return true;
 	}
 	ok = load_file(t, l, id, err);
+	trace_set_bytes_read(t, lr_stored_offset(&l->lr), true);
 	lr_close(&l->lr);
 	return ok;
 }
@@ -883,6 +884,7 @@ const struct trace_format trace_format_ppt = {
 	.next_kernel = ppt_next_kernel,
 	.kernel_count = ppt_kernel_count,
 	.kernel_bytes = ppt_kernel_bytes,
+	.counts_bytes_read = true,
 	.load_block = ppt_load_block,
 	.next_stored = ppt_next_stored,
 	.count_stored = ppt_count_stored,

@@ -340,6 +340,57 @@ static void test_accelsim_reload(void)
 }
 
 /*
+ * How far a kernel's files have been read, for a progress line inside a
+ * kernel: 0 as it starts, never going back, never past the kernel's bytes,
+ * and all of them once every block is loaded; a format that does not
+ * count says so.
+ */
+static void check_bytes_read(const char *name, enum trace_format_id fmt, bool counts)
+{
+	struct trace_reader *t = open_fixture(name, fmt);
+	struct gpu_block_source *src = trace_block_source(t);
+	GError *err = NULL;
+	const struct gpu_kernel *k;
+	unsigned kernels = 0;
+
+	while ((k = trace_next_kernel(t, &err))) {
+		uint64_t n = 1, last = 0;
+		const struct gpu_block *out;
+
+		g_assert_nonnull(src->ops->bytes_read);
+		if (!counts) {
+			g_assert_false(src->ops->bytes_read(src, &n));
+			kernels++;
+			continue;
+		}
+		g_assert_true(src->ops->bytes_read(src, &n));
+		g_assert_cmpuint(n, ==, 0);
+		for (uint64_t id = 0; id < k->grid_size; id++) {
+			g_assert_true(src->ops->load(src, &id, 1, &out, &err));
+			g_assert_no_error(err);
+			g_assert_true(src->ops->bytes_read(src, &n));
+			g_assert_cmpuint(n, >=, last);
+			g_assert_cmpuint(n, <=, k->trace_bytes);
+			last = n;
+		}
+		g_assert_cmpuint(last, ==, k->trace_bytes);
+		kernels++;
+	}
+	g_assert_no_error(err);
+	g_assert_cmpuint(kernels, >, 0);
+	trace_close(t);
+}
+
+static void test_bytes_read(void)
+{
+	check_bytes_read("accelsim", TRACE_AUTO, true);
+	check_bytes_read("ppt", TRACE_AUTO, true);
+	check_bytes_read("native/accelsim.sst", TRACE_AUTO, true);
+	check_bytes_read("native/ppt.sst", TRACE_AUTO, true);
+	check_bytes_read("trc", TRACE_AUTO, false);
+}
+
+/*
  * What the hardware-faithful model needs beyond the line stream: lanes,
  * the generic windows, the instructions dropped (shared memory, no known
  * space).
@@ -2125,6 +2176,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/unit-pool", test_unit_pool);
 	g_test_add_func("/trace/native/crc32", test_native_crc32);
 	g_test_add_func("/trace/format-names", test_format_names);
+	g_test_add_func("/trace/bytes-read", test_bytes_read);
 	g_test_add_func("/trace/ppt/kernels", test_ppt_kernels);
 	g_test_add_func("/trace/ppt/blocks", test_ppt_blocks);
 	g_test_add_func("/trace/accelsim/example", test_accelsim_example);
