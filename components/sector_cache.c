@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sector_cache: the component around the sector cache model
- * (models/sector_cache.h): one cache behind two mem.sector ports, serving
- * as an SM's L1, an L2 slice or any level a configuration wires.
+ * (models/sector_cache.h): one cache behind mem.sector ports, serving as an
+ * SM's L1, an L2 slice or any level a configuration wires.  Several inputs
+ * (cpu_side[*]: a level shared by several caches above) are merged as the
+ * L2 merges its L1s (models/rr_merge.h): round-robin, the reference's, or
+ * in order of arrival; a kernel begins with the first input's begin and
+ * ends once every input has ended it.
  */
 #include "config.h"
 
@@ -12,9 +16,11 @@
 #include "cache_params.h"
 #include "cache_timing.h"
 #include "cache_mrc.h"
+#include "rr_merge.h"
 /* ---- the component -------------------------------------------------------- */
 
 static const char *const forward_names[] = { "misses", "all", NULL };
+static const char *const merge_names[] = { "rr", "arrival", NULL };
 static const char *const bypass_names[] = { "none", "flagged", NULL };
 
 static const struct ss_param_desc params[] = {
@@ -23,13 +29,14 @@ static const struct ss_param_desc params[] = {
 	{ "size_from_kernel", SS_P_BOOL, "false", "true: the capacity is what each kernel's begin carries (the L1 left by the shared-memory carveout); it changes the ways when sets is given (GPGPU-Sim's adaptive L1), else the sets", NULL, 0, 0, 0 },
 	{ "bypass", SS_P_ENUM, "none", "none: every request goes through the cache; flagged: a request marked to bypass the first level (an SM's atomics, reductions, .STRONG.GPU loads) counts as a line miss of its kind, changes nothing and goes down as it came", bypass_names, 0, 0, 0 },
 	{ "forward", SS_P_ENUM, "misses", "what goes to the next level: this cache's traffic (misses, write-throughs, write-backs), or every request as it came (all: a cache that only observes)", forward_names, 0, 0, 0 },
+	{ "merge", SS_P_ENUM, "rr", "with several inputs (cpu_side[*]): rr (round-robin over the inputs, one request at a time, as the reference's L2) or arrival (as they come; timing = true needs it)", merge_names, 0, 0, 0 },
 	CACHE_MRC_PARAM_ROWS,
 	SC_TIMEPAR_PARAM_ROWS,
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
 static const struct ss_port_desc ports[] = {
-	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, false, true, "requests and control from the level above; in timing mode, answers back to it" },
+	{ "cpu_side", SS_PORT_IN, MEM_PROTOCOL, true, true, "requests and control from the level above (cpu_side, or several: cpu_side[*], merged as `merge` says); in timing mode, answers back to each" },
 	{ "mem_side", SS_PORT_OUT, MEM_PROTOCOL, false, true, "fetches, write-throughs, write-backs and control to the next level; in timing mode, its answers" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
@@ -44,7 +51,17 @@ G_STATIC_ASSERT(G_N_ELEMENTS(stats) == SC_N_STATS + 1);
 struct sector_cache {
 	struct ss_component c;
 	struct sc_cache *cache;
-	struct ss_port *cpu_side, *mem_side;
+	struct ss_port *cpu_side, *mem_side;	/* cpu_side[0] */
+	/* several inputs: each port, their merge (functional), and the
+	 * kernel's begin and end as they come from them */
+	unsigned n_in;
+	struct ss_port **inputs;
+	struct rr_merge *merge;
+	bool merge_rr;
+	bool begun;		/* this kernel's begin has gone down */
+	unsigned ended;		/* timing: inputs that ended the kernel */
+	bool end_due;		/* functional: every input ended it; at the tick's end */
+	struct mem_req due_msg;
 	struct sc_kernel_end end;
 	bool size_from_kernel, forward_all;
 	bool unsized;		/* no kernel has given the cache its size yet */
@@ -73,7 +90,7 @@ static void count_capacity(struct sector_cache *sc)
 static void update_plain(struct sector_cache *sc)
 {
 	sc->plain = !sc->unsized && !sc->forward_all && !sc->timing && !sc->mrc &&
-		    !sc->timepar;
+		    !sc->timepar && sc->n_in == 1;
 }
 
 static void emit_down(void *ctx, const struct mem_req *r)
@@ -94,8 +111,7 @@ static void timed_up(void *ctx, uint32_t input, const struct mem_req *r, uint64_
 {
 	struct sector_cache *sc = ctx;
 
-	(void)input;
-	ss_port_send_after(sc->cpu_side, &r->hdr, delay);
+	ss_port_send_after(sc->inputs[input], &r->hdr, delay);
 }
 
 static void timed_down(void *ctx, const struct mem_req *r, uint64_t delay)
@@ -126,6 +142,8 @@ static void emit_nothing(void *ctx, const struct mem_req *r)
 {
 }
 
+static void serve_request(void *ctx, const struct mem_req *r);
+
 static int sector_cache_create(struct ss_component *c, const struct ss_params *p,
 			       GError **err)
 {
@@ -139,18 +157,30 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 	cfg.size_from_kernel = sc->size_from_kernel;
 	cfg.bypass = ss_param_enum(p, "bypass");
 	sc->forward_all = ss_param_enum(p, "forward") == 1;
+	sc->n_in = ss_component_port_count(c, "cpu_side");
 	sc->cpu_side = ss_component_port(c, "cpu_side", 0);
 	sc->mem_side = ss_component_port(c, "mem_side", 0);
+	sc->merge_rr = ss_param_enum(p, "merge") == 0;
 	bool timed = ct_wanted(p);
+
+	if (timed && sc->n_in > 1 && sc->merge_rr) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "timing = true with %u inputs needs merge = arrival: in timing mode requests are served when they come",
+			    sc->n_in);
+		return -1;
+	}
 
 	if (timed && sc->forward_all) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "timing = true with forward = all: a cache that only observes has no time of its own; expected forward = misses");
 		return -1;
 	}
-	/* functional: no responses, what it passes on goes down (--threads) */
+	/* functional: no responses, what it passes on goes down (--threads);
+	 * round-robin takes input k's turn only once k has sent or ended, so
+	 * the order served is the whole streams', whenever requests come */
 	if (!timed)
-		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT);
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
+			(sc->n_in > 1 && sc->merge_rr ? SS_PORT_ANY_DELAY : 0));
 	sc->cache = sc_new(&cfg, c->stats,
 			   timed ? timed_emit : sc->forward_all ? emit_nothing : emit_down,
 			   sc, &why);
@@ -187,7 +217,7 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 		uint64_t *st[CT_N_STATS];
 
 		ct_add_stats(c, st);
-		sc->timing = ct_new(c, p, st, sc->cache, 1, MAX(c->index, 0), &timed_ops, sc, err);
+		sc->timing = ct_new(c, p, st, sc->cache, sc->n_in, MAX(c->index, 0), &timed_ops, sc, err);
 		if (!sc->timing) {
 			/* a failed create is not destroyed: it cleans up */
 			sc_free(sc->cache);
@@ -221,6 +251,11 @@ static int sector_cache_create(struct ss_component *c, const struct ss_params *p
 	if (sc->timepar)
 		sc->replayed = ss_stat_add_counter(c, CACHE_STAT_TIMEPAR_REPLAYED,
 						   "parallel = time: requests simulated again to correct the segments");
+	sc->inputs = g_new(struct ss_port *, sc->n_in);
+	for (unsigned i = 0; i < sc->n_in; i++)
+		sc->inputs[i] = ss_component_port(c, "cpu_side", i);
+	if (!timed && sc->n_in > 1)
+		sc->merge = rr_merge_new(sc->n_in, !sc->merge_rr, serve_request, sc);
 	update_plain(sc);
 	return 0;
 }
@@ -234,6 +269,26 @@ static void refuse_unsized(struct sector_cache *sc, const char *what)
 	ss_component_fail(&sc->c, SS_ERROR_CONFIG,
 			  "%s before any kernel gave the cache its size (sets and no assoc); expected assoc, size, or kernels that carry their L1 size",
 			  what);
+}
+
+/* Functional: one request from above, in the order of the merge. */
+static void serve_request(void *ctx, const struct mem_req *r)
+{
+	struct sector_cache *sc = ctx;
+
+	if (G_UNLIKELY(sc->unsized)) {
+		refuse_unsized(sc, "a request arrives");
+		return;
+	}
+	/* a request that passes the cache by is no lookup of it */
+	if (sc->mrc && !((r->flags & MEM_F_BYPASS) && sc_bypasses(sc->cache)))
+		cache_mrc_access(sc->mrc, sc_line_of(sc->cache, r->addr));
+	if (sc->timepar)
+		sc_timepar_add(sc->timepar, r);
+	else
+		sc_access(sc->cache, r);
+	if (sc->forward_all)
+		ss_port_send(sc->mem_side, &r->hdr);
 }
 
 static void sector_cache_control(struct sector_cache *sc, const struct mem_req *r)
@@ -288,6 +343,63 @@ static void end_kernel_now(struct sector_cache *sc, const struct mem_req *r)
 		ss_port_send(sc->mem_side, &r->hdr);
 }
 
+/* Functional, several inputs: every input has ended the kernel. */
+static void end_due_now(struct sector_cache *sc)
+{
+	sc->end_due = false;
+	end_kernel_now(sc, &sc->due_msg);
+}
+
+static void end_tick(struct ss_engine *e, void *data)
+{
+	struct sector_cache *sc = data;
+
+	(void)e;
+	if (sc->end_due)
+		end_due_now(sc);
+}
+
+/*
+ * Functional, several inputs: one begin per kernel goes down, with the
+ * first input's; the kernel ends when the last input has ended it and the
+ * merge has served everything, at the end of that tick in an event of the
+ * cache's own priority (as the L2's end), so that where it falls among
+ * other messages does not depend on which thread the inputs ran on.
+ */
+static void inputs_control(struct sector_cache *sc, struct ss_port *in,
+			   const struct mem_req *r)
+{
+	switch (r->ctl) {
+	case MEM_CTL_KERNEL_BEGIN:
+		if (!sc->begun) {
+			sc->begun = true;
+			end_kernel_now(sc, r);
+		}
+		return;
+	case MEM_CTL_KERNEL_END:
+		if (rr_merge_end(sc->merge, in->index)) {
+			sc->begun = false;
+			sc->due_msg = *r;
+			sc->end_due = true;
+			ss_schedule_in(sc->c.engine, 0, SS_PRIO_DRAIN + MAX(sc->c.index, 0),
+				       end_tick, sc);
+		}
+		return;
+	case MEM_CTL_FLUSH:
+	case MEM_CTL_INVALIDATE:
+		/* they act when they come: among inputs on threads of their
+		 * own that merge = rr lets be late, that place is not fixed */
+		if (sc->merge_rr && ss_engine_partitions(sc->c.engine) > 1) {
+			ss_component_fail(&sc->c, SS_ERROR_CONFIG,
+					  "a flush or invalidation from cpu_side[%u] in mid-stream has no fixed place among the inputs' requests on several threads; run with --threads 1",
+					  in->index);
+			return;
+		}
+		break;
+	}
+	end_kernel_now(sc, r);
+}
+
 /* Timing mode: what comes from above or below. */
 G_GNUC_NO_INLINE static void sector_cache_recv_timed(struct sector_cache *sc, struct ss_port *in,
 						     const struct mem_req *r)
@@ -297,6 +409,19 @@ G_GNUC_NO_INLINE static void sector_cache_recv_timed(struct sector_cache *sc, st
 		return;
 	}
 	if (r->hdr.kind == MEM_CONTROL) {
+		/* several inputs: one begin goes down, and the kernel ends
+		 * once the last input has ended it */
+		if (sc->n_in > 1 && r->ctl == MEM_CTL_KERNEL_BEGIN) {
+			if (sc->begun)
+				return;
+			sc->begun = true;
+		}
+		if (sc->n_in > 1 && r->ctl == MEM_CTL_KERNEL_END) {
+			if (++sc->ended < sc->n_in)
+				return;
+			sc->ended = 0;
+			sc->begun = false;
+		}
 		/* a kernel ends once its misses are in: the next one starts
 		 * from the lines they brought */
 		if (r->ctl == MEM_CTL_KERNEL_END && ct_wait_drained(sc->timing)) {
@@ -311,7 +436,7 @@ G_GNUC_NO_INLINE static void sector_cache_recv_timed(struct sector_cache *sc, st
 		refuse_unsized(sc, "a request arrives");
 		return;
 	}
-	ct_request(sc->timing, 0, r);
+	ct_request(sc->timing, in->index, r);
 }
 
 /* sector_cache_recv for all but a plain request to a sized cache. */
@@ -325,27 +450,24 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 		sector_cache_recv_timed(sc, in, r);
 		return;
 	}
-	if (G_UNLIKELY(in != sc->cpu_side))
+	if (G_UNLIKELY(in->desc->dir != SS_PORT_IN))
 		g_error("%s: a functional cache expects no replies, got kind %u on %s",
 			c->name, m->kind, in->desc->name);
+	/* the last kernel's end, due at this tick's end, goes first */
+	if (G_UNLIKELY(sc->end_due))
+		end_due_now(sc);
 	if (G_LIKELY(m->kind != MEM_CONTROL)) {
-		if (G_UNLIKELY(sc->unsized)) {
-			refuse_unsized(sc, "a request arrives");
-			return;
-		}
-		/* a request that passes the cache by is no lookup of it */
-		if (sc->mrc && !((r->flags & MEM_F_BYPASS) && sc_bypasses(sc->cache)))
-			cache_mrc_access(sc->mrc, sc_line_of(sc->cache, r->addr));
-		if (sc->timepar)
-			sc_timepar_add(sc->timepar, r);
+		if (sc->merge)
+			rr_merge_push(sc->merge, in->index, r);
 		else
-			sc_access(sc->cache, r);
-		if (sc->forward_all)
-			ss_port_send(sc->mem_side, m);
+			serve_request(sc, r);
 		return;
 	}
 	/* the levels below act on it too, after this one's write-backs */
-	end_kernel_now(sc, r);
+	if (sc->n_in > 1)
+		inputs_control(sc, in, r);
+	else
+		end_kernel_now(sc, r);
 }
 
 /*
@@ -392,6 +514,9 @@ static void sector_cache_destroy(struct ss_component *c)
 	sc_timepar_free(sc->timepar);
 	sc_free(sc->cache);
 	cache_mrc_free(sc->mrc);
+	if (sc->merge)
+		rr_merge_free(sc->merge);
+	g_free(sc->inputs);
 }
 
 static const struct ss_component_ops ops = {
@@ -405,7 +530,7 @@ static const struct ss_component_ops ops = {
 static const struct ss_component_type sector_cache_type = {
 	.abi_version = SS_ABI_VERSION,
 	.name = "sector_cache",
-	.summary = "Set-associative sector cache, functional or timed: an L1 or an L2 slice",
+	.summary = "Set-associative sector cache, functional or timed: an L1, an L2 slice, or a level several caches share (cpu_side[*])",
 	.params = params,
 	.ports = ports,
 	.stats = stats,

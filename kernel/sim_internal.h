@@ -156,7 +156,6 @@ enum link_check {
 	LC_COMP_INDEXED,	/* a single component with [SEL] */
 	LC_COMP_RANGE,		/* instance index past count */
 	LC_PORT_INDEXED,	/* a scalar port with [SEL] */
-	LC_PORT_UNINDEXED,	/* a vector port without [SEL] */
 	LC_PORT_RANGE,		/* element index past <port>_count */
 	/* SS_LINK_CARDINALITY */
 	LC_BOTH_AUTO,		/* [*] sized by the other end, on both ends */

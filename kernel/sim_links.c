@@ -4,8 +4,9 @@
  * names instances i0..i1 and port elements p0..p1; an end expands to the
  * instances in order, each with its elements in order, and the two ends are
  * paired element by element.  A vector port written [*] without a
- * <port>_count takes as many elements per instance as the other end spreads
- * over it.  Every pair passes ss_port_check_link(), the check binding
+ * <port>_count takes as many elements per instance as the other end
+ * spreads over it; written bare, it is its element 0, as if scalar (a
+ * sector_cache's one input; several are cpu_side[*]).  Every pair passes ss_port_check_link(), the check binding
  * applies later, with the endpoints linked so far; a refusal is reported
  * through sim_refuse() by its reason code.  Its own file because it is the
  * one place the link syntax is read.
@@ -98,7 +99,9 @@ static bool parse_port(struct ss_sim *s, struct ini_entry *e, const char *p,
 			return refused(why, SS_LINK_INDEX, LC_PORT_INDEXED);
 		ep->p0 = ep->p1 = 0;
 	} else if (sel.kind == SEL_NONE) {
-		return refused(why, SS_LINK_INDEX, LC_PORT_UNINDEXED);
+		/* bare: element 0, as a scalar port (a port that became a
+		 * vector keeps its old links) */
+		ep->p0 = ep->p1 = 0;
 	} else if (sel.kind == SEL_ALL) {
 		ep->port_auto = fixed < 0;
 		ep->p0 = 0;

@@ -83,9 +83,6 @@ static char *bad_index(struct ss_sim *s, const struct link_fault *f)
 				       f->n[1], c, count, count - 1);
 	case LC_PORT_INDEXED:
 		return g_strdup_printf("port '%s' of '%s' is scalar; expected it without an index", p, c);
-	case LC_PORT_UNINDEXED:
-		return g_strdup_printf("port '%s' of '%s' is a vector; expected %s[N], %s[A..B] or %s[*]",
-				       p, c, p, p, p);
 	case LC_PORT_RANGE:
 		return g_strdup_printf("index %u out of range; %s_count = %u in [component %s]",
 				       f->n[1], p, f->n[2], c);

@@ -85,6 +85,24 @@ static void test_fan_in(void)
 	ss_registry_free(r);
 }
 
+/* A vector port written bare is its element 0, as if scalar: per
+ * instance of an array, one. */
+static void test_vector_bare(void)
+{
+	struct ss_registry *r = ss_registry_new();
+	struct ss_sim *s = run_ini(r, "bare.ini", PLUGIN
+		"[component src]\ntype = token_source\ncount = 3\n"
+		"tokens = 4\ntokens[1] = 5\n"
+		"[component sink]\ntype = token_sink\ncount = 3\n"
+		"[link feed]\nfrom = src[*].out\nto = sink[*].in\n", NULL);
+
+	g_assert_cmpuint(ss_component_port_count(ss_engine_component(ss_sim_engine(s), "sink[1]"), "in"), ==, 1);
+	g_assert_cmpfloat(stat_of(s, "sink[1].from[0].tokens"), ==, 5);
+	g_assert_cmpfloat(stat_of(s, "sink.tokens"), ==, 13);
+	ss_sim_free(s);
+	ss_registry_free(r);
+}
+
 static void test_ranges_pairing(void)
 {
 	struct ss_registry *r = ss_registry_new();
@@ -419,8 +437,8 @@ static const struct bad_case bad_cases[] = {
 	  "sink.in[0] is not linked, but the vector port has 3 elements" },
 	{ "index-not-array", "[link a]\nfrom = src[*].out\nto = sink[0].in[*]\n", 10,
 	  "[link a] to = sink[0].in[*]: 'sink' is not an array (no count =); expected sink.PORT" },
-	{ "index-vector-unindexed", "[link a]\nfrom = src[*].out\nto = sink.in\n", 10,
-	  "[link a] to = sink.in: port 'in' of 'sink' is a vector; expected in[N], in[A..B] or in[*]" },
+	{ "vector-bare-is-one", "[link a]\nfrom = src[*].out\nto = sink.in\n", 9,
+	  "from = src[*].out expands to 2 endpoints but to = sink.in expands to 1" },
 	{ "cardinality-spread", "[component many]\ntype = token_sink\ncount = 2\n"
 	  "[link a]\nfrom = src[0].out\nto = many[*].in[*]\n", 13,
 	  "[link a] to: cannot spread 1 endpoints over 2 instances; expected a multiple of 2" },
@@ -545,6 +563,7 @@ int main(int argc, char **argv)
 	}
 	tmpdir = g_dir_make_tmp("sectorsim-test-XXXXXX", NULL);
 	g_test_add_func("/config/fan-in", test_fan_in);
+	g_test_add_func("/config/vector-bare", test_vector_bare);
 	g_test_add_func("/config/ranges-pairing", test_ranges_pairing);
 	g_test_add_func("/config/array-to-array", test_array_to_array);
 	g_test_add_func("/config/precedence", test_precedence);

@@ -1,0 +1,97 @@
+#!/bin/sh
+# A level shared by several caches above is a plain sector_cache with
+# several inputs (cpu_side[*]), merged as the L2 merges its L1s.  Each
+# case builds one configuration twice from a stock one's --dump-config:
+# its one-cache L2 as an l2_slice_set of one slice, and as a sector_cache
+# fed by the 80 L1s; the results (--csv) must be the same, byte for byte,
+# at 1, 2 and 3 threads:
+#   - validation/titanv-ref.ini, whose L2 merges the L1s round-robin
+#     (merge = rr, the reference's order);
+#   - ablations/titanv-l2-unified.ini (merge = arrival);
+#   - timing/titanv.ini with its 48 slices made one timed cache (answers
+#     go back to the input each request came from).
+# Then what a shared sector_cache refuses: timing with merge = rr.
+#
+# Environment (set by make check): SECTORSIM, G_TEST_SRCDIR, SECTORSIM_SHARED.
+
+set -u
+srcdir=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source-path=SCRIPTDIR source=tap.sh
+. "$srcdir/tap.sh"
+
+tap_tmpdir test-shared-cache
+
+IFS=$tap_nl
+# shellcheck disable=SC2046 # one trace per line
+set -- "sample=$top/traces/vectoradd-a100" $(golden_traces)
+unset IFS
+[ $# -gt 1 ] || diag "../shared not found: the bundled sample only"
+
+# variants NAME CONFIG [SED...]: $tmp/NAME-slice.ini and $tmp/NAME-sc.ini
+# from CONFIG's dump, the second with its L2 a sector_cache; SED edits both
+variants()
+{
+	_name=$1 _config=$2
+	shift 2
+	"$SECTORSIM" --dump-config "$cfg/$_config" > "$tmp/$_name.dump" || return 1
+	# the keys of the L2's slicing, which a one-slice set need not say
+	grep -v -E '^(slices|mapping|n_channels|n_sub|chip_shift|bank_mask|subpart_indexing) = ' \
+		"$tmp/$_name.dump" | sed "$@" -e 's/^type = l2_slice_set$/type = L2TYPE/' \
+		> "$tmp/$_name.base" || return 1
+	sed -e 's/^type = L2TYPE$/type = l2_slice_set\nslices = 1\nmapping = single/' \
+		-e 's/^from = l2\.mem_side$/from = l2.mem_side[0]/' \
+		"$tmp/$_name.base" > "$tmp/$_name-slice.ini"
+	sed -e 's/^type = L2TYPE$/type = sector_cache/' "$tmp/$_name.base" > "$tmp/$_name-sc.ini"
+}
+
+# rows CSV: the results without their provenance (which names the file)
+rows() { grep -v '^#' "$1"; }
+
+variants ref validation/titanv-ref.ini -e 's/^from = l2\.mem_side\[0\]$/from = l2.mem_side/'
+ok $? "titanv-ref.ini: both variants made"
+variants unified ablations/titanv-l2-unified.ini -e 's/^from = l2\.mem_side\[0\]$/from = l2.mem_side/'
+ok $? "titanv-l2-unified.ini: both variants made"
+# timing: 48 slices of 32 sets become one cache of 1536 (fib_double index)
+variants timed timing/titanv.ini -e 's/^sets = 32$/sets = 1536/' \
+	-e 's/^index = ipoly$/index = fib_double/' -e 's/^index_on = partition$/index_on = address/' \
+	-e 's/^channels = 24$/channels = 1/' -e 's/^from = l2\.mem_side\[0\.\.47\]$/from = l2.mem_side/'
+ok $? "timing/titanv.ini: both variants made"
+grep -q '^merge = rr' "$tmp/ref-sc.ini" && grep -q '^merge = arrival' "$tmp/unified-sc.ini" &&
+	grep -q '^timing = true' "$tmp/timed-sc.ini"
+ok $? "the cases: merge = rr, merge = arrival, timed"
+
+for app in "$@"; do
+	name=${app%%=*}
+	trace=${app#*=}
+	for v in ref unified timed; do
+		for n in 1 2 3; do
+			key=$name-$v-$n
+			"$SECTORSIM" -q --threads "$n" --csv "$tmp/$key-slice.csv" \
+				"$tmp/$v-slice.ini" "$trace" > /dev/null 2> "$tmp/$key-slice.err"
+			st_slice=$?
+			"$SECTORSIM" -q --threads "$n" --csv "$tmp/$key-sc.csv" \
+				"$tmp/$v-sc.ini" "$trace" > /dev/null 2> "$tmp/$key-sc.err"
+			st_sc=$?
+			is "$st_sc" "$st_slice" "$name, $v, --threads $n: the same exit status" ||
+				diag "$(cat "$tmp/$key-sc.err")"
+			if [ "$st_sc" = 0 ] && [ "$(rows "$tmp/$key-sc.csv")" = "$(rows "$tmp/$key-slice.csv")" ]; then
+				ok 0 "$name, $v, --threads $n: a shared sector_cache gives the one-slice L2's results"
+			else
+				ok 1 "$name, $v, --threads $n: a shared sector_cache gives the one-slice L2's results"
+				diag "$(diff "$tmp/$key-slice.csv" "$tmp/$key-sc.csv" | head -5)"
+			fi
+		done
+	done
+done
+
+# timing = true with several inputs needs merge = arrival
+sed 's/^merge = arrival$/merge = rr/' "$tmp/timed-sc.ini" > "$tmp/timed-rr.ini"
+run -q "$tmp/timed-rr.ini" "$top/traces/vectoradd-a100"
+is "$st" 2 "a timed sector_cache of 80 inputs with merge = rr: exit 2"
+has "$err" "timing = true with 80 inputs needs merge = arrival" "the message says what it needs"
+
+# one input, written bare as before cpu_side became a vector: unchanged
+grep -q '^to = l1\[\*\]\.cpu_side$' "$tmp/ref-sc.ini"
+ok $? "the L1s' one input is still written bare (element 0)"
+
+done_testing
