@@ -50,6 +50,7 @@ static const struct ss_param_desc params[] = {
 	{ "dram", SS_P_STRING, "dram", "name of the dram_counter", NULL, 0, 0, 0 },
 	{ "l1_model", SS_P_ENUM, "simulator", "what the L1s are: simulator (sector_cache) or sdcm (sdcm_cache, the paper's baseline)", model_names, 0, 0, 0 },
 	{ "l2_model", SS_P_ENUM, "simulator", "what the L2 is: simulator (l2_slice_set) or sdcm (sdcm_cache; DRAM then follows from its hit rates)", model_names, 0, 0, 0 },
+	{ "levels", SS_P_STRING, "auto", "the other cache levels reported, by component name, comma-separated (an array's caches summed): auto (every component with a sector cache's counters besides l1 and l2), or none", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -130,6 +131,10 @@ struct cache_slots {
 	bool sdcm;
 	/* a sector cache */
 	const uint64_t *c[N_SPACES][N_DIRS][N_CC];
+	/* sectors sent down, read and written; NULL: a cache that does not
+	 * say (has_down false) */
+	const uint64_t *down[N_SPACES][N_DIRS][2];
+	bool has_down;
 	const uint64_t *wb_evict, *wb_flush, *dirty_at_end;
 	const uint64_t *capacity;	/* NULL: a cache that does not say */
 	/* timing mode: enum cache_timing_stat, NULL when not timed */
@@ -159,6 +164,25 @@ struct kernel_row {
 	 * (REPORT_TOTAL_RATIO; noted: computed this kernel) */
 	double num[N_REPORT_METRICS], den[N_REPORT_METRICS];
 	bool noted[N_REPORT_METRICS];
+	/* the other cache levels: n_levels x N_REPORT_LEVEL_METRICS, the
+	 * report's (a lane's row shares them: they are above its L2) */
+	const struct report_level *levels;
+	unsigned n_levels;
+	struct level_value *lv;
+	unsigned n_levels_csv;	/* the levels' columns, whether it ran or not */
+};
+
+/* One metric of one other cache level in a kernel. */
+struct level_value {
+	double v, num, den;	/* a rate: num / den */
+	bool absent;
+};
+
+/* A cache level beyond the L1s and the L2 (kernel_report's `levels`). */
+struct report_level {
+	char *name;		/* the component, or array */
+	unsigned n;		/* its caches */
+	struct cache_slots *cs;
 };
 
 /* The app total over the kernels this run simulated (enum report_total). */
@@ -169,6 +193,10 @@ struct app_total {
 	double last[N_REPORT_METRICS];	/* RATIO: the last kernel's value */
 	unsigned count[N_REPORT_METRICS];	/* kernels that had it */
 	unsigned noted[N_REPORT_METRICS];	/* RATIO: kernels that noted it */
+	/* the other levels' metrics: sums (num, den for rates), and how
+	 * many kernels had each; n_levels x N_REPORT_LEVEL_METRICS */
+	struct level_value *lsum;
+	unsigned *lcount;
 };
 
 /* A results file being written (ss_output_open: PATH.part, renamed to
@@ -241,6 +269,10 @@ struct kernel_report {
 	char *json_head;	/* the provenance, then "kernels" */
 	struct report_lane *lanes;
 	unsigned n_lanes;
+	char *levels_param;
+	struct report_level *levels;
+	unsigned n_levels;
+	struct level_value *lv;	/* the kernel under way's */
 	/* L2.lanes_own: 1 + the lane of the run's own L2, 0: none */
 	const uint64_t *lane_own;
 };
@@ -535,6 +567,17 @@ static bool resolve_cache(struct kernel_report *r, const char *inst,
 					return false;
 				}
 			}
+	cs->has_down = true;
+	for (int sp = 0; sp < N_SPACES; sp++)
+		for (int d = 0; d < N_DIRS; d++)
+			for (int k = 0; k < 2; k++) {
+				char *n = g_strdup_printf("%s_%s_%s", space_names[sp], dir_names[d],
+							  k ? CACHE_STAT_WRITES_DOWN : CACHE_STAT_READS_DOWN);
+
+				cs->down[sp][d][k] = slot(r, inst, n);
+				cs->has_down &= cs->down[sp][d][k] != NULL;
+				g_free(n);
+			}
 	cs->wb_evict = slot(r, inst, CACHE_STAT_WB_EVICT);
 	cs->wb_flush = slot(r, inst, CACHE_STAT_WB_FLUSH);
 	cs->dirty_at_end = slot(r, inst, CACHE_STAT_DIRTY_AT_KERNEL_END);
@@ -687,6 +730,61 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	rate(row, RM_red_tot_reqs, v[C_RED_REQS], n_act);
 	rate(row, RM_atom_red_tot_trans, v[C_ATOM_RED_TRANS], n_act);
 	compute_timing(r, row);
+}
+
+/*
+ * The other cache levels in the kernel (REPORT_LEVEL_METRICS), each summed
+ * over its caches, its counts scaled as the row's are (mode = ref).
+ */
+static void compute_levels(struct kernel_report *r, struct kernel_row *row)
+{
+	const unsigned ALL = ~0u, LD = 1u << DIR_LOAD, ST = 1u << DIR_STORE;
+	double scale = r->mode == REF ? row->occ.scale : 1;
+
+	row->levels = r->levels;
+	row->n_levels = r->n_levels;
+	row->lv = r->lv;
+	for (unsigned l = 0; l < r->n_levels; l++) {
+		const struct cache_slots *cs = r->levels[l].cs;
+		unsigned n = r->levels[l].n;
+		struct level_value *v = &r->lv[(size_t)l * N_REPORT_LEVEL_METRICS];
+		double down[2] = { 0, 0 }, capacity = 0;
+		bool has_down = true, has_capacity = true;
+		struct { enum report_level_metric k; unsigned dirs; } rates[] = {
+			{ RL_hit_rate, ALL }, { RL_hit_rate_ld, LD }, { RL_hit_rate_st, ST },
+		};
+
+		memset(v, 0, sizeof(*v) * N_REPORT_LEVEL_METRICS);
+		for (unsigned i = 0; i < n; i++) {
+			has_down &= cs[i].has_down;
+			has_capacity &= cs[i].capacity != NULL;
+			capacity += get(cs[i].capacity);
+			for (int sp = 0; sp < N_SPACES; sp++)
+				for (int d = 0; d < N_DIRS; d++)
+					for (int k = 0; k < 2; k++)
+						down[k] += get(cs[i].down[sp][d][k]);
+			down[1] += get(cs[i].wb_evict) + get(cs[i].wb_flush);
+		}
+		v[RL_lookups].v = scale * cache_sum(cs, n, ALL, ALL, CC_ACCESSES);
+		v[RL_hits].v = scale * not_missed(cs, n, ALL, ALL);
+		for (unsigned k = 0; k < G_N_ELEMENTS(rates); k++) {
+			struct level_value *x = &v[rates[k].k];
+
+			x->num = scale * not_missed(cs, n, ALL, rates[k].dirs);
+			x->den = scale * cache_sum(cs, n, ALL, rates[k].dirs, CC_ACCESSES);
+			x->v = div0(x->num, x->den);
+		}
+		v[RL_reads_down].v = scale * down[0];
+		v[RL_writes_down].v = scale * down[1];
+		v[RL_reads_down].absent = v[RL_writes_down].absent = !has_down;
+		v[RL_capacity_bytes].v = capacity;
+		v[RL_capacity_bytes].absent = !has_capacity;
+		/* the hierarchy's capacity is every level's */
+		if (!has_capacity)
+			row->absent[RM_cache_capacity_bytes] = true;
+		else if (!row->absent[RM_cache_capacity_bytes])
+			row->m[RM_cache_capacity_bytes] += capacity;
+	}
 }
 
 /* A level's timing metrics, from RM_<level>_mean_load_latency on in
@@ -872,6 +970,112 @@ static bool resolve_l2(struct kernel_report *r, GError **err)
 	return true;
 }
 
+/* A level named `name`: one component, or an array of them (name[i]);
+ * its caches' counters, or false with *err. */
+static bool add_level(struct kernel_report *r, const char *name, GError **err)
+{
+	const char *probe = CACHE_STAT(CACHE_STAT_GLOBAL, CACHE_STAT_LOAD,
+				       CACHE_STAT_ACCESSES);
+	struct report_level lv = { .name = g_strdup(name) };
+	bool array = !slot(r, name, probe);
+
+	if (array)
+		for (;; lv.n++) {
+			char *inst = g_strdup_printf("%s[%u]", name, lv.n);
+			bool there = slot(r, inst, probe) != NULL;
+
+			g_free(inst);
+			if (!there)
+				break;
+		}
+	else
+		lv.n = 1;
+	if (!lv.n) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "levels: '%s' has no counter %s; expected a sector_cache, an array of them or an l2_slice_set",
+			    name, probe);
+		g_free(lv.name);
+		return false;
+	}
+	lv.cs = g_new0(struct cache_slots, lv.n);
+	r->levels = g_renew(struct report_level, r->levels, r->n_levels + 1);
+	r->levels[r->n_levels++] = lv;
+	for (unsigned i = 0; i < lv.n; i++) {
+		char *inst = array ? g_strdup_printf("%s[%u]", name, i) : g_strdup(name);
+		bool ok = resolve_cache(r, inst, false, &lv.cs[i], err);
+
+		g_free(inst);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* Whether `name` is a level reported already: the L1s, the L2, another. */
+static bool level_known(const struct kernel_report *r, const char *name)
+{
+	if (!strcmp(name, r->names[1]) || !strcmp(name, r->names[2]))
+		return true;
+	for (unsigned i = 0; i < r->n_levels; i++)
+		if (!strcmp(name, r->levels[i].name))
+			return true;
+	return false;
+}
+
+/*
+ * The other cache levels: those `levels` names, or with auto every
+ * component whose counters are a sector cache's (INSTANCE.global_load_
+ * accesses, the instance a component or an array's element), in the order
+ * they were made, but the L1s and the L2.
+ */
+static bool resolve_levels(struct kernel_report *r, GError **err)
+{
+	const char *want = r->levels_param;
+	bool ok = true;
+
+	if (r->mode == NUG || !strcmp(want, "none"))
+		return true;
+	if (strcmp(want, "auto")) {
+		char **v = g_strsplit(want, ",", -1);
+
+		for (char **p = v; *p && ok; p++) {
+			char *name = g_strstrip(*p);
+
+			if (!*name)
+				continue;
+			if (level_known(r, name)) {
+				g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+					    "levels: '%s' is reported already (the L1s, the L2 or named twice); expected another cache", name);
+				ok = false;
+				break;
+			}
+			ok = add_level(r, name, err);
+		}
+		g_strfreev(v);
+	} else {
+		const char *suffix =
+			"." CACHE_STAT(CACHE_STAT_GLOBAL, CACHE_STAT_LOAD, CACHE_STAT_ACCESSES);
+		GPtrArray *names = ss_stats_counters_ending(r->c.engine, suffix);
+
+		for (guint i = 0; i < names->len && ok; i++) {
+			const char *n = names->pdata[i];
+			/* INSTANCE: COMP or COMP[i]; one with a '.' is a part of a
+			 * component (an L2's slice or lane), counted in its whole */
+			char *inst = g_strndup(n, strlen(n) - strlen(suffix));
+			char *comp = g_strndup(inst, strcspn(inst, "["));
+
+			if (!strchr(inst, '.') && !level_known(r, comp))
+				ok = add_level(r, comp, err);
+			g_free(comp);
+			g_free(inst);
+		}
+		g_ptr_array_unref(names);
+	}
+	if (ok && r->n_levels)
+		r->lv = g_new0(struct level_value, (size_t)r->n_levels * N_REPORT_LEVEL_METRICS);
+	return ok;
+}
+
 /* mode = nugteren: the four caches' names. */
 static bool parse_cases(struct kernel_report *r, const char *list, GError **err)
 {
@@ -922,6 +1126,7 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 	r->names[1] = g_strdup(ss_param_string(p, "l1"));
 	r->names[2] = g_strdup(ss_param_string(p, "l2"));
 	r->names[3] = g_strdup(ss_param_string(p, "dram"));
+	r->levels_param = g_strdup(ss_param_string(p, "levels"));
 	r->n_done = ss_component_port_count(c, "done");
 	r->n_next = 1 + ss_component_port_count(c, "also_next");
 	r->next = g_new(struct ss_port *, r->n_next);
@@ -1267,7 +1472,7 @@ static int report_init(struct ss_component *c, GError **err)
 			    "dram = %s: no dram_counter of that name", r->names[3]);
 		return -1;
 	}
-	return resolve_lanes(r, err) ? 0 : -1;
+	return resolve_lanes(r, err) && resolve_levels(r, err) ? 0 : -1;
 }
 
 static void json_string(FILE *f, const char *v);
@@ -1579,7 +1784,12 @@ static int report_start(struct ss_component *c, GError **err)
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		if (report_metrics[k].modes & shown_modes(r))
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
-	g_string_append(head, ",blocks_in_grid,blocks_traced\n");
+	g_string_append(head, ",blocks_in_grid,blocks_traced");
+	for (unsigned l = 0; l < r->n_levels; l++)
+		for (int k = 0; k < N_REPORT_LEVEL_METRICS; k++)
+			g_string_append_printf(head, ",%s.%s", r->levels[l].name,
+					       report_level_metrics[k].key);
+	g_string_append_c(head, '\n');
 	r->csv_head = results_head(o, false, head->str);
 	columns = g_string_free(head, FALSE);
 	r->json_head = results_head(o, true, NULL);
@@ -1669,6 +1879,22 @@ static char *levels_text(struct kernel_report *r)
 		if (r->l2_slices > 1) {
 			format_bytes(b, sizeof(b), l2 / r->l2_slices);
 			g_string_append_printf(o, ", %u slices of %s", r->l2_slices, b);
+		}
+	}
+	/* the other levels: LEVEL 10 MiB in all, 40 of 256 KiB */
+	for (unsigned l = 0; l < r->n_levels; l++) {
+		const struct report_level *lv = &r->levels[l];
+		uint64_t all = 0;
+
+		for (unsigned i = 0; i < lv->n; i++)
+			all += get(lv->cs[i].capacity);
+		if (!all)
+			continue;
+		format_bytes(b, sizeof(b), all);
+		g_string_append_printf(o, "%s%s %s", o->len ? ", " : "", lv->name, b);
+		if (lv->n > 1) {
+			format_bytes(b, sizeof(b), all / lv->n);
+			g_string_append_printf(o, " in all, %u of %s", lv->n, b);
 		}
 	}
 	return g_string_free(o, FALSE);
@@ -1868,6 +2094,34 @@ static void add_to_total(struct app_total *t, const struct kernel_row *row)
 		}
 		t->count[k]++;
 	}
+	if (!row->n_levels)
+		return;
+	size_t n = (size_t)row->n_levels * N_REPORT_LEVEL_METRICS;
+
+	if (!t->lsum) {
+		t->lsum = g_new0(struct level_value, n);
+		t->lcount = g_new0(unsigned, n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct level_value *x = &row->lv[i];
+		struct level_value *s = &t->lsum[i];
+
+		if (x->absent)
+			continue;
+		switch (report_level_metrics[i % N_REPORT_LEVEL_METRICS].total) {
+		case REPORT_TOTAL_RATIO:
+			s->num += x->num;
+			s->den += x->den;
+			/* a rate of nothing in every kernel: the kernels' 0 */
+			if (!s->den)
+				s->v = x->v;
+			break;
+		default:
+			s->v += x->v;
+			break;
+		}
+		t->lcount[i]++;
+	}
 }
 
 /* A RATIO metric's total, num / den over the app. */
@@ -1940,6 +2194,8 @@ static void kernel_over(struct kernel_report *r)
 			compute_hw(r, row);
 		else
 			compute_ref(r, row);
+		if (r->n_levels)
+			compute_levels(r, row);
 		for (int k = 0; k < N_REPORT_METRICS; k++)
 			if (!row->absent[k]) {
 				r->msum[k] += row->m[k];
@@ -2003,6 +2259,7 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 			.bytes_done = k->trace_bytes_before + k->trace_bytes,
 			.bytes_total = k->trace_bytes_total,
 			.mode = shown_modes(r),
+			.n_levels_csv = r->n_levels,
 		};
 		for (int i = 0; i < N_REPORT_METRICS; i++)
 			r->row.absent[i] = !(report_metrics[i].modes & shown_modes(r));
@@ -2093,6 +2350,17 @@ static void write_metric_line(FILE *out, int k, double v, bool is_int, unsigned 
 	fputc('\n', out);
 }
 
+/* A line of another cache level's metric k: LEVEL.KEY and its value. */
+static void write_level_line(FILE *out, const char *level, int k, double v, unsigned mode)
+{
+	char key[128], buf[64];
+
+	g_snprintf(key, sizeof(key), "%s.%s", level, report_level_metrics[k].key);
+	format_table_number(buf, sizeof(buf), v,
+			    report_level_metrics[k].is_int && (mode & REPORT_HW));
+	fprintf(out, "  %-26s %20s\n", key, buf);
+}
+
 static void write_text(const struct kernel_row *row, bool first, const char *levels,
 		       FILE *out)
 {
@@ -2127,6 +2395,13 @@ static void write_text(const struct kernel_row *row, bool first, const char *lev
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		if (!row->absent[k])
 			write_metric_line(out, k, row->m[k], report_metrics[k].is_int, row->mode);
+	for (unsigned l = 0; l < row->n_levels; l++)
+		for (int k = 0; k < N_REPORT_LEVEL_METRICS; k++) {
+			const struct level_value *x = &row->lv[(size_t)l * N_REPORT_LEVEL_METRICS + k];
+
+			if (!x->absent)
+				write_level_line(out, row->levels[l].name, k, x->v, row->mode);
+		}
 }
 
 static void json_string(FILE *f, const char *v)
@@ -2191,7 +2466,33 @@ static void write_json(const struct kernel_row *row, bool first, FILE *f)
 			      row->m[al->m] * n->factor, false);
 		fprintf(f, ",\n        \"%s\": %s", n->name, buf);
 	}
-	fprintf(f, "\n      }\n    }");
+	fprintf(f, "\n      }");
+	/* the other cache levels, each an object of its metrics */
+	if (row->n_levels) {
+		fprintf(f, ",\n      \"levels\": {");
+		for (unsigned l = 0; l < row->n_levels; l++) {
+			bool first_key = true;
+
+			fprintf(f, "%s\n        ", l ? "," : "");
+			json_string(f, row->levels[l].name);
+			fputs(": {", f);
+			for (int k = 0; k < N_REPORT_LEVEL_METRICS; k++) {
+				const struct level_value *x =
+					&row->lv[(size_t)l * N_REPORT_LEVEL_METRICS + k];
+
+				if (x->absent)
+					continue;
+				format_number(buf, sizeof(buf), x->v,
+					      report_level_metrics[k].is_int && (row->mode & REPORT_HW));
+				fprintf(f, "%s\"%s\": %s", first_key ? "" : ", ",
+					report_level_metrics[k].key, buf);
+				first_key = false;
+			}
+			fputc('}', f);
+		}
+		fprintf(f, "\n      }");
+	}
+	fprintf(f, "\n    }");
 }
 
 static void write_csv(const struct kernel_row *row, FILE *f)
@@ -2227,6 +2528,17 @@ static void write_csv(const struct kernel_row *row, FILE *f)
 	fprintf(f, ",%" G_GUINT64_FORMAT ",", row->grid_size);
 	if (row->traced_known)
 		fprintf(f, "%" G_GUINT64_FORMAT, row->blocks_traced);
+	/* then the other levels' (none in a kernel that did not run) */
+	for (unsigned l = 0; l < row->n_levels_csv; l++)
+		for (int k = 0; k < N_REPORT_LEVEL_METRICS; k++) {
+			const struct level_value *x = row->n_levels ?
+				&row->lv[(size_t)l * N_REPORT_LEVEL_METRICS + k] : NULL;
+
+			if (x && !x->absent)
+				format_number(buf, sizeof(buf), x->v,
+					      report_level_metrics[k].is_int && (row->mode & REPORT_HW));
+			fprintf(f, ",%s", x && !x->absent ? buf : "");
+		}
 	fputc('\n', f);
 }
 
@@ -2251,6 +2563,18 @@ static void write_summary(struct kernel_report *r, FILE *out)
 		if (total_value(&r->total, k, &v))
 			write_metric_line(out, k, v, report_metrics[k].is_int, r->mode);
 	}
+	for (unsigned l = 0; r->total.lsum && l < r->n_levels; l++)
+		for (int k = 0; k < N_REPORT_LEVEL_METRICS; k++) {
+			size_t i = (size_t)l * N_REPORT_LEVEL_METRICS + k;
+			const struct level_value *s = &r->total.lsum[i];
+			enum report_total how = report_level_metrics[k].total;
+
+			if (!r->total.lcount[i] || how == REPORT_TOTAL_NONE)
+				continue;
+			write_level_line(out, r->levels[l].name, k,
+					 how == REPORT_TOTAL_RATIO && s->den ? s->num / s->den : s->v,
+					 r->mode);
+		}
 	fprintf(out, "\napp: mean over the %u kernels simulated\n", n);
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		if (r->mcount[k])
@@ -2323,6 +2647,15 @@ static void report_destroy(struct ss_component *c)
 	for (int i = 0; i < NUG_CASES; i++)
 		g_free(r->cases[i]);
 	g_free(r->next);
+	for (unsigned i = 0; i < r->n_levels; i++) {
+		g_free(r->levels[i].name);
+		g_free(r->levels[i].cs);
+	}
+	g_free(r->levels);
+	g_free(r->levels_param);
+	g_free(r->lv);
+	g_free(r->total.lsum);
+	g_free(r->total.lcount);
 	/*
 	 * A run that failed leaves no half-written results.  An interrupted
 	 * one keeps the finished kernels for --resume, and so does one that

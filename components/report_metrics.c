@@ -29,6 +29,13 @@ const struct report_metric_desc report_metrics[N_REPORT_METRICS] = {
 #undef REPORT_METRIC_ROW
 };
 
+const struct report_level_metric_desc report_level_metrics[N_REPORT_LEVEL_METRICS] = {
+#define REPORT_LEVEL_ROW(key, is_int, total) \
+	[RL_##key] = { #key, is_int, REPORT_TOTAL_##total },
+	REPORT_LEVEL_METRICS(REPORT_LEVEL_ROW)
+#undef REPORT_LEVEL_ROW
+};
+
 const struct report_ncu_alias report_ncu_aliases[] = {
 	{ RM_l2_ld_trans, NCU_LTS_TEX_READ },
 	{ RM_l2_st_trans, NCU_LTS_TEX_WRITE },

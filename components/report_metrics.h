@@ -249,6 +249,40 @@ enum report_total {
 	X(l2_camat, 0, TIMING, NONE, 0, CAMAT) \
 	X(l2_amat, 0, TIMING, NONE, 0, RATIO)
 
+/*
+ * Every other cache level a configuration declares (an L1.5 the SMs share
+ * by pairs, an L3), by its component's name: X(key, is_int, total), each
+ * summed over the level's caches.  lookups: sector accesses; hits: those
+ * that did not miss; the hit rates over lookups, loads and stores;
+ * reads_down, writes_down: sectors sent to the next level to be read and
+ * written (write-backs included); capacity_bytes: every cache together.
+ * In mode = ref the counts are scaled, as the reference's are.
+ */
+#define REPORT_LEVEL_METRICS(X) \
+	X(lookups, 1, SUM) \
+	X(hits, 1, SUM) \
+	X(hit_rate, 0, RATIO) \
+	X(hit_rate_ld, 0, RATIO) \
+	X(hit_rate_st, 0, RATIO) \
+	X(reads_down, 1, SUM) \
+	X(writes_down, 1, SUM) \
+	X(capacity_bytes, 1, NONE)
+
+enum report_level_metric {
+#define REPORT_LEVEL_ENUM(key, is_int, total) RL_##key,
+	REPORT_LEVEL_METRICS(REPORT_LEVEL_ENUM)
+#undef REPORT_LEVEL_ENUM
+	N_REPORT_LEVEL_METRICS
+};
+
+struct report_level_metric_desc {
+	const char *key;	/* LEVEL.key in the table and --csv, under "levels" in --json */
+	bool is_int;		/* in mode = hw */
+	enum report_total total;
+};
+
+extern const struct report_level_metric_desc report_level_metrics[N_REPORT_LEVEL_METRICS];
+
 enum report_metric {
 #define REPORT_METRIC_ENUM(key, is_int, modes, ncu, ncu_modes, total) RM_##key,
 	REPORT_METRICS(REPORT_METRIC_ENUM)

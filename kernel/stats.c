@@ -321,6 +321,19 @@ const uint64_t *ss_stats_counter(struct ss_engine *e, const char *name)
 	       x->slot : NULL;
 }
 
+GPtrArray *ss_stats_counters_ending(struct ss_engine *e, const char *suffix)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; i < e->stats->entries->len; i++) {
+		const struct ss_stat_entry *x = e->stats->entries->pdata[i];
+
+		if (x->kind == SS_STAT_COUNTER && g_str_has_suffix(x->name, suffix))
+			g_ptr_array_add(out, x->name);
+	}
+	return out;
+}
+
 unsigned ss_stats_n_phases(struct ss_engine *e)
 {
 	return e->stats->phases->len;

@@ -215,7 +215,9 @@ static void test_report_protocol(void)
 {
 	static const char *const spaces[] = { CACHE_STAT_SPACES };
 	static const char *const ops[] = { CACHE_STAT_OPS };
-	static const char *const counts[] = { CACHE_STAT_COUNTS };
+	static const char *const counts[] = {
+		CACHE_STAT_COUNTS, CACHE_STAT_READS_DOWN, CACHE_STAT_WRITES_DOWN,
+	};
 	static const char *const cache_more[] = {
 		CACHE_STAT_WB_EVICT, CACHE_STAT_WB_FLUSH, CACHE_STAT_DIRTY_AT_KERNEL_END,
 	};

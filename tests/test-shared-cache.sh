@@ -10,7 +10,11 @@
 #   - ablations/titanv-l2-unified.ini (merge = arrival);
 #   - timing/titanv.ini with its 48 slices made one timed cache (answers
 #     go back to the input each request came from).
-# Then what a shared sector_cache refuses: timing with merge = rr.
+# Then an L1.5 shared by pairs of SMs between titanv.ini's L1s and L2:
+# each kernel's results have its own metrics (what it sent down is what
+# the L2 looked up), and the app total sums them; the report's `levels`
+# names or drops them.  Then what a shared sector_cache refuses: timing
+# with merge = rr.
 #
 # Environment (set by make check): SECTORSIM, G_TEST_SRCDIR, SECTORSIM_SHARED.
 
@@ -83,6 +87,75 @@ for app in "$@"; do
 		done
 	done
 done
+
+# ---- every cache level in the results: an L1.5 shared by pairs of SMs ------
+cat > "$tmp/l15.ini" <<INI
+[simulation]
+include = $cfg/titanv.ini
+
+[component l15]
+type = sector_cache
+count = 40
+size = 256KiB
+assoc = 16
+write_miss = lazy_fetch
+merge = arrival
+
+[link l1_l2]
+from = l1[*].mem_side
+to = l15[*].cpu_side[*]
+
+[link l15_l2]
+from = l15[*].mem_side
+to = l2.cpu_side[*]
+INI
+for app in "$@"; do
+	name=${app%%=*}
+	trace=${app#*=}
+	"$SECTORSIM" -q --json "$tmp/l15-$name.json" --csv "$tmp/l15-$name.csv" "$tmp/l15.ini" "$trace" \
+		> "$tmp/l15-$name.table" 2> "$tmp/l15-$name.err"
+	is "$?" 0 "$name, an L1.5: exit 0" || diag "$(cat "$tmp/l15-$name.err")"
+	# per kernel, from the JSON: what the L1.5 sent down is what the L2 looked up
+	v=$(awk '
+		/"l2_(read|write|atom|red)_sectors":/ { v = $2; gsub(/[^0-9]/, "", v); l2 += v }
+		/"l15": \{/ {
+			match($0, /"reads_down": [0-9]+/); rd = substr($0, RSTART + 14, RLENGTH - 14)
+			match($0, /"writes_down": [0-9]+/); wr = substr($0, RSTART + 15, RLENGTH - 15)
+			match($0, /"lookups": [0-9]+/); lk = substr($0, RSTART + 11, RLENGTH - 11)
+			n++; if (rd + wr != l2) bad++; if (lk == "") bad++; lookups += lk; l2 = 0
+		}
+		END { printf "%d %d %d", n, bad + 0, lookups }' "$tmp/l15-$name.json")
+	n=${v%% *}
+	rest=${v#* }
+	bad=${rest%% *}
+	lookups=${rest#* }
+	kernels=$(grep -c '"kernel_id"' "$tmp/l15-$name.json")
+	is "$n" "$kernels" "$name: every kernel has the L1.5's metrics"
+	is "$bad" 0 "$name: the L1.5 sent down what the L2 looked up, kernel by kernel"
+	grep -q '^kernel_id,.*,blocks_traced,l15\.lookups,l15\.hits,l15\.hit_rate,' "$tmp/l15-$name.csv"
+	ok $? "$name: the CSV has the L1.5's columns after blocks_traced"
+	has "$(cat "$tmp/l15-$name.table")" "l15 10 MiB in all, 40 of 256 KiB" "$name: the table says the L1.5's capacity"
+	if [ "$kernels" -gt 1 ]; then
+		total=$(sed -n '/^app: total/,/^app: mean/p' "$tmp/l15-$name.table" | awk '$1 == "l15.lookups" { print $2 }')
+		is "$total" "$lookups" "$name: the app total of the L1.5's lookups is the kernels'"
+	fi
+done
+run -q -p report.levels=none --json "$tmp/none.json" "$tmp/l15.ini" "$top/traces/vectoradd-a100"
+grep -q '"levels"' "$tmp/none.json"
+ok $((! $?)) "report.levels = none: no other level"
+run -q -p report.levels=l15 --json "$tmp/named.json" "$tmp/l15.ini" "$top/traces/vectoradd-a100"
+grep -q '"l15": {"lookups": ' "$tmp/named.json"
+ok $? "report.levels = l15: named"
+run -q -p report.levels=l2 "$tmp/l15.ini" "$top/traces/vectoradd-a100"
+is "$st" 2 "report.levels = l2: exit 2"
+has "$err" "levels: 'l2' is reported already" "report.levels = l2: said"
+run -q -p report.levels=nosuch "$tmp/l15.ini" "$top/traces/vectoradd-a100"
+is "$st" 2 "report.levels = nosuch: exit 2"
+has "$err" "levels: 'nosuch' has no counter global_load_accesses" "report.levels = nosuch: said"
+# a stock configuration has no other level: its results are as they were
+run -q --json "$tmp/stock.json" "$cfg/titanv.ini" "$top/traces/vectoradd-a100"
+grep -q '"levels"' "$tmp/stock.json"
+ok $((! $?)) "titanv.ini: no other level"
 
 # timing = true with several inputs needs merge = arrival
 sed 's/^merge = arrival$/merge = rr/' "$tmp/timed-sc.ini" > "$tmp/timed-rr.ini"

@@ -303,6 +303,14 @@ void ss_stats_end_phase(struct ss_engine *e, const char *label);
  */
 const uint64_t *ss_stats_counter(struct ss_engine *e, const char *name);
 
+/*
+ * The names of the counters whose name ends with `suffix`, in the order
+ * they were registered, for a component that finds what the
+ * configuration holds (a report looking for every cache); the names are
+ * the engine's.  Free the array with g_ptr_array_unref().
+ */
+GPtrArray *ss_stats_counters_ending(struct ss_engine *e, const char *suffix);
+
 /* SS_STAT_REAL values live in their 64-bit slots as the double's bits. */
 static inline void ss_stat_set_real(uint64_t *slot, double v)
 {

@@ -45,6 +45,11 @@ extern "C" {
 
 #define CACHE_STAT(space, op, count)	space "_" op "_" count
 
+/* Per memory space and operation too: the sectors it sent down to be
+ * read, and written (write-backs are CACHE_STAT_WB_*). */
+#define CACHE_STAT_READS_DOWN	"reads_down"
+#define CACHE_STAT_WRITES_DOWN	"writes_down"
+
 /* Dirty sectors written back on eviction, by a flush or a kernel's end,
  * and left dirty at a kernel's end. */
 #define CACHE_STAT_WB_EVICT	"wb_evict"
