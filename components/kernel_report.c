@@ -21,6 +21,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,7 @@ static const struct ss_param_desc params[] = {
 	{ "dram", SS_P_STRING, "dram", "name of the dram_counter", NULL, 0, 0, 0 },
 	{ "l1_model", SS_P_ENUM, "simulator", "what the L1s are: simulator (sector_cache) or sdcm (sdcm_cache, the paper's baseline)", model_names, 0, 0, 0 },
 	{ "l2_model", SS_P_ENUM, "simulator", "what the L2 is: simulator (l2_slice_set) or sdcm (sdcm_cache; DRAM then follows from its hit rates)", model_names, 0, 0, 0 },
+	{ "progress_ms", SS_P_UINT, "250", "on a terminal, the least milliseconds between two progress lines while a kernel runs (four a second by default)", NULL, 1, 3600000, 0 },
 	{ "levels", SS_P_STRING, "auto", "the other cache levels reported, by component name, comma-separated (an array's caches summed): auto (every component with a sector cache's counters besides l1 and l2), or none", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
@@ -165,7 +168,7 @@ struct kernel_row {
 	double num[N_REPORT_METRICS], den[N_REPORT_METRICS];
 	bool noted[N_REPORT_METRICS];
 	/* the other cache levels: n_levels x N_REPORT_LEVEL_METRICS, the
-	 * report's (a lane's row shares them: they are above its L2) */
+	 * report's (a run with lanes has none: resolve_levels) */
 	const struct report_level *levels;
 	unsigned n_levels;
 	struct level_value *lv;
@@ -256,11 +259,20 @@ struct kernel_report {
 	uint64_t l1_accesses;	/* of the whole run, for the speed */
 	gint64 t0;
 	bool progress;		/* a line on a terminal, updated per kernel */
-	/* and inside a kernel, from the bytes of its trace read: an event
-	 * every PROGRESS_TICKS ticks while a kernel runs, a line at most
-	 * every PROGRESS_US microseconds */
-	bool progress_pending;	/* the event is queued */
+	/*
+	 * and inside a kernel, from the bytes of its trace read, by a thread
+	 * of its own every progress_us microseconds: outside the engine, so
+	 * that a terminal changes nothing of a run (its events, its end).
+	 * Under progress_lock: running (a kernel under way, whose row,
+	 * blocks and sizes the thread may read), progress_shown, stop.
+	 */
+	pthread_t progress_thread;
+	bool progress_thread_on;
+	pthread_mutex_t progress_lock;
+	pthread_cond_t progress_cond;
+	bool progress_stop, running;
 	gint64 progress_shown;	/* when the line was last written */
+	gint64 progress_us;	/* the parameter progress_ms */
 	unsigned total_kernels;	/* in the trace, 0: not known */
 	uint64_t bytes_at_start;	/* of the trace, before this run's first kernel */
 	bool seen_kernel;
@@ -1071,6 +1083,14 @@ static bool resolve_levels(struct kernel_report *r, GError **err)
 		}
 		g_ptr_array_unref(names);
 	}
+	/* a lane is the L2 of other ways: where the other levels stand, and
+	 * what they would count under it, the counters cannot tell */
+	if (ok && r->n_levels && r->n_lanes) {
+		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
+			    "lanes of %s: the report has other cache levels (%s%s), whose numbers one pass of the L2's lanes cannot give; expected each associativity run on its own",
+			    r->names[2], r->levels[0].name, r->n_levels > 1 ? ", ..." : "");
+		ok = false;
+	}
 	if (ok && r->n_levels)
 		r->lv = g_new0(struct level_value, (size_t)r->n_levels * N_REPORT_LEVEL_METRICS);
 	return ok;
@@ -1127,6 +1147,7 @@ static int report_create(struct ss_component *c, const struct ss_params *p,
 	r->names[2] = g_strdup(ss_param_string(p, "l2"));
 	r->names[3] = g_strdup(ss_param_string(p, "dram"));
 	r->levels_param = g_strdup(ss_param_string(p, "levels"));
+	r->progress_us = (gint64)ss_param_uint(p, "progress_ms") * 1000;
 	r->n_done = ss_component_port_count(c, "done");
 	r->n_next = 1 + ss_component_port_count(c, "also_next");
 	r->next = g_new(struct ss_port *, r->n_next);
@@ -1770,6 +1791,8 @@ static void lane_heads(struct kernel_report *r, const struct ss_run_options *o,
 	g_ptr_array_free(params, TRUE);
 }
 
+static void *progress_main(void *data);
+
 static int report_start(struct ss_component *c, GError **err)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
@@ -1781,6 +1804,13 @@ static int report_start(struct ss_component *c, GError **err)
 
 	r->t0 = g_get_monotonic_time();
 	r->progress = isatty(2) && !o->quiet;
+	if (r->progress) {
+		pthread_mutex_init(&r->progress_lock, NULL);
+		pthread_cond_init(&r->progress_cond, NULL);
+		/* without the thread, the line still moves as kernels end */
+		r->progress_thread_on =
+			pthread_create(&r->progress_thread, NULL, progress_main, r) == 0;
+	}
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		if (report_metrics[k].modes & shown_modes(r))
 			g_string_append_printf(head, ",%s", report_metrics[k].key);
@@ -1900,10 +1930,6 @@ static char *levels_text(struct kernel_report *r)
 	return g_string_free(o, FALSE);
 }
 
-/* a functional tick may take milliseconds (every SM issues), a timed one
- * nanoseconds: the clock is read often, the line written seldom */
-#define PROGRESS_TICKS 16
-#define PROGRESS_US 250000	/* four lines a second at most */
 
 /*
  * On a terminal: where the run is, how fast, how long still.  `done`:
@@ -1947,25 +1973,59 @@ static void show_progress(struct kernel_report *r, const struct kernel_row *row,
 }
 
 /*
- * While a kernel runs: how far its trace has been read, if its source
- * says (a single kernel of a gigabyte would show nothing for its whole
- * run otherwise).  Queued again only while the kernel runs, so that it
- * never outlives the simulation's own events by more than one.
+ * The progress thread: while a kernel runs, how far its trace has been
+ * read, if its source says (a single kernel of a gigabyte would show
+ * nothing for its whole run otherwise).  bytes_read may be called from
+ * any thread.
  */
-static void progress_tick(struct ss_engine *e, void *data)
+static void *progress_main(void *data)
 {
 	struct kernel_report *r = data;
-	struct gpu_block_source *b = r->blocks;
-	uint64_t n;
 
-	r->progress_pending = false;
-	if (!r->planned || ss_interrupted())
+	pthread_mutex_lock(&r->progress_lock);
+	while (!r->progress_stop) {
+		struct timespec until;
+		struct gpu_block_source *b = r->blocks;
+		uint64_t n;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += r->progress_us / 1000000;
+		until.tv_nsec += r->progress_us % 1000000 * 1000L;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		pthread_cond_timedwait(&r->progress_cond, &r->progress_lock, &until);
+		if (r->progress_stop || !r->running || ss_interrupted() ||
+		    g_get_monotonic_time() - r->progress_shown < r->progress_us)
+			continue;
+		b = r->blocks;
+		if (b && b->ops->bytes_read && b->ops->bytes_read(b, &n))
+			show_progress(r, &r->row, r->row.bytes_done - r->blocks_bytes +
+				      MIN(n, r->blocks_bytes), true);
+	}
+	pthread_mutex_unlock(&r->progress_lock);
+	return NULL;
+}
+
+/* A kernel begins or ends, for the progress thread. */
+static void set_running(struct kernel_report *r, bool running)
+{
+	if (!r->progress_thread_on)
 		return;
-	if (g_get_monotonic_time() - r->progress_shown >= PROGRESS_US &&
-	    b && b->ops->bytes_read && b->ops->bytes_read(b, &n))
-		show_progress(r, &r->row, r->row.bytes_done - r->blocks_bytes + n, true);
-	r->progress_pending = ss_schedule_in(e, PROGRESS_TICKS, SS_PRIO_STATS,
-					     progress_tick, r);
+	pthread_mutex_lock(&r->progress_lock);
+	r->running = running;
+	pthread_mutex_unlock(&r->progress_lock);
+}
+
+static void progress_thread_stop(struct kernel_report *r)
+{
+	if (!r->progress_thread_on)
+		return;
+	pthread_mutex_lock(&r->progress_lock);
+	r->progress_stop = true;
+	pthread_cond_signal(&r->progress_cond);
+	pthread_mutex_unlock(&r->progress_lock);
+	pthread_join(r->progress_thread, NULL);
+	r->progress_thread_on = false;
 }
 
 /*
@@ -2184,6 +2244,8 @@ static void kernel_over(struct kernel_report *r)
 	struct gpu_kernel_msg done = { .hdr = { sizeof(done), GPU_KERNEL_DONE } };
 	char *label;
 
+	/* the progress thread leaves the row alone from here */
+	set_running(r, false);
 	if (!check_blocks(r, row))
 		return;
 	label = g_strdup_printf("kernel %u", row->id);
@@ -2226,8 +2288,13 @@ static void kernel_over(struct kernel_report *r)
 	write_lanes(r, row);
 	r->n_rows++;
 	r->n_shown++;
-	if (r->progress)
+	if (r->progress) {
+		if (r->progress_thread_on)
+			pthread_mutex_lock(&r->progress_lock);
 		show_progress(r, row, row->bytes_done, false);
+		if (r->progress_thread_on)
+			pthread_mutex_unlock(&r->progress_lock);
+	}
 	g_clear_pointer(&row->name, g_free);
 	r->c.stats[KR_KERNELS]++;
 	r->planned = false;
@@ -2275,9 +2342,7 @@ static void report_recv(struct ss_component *c, struct ss_port *in,
 		r->blocks_bytes = k->trace_bytes;
 		r->trace_file = k->trace_file;
 		r->planned = true;
-		if (r->progress && !r->progress_pending)
-			r->progress_pending = ss_schedule_in(c->engine, PROGRESS_TICKS,
-							     SS_PRIO_STATS, progress_tick, r);
+		set_running(r, true);
 		return;
 	}
 	const struct mem_req *q = (const struct mem_req *)m;
@@ -2589,6 +2654,7 @@ static void report_finish(struct ss_component *c)
 	double secs = (g_get_monotonic_time() - r->t0) / 1e6;
 	bool stopped = ss_interrupted();
 
+	progress_thread_stop(r);
 	if (r->progress)
 		fputs("\r\033[K", stderr);
 	if (!stopped && r->planned && !ss_engine_failure(c->engine)) {
@@ -2642,6 +2708,11 @@ static void report_destroy(struct ss_component *c)
 {
 	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
 
+	progress_thread_stop(r);
+	if (r->progress) {
+		pthread_mutex_destroy(&r->progress_lock);
+		pthread_cond_destroy(&r->progress_cond);
+	}
 	for (int i = 0; i < 4; i++)
 		g_free(r->names[i]);
 	for (int i = 0; i < NUG_CASES; i++)

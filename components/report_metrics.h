@@ -91,7 +91,9 @@ enum report_total {
 	 * formula (models/camat.h) over the app's counts */
 	REPORT_TOTAL_CAMAT,
 	/* no total: a setting or a state at a kernel's end (the L1's size,
-	 * the scale, the lines dirty when the kernel ended) */
+	 * the scale, the lines dirty when the kernel ended), or a mean per
+	 * active SM (the SMs active differ from kernel to kernel, and the
+	 * app has no count of its own of them) */
 	REPORT_TOTAL_NONE,
 };
 
@@ -127,7 +129,7 @@ enum report_total {
 	X(gmem_ld_diverg, 0, BOTH, NONE, 0, RATIO) \
 	X(gmem_st_diverg, 0, BOTH, NONE, 0, RATIO) \
 	X(gmem_tot_diverg, 0, BOTH, NONE, 0, RATIO) \
-	X(gmem_tot_sectors_per_sm, 0, BOTH, NONE, 0, RATIO) \
+	X(gmem_tot_sectors_per_sm, 0, BOTH, NONE, 0, NONE) \
 	X(gmem_ld_sectors_hit, 1, HW, L1_HITS_LD, HW, SUM) \
 	X(gmem_st_sectors_hit, 1, HW, L1_HITS_ST, HW, SUM) \
 	X(lmem_ld_reqs, 0, BOTH, NONE, 0, SUM) \
@@ -157,9 +159,9 @@ enum report_total {
 	X(red_reqs, 1, HW, NONE, 0, SUM) \
 	X(atom_sectors, 1, HW, L1_SECTORS_ATOM, HW, SUM) \
 	X(red_sectors, 1, HW, L1_SECTORS_RED, HW, SUM) \
-	X(atom_tot_reqs, 0, BOTH, NONE, 0, RATIO) \
-	X(red_tot_reqs, 0, BOTH, NONE, 0, RATIO) \
-	X(atom_red_tot_trans, 0, BOTH, NONE, 0, RATIO) \
+	X(atom_tot_reqs, 0, BOTH, NONE, 0, NONE) \
+	X(red_tot_reqs, 0, BOTH, NONE, 0, NONE) \
+	X(atom_red_tot_trans, 0, BOTH, NONE, 0, NONE) \
 	REPORT_TIMING_METRICS(X) \
 	REPORT_NUG_METRICS(X)
 

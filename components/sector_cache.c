@@ -450,9 +450,14 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 		sector_cache_recv_timed(sc, in, r);
 		return;
 	}
-	if (G_UNLIKELY(in->desc->dir != SS_PORT_IN))
-		g_error("%s: a functional cache expects no replies, got kind %u on %s",
-			c->name, m->kind, in->desc->name);
+	if (G_UNLIKELY(in->desc->dir != SS_PORT_IN)) {
+		/* a timed level below answers: this one must be timed too */
+		if (!ss_engine_failure(c->engine))
+			ss_component_fail(c, SS_ERROR_CONFIG,
+					  "an answer (kind %u) came up on %s, but this cache is functional; expected timing = true on every level between a timed one and the SMs",
+					  m->kind, in->desc->name);
+		return;
+	}
 	/* the last kernel's end, due at this tick's end, goes first */
 	if (G_UNLIKELY(sc->end_due))
 		end_due_now(sc);

@@ -54,6 +54,7 @@ struct cli_override {
 	char *section;			/* the component it applies to */
 	char *loc;			/* "command line -p TEXT", for messages */
 	unsigned i0, i1;
+	bool indexed;			/* [N], [A..B] or [*]: only an array has them */
 	char *key, *value;
 };
 

@@ -69,6 +69,7 @@ void sim_parse_override(struct ss_sim *s, const char *text)
 
 		o->i0 = some ? sel.a : 0;
 		o->i1 = some ? sel.b : UINT_MAX;
+		o->indexed = sel.kind != SEL_NONE;
 		g_ptr_array_add(s->overrides, o);
 	} else if (sel.kind) {
 		sim_err_at(s, loc, "[%s %s] is not an array; expected %s.%s=VALUE", sec->kind, secname, secname, kname);
@@ -108,7 +109,7 @@ void sim_apply_overrides(struct ss_sim *s)
 			g_ptr_array_free(k2, TRUE);
 			continue;
 		}
-		if (o->i1 != UINT_MAX && !pc->is_array) {
+		if (o->indexed && !pc->is_array) {
 			sim_err_at(s, o->loc, "'%s' is not an array (no count =); expected %s.%s=VALUE",
 				   pc->sec->name, pc->sec->name, o->key);
 			continue;

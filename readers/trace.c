@@ -281,7 +281,9 @@ static bool source_bytes_read(struct gpu_block_source *s, uint64_t *n)
 
 	if (!t->fmt->counts_bytes_read)
 		return false;
-	*n = MIN(__atomic_load_n(&t->bytes_read, __ATOMIC_RELAXED), t->kernel.trace_bytes);
+	/* any thread: the kernel's size (which a caller knows) is not read
+	 * here, since the reader changes it at the next kernel */
+	*n = __atomic_load_n(&t->bytes_read, __ATOMIC_RELAXED);
 	return true;
 }
 

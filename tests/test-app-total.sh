@@ -3,11 +3,11 @@
 # --json: each count is the sum of the kernels'; a rate is the kernels'
 # numerators summed over their denominators summed (a hit rate weighted by
 # each kernel's lookups, sectors per request by its requests), never their
-# mean; a peak is the greatest and a shortest time the least; a setting or
+# mean; a peak is the greatest and a shortest time the least; a setting,
 # a state at a kernel's end (the L1's size, the scale, the L2's dirty
-# lines) has no total.  The rates this test cannot weight from the JSON
-# must be there, between 0 and their largest kernel value where they are
-# hit rates.  Every trace (the bundled sample always; every golden trace
+# lines) or a mean per active SM has no total.  The rates this test
+# cannot weight from the JSON must be there, between 0 and their largest
+# kernel value where they are hit rates.  Every trace (the bundled sample always; every golden trace
 # with ../shared) runs under a hardware-faithful, a reference, an SDCM and
 # a timing configuration; a trace of three kernels under Nugteren et al.'s
 # model; and a hand-worked case.
@@ -50,8 +50,7 @@ check_total()
 		den["l2_hit_rate_st"] = "l2_write_sectors|l2_st_trans"
 		# rates the JSON cannot weight: there, and hit rates within [0, 1]
 		split("l1_hit_rate l1_hit_rate_ld l1_hit_rate_st l1_hit_rate_g " \
-		      "l2_hit_rate gmem_tot_sectors_per_sm atom_tot_reqs " \
-		      "red_tot_reqs atom_red_tot_trans l1_mean_load_latency " \
+		      "l2_hit_rate l1_mean_load_latency " \
 		      "l2_mean_load_latency dram_mean_latency dram_mean_queue_delay " \
 		      "l1_C_h l1_C_m l1_pAMP l1_mean_hit_time l1_camat l1_amat " \
 		      "l2_C_h l2_C_m l2_pAMP l2_mean_hit_time l2_camat l2_amat", r, " ")
@@ -60,6 +59,8 @@ check_total()
 		mn["sm_mem_cycles_min"] = 1
 		none["l1_cache_size"] = none["scale"] = 1
 		none["l2_dirty_at_kernel_end"] = none["cache_capacity_bytes"] = 1
+		none["gmem_tot_sectors_per_sm"] = none["atom_tot_reqs"] = 1
+		none["red_tot_reqs"] = none["atom_red_tot_trans"] = 1
 	}
 	function kernel_done(   k, d, n, i, alt) {
 		for (k in m) {

@@ -479,6 +479,10 @@ for form in 'l1[*].assoc=2' 'l1.assoc[*]=2'; do
 	"$SECTORSIM" -p "$form" --csv star.csv "$ref_ini" "$top/traces/vectoradd-a100" > /dev/null 2>&1
 	is "$(grep -v '^#' star.csv)" "$(grep -v '^#' all.csv)" "-p $form: the results of -p l1.assoc=2"
 done
+run -p 'l2[*].assoc=8' --dump-config "$ref_ini"
+status 2 "-p l2[*].assoc=8 on a component that is no array"
+err_line "command line -p l2[*].assoc=8" "'l2' is not an array (no count =); expected l2.assoc=VALUE" \
+	"-p l2[*].KEY on a component that is no array: refused as l2[0] is"
 "$SECTORSIM" -p 'l1[3..5].assoc=2' --dump-config "$ref_ini" > range.dump 2> /dev/null
 grep -q '^assoc\[3\.\.5\] = 2$' range.dump
 ok $? "-p l1[3..5].assoc=2: those three only"

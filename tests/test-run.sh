@@ -347,16 +347,24 @@ if command -v script >/dev/null 2>&1; then
 	script -qc "'$SECTORSIM' '$titanv' '$tmp/reg'" /dev/null >"$tmp/tty.out" 2>&1
 	has "$(cat "$tmp/tty.out")" "sectorsim: kernel 1 of 2 (_Z9vectorAddPKfS0_Pfi)" "a terminal gets the progress line"
 	# inside a kernel: the bytes of its trace read (all 196 blocks fill
-	# the SMs at once, so its whole file)
-	has "$(cat "$tmp/tty.out")" "sectorsim: kernel 1 of 2 (_Z9vectorAddPKfS0_Pfi) running, 1.1 of 2.2 MB of trace read, " \
+	# the SMs at once, so its whole file), every millisecond here
+	script -qc "'$SECTORSIM' -p report.progress_ms=1 '$titanv' '$tmp/reg'" /dev/null >"$tmp/tty1.out" 2>&1
+	has "$(cat "$tmp/tty1.out")" "sectorsim: kernel 1 of 2 (_Z9vectorAddPKfS0_Pfi) running, 1.1 of 2.2 MB of trace read, " \
 		"a terminal gets the progress line inside a kernel"
+	# a terminal changes nothing of the run: a stalled timed run still
+	# ends with its error (the line comes from a thread of its own, not
+	# from an event that would keep the run going)
+	timeout 120 script -qec "'$SECTORSIM' -p report.progress_ms=1 -p dram.timing=false '$top/configs/timing/titanv.ini' '$sample'" \
+		/dev/null >"$tmp/tty2.out" 2>&1
+	is "$?" 2 "on a terminal, a run that stalls still stops with exit 2"
+	has "$(cat "$tmp/tty2.out")" "kernel 1 never finished" "on a terminal, the stalled run says so"
 	run "$titanv" "$tmp/reg"
 	case $err in
 	*"kernel 1 of 2"*) ok 1 "a pipe gets no progress line" ;;
 	*) ok 0 "a pipe gets no progress line" ;;
 	esac
 else
-	skip "script(1) is not installed" 3
+	skip "script(1) is not installed" 5
 fi
 
 # ---- a trace of another GPU: compute capability ----------------------------------

@@ -152,6 +152,25 @@ has "$err" "levels: 'l2' is reported already" "report.levels = l2: said"
 run -q -p report.levels=nosuch "$tmp/l15.ini" "$top/traces/vectoradd-a100"
 is "$st" 2 "report.levels = nosuch: exit 2"
 has "$err" "levels: 'nosuch' has no counter global_load_accesses" "report.levels = nosuch: said"
+# a sweep of the L2's ways: one pass of lanes cannot give the other
+# levels' numbers, so the points run one by one, and say why
+"$SECTORSIM" sweep "$tmp/l15.ini" "$top/traces/vectoradd-a100" -s l2.assoc=8,16 \
+	--json "$tmp/l15-sweep.json" > /dev/null 2> "$tmp/l15-sweep.err"
+is "$?" 0 "an L1.5, a sweep of l2.assoc: exit 0"
+has "$(cat "$tmp/l15-sweep.err")" "run point by point, since one pass failed: " \
+	"an L1.5, a sweep of l2.assoc: point by point"
+has "$(cat "$tmp/l15-sweep.err")" "the report has other cache levels (l15)" "... and why"
+"$SECTORSIM" -q -p l2.assoc=16 --json "$tmp/l15-16.json" "$tmp/l15.ini" "$top/traces/vectoradd-a100" > /dev/null 2>&1
+kernels_of_run "$tmp/l15-16.json" > "$tmp/l15-16.k"
+kernels_of_point "$tmp/l15-sweep.json" 1 > "$tmp/l15-sweep-1.k"
+cmp -s "$tmp/l15-16.k" "$tmp/l15-sweep-1.k"
+ok $? "an L1.5, a sweep of l2.assoc: point 1 is the run with -p l2.assoc=16"
+# a functional level under a timed one: one line, not an abort
+sed -e "s|^include = .*|include = $cfg/timing/titanv.ini|" "$tmp/l15.ini" > "$tmp/l15-untimed.ini"
+run -q "$tmp/l15-untimed.ini" "$top/traces/vectoradd-a100"
+is "$st" 2 "a functional L1.5 under a timed L2: exit 2"
+has "$err" "but this cache is functional; expected timing = true on every level between a timed one and the SMs" \
+	"a functional L1.5 under a timed L2: one line says what it needs"
 # a stock configuration has no other level: its results are as they were
 run -q --json "$tmp/stock.json" "$cfg/titanv.ini" "$top/traces/vectoradd-a100"
 grep -q '"levels"' "$tmp/stock.json"

@@ -102,6 +102,7 @@ struct sweep {
 	bool lane_asked;	/* an associativity axis there was */
 	uint8_t *taken;
 	size_t one_pass_runs, one_pass_points, alone_groups;
+	char *alone_why;	/* why the first group that failed as one pass did */
 };
 
 /* ---- messages ---------------------------------------------------------------- */
@@ -684,6 +685,12 @@ static void run_points_of(struct sweep *s, const size_t *pts, size_t n)
 		 * where a point's own error is told as such */
 		for (size_t i = 0; i < n; i++)
 			unlink_point(s, pts[i]);
+		pthread_mutex_lock(&s->lock);
+		if (!s->alone_why) {
+			s->alone_why = msg;
+			msg = NULL;
+		}
+		pthread_mutex_unlock(&s->lock);
 		g_clear_pointer(&msg, g_free);
 		claimed = false;
 	}
@@ -1785,7 +1792,7 @@ static void *worker(void *data)
 
 /* Whether a component of point 0 takes axis a's values as lanes (a
  * build, no run). */
-static bool takes_lanes(const struct sweep *s, guint a)
+static bool takes_lanes(struct sweep *s, guint a)
 {
 	const struct axis *ax = s->axes->pdata[a];
 	struct ss_registry *reg = new_registry(NULL);
@@ -1806,8 +1813,14 @@ static bool takes_lanes(const struct sweep *s, guint a)
 			.lane_key = ax->key, .lane_values = lanes,
 		};
 
+		GError *err = NULL;
+
 		ss_sim_set_run_options(sim, &run);
-		taken = ss_sim_build(sim, NULL) && ss_engine_lanes_claimed(ss_sim_engine(sim));
+		taken = ss_sim_build(sim, &err) && ss_engine_lanes_claimed(ss_sim_engine(sim));
+		/* one that builds alone but not with lanes says why */
+		if (err && !s->alone_why)
+			s->alone_why = g_strdup(err->message);
+		g_clear_error(&err);
 		ss_sim_free(sim);
 	} else if (errors) {
 		g_ptr_array_free(errors, TRUE);
@@ -1824,7 +1837,7 @@ static bool takes_lanes(const struct sweep *s, guint a)
  * ".assoc") whose component takes its values as lanes, the last such;
  * or -1.  *asked: an associativity axis there was, none taken.
  */
-static int pick_lane_axis(const struct sweep *s, bool *asked)
+static int pick_lane_axis(struct sweep *s, bool *asked)
 {
 	*asked = false;
 	for (guint a = s->axes->len; a-- > 0;) {
@@ -1892,7 +1905,15 @@ static int run_points(struct sweep *s)
 		if (s->one_pass_runs)
 			fprintf(stderr, "sectorsim sweep: %s: %zu points in %zu runs of one LRU stack pass each\n",
 				key, s->one_pass_points, s->one_pass_runs);
-		if (s->alone_groups || (s->lane_asked && !key))
+		if (s->alone_why) {
+			const char *why = s->alone_why;
+
+			if (g_str_has_prefix(why, "sectorsim sweep: "))
+				why += strlen("sectorsim sweep: ");
+			fprintf(stderr, "sectorsim sweep: the associativities were run point by point, since one pass failed: %s\n",
+				why);
+		}
+		else if (s->alone_groups || (s->lane_asked && !key))
 			fprintf(stderr, "sectorsim sweep: the associativities were run point by point: one pass takes an l2_slice_set with LRU, a write_miss that allocates (lazy_fetch with 32-byte sectors), no protect_dirty_pct, sets given and not size, up to 64 distinct ways written in decimal, and the dram_counter right below it\n");
 	}
 	if (status)
@@ -2106,6 +2127,7 @@ out:
 	g_strfreev(sets);
 	g_strfreev(s.fixed);
 	g_ptr_array_free(s.axes, TRUE);
+	g_free(s.alone_why);
 	g_free(s.config);
 	g_free(s.trace);
 	g_free(s.json);

@@ -123,10 +123,10 @@ struct gpu_block_source_ops {
 	uint64_t (*cut_short)(struct gpu_block_source *s, const char **first);
 	/*
 	 * Optional (NULL, or false: not known).  Bytes of the current
-	 * kernel's files (as stored: gpu_kernel.trace_bytes is all of them)
-	 * read so far, for a progress line inside a kernel.  Safe to call
-	 * from any thread while blocks load; the answer may be a little
-	 * behind.
+	 * kernel's files (as stored: gpu_kernel.trace_bytes is all of them;
+	 * the answer may exceed it, meaning all) read so far, for a progress
+	 * line inside a kernel.  Safe to call from any thread while blocks
+	 * load; the answer may be a little behind.
 	 */
 	bool (*bytes_read)(struct gpu_block_source *s, uint64_t *n);
 };
