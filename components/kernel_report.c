@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1805,11 +1806,17 @@ static int report_start(struct ss_component *c, GError **err)
 	r->t0 = g_get_monotonic_time();
 	r->progress = isatty(2) && !o->quiet;
 	if (r->progress) {
+		sigset_t all, old;
+
 		pthread_mutex_init(&r->progress_lock, NULL);
 		pthread_cond_init(&r->progress_cond, NULL);
-		/* without the thread, the line still moves as kernels end */
+		/* the thread takes no signal (Ctrl-C is the simulation's to
+		 * handle); without it, the line still moves as kernels end */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
 		r->progress_thread_on =
 			pthread_create(&r->progress_thread, NULL, progress_main, r) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	for (int k = 0; k < N_REPORT_METRICS; k++)
 		if (report_metrics[k].modes & shown_modes(r))
@@ -1985,7 +1992,7 @@ static void *progress_main(void *data)
 	pthread_mutex_lock(&r->progress_lock);
 	while (!r->progress_stop) {
 		struct timespec until;
-		struct gpu_block_source *b = r->blocks;
+		struct gpu_block_source *b;
 		uint64_t n;
 
 		clock_gettime(CLOCK_REALTIME, &until);
