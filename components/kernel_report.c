@@ -2661,7 +2661,6 @@ static void report_finish(struct ss_component *c)
 	double secs = (g_get_monotonic_time() - r->t0) / 1e6;
 	bool stopped = ss_interrupted();
 
-	progress_thread_stop(r);
 	if (r->progress)
 		fputs("\r\033[K", stderr);
 	if (!stopped && r->planned && !ss_engine_failure(c->engine)) {
@@ -2709,6 +2708,18 @@ static void report_finish(struct ss_component *c)
 			ss_engine_fail(c->engine, err);
 			return;
 		}
+}
+
+/* The run is over, finished or not: no progress line after it, nor
+ * during an error's message, and none that reads a freed trace. */
+static void report_stop(struct ss_component *c)
+{
+	struct kernel_report *r = SS_COMPONENT(c, struct kernel_report, c);
+
+	if (!r->progress_thread_on)
+		return;
+	progress_thread_stop(r);
+	fputs("\r\033[K", stderr);
 }
 
 static void report_destroy(struct ss_component *c)
@@ -2785,6 +2796,7 @@ static const struct ss_component_ops ops = {
 	.xinit = report_init,
 	.xstart = report_start,
 	.xrecv = report_recv,
+	.xstop = report_stop,
 	.xfinish = report_finish,
 	.xdestroy = report_destroy,
 };

@@ -144,6 +144,18 @@ static unsigned run_threads(struct ss_engine *e)
 		MAX(g_get_num_processors(), 1u) : 1;
 }
 
+/* The run is over: the first n components, whose xstart was called, stop
+ * what they run beside the engine (xstop), before anything is freed. */
+static void stop_components(struct ss_engine *e, guint n)
+{
+	for (guint i = 0; i < n; i++) {
+		struct ss_component *x = e->components->pdata[i];
+
+		if (x->type->ops->xstop)
+			x->type->ops->xstop(x);
+	}
+}
+
 gboolean ss_sim_run(struct ss_sim *s, GError **error)
 {
 	struct ss_engine *e = s->engine;
@@ -181,6 +193,7 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 				    inner->code == SS_ERROR_INPUT) ?
 				   inner->code : SS_ERROR_INTERNAL;
 
+			stop_components(e, i + 1);
 			return component_failed(error, "run", x, "start", inner, code);
 		}
 	}
@@ -188,6 +201,7 @@ gboolean ss_sim_run(struct ss_sim *s, GError **error)
 		ss_partition_run(e, threads);
 	else
 		ss_engine_run(e, s->max_ticks ? s->max_ticks : SS_TICK_MAX);
+	stop_components(e, e->components->len);
 	/*
 	 * Events left past the limit: the run did not reach its end, so its
 	 * results are not whole.  It fails as a limit (exit status 1); what

@@ -358,13 +358,24 @@ if command -v script >/dev/null 2>&1; then
 		/dev/null >"$tmp/tty2.out" 2>&1
 	is "$?" 2 "on a terminal, a run that stalls still stops with exit 2"
 	has "$(cat "$tmp/tty2.out")" "kernel 1 never finished" "on a terminal, the stalled run says so"
+	# a run stopped by max_ticks in mid-kernel: the progress thread ends
+	# with the run (xstop), so the error is the last thing written
+	timeout 120 script -qec "'$SECTORSIM' -p report.progress_ms=1 -p simulation.max_ticks=3000 '$titanv' '$tmp/reg' > /dev/null" \
+		/dev/null >"$tmp/tty3.out" 2>&1
+	is "$?" 1 "on a terminal, a run stopped by max_ticks: exit 1"
+	last=$(tr '\r' '\n' < "$tmp/tty3.out" | sed 's/\x1b\[K//g' | grep -v '^ *$' | tail -n 1)
+	case $last in
+	"sectorsim: command line -p simulation.max_ticks=3000: max_ticks = 3000 stopped the run"*)
+		ok 0 "on a terminal, the limit's error is the last line: no progress after it" ;;
+	*) ok 1 "on a terminal, the limit's error is the last line: no progress after it" || diag "last line: $last" ;;
+	esac
 	run "$titanv" "$tmp/reg"
 	case $err in
 	*"kernel 1 of 2"*) ok 1 "a pipe gets no progress line" ;;
 	*) ok 0 "a pipe gets no progress line" ;;
 	esac
 else
-	skip "script(1) is not installed" 5
+	skip "script(1) is not installed" 7
 fi
 
 # ---- a trace of another GPU: compute capability ----------------------------------

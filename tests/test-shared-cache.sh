@@ -165,6 +165,16 @@ kernels_of_run "$tmp/l15-16.json" > "$tmp/l15-16.k"
 kernels_of_point "$tmp/l15-sweep.json" 1 > "$tmp/l15-sweep-1.k"
 cmp -s "$tmp/l15-16.k" "$tmp/l15-sweep-1.k"
 ok $? "an L1.5, a sweep of l2.assoc: point 1 is the run with -p l2.assoc=16"
+# a sweep whose points fail on their own (max_ticks) says nothing of one
+# pass: only the points' error
+"$SECTORSIM" sweep "$cfg/titanv.ini" "$top/traces/vectoradd-a100" -s l2.assoc=8,16 \
+	-p simulation.max_ticks=50 --threads 1 --csv "$tmp/mt.csv" > /dev/null 2> "$tmp/mt.err"
+is "$?" 1 "a sweep stopped by max_ticks: exit 1"
+has "$(cat "$tmp/mt.err")" "max_ticks = 50 stopped the run" "a sweep stopped by max_ticks: the points' error"
+case $(cat "$tmp/mt.err") in
+*"point by point"*) ok 1 "a sweep stopped by max_ticks: no word of one pass" ;;
+*) ok 0 "a sweep stopped by max_ticks: no word of one pass" ;;
+esac
 # a functional level under a timed one: one line, not an abort
 sed -e "s|^include = .*|include = $cfg/timing/titanv.ini|" "$tmp/l15.ini" > "$tmp/l15-untimed.ini"
 run -q "$tmp/l15-untimed.ini" "$top/traces/vectoradd-a100"

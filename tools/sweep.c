@@ -1792,6 +1792,32 @@ static void *worker(void *data)
 
 /* Whether a component of point 0 takes axis a's values as lanes (a
  * build, no run). */
+/* Whether the configuration with overrides o builds without lanes. */
+static bool builds_alone(const struct sweep *s, char **o)
+{
+	struct ss_registry *reg = new_registry(NULL);
+	GPtrArray *errors = NULL;
+	struct ss_sim *sim = reg ? ss_sim_load(reg, s->config, (const char *const *)o,
+					       s->input ? s->input : s->trace, &errors)
+				 : NULL;
+	bool ok = false;
+
+	if (sim) {
+		struct ss_run_options run = {
+			.quiet = TRUE, .threads = 1, .raw_stats_unread = TRUE,
+		};
+
+		ss_sim_set_run_options(sim, &run);
+		ok = ss_sim_build(sim, NULL);
+		ss_sim_free(sim);
+	} else if (errors) {
+		g_ptr_array_free(errors, TRUE);
+	}
+	if (reg)
+		ss_registry_free(reg);
+	return ok;
+}
+
 static bool takes_lanes(struct sweep *s, guint a)
 {
 	const struct axis *ax = s->axes->pdata[a];
@@ -1817,11 +1843,12 @@ static bool takes_lanes(struct sweep *s, guint a)
 
 		ss_sim_set_run_options(sim, &run);
 		taken = ss_sim_build(sim, &err) && ss_engine_lanes_claimed(ss_sim_engine(sim));
-		/* one that builds alone but not with lanes says why */
-		if (err && !s->alone_why)
+		ss_sim_free(sim);
+		/* one that builds alone but not with lanes says why; one that
+		 * does not build at all is the point's own error, said with it */
+		if (err && !s->alone_why && builds_alone(s, o))
 			s->alone_why = g_strdup(err->message);
 		g_clear_error(&err);
-		ss_sim_free(sim);
 	} else if (errors) {
 		g_ptr_array_free(errors, TRUE);
 	}
@@ -1905,7 +1932,9 @@ static int run_points(struct sweep *s)
 		if (s->one_pass_runs)
 			fprintf(stderr, "sectorsim sweep: %s: %zu points in %zu runs of one LRU stack pass each\n",
 				key, s->one_pass_points, s->one_pass_runs);
-		if (s->alone_why) {
+		/* the reason one pass failed, unless the points failed alone
+		 * too: then it was theirs, said with them */
+		if (s->alone_why && !s->first_error) {
 			const char *why = s->alone_why;
 
 			if (g_str_has_prefix(why, "sectorsim sweep: "))
@@ -1913,7 +1942,7 @@ static int run_points(struct sweep *s)
 			fprintf(stderr, "sectorsim sweep: the associativities were run point by point, since one pass failed: %s\n",
 				why);
 		}
-		else if (s->alone_groups || (s->lane_asked && !key))
+		else if (!s->first_error && (s->alone_groups || (s->lane_asked && !key)))
 			fprintf(stderr, "sectorsim sweep: the associativities were run point by point: one pass takes an l2_slice_set with LRU, a write_miss that allocates (lazy_fetch with 32-byte sectors), no protect_dirty_pct, sets given and not size, up to 64 distinct ways written in decimal, and the dram_counter right below it\n");
 	}
 	if (status)

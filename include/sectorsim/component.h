@@ -112,7 +112,13 @@ struct ss_component;
 /*
  * Lifecycle: xcreate for every instance (all ports exist and are bound, so
  * port counts can be read) -> xinit for every instance -> xstart -> run ->
- * xfinish -> xdestroy.  Every method but xrecv may be NULL.
+ * xstop -> xfinish -> xdestroy.  Every method but xrecv may be NULL.
+ *
+ * xstop: the run is over, whether it finished, failed or was interrupted
+ * (xfinish comes only after a run that finished): stop what works beside
+ * the engine (a thread of the component's own) before anything is
+ * destroyed, since other components go in any order.  Called for every
+ * instance whose xstart was called, even one that failed.
  *
  * xprefetch is a hint: message m will come to port `in` soon.  The
  * component may start loading what xrecv will read for it
@@ -132,6 +138,7 @@ struct ss_component_ops {
 	void (*xdestroy)(struct ss_component *c);
 	void (*xprefetch)(struct ss_component *c, struct ss_port *in,
 			  const struct ss_msg *m);
+	void (*xstop)(struct ss_component *c);
 };
 
 struct ss_component_type {
