@@ -305,6 +305,13 @@ static void note_ratio(struct kernel_row *row, enum report_metric k,
 	row->noted[k] = true;
 }
 
+/* Metric k of the row is num / den (0 for 0 / 0). */
+static void rate(struct kernel_row *row, enum report_metric k, double num, double den)
+{
+	row->m[k] = div0(num, den);
+	note_ratio(row, k, num, den);
+}
+
 static uint64_t get(const uint64_t *slot)
 {
 	return slot ? *slot : 0;
@@ -430,18 +437,12 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 
 	m[RM_l1_cache_size] = row->occ.l1_bytes;
 	m[RM_scale] = scale;
-	m[RM_l1_hit_rate] = div0(k_umem_ld_hit + k_umem_st_hit, k_umem_ld + k_umem_st);
-	m[RM_l1_hit_rate_ld] = div0(k_umem_ld_hit, k_umem_ld);
-	m[RM_l1_hit_rate_st] = div0(k_umem_st_hit, k_umem_st);
-	m[RM_l1_hit_rate_g] = div0(k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
-	m[RM_l1_hit_rate_ldg] = div0(k_gmem_ld_hit, k_gmem_ld);
-	m[RM_l1_hit_rate_stg] = div0(k_gmem_st_hit, k_gmem_st);
-	note_ratio(row, RM_l1_hit_rate, k_umem_ld_hit + k_umem_st_hit, k_umem_ld + k_umem_st);
-	note_ratio(row, RM_l1_hit_rate_ld, k_umem_ld_hit, k_umem_ld);
-	note_ratio(row, RM_l1_hit_rate_st, k_umem_st_hit, k_umem_st);
-	note_ratio(row, RM_l1_hit_rate_g, k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
-	note_ratio(row, RM_l1_hit_rate_ldg, k_gmem_ld_hit, k_gmem_ld);
-	note_ratio(row, RM_l1_hit_rate_stg, k_gmem_st_hit, k_gmem_st);
+	rate(row, RM_l1_hit_rate, k_umem_ld_hit + k_umem_st_hit, k_umem_ld + k_umem_st);
+	rate(row, RM_l1_hit_rate_ld, k_umem_ld_hit, k_umem_ld);
+	rate(row, RM_l1_hit_rate_st, k_umem_st_hit, k_umem_st);
+	rate(row, RM_l1_hit_rate_g, k_gmem_ld_hit + k_gmem_st_hit, k_gmem_ld + k_gmem_st);
+	rate(row, RM_l1_hit_rate_ldg, k_gmem_ld_hit, k_gmem_ld);
+	rate(row, RM_l1_hit_rate_stg, k_gmem_st_hit, k_gmem_st);
 
 	if (r->l2->sdcm) {
 		l2rc = get(r->l2->cat[0]) + get(r->l2->cat[1]);
@@ -476,15 +477,11 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 	m[RM_gmem_ld_sectors] = k_gmem_ld;
 	m[RM_gmem_st_sectors] = k_gmem_st;
 	m[RM_gmem_tot_sectors] = k_gmem_ld + k_gmem_st;
-	m[RM_gmem_ld_diverg] = m[RM_gmem_ld_reqs] > 0 ? k_gmem_ld / m[RM_gmem_ld_reqs] : 0;
-	m[RM_gmem_st_diverg] = m[RM_gmem_st_reqs] > 0 ? k_gmem_st / m[RM_gmem_st_reqs] : 0;
-	m[RM_gmem_tot_diverg] = m[RM_gmem_tot_reqs] > 0 ?
-		m[RM_gmem_tot_sectors] / m[RM_gmem_tot_reqs] : 0;
-	m[RM_gmem_tot_sectors_per_sm] = n_act ? m[RM_gmem_tot_sectors] / n_act : 0;
-	note_ratio(row, RM_gmem_ld_diverg, k_gmem_ld, m[RM_gmem_ld_reqs]);
-	note_ratio(row, RM_gmem_st_diverg, k_gmem_st, m[RM_gmem_st_reqs]);
-	note_ratio(row, RM_gmem_tot_diverg, m[RM_gmem_tot_sectors], m[RM_gmem_tot_reqs]);
-	note_ratio(row, RM_gmem_tot_sectors_per_sm, m[RM_gmem_tot_sectors], n_act);
+	/* requests are never negative: div0's "none" is the reference's > 0 */
+	rate(row, RM_gmem_ld_diverg, k_gmem_ld, m[RM_gmem_ld_reqs]);
+	rate(row, RM_gmem_st_diverg, k_gmem_st, m[RM_gmem_st_reqs]);
+	rate(row, RM_gmem_tot_diverg, m[RM_gmem_tot_sectors], m[RM_gmem_tot_reqs]);
+	m[RM_gmem_tot_sectors_per_sm] = div0(m[RM_gmem_tot_sectors], n_act);
 	m[RM_lmem_ld_reqs] = K(C_LMEM_LD_REQS);
 	m[RM_lmem_st_reqs] = K(C_LMEM_ST_REQS);
 	m[RM_umem_ld_reqs] = (double)umem_ld_reqs * scale;
@@ -513,12 +510,9 @@ static void compute_ref(struct kernel_report *r, struct kernel_row *row)
 			m[RM_write_flush] += get(r->l2[i].wb_flush);
 		}
 	}
-	m[RM_atom_tot_reqs] = n_act ? K(C_ATOM_REQS) / n_act : 0;
-	m[RM_red_tot_reqs] = n_act ? K(C_RED_REQS) / n_act : 0;
-	m[RM_atom_red_tot_trans] = n_act ? K(C_ATOM_RED_TRANS) / n_act : 0;
-	note_ratio(row, RM_atom_tot_reqs, K(C_ATOM_REQS), n_act);
-	note_ratio(row, RM_red_tot_reqs, K(C_RED_REQS), n_act);
-	note_ratio(row, RM_atom_red_tot_trans, K(C_ATOM_RED_TRANS), n_act);
+	m[RM_atom_tot_reqs] = div0(K(C_ATOM_REQS), n_act);
+	m[RM_red_tot_reqs] = div0(K(C_RED_REQS), n_act);
+	m[RM_atom_red_tot_trans] = div0(K(C_ATOM_RED_TRANS), n_act);
 #undef K
 	if (!n_act)
 		fprintf(stderr, "sectorsim: kernel %u (%s): no SM sent its L1 anything; per-SM averages are 0\n",
@@ -535,6 +529,23 @@ static const uint64_t *slot(struct kernel_report *r, const char *inst,
 
 	g_free(name);
 	return p;
+}
+
+/* How many of PREFIX[0], PREFIX[1], ... in a row have counter `counter`:
+ * an array's instances, an L2's slices. */
+static unsigned count_indexed(struct kernel_report *r, const char *prefix,
+			      const char *counter)
+{
+	unsigned n = 0;
+
+	for (;; n++) {
+		char *inst = g_strdup_printf("%s[%u]", prefix, n);
+		bool there = slot(r, inst, counter) != NULL;
+
+		g_free(inst);
+		if (!there)
+			return n;
+	}
 }
 
 static bool resolve_sdcm(struct kernel_report *r, const char *inst,
@@ -625,12 +636,6 @@ static void hit_rate(struct kernel_row *row, enum report_metric k,
 	note_ratio(row, k, hits, lookups);
 }
 
-/* Metric k of the row is num / den (0 for 0 / 0). */
-static void rate(struct kernel_row *row, enum report_metric k, double num, double den)
-{
-	row->m[k] = div0(num, den);
-	note_ratio(row, k, num, den);
-}
 
 static void compute_timing(struct kernel_report *r, struct kernel_row *row);
 
@@ -703,7 +708,7 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	rate(row, RM_gmem_ld_diverg, m[RM_gmem_ld_sectors], m[RM_gmem_ld_reqs]);
 	rate(row, RM_gmem_st_diverg, m[RM_gmem_st_sectors], m[RM_gmem_st_reqs]);
 	rate(row, RM_gmem_tot_diverg, m[RM_gmem_tot_sectors], m[RM_gmem_tot_reqs]);
-	rate(row, RM_gmem_tot_sectors_per_sm, m[RM_gmem_tot_sectors], n_act);
+	m[RM_gmem_tot_sectors_per_sm] = div0(m[RM_gmem_tot_sectors], n_act);
 	m[RM_lmem_ld_reqs] = v[C_LMEM_LD_REQS];
 	m[RM_lmem_st_reqs] = v[C_LMEM_ST_REQS];
 	m[RM_lmem_ld_sectors] = v[C_LMEM_LD_SECTORS];
@@ -739,9 +744,10 @@ static void compute_hw(struct kernel_report *r, struct kernel_row *row)
 	m[RM_red_reqs] = v[C_RED_REQS];
 	m[RM_atom_sectors] = v[C_ATOM_SECTORS];
 	m[RM_red_sectors] = v[C_RED_SECTORS];
-	rate(row, RM_atom_tot_reqs, v[C_ATOM_REQS], n_act);
-	rate(row, RM_red_tot_reqs, v[C_RED_REQS], n_act);
-	rate(row, RM_atom_red_tot_trans, v[C_ATOM_RED_TRANS], n_act);
+	/* means per active SM: no app total (report_metrics.h) */
+	m[RM_atom_tot_reqs] = div0(v[C_ATOM_REQS], n_act);
+	m[RM_red_tot_reqs] = div0(v[C_RED_REQS], n_act);
+	m[RM_atom_red_tot_trans] = div0(v[C_ATOM_RED_TRANS], n_act);
 	compute_timing(r, row);
 }
 
@@ -942,27 +948,15 @@ static bool resolve_l2(struct kernel_report *r, GError **err)
 	/* an SDCM L2 is one component: its own error names what it lacks */
 	if (r->l2_sdcm || slot(r, name, probe)) {
 		/* an l2_slice_set of several slices says each one's totals */
-		for (r->l2_slices = 0;; r->l2_slices++) {
-			char *inst = g_strdup_printf("%s.slice[%u]", name, r->l2_slices);
-			bool there = slot(r, inst, "accesses") != NULL;
+		char *slices = g_strdup_printf("%s.slice", name);
 
-			g_free(inst);
-			if (!there)
-				break;
-		}
-		r->l2_slices = MAX(r->l2_slices, 1);
+		r->l2_slices = MAX(count_indexed(r, slices, "accesses"), 1);
+		g_free(slices);
 		r->n_l2 = 1;
 		r->l2 = g_new0(struct cache_slots, 1);
 		return resolve_cache(r, name, r->l2_sdcm, r->l2, err);
 	}
-	for (r->n_l2 = 0;; r->n_l2++) {
-		char *inst = g_strdup_printf("%s[%u]", name, r->n_l2);
-		bool there = slot(r, inst, probe) != NULL;
-
-		g_free(inst);
-		if (!there)
-			break;
-	}
+	r->n_l2 = count_indexed(r, name, probe);
 	if (!r->n_l2) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "l2 = %s: no l2_slice_set, sector_cache or array of sector_caches of that name",
@@ -992,17 +986,7 @@ static bool add_level(struct kernel_report *r, const char *name, GError **err)
 	struct report_level lv = { .name = g_strdup(name) };
 	bool array = !slot(r, name, probe);
 
-	if (array)
-		for (;; lv.n++) {
-			char *inst = g_strdup_printf("%s[%u]", name, lv.n);
-			bool there = slot(r, inst, probe) != NULL;
-
-			g_free(inst);
-			if (!there)
-				break;
-		}
-	else
-		lv.n = 1;
+	lv.n = array ? count_indexed(r, name, probe) : 1;
 	if (!lv.n) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "levels: '%s' has no counter %s; expected a sector_cache, an array of them or an l2_slice_set",
@@ -1427,14 +1411,7 @@ static int report_init(struct ss_component *c, GError **err)
 
 	if (r->mode == NUG)
 		return resolve_cases(r, err) ? 0 : -1;
-	for (r->n_sms = 0;; r->n_sms++) {
-		inst = g_strdup_printf("%s[%u]", r->names[0], r->n_sms);
-		bool there = slot(r, inst, SM_STAT_LINES) != NULL;
-
-		g_free(inst);
-		if (!there)
-			break;
-	}
+	r->n_sms = count_indexed(r, r->names[0], SM_STAT_LINES);
 	if (!r->n_sms) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "sm = %s: no warp_interleaver array of that name", r->names[0]);
