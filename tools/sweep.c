@@ -1792,8 +1792,13 @@ static void *worker(void *data)
 
 /* Whether a component of point 0 takes axis a's values as lanes (a
  * build, no run). */
-/* Whether the configuration with overrides o builds without lanes. */
-static bool builds_alone(const struct sweep *s, char **o)
+/*
+ * Build (not run) the configuration with overrides o, and with lanes when
+ * lane_key is given: whether it built and the lanes were claimed
+ * (*claimed), or *err.  False too when it does not load.
+ */
+static bool probe_build(const struct sweep *s, char **o, char *lane_key,
+			char **lanes, bool *claimed, GError **err)
 {
 	struct ss_registry *reg = new_registry(NULL);
 	GPtrArray *errors = NULL;
@@ -1802,13 +1807,16 @@ static bool builds_alone(const struct sweep *s, char **o)
 				 : NULL;
 	bool ok = false;
 
+	*claimed = false;
 	if (sim) {
 		struct ss_run_options run = {
 			.quiet = TRUE, .threads = 1, .raw_stats_unread = TRUE,
+			.lane_key = lane_key, .lane_values = lanes,
 		};
 
 		ss_sim_set_run_options(sim, &run);
-		ok = ss_sim_build(sim, NULL);
+		ok = ss_sim_build(sim, err);
+		*claimed = ok && ss_engine_lanes_claimed(ss_sim_engine(sim));
 		ss_sim_free(sim);
 	} else if (errors) {
 		g_ptr_array_free(errors, TRUE);
@@ -1821,39 +1829,19 @@ static bool builds_alone(const struct sweep *s, char **o)
 static bool takes_lanes(struct sweep *s, guint a)
 {
 	const struct axis *ax = s->axes->pdata[a];
-	struct ss_registry *reg = new_registry(NULL);
 	char **o = point_overrides(s, 0);
 	char **lanes = g_new0(char *, ax->values->len + 1);
-	GPtrArray *errors = NULL;
-	struct ss_sim *sim = NULL;
-	bool taken = false;
+	GError *err = NULL;
+	bool taken, alone;
 
 	for (guint v = 0; v < ax->values->len; v++)
 		lanes[v] = g_strdup(ax->values->pdata[v]);
-	if (reg)
-		sim = ss_sim_load(reg, s->config, (const char *const *)o,
-				  s->input ? s->input : s->trace, &errors);
-	if (sim) {
-		struct ss_run_options run = {
-			.quiet = TRUE, .threads = 1, .raw_stats_unread = TRUE,
-			.lane_key = ax->key, .lane_values = lanes,
-		};
-
-		GError *err = NULL;
-
-		ss_sim_set_run_options(sim, &run);
-		taken = ss_sim_build(sim, &err) && ss_engine_lanes_claimed(ss_sim_engine(sim));
-		ss_sim_free(sim);
-		/* one that builds alone but not with lanes says why; one that
-		 * does not build at all is the point's own error, said with it */
-		if (err && !s->alone_why && builds_alone(s, o))
-			s->alone_why = g_strdup(err->message);
-		g_clear_error(&err);
-	} else if (errors) {
-		g_ptr_array_free(errors, TRUE);
-	}
-	if (reg)
-		ss_registry_free(reg);
+	probe_build(s, o, ax->key, lanes, &taken, &err);
+	/* one that builds alone but not with lanes says why; one that does
+	 * not build at all is the point's own error, said with it */
+	if (err && !s->alone_why && probe_build(s, o, NULL, NULL, &alone, NULL))
+		s->alone_why = g_strdup(err->message);
+	g_clear_error(&err);
 	g_strfreev(lanes);
 	g_strfreev(o);
 	return taken;
