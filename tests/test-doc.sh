@@ -21,13 +21,16 @@ tap_tmpdir test-doc
 page1=${G_TEST_BUILDDIR:+$G_TEST_BUILDDIR/../doc/sectorsim.1}
 if [ -z "$page1" ] || [ ! -f "$page1" ]; then
 	page1=$tmp/sectorsim.1
-	sed -e 's|@pkgdatadir@|/usr/share/sectorsim|g' -e 's|@pkglibdir@|/usr/lib/sectorsim|g' \
-		"$top/doc/sectorsim.1.in" > "$page1"
+	sh "$top/build-aux/fill-man" "$top/doc/sectorsim.1.in" /usr/share/sectorsim /usr/lib/sectorsim \
+		> "$page1"
 fi
 page5=$top/doc/sectorsim-ini.5
-
-# ---- both pages format cleanly
-for page in "$page1" "$page5"; do
+# and as a deep prefix fills it (distcheck installs under its build folder):
+# folders longer than a line
+deep=/check/work/main/sectorsim-0.1/_build/sub/_inst/an-install-folder-deeper-than-that/_inst
+sh "$top/build-aux/fill-man" "$top/doc/sectorsim.1.in" "$deep/share/sectorsim" "$deep/lib/sectorsim" \
+	> "$tmp/deep.1"
+for page in "$page1" "$tmp/deep.1" "$page5"; do
 	name=${page##*/}
 	if command -v groff > /dev/null 2>&1; then
 		w=$(groff -man -ww -z "$page" 2>&1)
