@@ -242,6 +242,66 @@ static uint32_t first_touch_hashed(struct coalescer *c, const uint64_t *addr, ui
 	return m;
 }
 
+/* Strides of more than this many bytes take the general path: a
+ * progression of up to 2^32 lanes then spans less than 2^64 bytes, so it
+ * wraps around the address space exactly when its last lane is on the
+ * wrong side of its first. */
+#define STRIDE_MAX (UINT64_C(1) << 31)
+
+/*
+ * first_touch() of lanes in arithmetic progression, addr[i] = addr[0] +
+ * i * d, which is what most warp instructions are (base + lane * width):
+ * their sectors are monotone, each lane's a new one or its neighbour's,
+ * so nothing needs finding.  With |d| of a sector or less every sector
+ * from the first lane's to the last's is touched, in that order; with a
+ * longer stride each lane touches its own, and the lines are the changes
+ * of line.  False, with nothing written, when addr[] (n >= 2) is no such
+ * progression.
+ */
+static always_inline bool first_touch_strided(struct coalescer *c, const uint64_t *addr,
+					      uint32_t n, uint64_t *out, uint32_t *m,
+					      uint32_t *lines, bool *sorted)
+{
+	const uint64_t smask = c->sector_mask, sbytes = ~smask + 1;
+	const unsigned sshift = c->sector_shift, lshift = c->line_shift;
+	const uint64_t d = addr[1] - addr[0];
+	const bool up = d < STRIDE_MAX;
+
+	if (!up && -d > STRIDE_MAX)
+		return false;
+	for (uint32_t i = 2; i < n; i++)
+		if (addr[i] - addr[i - 1] != d)
+			return false;
+	if (up ? addr[n - 1] < addr[0] : addr[n - 1] > addr[0])
+		return false;	/* wraps around */
+
+	uint64_t first = addr[0] & smask, last = addr[n - 1] & smask;
+
+	if ((up ? d : -d) <= sbytes) {
+		uint64_t k = (up ? last - first : first - last) >> sshift;
+
+		*m = (uint32_t)k + 1;
+		for (uint32_t j = 0; j <= k; j++)
+			out[j] = up ? first + (j << sshift) : first - (j << sshift);
+		*lines = (uint32_t)(up ? (last >> lshift) - (first >> lshift)
+				       : (first >> lshift) - (last >> lshift)) + 1;
+		*sorted = up || k == 0;
+		return true;
+	}
+
+	uint32_t nl = 1;
+
+	out[0] = first;
+	for (uint32_t i = 1; i < n; i++) {
+		out[i] = addr[i] & smask;
+		nl += out[i] >> lshift != out[i - 1] >> lshift;
+	}
+	*m = n;
+	*lines = nl;
+	*sorted = up;
+	return true;
+}
+
 /*
  * The distinct sectors of addr[0..n-1] (n > 0) into out[], in the order
  * lanes first touch them; returns how many, their lines in *lines, and in
@@ -256,6 +316,8 @@ static uint32_t first_touch(struct coalescer *c, const uint64_t *addr, uint32_t 
 	uint64_t prev = addr[0] & smask;
 	uint32_t m = 1, nl = 1;
 
+	if (n >= 2 && first_touch_strided(c, addr, n, out, &m, lines, sorted))
+		return m;
 	out[0] = prev;
 	for (const uint64_t *p = next_change(addr + 1, addr + n, prev, smask), *end = addr + n;
 	     p < end; p = next_change(p + 1, end, prev, smask)) {

@@ -1958,6 +1958,54 @@ static void test_masks(void)
 	}
 }
 
+/* ---- lanes in arithmetic progression -------------------------------------- */
+
+/*
+ * What most warp instructions are, base + lane * stride, has a path of its
+ * own: every stride up to a few sectors either way, and strides at and
+ * past the longest it takes, on bases that wrap around the address space
+ * or do not, against the oracle in every order; the pyset order against
+ * the general path's, given the same sectors by the same lanes plus one
+ * that only repeats the first and so ends the progression.
+ */
+static void test_strided(void)
+{
+	static const int64_t long_strides[] = {
+		(INT64_C(1) << 31) - 1, INT64_C(1) << 31, (INT64_C(1) << 31) + 1,
+		-(INT64_C(1) << 31) + 1, -(INT64_C(1) << 31), -(INT64_C(1) << 31) - 1,
+		INT64_C(1) << 40, -(INT64_C(1) << 40),
+	};
+	struct splitmix r = { 0x5eed5eed };
+	uint64_t a[33], py_ap[33], py_gen[33];
+	uint32_t checked = 0;
+
+	for (int k = 0; k < 3000; k++) {
+		uint32_t sb = 32u << (next(&r) % 2), lb = sb << (1 + next(&r) % 2);
+		uint32_t n = 1 + next(&r) % 32, l1, l2;
+		int64_t d = k % 4 == 3 ? long_strides[next(&r) % G_N_ELEMENTS(long_strides)]
+				       : (int64_t)(next(&r) % 161) - 80;
+		/* a quarter of the bases close to either end of the address space */
+		uint64_t base = next(&r) % 4 == 0 ? (next(&r) % 2 ? 0 : UINT64_MAX) +
+						     (next(&r) % 2048) - 1024
+						   : 0x7f2a40000000 + next(&r) % 4096;
+
+		for (uint32_t t = 0; t < n; t++)
+			a[t] = base + (uint64_t)d * t;
+		check_all("strided", sb, lb, a, n, NULL, 0, 0);
+		if (n == 32)
+			continue;
+		a[n] = a[0];
+		uint32_t m1 = coalesce(get(COALESCE_PYSET, sb, lb), a, n, py_ap, &l1);
+		uint32_t m2 = coalesce(get(COALESCE_PYSET, sb, lb), a, n + 1, py_gen, &l2);
+
+		g_assert_cmpuint(m1, ==, m2);
+		g_assert_cmpuint(l1, ==, l2);
+		g_assert_cmpmem(py_ap, m1 * sizeof(uint64_t), py_gen, m2 * sizeof(uint64_t));
+		checked++;
+	}
+	g_assert_cmpuint(checked, >, 2000);
+}
+
 /* ---- Fermi's lane groups (Nugteren et al.'s model) ------------------------ */
 
 /*
@@ -2053,6 +2101,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/coalesce/const-input", test_const_input);
 	g_test_add_func("/coalesce/masks", test_masks);
 	g_test_add_func("/coalesce/lane-groups", test_lane_groups);
+	g_test_add_func("/coalesce/strided", test_strided);
 	ret = g_test_run();
 	put_all();
 	return ret;
