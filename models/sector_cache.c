@@ -77,6 +77,14 @@ struct sc_way {
 struct sc_set {
 	uint32_t epoch;			/* the set is valid in this epoch only */
 	uint16_t head;			/* most recent (LRU) or newest (FIFO) */
+	/*
+	 * protect_dirty_pct: 1 + a way where protected_victim()'s walk may
+	 * start, every way from the least recent one up to it holding a
+	 * modified sector; 0: none, the walk starts at the least recent.
+	 * Those ways only leave the run (moved to the front, evicted), so
+	 * it holds until the way itself moves or a way in it becomes clean.
+	 */
+	uint16_t walk_from;
 };
 
 typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
@@ -235,6 +243,7 @@ static noinline void empty_set(struct sc_cache *c, size_t set)
 		link_set(prev, w, w == 0 ? a - 1 : w - 1, wide);
 	}
 	c->sets[set].head = 0;
+	c->sets[set].walk_from = 0;
 	c->sets[set].epoch = c->epoch;
 }
 
@@ -680,6 +689,8 @@ static always_inline void touch(struct sc_cache *c, size_t set, unsigned w,
 	/* the common case: the line touched before, or a new line */
 	if (c->sets[set].head == w)
 		return;
+	if (ext && c->sets[set].walk_from == w + 1)
+		c->sets[set].walk_from = 0;
 	if (ext && c->wide_links)
 		move_to_front_wide(c, set, w);
 	else
@@ -699,21 +710,25 @@ static noinline unsigned protected_victim(struct sc_cache *c, size_t set,
 {
 	size_t base = set * c->assoc;
 	const uint8_t *prev = set_prev(c, set, c->wide_links);
-	unsigned w = lru;
+	struct sc_set *s = &c->sets[set];
+	unsigned w = s->walk_from ? s->walk_from - 1u : lru;
 
-	for (uint32_t i = 1; i < c->assoc; i++) {
+	/* from the least recent line towards the most recent, which ends it */
+	while (c->ways[base + w].dirty && w != s->head)
 		w = link_get(prev, w, c->wide_links);
-		if (!c->ways[base + w].dirty)
-			break;
-	}
 	if (c->ways[base + w].dirty) {
 		c->st[SC_S_PROTECT_OVERRIDES]++;
-		w = lru;
+		s->walk_from = 0;
+		return lru;
 	}
 	/* the only eligible line may be the most recent: already the head,
 	 * and move_to_front() moves only a way that is not */
-	if (w == c->sets[set].head)
+	if (w == s->head) {
+		s->walk_from = 0;
 		return w;
+	}
+	/* the lines before w were all modified: the next walk starts after it */
+	s->walk_from = 1 + link_get(prev, w, c->wide_links);
 	if (c->wide_links)
 		move_to_front(c, set, w, true);
 	else
@@ -726,8 +741,12 @@ static noinline unsigned protected_victim(struct sc_cache *c, size_t set,
 static always_inline void set_dirty(struct sc_cache *c, struct sc_way *rec,
 				    uint32_t dirty, bool ext)
 {
-	if (ext)
+	if (ext) {
 		c->modified_lines += (uint64_t)(dirty != 0) - (rec->dirty != 0);
+		/* a clean line where the walk would pass only modified ones */
+		if (rec->dirty && !dirty)
+			c->sets[(size_t)(rec - c->ways) / c->assoc].walk_from = 0;
+	}
 	rec->dirty = dirty;
 }
 
@@ -773,6 +792,8 @@ static always_inline unsigned allocate(struct sc_cache *c, size_t set,
 	if (ext && rec->dirty && c->modified_lines * 100 < c->protect_limit) {
 		w = protected_victim(c, set, w);
 		rec = &c->ways[base + w];
+	} else if (ext && s->walk_from == w + 1) {
+		s->walk_from = 0;	/* it moves to the front */
 	}
 	/* a line always has a valid sector: an empty way is no eviction */
 	c->st[SC_S_EVICTIONS] += rec->valid != 0;
@@ -1524,6 +1545,7 @@ void sc_set_load(struct sc_cache *c, uint32_t set, const void *state)
 		c->modified_lines -= modified_in_set(c, set);
 	memcpy(&head, b + l.head, sizeof(head));
 	c->sets[set].head = (uint16_t)head;
+	c->sets[set].walk_from = 0;
 	c->sets[set].epoch = c->epoch;
 	memcpy(c->blocks + set * c->block_bytes, b + l.block, c->block_bytes);
 	memcpy(&c->ways[(size_t)set * c->assoc], b + l.ways, (size_t)c->assoc * sizeof(struct sc_way));
@@ -1712,6 +1734,7 @@ void sc_write_back_dirty(struct sc_cache *c)
 				rec->dirty = 0;
 			}
 		}
+		c->sets[set].walk_from = 0;
 	}
 	/* the sets of older epochs hold no lines: none is modified now */
 	c->modified_lines = 0;

@@ -863,6 +863,37 @@ static void test_hw_protect_dirty(void)
 	g_assert_cmpuint(sc_stats(g.c)[SC_S_PROTECT_OVERRIDES], ==, 0);
 	rig_free(&g);
 
+	/*
+	 * The walk past protected lines resumes after the victim it found
+	 * last, the lines before all being modified; a flush that leaves the
+	 * lines (the model's final_writeback = count without invalidation)
+	 * makes them clean, and the next walk starts from the oldest line.
+	 * FIFO, so that a write hit leaves a line where it is (1 set of 4
+	 * ways, 100 %).
+	 */
+	rig_init(&g, (struct sc_config){
+		.sets = 1, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		.index = SET_INDEX_LINEAR, .write_hit = SC_WRITE_BACK,
+		.write_miss = SC_LAZY_FETCH, .count_write_misses = true,
+		.protect_dirty_pct = 100, .replacement = SC_FIFO,
+	});
+	expect(&g, MEM_WRITE, 0x000, "M");		/* A modified */
+	expect(&g, MEM_WRITE, 0x080, "M");		/* B modified */
+	expect(&g, MEM_READ, 0x100, "M r0x100");	/* C */
+	expect(&g, MEM_READ, 0x180, "M r0x180");	/* D: oldest to newest A B C D */
+	expect(&g, MEM_READ, 0x200, "M r0x200");	/* C goes: A B D E */
+	{
+		struct sc_kernel_end keep = { SC_FINAL_COUNT, false };
+
+		sc_end_kernel(g.c, &keep);		/* A and B written back, clean */
+	}
+	g_string_truncate(g.log.s, 0);
+	expect(&g, MEM_WRITE, 0x000, "H");		/* A modified again, in place */
+	expect(&g, MEM_READ, 0x280, "M r0x280");	/* B, the oldest clean line, goes */
+	expect(&g, MEM_READ, 0x180, "H");		/* D stays */
+	expect(&g, MEM_READ, 0x080, "M r0x80");
+	rig_free(&g);
+
 	/* a write-through L1's modified (never written back) lines count
 	 * and are protected the same way: the partial line survives */
 	rig_init_protect(&g, 50, true);
