@@ -85,6 +85,7 @@ static const struct ss_port_desc ports[] = {
 	{ "done", SS_PORT_OUT, GPU_DISPATCH_PROTOCOL, false, false, "to the block scheduler: a block issued its last instruction" },
 	{ NULL, 0, NULL, false, false, NULL },
 };
+enum { WI_PORT_TB_IN, WI_PORT_MEM, WI_PORT_DONE };	/* rows of ports[] */
 
 /* The per-SM counters the report sums: requests (instructions), sectors
  * and lines per class and space, as the stats table below describes. */
@@ -280,6 +281,7 @@ struct block_slot {			/* issue = subcore_* */
 	uint32_t *idx;			/* its lines, warp after warp */
 	uint32_t idx_cap;
 	uint32_t warps_left;		/* warps with instructions left */
+	uint32_t lines_left;		/* instructions left to issue */
 	uint64_t dispatched;		/* its place in this SM's dispatch order */
 	uint32_t *lead;			/* issue = nugteren: per line, the lanes
 					   that make its requests */
@@ -351,6 +353,12 @@ struct warp_interleaver {
 	uint32_t nsched, wpb_eff;	/* subcores and wpb, or 1 and 1 */
 	struct block_slot *slots;
 	uint32_t n_slots;
+	/*
+	 * Functional subcore issue: the first tick at which a resident block
+	 * could end (promise_done()), promised on `done`; 0: no promises.
+	 */
+	uint64_t promised;
+	bool promises;
 	struct hw_warp *hw;		/* n_slots * wpb */
 	size_t hw_cap;
 	uint64_t *ready;		/* per scheduler: bit j = warp j*nsched+s has work */
@@ -432,6 +440,9 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 		return -1;
 	}
 	w->timing = ss_param_bool(p, "timing");
+	/* functional sub-core issue: one instruction per sub-core a tick */
+	w->promises = !w->timing && (w->issue == ISSUE_SUBCORE_LRR ||
+				     w->issue == ISSUE_SUBCORE_GTO);
 	if (w->timing && (!w->classify_hw || w->issue == ISSUE_BLOCK_RR)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "timing = true needs classify = hw and issue = subcore_lrr, subcore_gto, latency_queue or nugteren, not classify = %s, issue = %s",
@@ -497,6 +508,9 @@ static void send_done(struct warp_interleaver *w, uint32_t slot,
 
 	if (ss_port_is_bound(w->done))
 		ss_port_send(w->done, &m.hdr);
+	/* the block that bounded the promise may be this one */
+	if (w->promises)
+		w->promised = 0;
 }
 
 /* Room for n sectors, and their masks. */
@@ -1416,6 +1430,7 @@ static void issue_subcores(struct warp_interleaver *w)
 		b = slot->block;
 		li = hw->idx ? hw->idx[hw->next] : hw->next;
 		warp_done = ++hw->next == hw->n;
+		slot->lines_left--;
 		if (warp_done) {
 			ready_clear(w, h);
 			w->n_ready--;
@@ -1583,6 +1598,7 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 	}
 	slot->block = b;
 	slot->warps_left = 0;
+	slot->lines_left = b->n_lines;
 	slot->dispatched = w->n_dispatched++;
 	if (known) {
 		if (!place_warps(w, r, b))
@@ -1631,6 +1647,29 @@ static void schedule_tick(struct warp_interleaver *w, uint64_t delay)
 }
 
 /* One tick of issue; then the next tick, or the kernel's end. */
+/*
+ * With --threads, the block scheduler's thread may run ahead to the first
+ * tick at which a block of this SM could end (ss_port_promise_quiet on
+ * `done`).  A block issues at most one instruction per sub-core a tick,
+ * so one with n left ends no sooner than ceil(n / sub-cores) - 1 ticks
+ * after the tick it next issues in, which is this one at the earliest.
+ * The tick stays a true bound while the blocks issue: it is made again
+ * only when a block comes or ends, or once it is reached.
+ */
+static void promise_done(struct warp_interleaver *w)
+{
+	uint64_t now = ss_engine_now(w->c.engine), t = UINT64_MAX;
+
+	for (uint32_t r = 0; r < w->n_slots; r++) {
+		const struct block_slot *slot = &w->slots[r];
+
+		if (slot->block)
+			t = MIN(t, slot->lines_left ? now + (slot->lines_left - 1) / w->nsched : now);
+	}
+	w->promised = t;
+	ss_port_promise_quiet(&w->c, WI_PORT_DONE, t);
+}
+
 static void issue_tick(struct ss_engine *e, void *data)
 {
 	struct warp_interleaver *w = data;
@@ -1646,6 +1685,8 @@ static void issue_tick(struct ss_engine *e, void *data)
 	} else {
 		issue_subcores(w);
 		more = w->n_ready > 0;
+		if (w->promises && ss_engine_now(e) + 1 >= w->promised)
+			promise_done(w);
 	}
 	w->issuing = false;
 	if (more)
@@ -1790,6 +1831,8 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 		}
 		break;
 	}
+	if (w->promises)
+		promise_done(w);
 }
 
 static void wi_destroy(struct ss_component *c)

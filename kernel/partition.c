@@ -188,6 +188,14 @@ struct part {
 	 * tick have all come once its floor is that far behind).
 	 */
 	uint64_t *lat_from, *lat_min;
+	/*
+	 * Promises (ss_port_promise_quiet), per receiving partition: the port
+	 * groups of this partition's ends that send to it, or NULL when one
+	 * of those ends cannot promise (or none sends); and, under the lock,
+	 * the least key they promised as the last step ended (0: none).
+	 */
+	GPtrArray **quiet_groups;
+	uint64_t *quiet_to;
 	/* its step's own */
 	struct pending *pend;		/* per sending partition */
 	/* timed batches whose messages are events of its queue, in order */
@@ -210,6 +218,7 @@ struct ss_partitions {
 	bool done;
 	bool ordered;			/* cut links run in time order */
 	uint64_t *floor;		/* under the lock: see compute_floors */
+	uint64_t *inb;			/* under the lock: see compute_floors */
 	/*
 	 * Time order: the key of the earliest failure (atomic; KEY_NONE: none).
 	 * Everything before it runs, as on one thread, where a failure earlier
@@ -996,6 +1005,21 @@ static bool halted(struct ss_partitions *ps)
 /* ---- time order ------------------------------------------------------------ */
 
 /*
+ * Under the lock: a key below which partition sd sends nothing more to
+ * partition r.  Its floor, or more where its components promised
+ * (ss_port_promise_quiet): a promise holds until a message reaches the
+ * component, and none can before sd may act on what comes from outside
+ * (ps->inb[sd]; nothing inside sd sends to a component that promises).
+ */
+static inline uint64_t link_floor(const struct ss_partitions *ps, unsigned sd,
+				  unsigned r)
+{
+	uint64_t q = ps->part[sd].quiet_to ? ps->part[sd].quiet_to[r] : 0;
+
+	return MAX(ps->floor[sd], MIN(ps->inb[sd], q));
+}
+
+/*
  * Under the lock: ps->floor[r], a key below which partition r sends
  * nothing more over a cut link.  It sends at the keys of its own events
  * (head) and of the messages it has yet to deliver or to receive (its
@@ -1017,20 +1041,25 @@ static void compute_floors(struct ss_partitions *ps)
 			low = MIN(low, MIN(p->in_first[p->senders[i]], p->in_first_t[p->senders[i]]));
 	}
 	for (unsigned r = 0; r < ps->n; r++)
-		ps->floor[r] = low;
+		ps->floor[r] = ps->inb[r] = low;
 	for (unsigned round = 0; round < 4 * ps->n + 4; round++) {
 		bool changed = false;
 
 		for (unsigned r = 0; r < ps->n; r++) {
 			struct part *p = &ps->part[r];
-			uint64_t x = p->head;
+			uint64_t in = KEY_NONE, x;
 
 			for (unsigned i = 0; i < p->n_senders; i++) {
 				unsigned sd = p->senders[i];
 				uint64_t y = MIN(MIN(p->in_first[sd], p->in_first_t[sd]),
-						 key_shift(ps->floor[sd], p->lat_from[sd]));
+						 key_shift(link_floor(ps, sd, r), p->lat_from[sd]));
 
-				x = MIN(x, key_after(y, p->delay_from[sd]));
+				in = MIN(in, key_after(y, p->delay_from[sd]));
+			}
+			x = MIN(p->head, in);
+			if (in > ps->inb[r]) {
+				ps->inb[r] = in;
+				changed = true;
 			}
 			if (x > ps->floor[r]) {
 				ps->floor[r] = x;
@@ -1055,14 +1084,16 @@ static bool can_progress(struct ss_partitions *ps, const struct part *p)
 	for (unsigned i = 0; i < p->n_senders; i++) {
 		unsigned sd = p->senders[i];
 
-		safe = MIN(safe, key_shift(ps->floor[sd], p->lat_from[sd]));
+		uint64_t lf = link_floor(ps, sd, p->id);
+
+		safe = MIN(safe, key_shift(lf, p->lat_from[sd]));
 		if (p->in_first[sd] < key_in) {
 			key_in = p->in_first[sd];
-			done_to = ps->floor[sd];
+			done_to = lf;
 		}
 		if (p->in_first_t[sd] < key_in) {
 			key_in = p->in_first_t[sd];
-			done_to = key_shift(ps->floor[sd], p->lat_min[sd]);
+			done_to = key_shift(lf, p->lat_min[sd]);
 		}
 	}
 	/* after a failure, nothing at or after its time */
@@ -1080,10 +1111,22 @@ static inline struct cut_rec *pending_rec(const struct pending *pd)
 }
 
 /* Under the lock: p's state for the others' floors, as its step ends. */
-static void publish(struct part *p)
+static void publish(struct part *p, unsigned n_parts)
 {
 	uint64_t tick;
 	int32_t prio;
+
+	for (unsigned r = 0; p->quiet_groups && r < n_parts; r++) {
+		GPtrArray *gs = p->quiet_groups[r];
+		uint64_t q = KEY_NONE;
+
+		for (guint k = 0; gs && k < gs->len; k++) {
+			uint64_t t = ((const struct ss_port_group *)gs->pdata[k])->quiet_until;
+
+			q = MIN(q, t > KEY_TICK_MAX ? KEY_NONE - 1 : t << 16);
+		}
+		p->quiet_to[r] = gs ? q : 0;
+	}
 
 	p->head = !ss_engine_next_key(p->q, &tick, &prio) ? KEY_NONE :
 		tick > KEY_TICK_MAX ? KEY_NONE - 1 : key_of(tick, prio);
@@ -1250,8 +1293,8 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 	for (unsigned i = 0; i < p->n_senders; i++) {
 		unsigned sd = p->senders[i];
 
-		p->sender_floor[sd] = ps->floor[sd];
-		safe = MIN(safe, key_shift(ps->floor[sd], p->lat_from[sd]));
+		p->sender_floor[sd] = link_floor(ps, sd, p->id);
+		safe = MIN(safe, key_shift(p->sender_floor[sd], p->lat_from[sd]));
 	}
 	pthread_mutex_unlock(&ps->lock);
 	/* in the order they came: equal keys go by the order sent */
@@ -1531,7 +1574,7 @@ static gpointer worker(gpointer data)
 			break;
 		}
 		if (ps->ordered) {
-			publish(p);
+			publish(p, ps->n);
 			wake_ordered(ps);
 			continue;
 		}
@@ -1566,6 +1609,51 @@ static gpointer worker(gpointer data)
 
 /* ---- the run's side ------------------------------------------------------- */
 
+/* Whether nothing in c's own partition sends to c: only then does a
+ * promise of c's hold until a message from another partition. */
+static bool may_promise(struct ss_component *c)
+{
+	for (unsigned g = 0; g < c->n_port_groups; g++)
+		for (unsigned k = 0; k < c->port_groups[g].n; k++) {
+			struct ss_port *q = &c->port_groups[g].ports[k];
+
+			if (q->bound && q->peer_comp->part == c->part && end_sends(q->peer))
+				return false;
+		}
+	return true;
+}
+
+/* Each partition's quiet_groups (struct part). */
+static void plan_promises(struct ss_engine *e, struct ss_partitions *ps)
+{
+	unsigned n = ps->n;
+	bool *cannot = g_new0(bool, (size_t)n * n);
+
+	for (unsigned i = 0; i < n; i++)
+		ps->part[i].quiet_groups = g_new0(GPtrArray *, n);
+	FOR_EACH_LINK_END(e, i, c, pt) {
+		unsigned to = pt->peer_comp->part;
+		struct ss_port_group *g;
+		GPtrArray **gs = &ps->part[c->part].quiet_groups[to];
+
+		if (to == c->part || !end_sends(pt) || cannot[(size_t)c->part * n + to])
+			continue;
+		g = group_of(pt);
+		if (!g || !may_promise(c)) {
+			cannot[(size_t)c->part * n + to] = true;
+			g_clear_pointer(gs, g_ptr_array_unref);
+			continue;
+		}
+		if (!*gs)
+			*gs = g_ptr_array_new();
+		if (!g_ptr_array_find(*gs, g, NULL))
+			g_ptr_array_add(*gs, g);
+	}
+	for (unsigned i = 0; i < n; i++)
+		ps->part[i].quiet_to = g_new0(uint64_t, n);
+	g_free(cannot);
+}
+
 static struct ss_partitions *parts_of_root(struct ss_engine *e)
 {
 	return e->root->parts;
@@ -1580,6 +1668,7 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 	ps->part = g_new0(struct part, n_parts);
 	ps->ordered = plan_is_ordered(e);
 	ps->floor = g_new(uint64_t, n_parts);
+	ps->inb = g_new(uint64_t, n_parts);
 	ps->horizon = KEY_NONE;
 	for (unsigned i = 0; i < n_parts; i++) {
 		struct part *p = &ps->part[i];
@@ -1629,6 +1718,7 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 		}
 		g_free(sends);
 		g_free(delay);
+		plan_promises(e, ps);
 	}
 	if (!ps->ordered) {
 		/* free runs: each partition's kin, for SKEW_TICKS */
@@ -1694,7 +1784,7 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 	pthread_mutex_lock(&ps->lock);
 	if (ps->ordered) {
 		for (unsigned i = 0; i < ps->n; i++)
-			publish(&ps->part[i]);
+			publish(&ps->part[i], ps->n);
 		wake_ordered(ps);
 	} else {
 		for (unsigned i = 0; i < ps->n; i++)
@@ -1825,6 +1915,11 @@ void ss_partition_free(struct ss_engine *e)
 		g_free(p->lat_min);
 		g_free(p->pend);
 		g_free(p->sender_floor);
+		for (unsigned r = 0; p->quiet_groups && r < ps->n; r++)
+			if (p->quiet_groups[r])
+				g_ptr_array_unref(p->quiet_groups[r]);
+		g_free(p->quiet_groups);
+		g_free(p->quiet_to);
 		g_free(p->senders);
 		g_free(p->delay_from);
 		g_free(p->kin);
@@ -1832,6 +1927,7 @@ void ss_partition_free(struct ss_engine *e)
 	}
 	free_batches(ps->spare);
 	g_free(ps->floor);
+	g_free(ps->inb);
 	pthread_mutex_destroy(&ps->lock);
 	for (unsigned t = 0; ps->thread && t < ps->threads; t++)
 		pthread_cond_destroy(&ps->thread[t].cond);

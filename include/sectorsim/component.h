@@ -187,6 +187,7 @@ struct ss_port_group {
 	unsigned n;
 	unsigned flags;		/* SS_PORT_*: what the component promises */
 	uint64_t lookahead;	/* ticks: see ss_component_set_port_lookahead */
+	uint64_t quiet_until;	/* a tick: see ss_port_promise_quiet */
 };
 
 /*
@@ -282,6 +283,23 @@ void ss_component_set_port_flags(struct ss_component *c, const char *name,
  */
 void ss_component_set_port_lookahead(struct ss_component *c,
 				     const char *name, uint64_t ticks);
+
+/*
+ * A promise the component keeps up to date as it runs: until a message
+ * reaches it, it sends nothing on any element of its port `row` (the
+ * port's place in its type's port table) before tick `tick` (0: no
+ * promise, the default).  With --threads, in time order, a receiver on
+ * another thread may then run up to that tick without waiting for it (an
+ * SM promises its block scheduler no block ends before its blocks could
+ * have issued their last instructions).  The core uses it only where
+ * nothing in the component's own partition sends to it.  A promise that
+ * does not hold makes results depend on the thread count.
+ */
+static inline void ss_port_promise_quiet(struct ss_component *c, unsigned row,
+					 uint64_t tick)
+{
+	c->port_groups[row].quiet_until = tick;
+}
 
 /*
  * Statistics beyond the static table, e.g. one per slice: `name` may hold
