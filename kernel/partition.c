@@ -219,6 +219,9 @@ struct ss_partitions {
 	bool ordered;			/* cut links run in time order */
 	uint64_t *floor;		/* under the lock: see compute_floors */
 	uint64_t *inb;			/* under the lock: see compute_floors */
+	/* under the lock, per partition: messages it took from links with
+	 * latency wait as events of its queue (publish) */
+	bool *timed_queued;
 	/*
 	 * Time order: the key of the earliest failure (atomic; KEY_NONE: none).
 	 * Everything before it runs, as on one thread, where a failure earlier
@@ -1009,7 +1012,9 @@ static bool halted(struct ss_partitions *ps)
  * partition r.  Its floor, or more where its components promised
  * (ss_port_promise_quiet): a promise holds until a message reaches the
  * component, and none can before sd may act on what comes from outside
- * (ps->inb[sd]; nothing inside sd sends to a component that promises).
+ * (ps->inb[sd], which counts the messages sd has yet to take and those
+ * of links with latency waiting in its queue; nothing inside sd sends to
+ * a component that promises).
  */
 static inline uint64_t link_floor(const struct ss_partitions *ps, unsigned sd,
 				  unsigned r)
@@ -1056,6 +1061,10 @@ static void compute_floors(struct ss_partitions *ps)
 
 				in = MIN(in, key_after(y, p->delay_from[sd]));
 			}
+			/* a message taken from a link with latency is an event
+			 * still to come, and may reach a component that promised */
+			if (ps->timed_queued[r])
+				in = MIN(in, p->head);
 			x = MIN(p->head, in);
 			if (in > ps->inb[r]) {
 				ps->inb[r] = in;
@@ -1111,8 +1120,10 @@ static inline struct cut_rec *pending_rec(const struct pending *pd)
 }
 
 /* Under the lock: p's state for the others' floors, as its step ends. */
-static void publish(struct part *p, unsigned n_parts)
+static void publish(struct ss_partitions *ps, struct part *p)
 {
+	unsigned n_parts = ps->n;
+
 	uint64_t tick;
 	int32_t prio;
 
@@ -1130,6 +1141,7 @@ static void publish(struct part *p, unsigned n_parts)
 
 	p->head = !ss_engine_next_key(p->q, &tick, &prio) ? KEY_NONE :
 		tick > KEY_TICK_MAX ? KEY_NONE - 1 : key_of(tick, prio);
+	ps->timed_queued[p->id] = p->timed_head != NULL;
 	for (unsigned i = 0; i < p->n_senders; i++) {
 		unsigned sd = p->senders[i];
 		const struct pending *pd = &p->pend[sd];
@@ -1574,7 +1586,7 @@ static gpointer worker(gpointer data)
 			break;
 		}
 		if (ps->ordered) {
-			publish(p, ps->n);
+			publish(ps, p);
 			wake_ordered(ps);
 			continue;
 		}
@@ -1669,6 +1681,7 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 	ps->ordered = plan_is_ordered(e);
 	ps->floor = g_new(uint64_t, n_parts);
 	ps->inb = g_new(uint64_t, n_parts);
+	ps->timed_queued = g_new0(bool, n_parts);
 	ps->horizon = KEY_NONE;
 	for (unsigned i = 0; i < n_parts; i++) {
 		struct part *p = &ps->part[i];
@@ -1784,7 +1797,7 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 	pthread_mutex_lock(&ps->lock);
 	if (ps->ordered) {
 		for (unsigned i = 0; i < ps->n; i++)
-			publish(&ps->part[i], ps->n);
+			publish(ps, &ps->part[i]);
 		wake_ordered(ps);
 	} else {
 		for (unsigned i = 0; i < ps->n; i++)
@@ -1928,6 +1941,7 @@ void ss_partition_free(struct ss_engine *e)
 	free_batches(ps->spare);
 	g_free(ps->floor);
 	g_free(ps->inb);
+	g_free(ps->timed_queued);
 	pthread_mutex_destroy(&ps->lock);
 	for (unsigned t = 0; ps->thread && t < ps->threads; t++)
 		pthread_cond_destroy(&ps->thread[t].cond);
