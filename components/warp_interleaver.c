@@ -354,8 +354,9 @@ struct warp_interleaver {
 	struct block_slot *slots;
 	uint32_t n_slots;
 	/*
-	 * Functional subcore issue: the first tick at which a resident block
-	 * could end (promise_done()), promised on `done`; 0: no promises.
+	 * Functional sub-core issue promises on `done` (promises): the first
+	 * tick at which a resident block could end (promise_done()); 0 once a
+	 * block ended, so that the next issue makes it again.
 	 */
 	uint64_t promised;
 	bool promises;
@@ -1646,7 +1647,6 @@ static void schedule_tick(struct warp_interleaver *w, uint64_t delay)
 	ss_schedule_in(w->c.engine, delay, SS_PRIO_ISSUE + 1 + w->sm, issue_tick, w);
 }
 
-/* One tick of issue; then the next tick, or the kernel's end. */
 /*
  * With --threads, the block scheduler's thread may run ahead to the first
  * tick at which a block of this SM could end (ss_port_promise_quiet on
@@ -1670,6 +1670,7 @@ static void promise_done(struct warp_interleaver *w)
 	ss_port_promise_quiet(&w->c, WI_PORT_DONE, t);
 }
 
+/* One tick of issue; then the next tick, or the kernel's end. */
 static void issue_tick(struct ss_engine *e, void *data)
 {
 	struct warp_interleaver *w = data;
