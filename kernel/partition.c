@@ -1025,59 +1025,77 @@ static inline uint64_t link_floor(const struct ss_partitions *ps, unsigned sd,
 }
 
 /*
+ * Under the lock: what partition r may yet be sent or answer (*in, its
+ * inb) and its floor (*x), from the current values of its senders'.
+ */
+static inline void floor_inputs(const struct ss_partitions *ps, unsigned r,
+				uint64_t *in_out, uint64_t *x_out)
+{
+	const struct part *p = &ps->part[r];
+	uint64_t in = KEY_NONE;
+
+	for (unsigned i = 0; i < p->n_senders; i++) {
+		unsigned sd = p->senders[i];
+		uint64_t y = MIN(MIN(p->in_first[sd], p->in_first_t[sd]),
+				 key_shift(link_floor(ps, sd, r), p->lat_from[sd]));
+
+		in = MIN(in, key_after(y, p->delay_from[sd]));
+	}
+	/* a message taken from a link with latency is an event still to
+	 * come, and may reach a component that promised */
+	if (ps->timed_queued[r])
+		in = MIN(in, p->head);
+	*in_out = in;
+	*x_out = MIN(p->head, in);
+}
+
+/*
  * Under the lock: ps->floor[r], a key below which partition r sends
  * nothing more over a cut link.  It sends at the keys of its own events
  * (head) and of the messages it has yet to deliver or to receive (its
- * senders' floors), from the next tick where it has the lookahead.  The
- * rounds climb from the lowest key anywhere, a true bound, and each keeps
- * it one (the bounds only grow with their inputs), so stopping early
- * only waits longer.  Every loop of cut links has a partition with the
- * lookahead (join_zero_loops), so the floors pass every key in turn.
+ * senders' floors), from the next tick where it has the lookahead.
+ *
+ * Whatever a partition will send comes, through a chain of partitions,
+ * from work that exists now: an event in a queue (a head) or a message
+ * not yet taken (in_first), each partition on the way answering with its
+ * delay.  A floor is therefore the least, over that work, of its key
+ * delayed along a chain from it to the partition: a shortest way, with
+ * delays that only add.  The passes find it from above, as Bellman and
+ * Ford's algorithm does: they start with no bound (KEY_NONE), each pass
+ * takes every partition's inputs as they are (floor_inputs, which only
+ * grows with them), so the values only go down, and after k passes every
+ * way of k partitions has been followed.  A shortest way need not pass a
+ * partition twice (a loop only adds delay), so the values settle within
+ * n passes and the next changes nothing.  Only the settled values are
+ * bounds.
+ *
+ * (Climbing from the lowest key anywhere, where every round is a bound,
+ * needs a round per loop's delay: on the full benchmark app the SMs and
+ * the scheduler answer each other a tick later, and the SMs stayed within
+ * a few ticks of the L2's work, each side waiting for the other.)
  */
 static void compute_floors(struct ss_partitions *ps)
 {
-	uint64_t low = KEY_NONE;
-
-	for (unsigned r = 0; r < ps->n; r++) {
-		struct part *p = &ps->part[r];
-
-		low = MIN(low, p->head);
-		for (unsigned i = 0; i < p->n_senders; i++)
-			low = MIN(low, MIN(p->in_first[p->senders[i]], p->in_first_t[p->senders[i]]));
-	}
 	for (unsigned r = 0; r < ps->n; r++)
-		ps->floor[r] = ps->inb[r] = low;
-	for (unsigned round = 0; round < 4 * ps->n + 4; round++) {
+		ps->floor[r] = ps->inb[r] = KEY_NONE;
+	for (unsigned pass = 0; pass <= ps->n; pass++) {
 		bool changed = false;
 
 		for (unsigned r = 0; r < ps->n; r++) {
-			struct part *p = &ps->part[r];
-			uint64_t in = KEY_NONE, x;
+			uint64_t in, x;
 
-			for (unsigned i = 0; i < p->n_senders; i++) {
-				unsigned sd = p->senders[i];
-				uint64_t y = MIN(MIN(p->in_first[sd], p->in_first_t[sd]),
-						 key_shift(link_floor(ps, sd, r), p->lat_from[sd]));
-
-				in = MIN(in, key_after(y, p->delay_from[sd]));
-			}
-			/* a message taken from a link with latency is an event
-			 * still to come, and may reach a component that promised */
-			if (ps->timed_queued[r])
-				in = MIN(in, p->head);
-			x = MIN(p->head, in);
-			if (in > ps->inb[r]) {
+			floor_inputs(ps, r, &in, &x);
+			if (in != ps->inb[r] || x != ps->floor[r]) {
+				g_assert(in <= ps->inb[r] && x <= ps->floor[r]);
 				ps->inb[r] = in;
-				changed = true;
-			}
-			if (x > ps->floor[r]) {
 				ps->floor[r] = x;
 				changed = true;
 			}
 		}
 		if (!changed)
-			break;
+			return;
 	}
+	g_error("partition: the floors did not settle in %u passes", ps->n + 1);
 }
 
 /*
