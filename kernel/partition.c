@@ -100,7 +100,10 @@ static inline uint64_t key_shift(uint64_t key, uint64_t lat)
 	return (key_tick(key) + lat) << 16;
 }
 
-/* A message in a batch: the port it is for, its key, the message itself. */
+/*
+ * A message in a timed batch: the port it is for, its key, the message
+ * itself.
+ */
 struct cut_rec {
 	struct ss_port *in;
 	uint64_t key;
@@ -108,11 +111,47 @@ struct cut_rec {
 	uint32_t pad;		/* timed, once taken: messages of the key from here */
 };
 
+/*
+ * The messages of an untimed batch are coded against the one before in
+ * the batch, since a step sends runs of alike messages (a warp's sectors:
+ * one port, one key, requests that differ in their address): a record is
+ * a byte of CUT_* flags, a byte of changed words, then the key (CUT_KEY),
+ * the port (CUT_IN), and either the size and the whole message
+ * (CUT_FULL) or the message's 8-byte words that changed, in order.  The
+ * first record of a batch has them all, so a batch reads on its own.
+ * (Records of 24 bytes and the message, as the timed ones, made a step
+ * of the full benchmark app's SMs write some 72 bytes a request for the
+ * L2's thread to read, and doubling that cost 11 % of the run's time.)
+ */
+enum { CUT_KEY = 1, CUT_IN = 2, CUT_FULL = 4 };
+#define CUT_DELTA_MAX 64	/* the largest message coded by its words */
+
+/* The most bytes the record of a message of `size` bytes takes. */
+static inline size_t cut_rec_max(uint32_t size)
+{
+	return 2 + sizeof(uint64_t) + sizeof(struct ss_port *) +
+		sizeof(uint32_t) + size;
+}
+
+/* The room a message of `size` bytes needs in a batch of either kind. */
+static inline size_t rec_room(uint32_t size)
+{
+	return MAX(cut_rec_max(size), sizeof(struct cut_rec) + ((size + 7u) & ~(size_t)7));
+}
+
+/* Where a reader of untimed records is: the last record's fields. */
+struct cut_dec {
+	struct ss_port *in;
+	uint64_t key;
+	uint32_t size;
+	uint64_t msg[SS_MSG_MAX / sizeof(uint64_t)];	/* aligned for any message */
+};
+
 struct batch {
 	struct batch *next;
 	unsigned src;			/* the sending partition */
 	size_t len, cap;
-	unsigned char *data;		/* cut_rec + message, 8-byte aligned */
+	unsigned char *data;		/* records: struct cut_rec or coded (CUT_*) */
 	/*
 	 * Messages of links with latency, each keyed by when it arrives:
 	 * in the order sent, not of their keys (their delays differ).  The
@@ -121,12 +160,18 @@ struct batch {
 	bool timed;
 	uint64_t min_key;
 	size_t live;
+	/* untimed, as it is filled: the last record's fields (struct cut_dec) */
+	struct ss_port *enc_in;
+	uint64_t enc_key;
+	uint32_t enc_size;
+	uint64_t enc_msg[CUT_DELTA_MAX / sizeof(uint64_t)];
 };
 
 /* Messages of one sender taken by the receiver, not yet delivered. */
 struct pending {
 	struct batch *head, *tail;
 	size_t at;			/* offset of the next record in head */
+	struct cut_dec dec;		/* the record before it */
 };
 
 enum part_state { PART_IDLE, PART_QUEUED, PART_RUNNING };
@@ -655,7 +700,7 @@ static struct batch *batch_get(struct ss_partitions *ps)
 	if (!b) {
 		/* room for what leaves at FLUSH_BYTES: no growing on the way */
 		b = g_new0(struct batch, 1);
-		b->cap = FLUSH_BYTES + 16 * (sizeof(struct cut_rec) + SS_MSG_MAX);
+		b->cap = FLUSH_BYTES + 16 * rec_room(SS_MSG_MAX);
 		b->data = g_malloc(b->cap);
 	}
 	b->next = NULL;
@@ -712,9 +757,9 @@ static inline void copy_msg(void *dst, const struct ss_msg *m, uint32_t size)
 	}
 }
 
-/* Append m, sent at `key`, to batch b of from (which has room for it). */
-static inline void cut_append(struct part *from, struct batch *b, struct ss_port *in,
-			      const struct ss_msg *m, uint64_t key)
+/* Append m, arriving at `key`, to timed batch b of from (which has room). */
+static inline void timed_append(struct part *from, struct batch *b, struct ss_port *in,
+				const struct ss_msg *m, uint64_t key)
 {
 	uint32_t size = m->size;
 	size_t need = sizeof(struct cut_rec) + ((size + 7u) & ~(size_t)7);
@@ -724,9 +769,106 @@ static inline void cut_append(struct part *from, struct batch *b, struct ss_port
 	r->key = key;
 	r->size = size;
 	copy_msg(r + 1, m, size);
-	from->last_sent = key;
 	b->len += need;
 	from->out_len += need;
+}
+
+/* Append m, sent at `key`, to untimed batch b of from (which has room for
+ * it), coded against the record before (struct cut_dec). */
+static inline void cut_append(struct part *from, struct batch *b, struct ss_port *in,
+			      const struct ss_msg *m, uint64_t key)
+{
+	uint32_t size = m->size;
+	unsigned char *rec = b->data + b->len, *o = rec + 2;
+	unsigned what = 0, words = 0;
+	bool first = b->len == 0;
+
+	if (first || key != b->enc_key) {
+		what |= CUT_KEY;
+		memcpy(o, &key, sizeof(key));
+		o += sizeof(key);
+		b->enc_key = key;
+	}
+	if (first || in != b->enc_in) {
+		what |= CUT_IN;
+		memcpy(o, &in, sizeof(in));
+		o += sizeof(in);
+		b->enc_in = in;
+	}
+	if (first || size != b->enc_size || size > CUT_DELTA_MAX || size % sizeof(uint64_t)) {
+		what |= CUT_FULL;
+		memcpy(o, &size, sizeof(size));
+		o += sizeof(size);
+		copy_msg(o, m, size);
+		o += size;
+		b->enc_size = size;
+		if (size <= CUT_DELTA_MAX)
+			memcpy(b->enc_msg, m, size);
+	} else {
+		for (unsigned i = 0; i < size / sizeof(uint64_t); i++) {
+			uint64_t w;
+
+			memcpy(&w, (const char *)m + i * sizeof(w), sizeof(w));
+			if (w != b->enc_msg[i]) {
+				words |= 1u << i;
+				memcpy(o, &w, sizeof(w));
+				o += sizeof(w);
+				b->enc_msg[i] = w;
+			}
+		}
+	}
+	rec[0] = (unsigned char)what;
+	rec[1] = (unsigned char)words;
+	from->last_sent = key;
+	b->len += (size_t)(o - rec);
+	from->out_len += (size_t)(o - rec);
+}
+
+/* The key of the untimed record at r, d holding the record before. */
+static inline uint64_t cut_key(const unsigned char *r, const struct cut_dec *d)
+{
+	uint64_t key;
+
+	if (!(r[0] & CUT_KEY))
+		return d->key;
+	memcpy(&key, r + 2, sizeof(key));
+	return key;
+}
+
+/* The key of an untimed batch's first record (which has every field). */
+static inline uint64_t batch_first_key(const struct batch *b)
+{
+	uint64_t key;
+
+	memcpy(&key, b->data + 2, sizeof(key));
+	return key;
+}
+
+/* Decode the untimed record at r into d; where the next one starts. */
+static inline size_t cut_decode(const unsigned char *r, struct cut_dec *d)
+{
+	const unsigned char *o = r + 2;
+	unsigned what = r[0], words = r[1];
+
+	if (what & CUT_KEY) {
+		memcpy(&d->key, o, sizeof(d->key));
+		o += sizeof(d->key);
+	}
+	if (what & CUT_IN) {
+		memcpy(&d->in, o, sizeof(d->in));
+		o += sizeof(d->in);
+	}
+	if (what & CUT_FULL) {
+		memcpy(&d->size, o, sizeof(d->size));
+		o += sizeof(d->size);
+		memcpy(d->msg, o, d->size);
+		o += d->size;
+	}
+	for (; words; words &= words - 1) {
+		memcpy(&d->msg[__builtin_ctz(words)], o, sizeof(uint64_t));
+		o += sizeof(uint64_t);
+	}
+	return (size_t)(o - r);
 }
 
 /*
@@ -737,7 +879,7 @@ static struct batch *batch_room(struct part *from, struct batch **slot,
 				struct ss_component *to, const struct ss_msg *m)
 {
 	struct batch *b = *slot;
-	size_t need = sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7);
+	size_t need = rec_room(m->size);
 
 	if (!b) {
 		b = batch_get(parts_of_root(to->engine));
@@ -789,7 +931,7 @@ static void cut_recv(struct ss_component *to, struct ss_port *in,
 
 	struct batch *b = from->out[to->part];
 
-	if (G_UNLIKELY(!b || b->len + sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7) > b->cap)) {
+	if (G_UNLIKELY(!b || b->len + cut_rec_max(m->size) > b->cap)) {
 		cut_recv_room(from, to, in, m, key);
 		return;
 	}
@@ -835,7 +977,7 @@ bool ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t
 		b = batch_room(from, &from->out_timed[to->part], to, m);
 		b->timed = true;
 	}
-	cut_append(from, b, in, m, key);
+	timed_append(from, b, in, m, key);
 	from->last_sent = sent;
 	b->min_key = MIN(b->min_key, key);
 	return true;
@@ -939,13 +1081,13 @@ static void flush(struct ss_partitions *ps, struct part *p)
 			 * included, when its step ends (publish_tick), and
 			 * until then its kin go by the tick it had.
 			 */
-			uint64_t at = key_tick(((struct cut_rec *)(void *)b->data)->key);
+			uint64_t at = key_tick(batch_first_key(b));
 
 			if (to->state != PART_RUNNING && at < to->next_tick)
 				__atomic_store_n(&to->next_tick, at, __ATOMIC_RELAXED);
 			make_ready(ps, to);
 		} else if (to->in_first[p->id] == KEY_NONE)
-			to->in_first[p->id] = ((struct cut_rec *)(void *)b->data)->key;
+			to->in_first[p->id] = batch_first_key(b);
 	}
 	pthread_mutex_unlock(&ps->lock);
 	p->out_len = 0;
@@ -961,24 +1103,26 @@ static bool halted(struct ss_partitions *ps);
  */
 static void deliver(struct ss_partitions *ps, struct part *p, struct batch *list)
 {
+	struct cut_dec dec, *d = &dec;	/* each batch's first record sets it all */
+
 	while (list) {
 		struct batch *b = list;
 
 		list = b->next;
 		for (size_t at = 0; at < b->len && !halted(ps);) {
-			struct cut_rec *r = (struct cut_rec *)(void *)(b->data + at);
-			struct ss_port *in = r->in;
+			struct ss_port *in;
 
+			at += cut_decode(b->data + at, d);
+			in = d->in;
 			/*
 			 * With nothing queued, its clock moves to the sender's
 			 * time, as on one thread: partitions of a kind stay on
 			 * one clock, which SKEW_TICKS compares.
 			 */
-			if (key_tick(r->key) > p->q->now && !ss_engine_pending(p->q))
-				ss_engine_advance(p->q, key_tick(r->key), key_prio(r->key));
+			if (key_tick(d->key) > p->q->now && !ss_engine_pending(p->q))
+				ss_engine_advance(p->q, key_tick(d->key), key_prio(d->key));
 			in->owner->type->ops->xrecv(in->owner, in,
-						    (const struct ss_msg *)(void *)(r + 1));
-			at += sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
+						    (const struct ss_msg *)(void *)d->msg);
 		}
 		pthread_mutex_lock(&ps->lock);
 		struct part *src = &ps->part[b->src];
@@ -1132,9 +1276,10 @@ static bool can_progress(struct ss_partitions *ps, const struct part *p)
 	return key_in != KEY_NONE && key_in <= safe && done_to > key_in;
 }
 
-static inline struct cut_rec *pending_rec(const struct pending *pd)
+/* The key of the next message of pd (which has one). */
+static inline uint64_t pending_key(const struct pending *pd)
 {
-	return (struct cut_rec *)(void *)(pd->head->data + pd->at);
+	return cut_key(pd->head->data + pd->at, &pd->dec);
 }
 
 /* Under the lock: p's state for the others' floors, as its step ends. */
@@ -1170,12 +1315,12 @@ static void publish(struct ss_partitions *ps, struct part *p)
 			if (b->src == sd && b->timed)
 				p->in_first_t[sd] = MIN(p->in_first_t[sd], b->min_key);
 		if (pd->head) {
-			p->in_first[sd] = pending_rec(pd)->key;
+			p->in_first[sd] = pending_key(pd);
 			continue;
 		}
 		for (const struct batch *b = p->in_head; b; b = b->next)
 			if (b->src == sd && !b->timed) {
-				p->in_first[sd] = ((const struct cut_rec *)(const void *)b->data)->key;
+				p->in_first[sd] = batch_first_key(b);
 				break;
 			}
 	}
@@ -1198,13 +1343,13 @@ static void deliver_key(struct ss_partitions *ps, struct part *p, unsigned src,
 
 	while (pd->head && !halted(ps)) {
 		struct batch *b = pd->head;
-		struct cut_rec *r = pending_rec(pd);
+		struct cut_dec *d = &pd->dec;
 
-		if (r->key != key)
+		if (pending_key(pd) != key)
 			break;
-		r->in->owner->type->ops->xrecv(r->in->owner, r->in,
-					       (const struct ss_msg *)(void *)(r + 1));
-		pd->at += sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
+		pd->at += cut_decode(b->data + pd->at, d);
+		d->in->owner->type->ops->xrecv(d->in->owner, d->in,
+					       (const struct ss_msg *)(void *)d->msg);
 		if (pd->at >= b->len) {
 			pd->head = b->next;
 			if (!pd->head)
@@ -1343,8 +1488,8 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 		for (unsigned i = 0; i < p->n_senders; i++) {
 			const struct pending *pd = &p->pend[p->senders[i]];
 
-			if (pd->head && pending_rec(pd)->key < key_in) {
-				key_in = pending_rec(pd)->key;
+			if (pd->head && pending_key(pd) < key_in) {
+				key_in = pending_key(pd);
 				src = p->senders[i];
 			}
 		}
@@ -1463,7 +1608,7 @@ static void publish_tick(struct part *p)
 
 	for (const struct batch *b = p->in_head; b; b = b->next)
 		if (b->len)
-			next = MIN(next, key_tick(((const struct cut_rec *)(const void *)b->data)->key));
+			next = MIN(next, key_tick(batch_first_key(b)));
 	__atomic_store_n(&p->next_tick, next, __ATOMIC_RELAXED);
 }
 

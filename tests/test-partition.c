@@ -31,6 +31,7 @@ struct src {
 	uint64_t fail_at;	/* fails in its tick of this count (0: never) */
 	bool distinct_prio;	/* its events at a priority of its own */
 	bool spread;		/* sends each message 0 to 3 ticks later */
+	bool sizes;		/* messages of many sizes (msg_size), with a tail */
 };
 
 /* What the sink saw, in order, to compare runs. */
@@ -49,9 +50,30 @@ struct sink {
 	bool hub;		/* answers every source at the next tick */
 	bool hub_queued;
 	unsigned fail_on;	/* fails on the message of this count (0: never) */
+	unsigned bad_tail;	/* messages whose bytes past a seq_msg are wrong */
 	unsigned hints;		/* xprefetch calls */
 	unsigned late_hints;	/* ... for a message already received */
 };
+
+/*
+ * With src->sizes, message `seq` of a source has this size: runs of one
+ * size and changes, sizes that are and are not multiples of 8, up to
+ * SS_MSG_MAX (kernel/partition.c codes messages of up to 64 bytes by their
+ * changed words, the others whole).
+ */
+static uint32_t msg_size(uint32_t seq)
+{
+	static const uint32_t sizes[] = { 40, 40, 44, 64, 64, 72, SS_MSG_MAX, 48, 41 };
+
+	return sizes[(seq / 3) % G_N_ELEMENTS(sizes)];
+}
+
+/* Byte i of a message past its seq_msg. */
+static unsigned char tail_byte(uint32_t src, uint32_t seq, uint32_t i)
+{
+	/* mostly alike from one message to the next, as a run's are */
+	return (unsigned char)(i < 24 ? src * 31 + i : src + seq * 7 + i);
+}
 
 static void src_tick(struct ss_engine *e, void *data)
 {
@@ -60,11 +82,19 @@ static void src_tick(struct ss_engine *e, void *data)
 	int16_t prio = s->distinct_prio ? SS_PRIO_ISSUE + 1 + s->id : SS_PRIO_ISSUE;
 
 	for (unsigned k = 0; k < PER_TICK; k++) {
-		struct seq_msg m = { { sizeof(m), 1 }, s->id, s->seq++,
-				     ss_engine_now(e), s->credit };
+		union {
+			struct seq_msg m;
+			unsigned char bytes[SS_MSG_MAX];
+		} u = { .m = { { sizeof(u.m), 1 }, s->id, s->seq++,
+			       ss_engine_now(e), s->credit } };
 
+		if (s->sizes) {
+			u.m.hdr.size = msg_size(u.m.seq);
+			for (uint32_t i = sizeof(u.m); i < u.m.hdr.size; i++)
+				u.bytes[i] = tail_byte(s->id, u.m.seq, i - (uint32_t)sizeof(u.m));
+		}
 		/* later ones may arrive first: arrivals out of the order sent */
-		ss_port_send_after(o, &m.hdr, s->spread ? (m.seq * 7 + s->id) % 4 : 0);
+		ss_port_send_after(o, &u.m.hdr, s->spread ? (u.m.seq * 7 + s->id) % 4 : 0);
 	}
 	if (s->fail_at && s->ticks == s->fail_at) {
 		ss_component_fail(&s->c, SS_ERROR_INPUT, "stopped on purpose");
@@ -99,6 +129,11 @@ static void sink_recv(struct ss_component *c, struct ss_port *in,
 
 	k->got++;
 	g_array_append_val(k->seen, v);
+	for (uint32_t i = sizeof(*s); i < m->size; i++)
+		if (((const unsigned char *)m)[i] != tail_byte(s->src, s->seq, i - (uint32_t)sizeof(*s))) {
+			k->bad_tail++;
+			break;
+		}
 	if (s->src != in->index || s->seq != k->next[in->index])
 		k->disorder++;
 	k->next[in->index] = s->seq + 1;
@@ -357,21 +392,70 @@ static void test_run(void)
 }
 
 /* One run on one queue, the reference of the time-ordered ones. */
-static GArray *reference(bool hub)
+static GArray *reference_sized(bool hub, bool sizes)
 {
 	struct graph g;
 	GArray *seen;
 
 	build_ex(&g, hub ? SS_PORT_DEFERS : 0, SS_PORT_SILENT, hub);
-	for (unsigned i = 0; i < N_SRC; i++)
+	for (unsigned i = 0; i < N_SRC; i++) {
 		g.src[i]->distinct_prio = true;
+		g.src[i]->sizes = sizes;
+	}
 	start(&g, false);
 	ss_engine_run(g.e, SS_TICK_MAX);
 	g_assert_null(ss_engine_failure(g.e));
+	g_assert_cmpuint(g.sink->bad_tail, ==, 0);
 	seen = g.sink->seen;
 	g.sink->seen = NULL;
 	ss_engine_free(g.e);
 	return seen;
+}
+
+static GArray *reference(bool hub)
+{
+	return reference_sized(hub, false);
+}
+
+/*
+ * Messages of many sizes, each ending in bytes the sink checks, cross
+ * cut links whole and in order: a batch codes a message against the one
+ * before it, or whole when it is larger than 64 bytes, not a multiple of
+ * 8 or of another size.  In a free run and in time order (where the sink
+ * sees what one queue shows it), from sources grouped so that a batch
+ * holds several ports' messages.
+ */
+static void test_coded(void)
+{
+	static const unsigned threads[] = { 1, 2, 3, 8 };
+	GArray *want = reference_sized(true, true);
+
+	for (size_t t = 0; t < G_N_ELEMENTS(threads); t++) {
+		for (int ordered = 0; ordered <= 1; ordered++) {
+			struct graph g;
+
+			if (ordered)
+				build_ex(&g, SS_PORT_DEFERS, SS_PORT_SILENT, true);
+			else
+				build(&g, 0, SS_PORT_ANY_DELAY | SS_PORT_SILENT);
+			for (unsigned i = 0; i < N_SRC; i++) {
+				g.src[i]->distinct_prio = ordered;
+				g.src[i]->sizes = true;
+			}
+			run_on(&g, threads[t]);
+			g_assert_null(ss_engine_failure(g.e));
+			g_assert_cmpuint(g.sink->got, ==, N_SRC * TICKS * PER_TICK);
+			g_assert_cmpuint(g.sink->disorder, ==, 0);
+			g_assert_cmpuint(g.sink->bad_tail, ==, 0);
+			if (ordered) {
+				g_assert_cmpuint(g.sink->seen->len, ==, want->len);
+				g_assert_cmpint(memcmp(g.sink->seen->data, want->data,
+						       want->len * sizeof(struct seen)), ==, 0);
+			}
+			graph_free(&g);
+		}
+	}
+	g_array_free(want, TRUE);
 }
 
 /*
@@ -596,6 +680,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/partition/groups", test_groups);
 	g_test_add_func("/partition/run", test_run);
 	g_test_add_func("/partition/ordered", test_ordered);
+	g_test_add_func("/partition/coded", test_coded);
 	g_test_add_func("/partition/ordered-latency", test_ordered_latency);
 	g_test_add_func("/partition/fail-in-burst", test_fail_in_burst);
 	g_test_add_func("/partition/same-key", test_same_key);
