@@ -824,7 +824,8 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 				p += 2;
 			q = scan_hex(p, &dst[n]);
 			if (G_LIKELY(q && q > p && (q == end || *q == ' '))) {
-				p = (char *)q;
+				/* and the space after it, without a turn of the loop */
+				p = (char *)q + (q < end);
 			} else {
 				/* the exact verdict, and its message */
 				p = tok;
