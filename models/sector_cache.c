@@ -900,10 +900,9 @@ static inline size_t set_of(const struct sc_cache *c, const struct mem_req *r,
 			 c->set_shift);
 }
 
-/* Mark `len` written bytes from `addr` (`mask` selects them when len is one
- * 32 B atom); true when the sector holding them is then fully written. */
-static noinline bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
-				 uint32_t len, uint32_t mask)
+/* write_bytes() for any length and sector size. */
+static noinline bool write_bytes_any(struct sc_cache *c, size_t way, uint64_t addr,
+				     uint32_t len, uint32_t mask)
 {
 	uint64_t *m = c->bytes + way * c->mask_words;
 	unsigned off = addr & (c->cfg.line_bytes - 1);
@@ -915,6 +914,26 @@ static noinline bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
 		if (((m[b / 64] >> (b % 64)) & 0xffffffffu) != 0xffffffffu)
 			return false;
 	return true;
+}
+
+/*
+ * Mark `len` written bytes from `addr` (`mask` selects them when len is one
+ * 32 B atom); true when the sector holding them is then fully written.
+ * The usual case inline: one atom (32 B aligned) into a sector of one
+ * atom, whose 32 mask bits sit at bit 0 or 32 of a word (on titanv.ini
+ * the loops of the general case took 4.6 % of all instructions).
+ */
+static always_inline bool write_bytes(struct sc_cache *c, size_t way, uint64_t addr,
+				      uint32_t len, uint32_t mask)
+{
+	if (G_LIKELY(len == MEM_ATOM && c->atom_sectors)) {
+		unsigned off = addr & (c->cfg.line_bytes - 1);
+		uint64_t *w = &c->bytes[way * c->mask_words + off / 64];
+
+		*w |= (uint64_t)mask << (off % 64);
+		return (uint32_t)(*w >> (off % 64)) == UINT32_MAX;
+	}
+	return write_bytes_any(c, way, addr, len, mask);
 }
 
 static always_inline uint32_t sector_bit(const struct sc_cache *c,
