@@ -1248,6 +1248,60 @@ static void test_component_ways_from_kernel(void)
 	}
 }
 
+/*
+ * The set each access takes (sc_set_of, by the access path's own code,
+ * which tabulates ipoly) is the set index function's, for every function
+ * and the geometries each takes, on the address and on the partition
+ * address, over random addresses of the whole 64 bits and of the usual
+ * 40.
+ */
+static void test_set_index(void)
+{
+	static const enum set_index_fn fns[] = {
+		SET_INDEX_LINEAR, SET_INDEX_FIB_DOUBLE, SET_INDEX_IPOLY, SET_INDEX_XOR,
+	};
+	static const uint32_t sets[] = { 1, 4, 16, 32, 64, 128 };
+	GRand *rng = g_rand_new_with_seed(7);
+	unsigned tried = 0;
+
+	for (size_t f = 0; f < G_N_ELEMENTS(fns); f++)
+		for (size_t n = 0; n < G_N_ELEMENTS(sets); n++)
+			for (int on_part = 0; on_part <= 1; on_part++) {
+				struct sc_config cfg = {
+					.sets = sets[n], .assoc = 4, .line_bytes = 128,
+					.sector_bytes = 32, .index = fns[f],
+					.index_on_partition = on_part,
+					.write_hit = SC_WRITE_BACK, .write_miss = SC_ALLOCATE,
+					.count_write_misses = true,
+				};
+				struct sc_cache *c;
+				char *why = NULL;
+
+				if (set_index_fns[fns[f]].check &&
+				    set_index_fns[fns[f]].check(sets[n], 128))
+					continue;	/* not for this geometry */
+				c = sc_new(&cfg, NULL, record, NULL, &why);
+				g_assert_null(why);
+				g_assert_nonnull(c);
+				for (int i = 0; i < 4000; i++) {
+					uint64_t a = (uint64_t)g_rand_int(rng) << 32 | g_rand_int(rng);
+					uint64_t pa = (uint64_t)g_rand_int(rng) << 32 | g_rand_int(rng);
+
+					if (i % 2) {
+						a &= (UINT64_C(1) << 40) - 1;
+						pa &= (UINT64_C(1) << 40) - 1;
+					}
+					g_assert_cmpuint(sc_set_of(c, a, pa), ==,
+							 set_index(fns[f], on_part ? pa : a, 7, sets[n],
+								   sets[n] > 1 ? (unsigned)__builtin_ctz(sets[n]) : 0));
+				}
+				tried++;
+				sc_free(c);
+			}
+	g_assert_cmpuint(tried, >=, 12);
+	g_rand_free(rng);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1268,6 +1322,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sector-cache/request-spans-sectors", test_request_spans_sectors);
 	g_test_add_func("/sector-cache/local-space", test_local_space_counts_apart);
 	g_test_add_func("/sector-cache/geometry", test_geometry);
+	g_test_add_func("/sector-cache/set-index", test_set_index);
 	g_test_add_func("/sector-cache/hw/l2-worked-example", test_hw_l2_worked_example);
 	g_test_add_func("/sector-cache/hw/partial-write-then-read", test_hw_partial_write_then_read);
 	g_test_add_func("/sector-cache/hw/full-write-then-read", test_hw_full_write_then_read);
