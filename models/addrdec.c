@@ -3,13 +3,15 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <string.h>
 #include "addrdec.h"
 
 void addrdec_pext_plan(struct addrdec_pext *p, uint64_t mask)
 {
 	unsigned pos = 0;	/* where the next run lands in the result */
 
-	p->n_runs = 0;
+	/* the runs not used gather nothing (addrdec_pext reads two) */
+	memset(p, 0, sizeof(*p));
 	while (mask) {
 		unsigned lo = __builtin_ctzll(mask);
 		uint64_t from_lo = mask >> lo;

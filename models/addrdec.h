@@ -88,10 +88,14 @@ void addrdec_pext_plan(struct addrdec_pext *p, uint64_t mask);
 
 static inline uint64_t addrdec_pext(const struct addrdec_pext *p, uint64_t x)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (unsigned i = 0; i < p->n_runs; i++)
-		v |= (x >> p->run[i].shift) & p->run[i].mask;
+	/* the usual masks, without a loop (a missing second run has mask 0) */
+	v = ((x >> p->run[0].shift) & p->run[0].mask) |
+	    ((x >> p->run[1].shift) & p->run[1].mask);
+	if (G_UNLIKELY(p->n_runs > 2))
+		for (unsigned i = 2; i < p->n_runs; i++)
+			v |= (x >> p->run[i].shift) & p->run[i].mask;
 	return v;
 }
 
