@@ -578,6 +578,34 @@ static always_inline uint64_t width_bits(uint32_t width)
 }
 
 /*
+ * sector_masks() when the lanes meet the sectors in out[]'s order, each
+ * once (a lane's sector is its predecessor's or the next of out[]): no
+ * set, a walk.  False, with mask[] partly written, otherwise.
+ */
+static bool sector_masks_in_order(const uint64_t *addr, uint32_t n, uint64_t smask,
+				  uint64_t wb, const uint64_t *out, uint32_t m,
+				  uint32_t *mask)
+{
+	uint64_t prev = out[0];
+	uint32_t at = 0, bits = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t s = addr[i] & smask;
+
+		if (s != prev) {
+			if (++at == m || out[at] != s)
+				return false;
+			mask[at - 1] = bits;
+			bits = 0;
+			prev = s;
+		}
+		bits |= (uint32_t)(wb << (addr[i] & ~smask));
+	}
+	mask[at] = bits;
+	return at == m - 1;
+}
+
+/*
  * mask[i] for the m sectors out[] of addr[0..n-1]: the dedup set's slots,
  * free once coalesce() is done, map a sector to its place in out[].  Lanes
  * mostly share the sector of the lane before: their bits gather in a
@@ -593,6 +621,10 @@ static void sector_masks(struct coalescer *c, const uint64_t *addr, uint32_t n,
 	uint64_t prev = out[0];
 	uint32_t at = 0, bits = 0;
 
+	/* the usual: lanes in out[]'s order (first touch, or ascending lanes) */
+	if ((addr[0] & smask) == out[0] &&
+	    sector_masks_in_order(addr, n, smask, wb, out, m, mask))
+		return;
 	memset(mask, 0, m * sizeof(*mask));
 	if (m == 1) {
 		for (uint32_t i = 0; i < n; i++)

@@ -1904,6 +1904,13 @@ static void check_masks(const char *what, enum coalesce_order o, const uint64_t 
 /* Widths the opcode names (the first all-digit or U-and-digits modifier, in
  * bits: LDG.E.128 16 bytes, .64 8, .U8 1, .U16 2, none 4), lanes as a warp
  * gives them. */
+static int cmp_addr(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
 static void test_masks(void)
 {
 	static const uint64_t u8[] = { 0x7f0000000045 };
@@ -1955,6 +1962,17 @@ static void test_masks(void)
 			a[t] = 0x7f2a40000000 + next(&r) % span;
 		for (int o = 0; o < N_ORDERS; o++)
 			check_masks("random", o, a, n, width);
+		/* lanes that meet the sectors in order, as most do (the masks'
+		 * walk without a set), and then one lane back to an earlier
+		 * sector (the walk must give up) */
+		qsort(a, n, sizeof(a[0]), cmp_addr);
+		for (int o = 0; o < N_ORDERS; o++)
+			check_masks("sorted", o, a, n, width);
+		if (n > 2) {
+			a[n - 1] = a[0];
+			for (int o = 0; o < N_ORDERS; o++)
+				check_masks("sorted, the last lane back", o, a, n, width);
+		}
 	}
 }
 
