@@ -140,54 +140,15 @@ struct sc_cache {
 	void *applying_ctx;
 	uint64_t applying_st[SC_N_STATS];
 	/*
-	 * index = ipoly: the hash is linear in the bits above the set's, so
-	 * what each 7-bit piece of them XORs into the set is tabulated once
-	 * per number of sets from set_index_ipoly() (three lookups instead
-	 * of a parity per set bit, as addrdec does for the slices), and
-	 * shared by every cache of that many sets (one copy per cache made
-	 * the 48 slices of a TITAN V's L2 slower on a thread of their own);
-	 * NULL: not used
+	 * index = ipoly: set_index_ipoly_tables(), three lookups instead of
+	 * a parity per set bit (shared by every cache of its size: a copy
+	 * per cache made the 48 slices of a TITAN V's L2 slower on a thread
+	 * of their own); NULL: not used
 	 */
 	const uint8_t (*ipoly_xor)[128];
 };
 
 G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
-
-/*
- * The ipoly tables for c's sets (struct sc_cache), when its index is
- * ipoly: entry [k][v] is the set that set_index_ipoly() makes of the bits
- * v at 7k above the set's, from a line whose own set bits are 0.  The
- * hash is linear, so the set of any line is its set bits XOR one entry
- * per piece; it uses bits 0 to 18 above the set's, which the three pieces
- * cover, and the tables are used only when every bit above 20 adds
- * nothing (checked as they are made).
- */
-static void ipoly_tabulate(struct sc_cache *c)
-{
-	static uint8_t tables[3][3][128];	/* 16, 32, 64 sets */
-	static gsize made[3];			/* g_once: 1 + whether usable */
-	unsigned i = c->nsets == 16 ? 0 : c->nsets == 32 ? 1 : 2;
-
-	c->ipoly_xor = NULL;
-	/* the sizes the hash has rows for (setindex.c refuses others) */
-	if (c->cfg.index != SET_INDEX_IPOLY ||
-	    (c->nsets != 16 && c->nsets != 32 && c->nsets != 64))
-		return;
-	if (g_once_init_enter(&made[i])) {
-		gsize usable = 2;
-
-		for (unsigned b = 21; b < 64; b++)
-			if (set_index_ipoly(0, UINT64_C(1) << b, c->nsets))
-				usable = 1;
-		for (unsigned k = 0; k < 3; k++)
-			for (unsigned v = 0; v < 128; v++)
-				tables[i][k][v] = (uint8_t)set_index_ipoly(0, (uint64_t)v << (7 * k),
-									   c->nsets);
-		g_once_init_leave(&made[i], usable);
-	}
-	if (made[i] == 2)
-		c->ipoly_xor = (const uint8_t (*)[128])tables[i];
-}
 
 static inline uint16_t fingerprint(uint64_t line)
 {
@@ -521,7 +482,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->sector_idx_mask = c->sectors - 1;
 	c->set_shift = pow2(c->nsets) ? log2u(c->nsets) : 0;
 	c->fib_on_addr = cfg->index == SET_INDEX_FIB_DOUBLE && !cfg->index_on_partition;
-	ipoly_tabulate(c);
+	c->ipoly_xor = cfg->index == SET_INDEX_IPOLY ? set_index_ipoly_tables(c->nsets) : NULL;
 	c->atom_sectors = cfg->sector_bytes == MEM_ATOM;
 	c->mask_words = (cfg->line_bytes + 63) / 64;
 	c->fp_lanes = lanes;
@@ -924,14 +885,11 @@ static inline size_t lookup(struct sc_cache *c, size_t set, uint64_t line)
 static inline size_t set_of(const struct sc_cache *c, const struct mem_req *r,
 			    uint64_t addr)
 {
-	if (c->ipoly_xor) {
-		uint64_t line = (c->cfg.index_on_partition
-				 ? r->part_addr + (addr - r->addr) : addr) >> c->line_shift;
-		uint64_t h = line >> c->set_shift;
-
-		return (line & (c->nsets - 1)) ^ c->ipoly_xor[0][h & 127] ^
-		       c->ipoly_xor[1][(h >> 7) & 127] ^ c->ipoly_xor[2][(h >> 14) & 127];
-	}
+	if (c->ipoly_xor)
+		return set_index_ipoly_tabled(c->ipoly_xor,
+					      (c->cfg.index_on_partition
+					       ? r->part_addr + (addr - r->addr) : addr) >> c->line_shift,
+					      c->nsets, c->set_shift);
 	/* the reference's index of the address, inline */
 	if (G_LIKELY(c->fib_on_addr)) {
 		uint64_t line = addr >> c->line_shift;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The table of set-index functions (setindex.h), and the functions the
- * address decoder and the tests call out of line.
+ * The table of set-index functions (setindex.h), the functions the
+ * address decoder and the tests call out of line, and the ipoly tables.
  */
 #include "config.h"
 
 #include <stddef.h>
+#include <glib.h>
 #include "setindex.h"
 
 uint32_t set_index_fib_double(uint64_t line, uint32_t nsets)
@@ -16,6 +17,30 @@ uint32_t set_index_fib_double(uint64_t line, uint32_t nsets)
 uint32_t set_index_ipoly(uint64_t idx, uint64_t h, uint32_t nsets)
 {
 	return set_index_ipoly_inline(idx, h, nsets);
+}
+
+const uint8_t (*set_index_ipoly_tables(uint32_t nsets))[128]
+{
+	static uint8_t tables[3][3][128];	/* 16, 32, 64 sets */
+	static gsize made[3];			/* g_once: 1 + whether usable */
+	unsigned i = nsets == 16 ? 0 : nsets == 32 ? 1 : 2;
+
+	/* the sizes the hash has rows for (ipoly_sets refuses others) */
+	if (nsets != 16 && nsets != 32 && nsets != 64)
+		return NULL;
+	if (g_once_init_enter(&made[i])) {
+		gsize usable = 2;
+
+		for (unsigned b = 21; b < 64; b++)
+			if (set_index_ipoly(0, UINT64_C(1) << b, nsets))
+				usable = 1;
+		for (unsigned k = 0; k < 3; k++)
+			for (unsigned v = 0; v < 128; v++)
+				tables[i][k][v] = (uint8_t)set_index_ipoly(0, (uint64_t)v << (7 * k),
+									   nsets);
+		g_once_init_leave(&made[i], usable);
+	}
+	return made[i] == 2 ? (const uint8_t (*)[128])tables[i] : NULL;
 }
 
 /* ---- the geometries each function takes ---------------------------------- */

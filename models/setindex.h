@@ -56,6 +56,28 @@ uint32_t set_index_fib_double(uint64_t line, uint32_t nsets);
 uint32_t set_index_ipoly(uint64_t idx, uint64_t h, uint32_t nsets);
 
 /*
+ * The ipoly index of `nsets` sets as three table lookups, for a cache
+ * that computes it on every new line: the hash is linear in the bits
+ * above the set's, so entry [k][v] is the set set_index_ipoly() makes of
+ * the bits v at 7k above them, from a line whose own set bits are 0, and
+ * the set of any line is its set bits XOR one entry per piece.  The rows
+ * use bits 0 to 18 above the set's, which the pieces cover.  Made once
+ * per size and shared (thread-safe); NULL for a size ipoly does not take,
+ * or if a row ever used a bit above 20.
+ */
+const uint8_t (*set_index_ipoly_tables(uint32_t nsets))[128];
+
+/* set_index_of_ipoly() of `line` by the tables of its nsets. */
+static inline uint32_t set_index_ipoly_tabled(const uint8_t (*t)[128], uint64_t line,
+					      uint32_t nsets, unsigned set_shift)
+{
+	uint64_t h = line >> set_shift;
+
+	return (uint32_t)(line & (nsets - 1)) ^ t[0][h & 127] ^ t[1][(h >> 7) & 127] ^
+	       t[2][(h >> 14) & 127];
+}
+
+/*
  * The functions are inline and call nothing, so that a cache's lookup,
  * which computes one on every new line, keeps its registers.
  */

@@ -295,6 +295,36 @@ static void test_report_metrics(void)
 	}
 }
 
+/*
+ * The ipoly tables give set_index_ipoly's set for every line, at each
+ * size ipoly takes, over random 64-bit lines and single bits; sizes it
+ * does not take have none.
+ */
+static void test_ipoly_tables(void)
+{
+	static const uint32_t sizes[] = { 16, 32, 64 };
+	GRand *rng = g_rand_new_with_seed(5);
+
+	g_assert_null(set_index_ipoly_tables(8));
+	g_assert_null(set_index_ipoly_tables(128));
+	for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+		uint32_t n = sizes[k];
+		unsigned shift = (unsigned)__builtin_ctz(n);
+		const uint8_t (*t)[128] = set_index_ipoly_tables(n);
+
+		g_assert_nonnull(t);
+		g_assert_true(t == set_index_ipoly_tables(n));	/* shared */
+		for (int i = 0; i < 200000; i++) {
+			uint64_t line = i < 64 ? UINT64_C(1) << i
+				: (uint64_t)g_rand_int(rng) << 32 | g_rand_int(rng);
+
+			g_assert_cmpuint(set_index_ipoly_tabled(t, line, n, shift), ==,
+					 set_index_ipoly(line & (n - 1), line >> shift, n));
+		}
+	}
+	g_rand_free(rng);
+}
+
 static void test_checks(void)
 {
 	g_assert_null(set_index_check(SET_INDEX_FIB_DOUBLE, 1152, 128));
@@ -314,6 +344,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/setindex/fermi", test_fermi);
 	g_test_add_func("/setindex/fermi-is-nugteren", test_fermi_is_nugteren);
 	g_test_add_func("/setindex/checks", test_checks);
+	g_test_add_func("/setindex/ipoly-tables", test_ipoly_tables);
 	g_test_add_func("/setindex/table", test_table);
 	g_test_add_func("/setindex/param-row", test_param_row);
 	g_test_add_func("/protocols/report-counters", test_report_protocol);
