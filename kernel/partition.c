@@ -136,10 +136,16 @@ static inline size_t cut_rec_max(uint32_t size)
 		sizeof(uint32_t) + size;
 }
 
+/* The bytes of the timed record of a message of `size` bytes. */
+static inline size_t timed_rec_bytes(uint32_t size)
+{
+	return sizeof(struct cut_rec) + ((size + 7u) & ~(size_t)7);
+}
+
 /* The room a message of `size` bytes needs in a batch of either kind. */
 static inline size_t rec_room(uint32_t size)
 {
-	return MAX(cut_rec_max(size), sizeof(struct cut_rec) + ((size + 7u) & ~(size_t)7));
+	return MAX(cut_rec_max(size), timed_rec_bytes(size));
 }
 
 /* Where a reader of untimed records is: the last record's fields. */
@@ -765,7 +771,7 @@ static inline void timed_append(struct part *from, struct batch *b, struct ss_po
 				const struct ss_msg *m, uint64_t key)
 {
 	uint32_t size = m->size;
-	size_t need = sizeof(struct cut_rec) + ((size + 7u) & ~(size_t)7);
+	size_t need = timed_rec_bytes(size);
 	struct cut_rec *r = (struct cut_rec *)(void *)(b->data + b->len);
 
 	r->in = in;
@@ -976,7 +982,7 @@ bool ss_partition_send_timed(struct ss_port *p, const struct ss_msg *m, uint64_t
 	struct batch *b = from->out_timed[to->part];
 	uint64_t key = key_of(from->q->now + delay, p->owner->link_prio);
 
-	if (G_UNLIKELY(!b || b->len + sizeof(struct cut_rec) + ((m->size + 7u) & ~(size_t)7) > b->cap)) {
+	if (G_UNLIKELY(!b || b->len + timed_rec_bytes(m->size) > b->cap)) {
 		b = batch_room(from, &from->out_timed[to->part], to, m);
 		b->timed = true;
 	}
@@ -1289,7 +1295,6 @@ static inline uint64_t pending_key(const struct pending *pd)
 static void publish(struct ss_partitions *ps, struct part *p)
 {
 	unsigned n_parts = ps->n;
-
 	uint64_t tick;
 	int32_t prio;
 
@@ -1367,7 +1372,7 @@ static void deliver_key(struct ss_partitions *ps, struct part *p, unsigned src,
 /* A record's size in its batch. */
 static inline size_t rec_bytes(const struct cut_rec *r)
 {
-	return sizeof(*r) + ((r->size + 7u) & ~(size_t)7);
+	return timed_rec_bytes(r->size);
 }
 
 /* The receivers' hint for every message of the run from r (xprefetch). */
