@@ -20,3 +20,34 @@ time_runs() {
 	peak=$(sort -n -k2 "$tmp/times" | tail -n 1 | awk '{ printf "%.1f", $2 / 1024 }')
 	printf '%-40s %7s s   peak %6s MiB\n' "$name" "$median" "$peak"
 }
+
+# thread_pairs NAME BIN ARGS...: the warm-up, then RUNS pairs of runs of
+# BIN ARGS on one thread and on two, alternating, so that the machine's
+# drift between blocks of runs (up to 1.5x here) cannot skew the ratio;
+# prints each side's median wall, their peak RSS and the median of the
+# pairs' ratios, and leaves them in $median1, $median2 and $speedup.
+thread_pairs() {
+	name=$1
+	tbin=$2
+	shift 2
+	"$tbin" -q --threads 2 "$@" >/dev/null 2>&1 ||
+		{ echo "$0: $name failed: $tbin $*" >&2; exit 1; }
+	: >"$tmp/pairs"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		for t in 1 2; do
+			"$timer" -f '%e %M' -o "$tmp/one$t" "$tbin" -q --threads "$t" "$@" >/dev/null 2>&1 ||
+				{ echo "$0: $name failed: $tbin --threads $t $*" >&2; exit 1; }
+		done
+		printf '%s %s\n' "$(tail -n 1 "$tmp/one1")" "$(tail -n 1 "$tmp/one2")" >>"$tmp/pairs"
+		i=$((i + 1))
+	done
+	mid=$(((runs + 1) / 2))
+	median1=$(awk '{ print $1 }' "$tmp/pairs" | sort -n | sed -n "${mid}p")
+	median2=$(awk '{ print $3 }' "$tmp/pairs" | sort -n | sed -n "${mid}p")
+	speedup=$(awk '{ printf "%.4f\n", $1 / $3 }' "$tmp/pairs" | sort -n | sed -n "${mid}p")
+	peak=$(awk '{ print ($2 > $4 ? $2 : $4) }' "$tmp/pairs" | sort -n | tail -n 1 |
+		awk '{ printf "%.1f", $1 / 1024 }')
+	printf '%-40s %7s s / %s s   %sx   peak %6s MiB\n' "$name, 1 / 2 threads" \
+		"$median1" "$median2" "$speedup" "$peak"
+}
