@@ -103,10 +103,12 @@ bool addrdec_init(struct addrdec *d, const struct addrdec_config *cfg,
 		if (set_index_check(SET_INDEX_IPOLY, d->hash_sets, 128))
 			return fail(why, "subpart_indexing = ipoly: hashes next_pow2(n_channels) x n_sub = %u x %u = %u sub-partitions; expected 16, 32 or 64",
 				    1u << chip_bits, cfg->n_sub, d->hash_sets);
-		for (unsigned k = 0; k < 3; k++)
-			for (uint64_t v = 0; v < 128; v++)
-				d->ipoly_xor[k][v] = set_index_ipoly(0, v << (7 * k),
-								     d->hash_sets);
+		const uint8_t (*t)[128] = set_index_ipoly_tables(d->hash_sets);
+
+		if (!t)
+			return fail(why, "subpart_indexing = ipoly: no hash tables for %u sub-partitions",
+				    d->hash_sets);
+		memcpy(d->ipoly_xor, t, sizeof(d->ipoly_xor));
 	}
 	if (!d->pow2) {
 		/* ceil(2^128 / n) = floor((2^128 - 1) / n) + 1 when n is no

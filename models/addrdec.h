@@ -62,9 +62,11 @@ struct addrdec {
 	uint64_t div_hi, div_lo;	/* ceil(2^128 / n_channels), for the division */
 	unsigned sub_shift;	/* log2(n_sub) */
 	/*
-	 * ipoly: what the hash XORs into the slice for each 7-bit piece of
-	 * the high bits (its rows use bits 0 to 18).  The hash is linear,
-	 * so three lookups replace a parity per slice bit.
+	 * ipoly: set_index_ipoly_tables() of hash_sets, what the hash XORs
+	 * into the slice for each 7-bit piece of the high bits.  The hash is
+	 * linear, so three lookups replace a parity per slice bit.  A copy
+	 * beside the decoder's other fields: reading the shared tables made
+	 * titanv.ini 7 % slower on two threads (alternating pairs).
 	 */
 	uint8_t ipoly_xor[3][128];
 	struct addrdec_pext sub_bits;	/* gathers the spm bits */
@@ -134,8 +136,7 @@ static inline void addrdec_map(const struct addrdec *d, uint64_t addr,
 	}
 	sub = (uint32_t)chip * d->cfg.n_sub + (uint32_t)addrdec_pext(&d->sub_bits, rest);
 	if (d->cfg.indexing == ADDRDEC_IPOLY) {
-		sub ^= d->ipoly_xor[0][hi & 127] ^ d->ipoly_xor[1][(hi >> 7) & 127] ^
-		       d->ipoly_xor[2][(hi >> 14) & 127];
+		sub ^= set_index_ipoly_xor(d->ipoly_xor, hi);
 		/* hashed over next_pow2(channels) x n_sub < 2 x slices, the
 		 * modulo of the non-power-of-two path is one subtraction */
 		if (sub >= d->n_slices)

@@ -57,7 +57,8 @@ uint32_t set_index_ipoly(uint64_t idx, uint64_t h, uint32_t nsets);
 
 /*
  * The ipoly index of `nsets` sets as three table lookups, for a cache
- * that computes it on every new line: the hash is linear in the bits
+ * that computes it on every new line and an address decoder that hashes
+ * every request to its slice: the hash is linear in the bits
  * above the set's, so entry [k][v] is the set set_index_ipoly() makes of
  * the bits v at 7k above them, from a line whose own set bits are 0, and
  * the set of any line is its set bits XOR one entry per piece.  The rows
@@ -67,14 +68,18 @@ uint32_t set_index_ipoly(uint64_t idx, uint64_t h, uint32_t nsets);
  */
 const uint8_t (*set_index_ipoly_tables(uint32_t nsets))[128];
 
+/* What the ipoly hash XORs into the index for the bits h above it, by
+ * the tables of set_index_ipoly_tables(). */
+static inline uint32_t set_index_ipoly_xor(const uint8_t (*t)[128], uint64_t h)
+{
+	return (uint32_t)(t[0][h & 127] ^ t[1][(h >> 7) & 127] ^ t[2][(h >> 14) & 127]);
+}
+
 /* set_index_of_ipoly() of `line` by the tables of its nsets. */
 static inline uint32_t set_index_ipoly_tabled(const uint8_t (*t)[128], uint64_t line,
 					      uint32_t nsets, unsigned set_shift)
 {
-	uint64_t h = line >> set_shift;
-
-	return (uint32_t)(line & (nsets - 1)) ^ t[0][h & 127] ^ t[1][(h >> 7) & 127] ^
-	       t[2][(h >> 14) & 127];
+	return (uint32_t)(line & (nsets - 1)) ^ set_index_ipoly_xor(t, line >> set_shift);
 }
 
 /*
