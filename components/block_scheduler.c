@@ -70,6 +70,8 @@ static const struct ss_port_desc ports[] = {
 	{ NULL, 0, NULL, false, false, NULL },
 };
 
+enum { BS_PORT_KERNELS, BS_PORT_DISPATCH, BS_PORT_DONE };	/* rows of ports[] */
+
 enum {
 	BS_KERNELS, BS_SKIPPED, BS_BLOCKS, BS_EMPTY, BS_DONE, BS_REFILLS,
 	BS_REFILL_BLOCKS,
@@ -205,6 +207,8 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 	 */
 	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
 	ss_component_set_port_lookahead(c, "done", 1);
+	/* until a dynamic kernel's first fill (send_last) */
+	ss_port_promise_inert(c, BS_PORT_DONE, true);
 	ss_component_set_port_flags(c, "kernels", SS_PORT_SILENT);
 	if (policy == POLICY_FIRST_WAVE)
 		ss_component_set_port_flags(c, "dispatch", SS_PORT_SENDS_WHEN_IDLE);
@@ -368,11 +372,18 @@ static bool fill_slot(struct block_scheduler *s, size_t key)
 	return true;
 }
 
+/*
+ * With the grid all dispatched, a block's end frees a slot that no block
+ * takes, so `done` makes the scheduler send nothing until the next
+ * kernel's first fill: SM groups on other threads need not wait for each
+ * other's block ends (--threads).
+ */
 static void send_last(struct block_scheduler *s)
 {
 	for (unsigned sm = 0; sm < s->gpu.num_sms; sm++)
 		send_dispatch(s->dispatch[sm], GPU_DISPATCH_LAST, s->kernel, &s->occ,
 			      NULL, 0);
+	ss_port_promise_inert(&s->c, BS_PORT_DONE, true);
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -507,6 +518,7 @@ static void first_fill(struct block_scheduler *s, const struct gpu_kernel_msg *k
 	s->kernel = k;
 	s->source = km->blocks;
 	s->next_id = 0;
+	ss_port_promise_inert(&s->c, BS_PORT_DONE, false);
 	s->batch_pos = s->batch_len = 0;
 	s->n_freed = 0;
 	s->n_finished = 0;

@@ -250,6 +250,14 @@ struct part {
 	 */
 	GPtrArray **quiet_groups;
 	uint64_t *quiet_to;
+	/*
+	 * Per sending partition: the port groups of this partition's ends
+	 * that it sends to (NULL: none), and, under the lock, whether every
+	 * one of them was inert (ss_port_promise_inert) as the last step
+	 * ended, so that nothing it sends makes this partition send.
+	 */
+	GPtrArray **entry_groups;
+	bool *inert_from;
 	/* its step's own */
 	struct pending *pend;		/* per sending partition */
 	/* timed batches whose messages are events of its queue, in order */
@@ -1185,21 +1193,26 @@ static inline void floor_inputs(const struct ss_partitions *ps, unsigned r,
 				uint64_t *in_out, uint64_t *x_out)
 {
 	const struct part *p = &ps->part[r];
-	uint64_t in = KEY_NONE;
+	uint64_t in = KEY_NONE, answer = KEY_NONE;
 
 	for (unsigned i = 0; i < p->n_senders; i++) {
 		unsigned sd = p->senders[i];
 		uint64_t y = MIN(MIN(p->in_first[sd], p->in_first_t[sd]),
 				 key_shift(link_floor(ps, sd, r), p->lat_from[sd]));
+		uint64_t a = key_after(y, p->delay_from[sd]);
 
-		in = MIN(in, key_after(y, p->delay_from[sd]));
+		in = MIN(in, a);
+		/* what reaches only inert ports is still taken (in), and
+		 * answered never */
+		if (!p->inert_from[sd])
+			answer = MIN(answer, a);
 	}
 	/* a message taken from a link with latency is an event still to
 	 * come, and may reach a component that promised */
 	if (ps->timed_queued[r])
 		in = MIN(in, p->head);
 	*in_out = in;
-	*x_out = MIN(p->head, in);
+	*x_out = MIN(p->head, answer);
 }
 
 /*
@@ -1308,6 +1321,18 @@ static void publish(struct ss_partitions *ps, struct part *p)
 			q = MIN(q, t > KEY_TICK_MAX ? KEY_NONE - 1 : t << 16);
 		}
 		p->quiet_to[r] = gs ? q : 0;
+	}
+	for (unsigned i = 0; p->entry_groups && i < p->n_senders; i++) {
+		unsigned sd = p->senders[i];
+		GPtrArray *gs = p->entry_groups[sd];
+		bool inert = gs != NULL;
+
+		for (guint k = 0; inert && k < gs->len; k++) {
+			const struct ss_port_group *g = gs->pdata[k];
+
+			inert = g && g->inert;
+		}
+		p->inert_from[sd] = inert;
 	}
 
 	p->head = !ss_engine_next_key(p->q, &tick, &prio) ? KEY_NONE :
@@ -1835,6 +1860,21 @@ static void plan_promises(struct ss_engine *e, struct ss_partitions *ps)
 	for (unsigned i = 0; i < n; i++)
 		ps->part[i].quiet_to = g_new0(uint64_t, n);
 	g_free(cannot);
+	/* inert promises: every group a sender reaches must make one */
+	for (unsigned i = 0; i < n; i++)
+		ps->part[i].entry_groups = g_new0(GPtrArray *, n);
+	FOR_EACH_LINK_END(e, i, c, pt) {
+		struct ss_port_group *g = group_of(pt);
+		GPtrArray **gs = &ps->part[c->part].entry_groups[pt->peer_comp->part];
+
+		if (pt->peer_comp->part == c->part || !end_sends(pt->peer))
+			continue;
+		if (!*gs)
+			*gs = g_ptr_array_new();
+		/* NULL, an end of no component's group, is never inert */
+		if (!g_ptr_array_find(*gs, g, NULL))
+			g_ptr_array_add(*gs, g);
+	}
 }
 
 static struct ss_partitions *parts_of_root(struct ss_engine *e)
@@ -1875,6 +1915,7 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 		p->sender_floor = g_new(uint64_t, n_parts);
 		p->senders = g_new(unsigned, n_parts);
 		p->delay_from = g_new(uint64_t, n_parts);
+		p->inert_from = g_new0(bool, n_parts);
 		p->last_src = SRC_OWN;
 	}
 	if (ps->ordered) {
@@ -2104,6 +2145,11 @@ void ss_partition_free(struct ss_engine *e)
 				g_ptr_array_unref(p->quiet_groups[r]);
 		g_free(p->quiet_groups);
 		g_free(p->quiet_to);
+		for (unsigned r = 0; p->entry_groups && r < ps->n; r++)
+			if (p->entry_groups[r])
+				g_ptr_array_unref(p->entry_groups[r]);
+		g_free(p->entry_groups);
+		g_free(p->inert_from);
 		g_free(p->senders);
 		g_free(p->delay_from);
 		g_free(p->kin);

@@ -53,6 +53,14 @@ struct sink {
 	unsigned bad_tail;	/* messages whose bytes past a seq_msg are wrong */
 	unsigned hints;		/* xprefetch calls */
 	unsigned late_hints;	/* ... for a message already received */
+	/*
+	 * With a hub: every deaf_period ticks (0: never) an event of its own
+	 * turns it deaf (v inert: it answers nothing) or back; turning back,
+	 * it answers at the next tick.
+	 */
+	uint64_t deaf_period;
+	bool deaf;
+	unsigned phases;	/* phase events run */
 };
 
 /*
@@ -147,10 +155,30 @@ static void sink_recv(struct ss_component *c, struct ss_port *in,
 		ss_component_fail(c, SS_ERROR_INPUT, "sink stopped on purpose");
 		return;
 	}
-	if (k->hub && !k->hub_queued) {
+	if (k->hub && !k->deaf && !k->hub_queued) {
 		k->hub_queued = true;
 		ss_schedule_in(c->engine, 1, SS_PRIO_ISSUE - 1, hub_tick, k);
 	}
+}
+
+/*
+ * The sink's phases: deaf, `v` is inert (ss_port_promise_inert), which it
+ * may promise anywhere; hearing again, which it may say only in an event
+ * of its own, never on a message through `v`.
+ */
+static void sink_phase(struct ss_engine *e, void *data)
+{
+	struct sink *k = data;
+
+	k->phases++;
+	k->deaf = !k->deaf;
+	ss_port_promise_inert(&k->c, 0, k->deaf);
+	if (!k->deaf && !k->hub_queued) {
+		k->hub_queued = true;
+		ss_schedule_in(e, 1, SS_PRIO_ISSUE - 1, hub_tick, k);
+	}
+	if (ss_engine_now(e) < TICKS)
+		ss_schedule_in(e, k->deaf_period, SS_PRIO_ISSUE - 2, sink_phase, k);
 }
 
 /* A hint comes before its message, never after. */
@@ -357,6 +385,13 @@ static void start(struct graph *g, bool partitioned)
 		if (partitioned)
 			ss_partition_leave();
 	}
+	if (g->sink->deaf_period) {
+		if (partitioned)
+			ss_partition_enter(&g->sink->c);
+		ss_schedule(g->e, g->sink->deaf_period, SS_PRIO_ISSUE - 2, sink_phase, g->sink);
+		if (partitioned)
+			ss_partition_leave();
+	}
 }
 
 static void run_on(struct graph *g, unsigned threads)
@@ -485,6 +520,52 @@ static void test_ordered(void)
 			graph_free(&g);
 		}
 		g_array_free(want, TRUE);
+	}
+}
+
+/*
+ * A hub that goes deaf in phases (its input inert) and hears again in
+ * events of its own: while it is deaf the sources need not wait for it,
+ * and when it hears again its answers still reach them at the ticks one
+ * queue gives.  The sink sees what one queue shows it, credits and all;
+ * a core that took a withdrawn promise for a standing one would let the
+ * sources run past the answers (an internal error, or other credits).
+ */
+static void test_inert(void)
+{
+	static const unsigned threads[] = { 1, 2, 3, 8 };
+	static const uint64_t periods[] = { 1, 5, 16 };
+
+	for (size_t d = 0; d < G_N_ELEMENTS(periods); d++) {
+		struct graph ref;
+
+		build_ex(&ref, SS_PORT_DEFERS, SS_PORT_SILENT, true);
+		ref.sink->deaf_period = periods[d];
+		for (unsigned i = 0; i < N_SRC; i++)
+			ref.src[i]->distinct_prio = true;
+		start(&ref, false);
+		ss_engine_run(ref.e, SS_TICK_MAX);
+		g_assert_null(ss_engine_failure(ref.e));
+		g_assert_cmpuint(ref.sink->seen->len, ==, N_SRC * TICKS * PER_TICK);
+		g_assert_cmpuint(ref.sink->phases, >, TICKS / periods[d] / 2);
+		for (size_t t = 0; t < G_N_ELEMENTS(threads); t++) {
+			struct graph g;
+
+			build_ex(&g, SS_PORT_DEFERS, SS_PORT_SILENT, true);
+			g.sink->deaf_period = periods[d];
+			for (unsigned i = 0; i < N_SRC; i++)
+				g.src[i]->distinct_prio = true;
+			run_on(&g, threads[t]);
+			g_assert_null(ss_engine_failure(g.e));
+			g_assert_cmpuint(g.sink->phases, ==, ref.sink->phases);
+			g_assert_cmpuint(g.sink->seen->len, ==, ref.sink->seen->len);
+			g_assert_cmpint(memcmp(g.sink->seen->data, ref.sink->seen->data,
+					       ref.sink->seen->len * sizeof(struct seen)), ==, 0);
+			for (unsigned i = 0; i < N_SRC; i++)
+				g_assert_cmpuint(g.src[i]->credit, ==, ref.src[i]->credit);
+			graph_free(&g);
+		}
+		graph_free(&ref);
 	}
 }
 
@@ -681,6 +762,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/partition/run", test_run);
 	g_test_add_func("/partition/ordered", test_ordered);
 	g_test_add_func("/partition/coded", test_coded);
+	g_test_add_func("/partition/inert", test_inert);
 	g_test_add_func("/partition/ordered-latency", test_ordered_latency);
 	g_test_add_func("/partition/fail-in-burst", test_fail_in_burst);
 	g_test_add_func("/partition/same-key", test_same_key);

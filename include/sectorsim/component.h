@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 7
+#define SS_ABI_VERSION 8
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -188,6 +188,7 @@ struct ss_port_group {
 	unsigned flags;		/* SS_PORT_*: what the component promises */
 	uint64_t lookahead;	/* ticks: see ss_component_set_port_lookahead */
 	uint64_t quiet_until;	/* a tick: see ss_port_promise_quiet */
+	bool inert;		/* see ss_port_promise_inert */
 };
 
 /*
@@ -299,6 +300,25 @@ static inline void ss_port_promise_quiet(struct ss_component *c, unsigned row,
 					 uint64_t tick)
 {
 	c->port_groups[row].quiet_until = tick;
+}
+
+/*
+ * A promise the component keeps up to date as it runs: while `inert` is
+ * true, what arrives on its port `row` changes nothing it sends or
+ * schedules, nor when (it may count it, or check it and fail the run);
+ * false, the default, promises nothing.  It may be made anywhere, and
+ * covers what arrives from then on; it may be withdrawn only in an event
+ * of the component's own or on a message through a port that is not
+ * inert, never on a message it covers.  With --threads, in time order,
+ * partitions that send only to inert ports of a partition need not wait
+ * for it (a block scheduler whose grid is all dispatched ignores the SMs'
+ * block ends until the next kernel).  A promise that does not hold makes
+ * results depend on the thread count.
+ */
+static inline void ss_port_promise_inert(struct ss_component *c, unsigned row,
+					 bool inert)
+{
+	c->port_groups[row].inert = inert;
 }
 
 /*
