@@ -21,33 +21,47 @@ time_runs() {
 	printf '%-40s %7s s   peak %6s MiB\n' "$name" "$median" "$peak"
 }
 
-# thread_pairs NAME BIN ARGS...: the warm-up, then RUNS pairs of runs of
-# BIN ARGS on one thread and on two, alternating, so that the machine's
-# drift between blocks of runs (up to 1.5x here) cannot skew the ratio;
-# prints each side's median wall, their peak RSS and the median of the
-# pairs' ratios, and leaves them in $median1, $median2 and $speedup.
-thread_pairs() {
+# word_pairs NAME BIN A B ARGS...: the warm-up of each, then RUNS pairs
+# of runs, "BIN -q A ARGS" then "BIN -q B ARGS", alternating, so that the
+# machine's drift between blocks of runs (up to 1.5x here) cannot skew
+# their ratio; prints each side's median wall, the median of the pairs'
+# ratios A / B and the peak RSS, and leaves them in $median1, $median2
+# and $ratio.
+word_pairs() {
 	name=$1
 	tbin=$2
-	shift 2
-	"$tbin" -q --threads 2 "$@" >/dev/null 2>&1 ||
-		{ echo "$0: $name failed: $tbin $*" >&2; exit 1; }
+	word1=$3
+	word2=$4
+	shift 4
+	for w in "$word1" "$word2"; do
+		"$tbin" -q "$w" "$@" >/dev/null 2>&1 ||
+			{ echo "$0: $name failed: $tbin $w $*" >&2; exit 1; }
+	done
 	: >"$tmp/pairs"
 	i=0
 	while [ "$i" -lt "$runs" ]; do
-		for t in 1 2; do
-			"$timer" -f '%e %M' -o "$tmp/one$t" "$tbin" -q --threads "$t" "$@" >/dev/null 2>&1 ||
-				{ echo "$0: $name failed: $tbin --threads $t $*" >&2; exit 1; }
-		done
+		"$timer" -f '%e %M' -o "$tmp/one1" "$tbin" -q "$word1" "$@" >/dev/null 2>&1 ||
+			{ echo "$0: $name failed: $tbin $word1 $*" >&2; exit 1; }
+		"$timer" -f '%e %M' -o "$tmp/one2" "$tbin" -q "$word2" "$@" >/dev/null 2>&1 ||
+			{ echo "$0: $name failed: $tbin $word2 $*" >&2; exit 1; }
 		printf '%s %s\n' "$(tail -n 1 "$tmp/one1")" "$(tail -n 1 "$tmp/one2")" >>"$tmp/pairs"
 		i=$((i + 1))
 	done
 	mid=$(((runs + 1) / 2))
 	median1=$(awk '{ print $1 }' "$tmp/pairs" | sort -n | sed -n "${mid}p")
 	median2=$(awk '{ print $3 }' "$tmp/pairs" | sort -n | sed -n "${mid}p")
-	speedup=$(awk '{ printf "%.4f\n", $1 / $3 }' "$tmp/pairs" | sort -n | sed -n "${mid}p")
+	ratio=$(awk '{ printf "%.4f\n", $1 / $3 }' "$tmp/pairs" | sort -n | sed -n "${mid}p")
 	peak=$(awk '{ print ($2 > $4 ? $2 : $4) }' "$tmp/pairs" | sort -n | tail -n 1 |
 		awk '{ printf "%.1f", $1 / 1024 }')
-	printf '%-40s %7s s / %s s   %sx   peak %6s MiB\n' "$name, 1 / 2 threads" \
-		"$median1" "$median2" "$speedup" "$peak"
+	printf '%-40s %7s s / %s s   %sx   peak %6s MiB\n' "$name" \
+		"$median1" "$median2" "$ratio" "$peak"
+}
+
+# thread_pairs NAME BIN ARGS...: word_pairs of BIN ARGS on one thread and
+# on two; the speed-up of two threads is $ratio.
+thread_pairs() {
+	pname=$1
+	pbin=$2
+	shift 2
+	word_pairs "$pname, 1 / 2 threads" "$pbin" --threads=1 --threads=2 "$@"
 }
