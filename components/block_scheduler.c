@@ -207,7 +207,8 @@ static int sched_create(struct ss_component *c, const struct ss_params *p,
 	 */
 	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
 	ss_component_set_port_lookahead(c, "done", 1);
-	/* until a dynamic kernel's first fill (send_last) */
+	/* no block end matters before a dynamic kernel's first fill, which
+	 * withdraws this, nor after send_last, which makes it again */
 	ss_port_promise_inert(c, BS_PORT_DONE, true);
 	ss_component_set_port_flags(c, "kernels", SS_PORT_SILENT);
 	if (policy == POLICY_FIRST_WAVE)

@@ -266,6 +266,7 @@ struct part {
 	uint64_t last_key;		/* of what it ran or delivered last */
 	uint64_t last_sent;		/* key of its last message on a cut link */
 	unsigned last_src;		/* the sender of that, or SRC_OWN */
+	uint64_t steps;			/* run so far (tests: ss_partition_steps) */
 };
 
 struct ss_partitions {
@@ -1772,6 +1773,7 @@ static gpointer worker(gpointer data)
 			step_ordered(ps, p);
 		else
 			step(ps, p);
+		p->steps++;
 
 		pthread_mutex_lock(&ps->lock);
 		ps->running--;
@@ -2102,6 +2104,11 @@ size_t ss_partition_pending(struct ss_engine *e)
 		for (unsigned i = 0; i < e->parts->n; i++)
 			n += ss_engine_pending(e->parts->part[i].q);
 	return n;
+}
+
+uint64_t ss_partition_steps(struct ss_engine *e, const struct ss_component *c)
+{
+	return e->parts ? e->parts->part[c->part].steps : 0;
 }
 
 static void free_batches(struct batch *b)

@@ -567,6 +567,36 @@ static void test_inert(void)
 		}
 		graph_free(&ref);
 	}
+
+	/*
+	 * What the promise is for: a sink deaf all run long lets the sources
+	 * run STEP_TICKS (16) ticks a step, where a hearing one holds them
+	 * to about a tick a step.  (Step counts depend on the threads'
+	 * timing, but not by that much.)
+	 */
+	for (int deaf = 0; deaf <= 1; deaf++) {
+		struct graph g;
+		uint64_t steps;
+
+		build_ex(&g, SS_PORT_DEFERS, SS_PORT_SILENT, true);
+		for (unsigned i = 0; i < N_SRC; i++)
+			g.src[i]->distinct_prio = true;
+		if (deaf) {
+			g.sink->deaf = true;
+			ss_port_promise_inert(&g.sink->c, 0, true);
+		}
+		run_on(&g, 2);
+		g_assert_null(ss_engine_failure(g.e));
+		g_assert_cmpuint(g.sink->seen->len, ==, N_SRC * TICKS * PER_TICK);
+		steps = ss_partition_steps(g.e, &g.src[0]->c);
+		g_test_message("sink %s: the first source's partition ran %" G_GUINT64_FORMAT " steps",
+			       deaf ? "deaf" : "hearing", steps);
+		if (deaf)
+			g_assert_cmpuint(steps, <, TICKS / 2);
+		else
+			g_assert_cmpuint(steps, >, TICKS);
+		graph_free(&g);
+	}
 }
 
 /*

@@ -307,13 +307,16 @@ static inline void ss_port_promise_quiet(struct ss_component *c, unsigned row,
  * true, what arrives on its port `row` changes nothing it sends or
  * schedules, nor when (it may count it, or check it and fail the run);
  * false, the default, promises nothing.  It may be made anywhere, and
- * covers what arrives from then on; it may be withdrawn only in an event
- * of the component's own or on a message through a port that is not
- * inert, never on a message it covers.  With --threads, in time order,
- * partitions that send only to inert ports of a partition need not wait
- * for it (a block scheduler whose grid is all dispatched ignores the SMs'
- * block ends until the next kernel).  A promise that does not hold makes
- * results depend on the thread count.
+ * covers what arrives from then on.  It may be withdrawn only in an
+ * event (of the component's own, or of its partition's, that reaches it
+ * at once) or on a message through a port that neither has the promise
+ * nor a lookahead: never on a message it covers, nor on one that a
+ * lookahead of T lets the others run T ticks past.  With --threads, in
+ * time order, partitions that send only to inert ports of a partition
+ * need not wait for it (a block scheduler whose grid is all dispatched
+ * ignores the SMs' block ends until the next kernel).  A promise that
+ * does not hold, or is withdrawn otherwise, makes results depend on the
+ * thread count or stops the run with an internal error.
  */
 static inline void ss_port_promise_inert(struct ss_component *c, unsigned row,
 					 bool inert)
