@@ -129,9 +129,9 @@ static inline const char *scan_hex_swar(const char *p, uint64_t *v)
 #include <emmintrin.h>
 #define HAVE_SCAN_HEX_SSE2 1
 
-static inline const char *scan_hex_sse2(const char *p, uint64_t *v)
+/* The bytes of x that are hex digits, as bits of a mask. */
+static inline unsigned sse2_hex_mask(__m128i x)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 	__m128i low = _mm_or_si128(x, _mm_set1_epi8(0x20));
 	/* c - lo + 0x80 < 0x80 + n (signed): lo <= c < lo + n */
 	__m128i digit = _mm_cmplt_epi8(
@@ -140,15 +140,16 @@ static inline const char *scan_hex_sse2(const char *p, uint64_t *v)
 	__m128i alpha = _mm_cmplt_epi8(
 		_mm_add_epi8(low, _mm_set1_epi8((char)(0x80 - 'a'))),
 		_mm_set1_epi8((char)(0x80 + 6)));
-	unsigned hex = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, alpha));
-	unsigned len = (unsigned)__builtin_ctz(~hex);	/* bit 16 is clear */
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, alpha));
+}
+
+/* The value of the first len (1..16) bytes of x, all hex digits. */
+static inline uint64_t sse2_hex_value(__m128i x, unsigned len)
+{
 	__m128i nib, pair;
 	uint64_t packed;
 
-	if (len == 16 && trace_hexval[(unsigned char)p[16]])
-		return NULL;
-	if (!len)
-		return p;
 	/*
 	 * each digit's value: the low nibble, + 9 for a letter (bit 6); the
 	 * bytes past the token are cut to 4 bits too, so that shifting them
@@ -164,8 +165,43 @@ static inline const char *scan_hex_sse2(const char *p, uint64_t *v)
 		_mm_srli_epi16(nib, 8));
 	packed = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair, pair));
 	/* the first digit the most significant; the bytes past len out */
-	*v = __builtin_bswap64(packed) >> (4 * (16 - len));
+	return __builtin_bswap64(packed) >> (4 * (16 - len));
+}
+
+static inline const char *scan_hex_sse2(const char *p, uint64_t *v)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned len = (unsigned)__builtin_ctz(~sse2_hex_mask(x));	/* bit 16 is clear */
+
+	if (len == 16 && trace_hexval[(unsigned char)p[16]])
+		return NULL;
+	if (!len)
+		return p;
+	*v = sse2_hex_value(x, len);
 	return p + len;
+}
+
+/*
+ * The address token at p of a line that ends at end (a NUL), when it is
+ * of the usual kind: 1 to 15 hex digits without 0x, then a space or the
+ * line's end.  Its value into *v, and where the next token may start
+ * (past the space; end + 1 at the line's end); NULL for any other token
+ * (more digits, a prefix, spaces first, another separator), which the
+ * caller's general path decides.  One load answers both the digits and
+ * the separator, which is the whole of most tokens of a paper-format
+ * line.  Reads 16 bytes from p, which the line reader's LR_SLACK allows.
+ */
+static inline const char *scan_hex_token_sse2(const char *p, const char *end,
+					      uint64_t *v)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned len = (unsigned)__builtin_ctz(~sse2_hex_mask(x));
+	unsigned space = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+
+	if (len - 1 > 14 || (!(space >> len & 1) && p + len != end))
+		return NULL;
+	*v = sse2_hex_value(x, len);
+	return p + len + 1;
 }
 
 static inline const char *scan_hex(const char *p, uint64_t *v)
@@ -178,6 +214,49 @@ static inline const char *scan_hex(const char *p, uint64_t *v)
 	return scan_hex_swar(p, v);
 }
 #endif
+
+/* scan_hex_token_sse2's answers from scan_hex, anywhere. */
+static inline const char *scan_hex_token_plain(const char *p, const char *end,
+					       uint64_t *v)
+{
+	const char *q = scan_hex(p, v);
+
+	if (!q || q == p || q - p > 15 || (*q != ' ' && q != end))
+		return NULL;
+	return q + 1;
+}
+
+/*
+ * The first space from p on, or end when there is none before it (a line
+ * of the line reader: *end is a NUL, LR_SLACK defined bytes after it).
+ */
+static inline char *find_space(char *p, const char *end)
+{
+#ifdef HAVE_SCAN_HEX_SSE2
+	for (; p < end; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)(const void *)p),
+			_mm_set1_epi8(' ')));
+
+		if (m)
+			return p + __builtin_ctz(m) < end ? p + __builtin_ctz(m) : (char *)end;
+	}
+	return (char *)end;
+#else
+	while (p < end && *p != ' ')
+		p++;
+	return p;
+#endif
+}
+
+static inline const char *scan_hex_token(const char *p, const char *end, uint64_t *v)
+{
+#ifdef HAVE_SCAN_HEX_SSE2
+	return scan_hex_token_sse2(p, end, v);
+#else
+	return scan_hex_token_plain(p, end, v);
+#endif
+}
 
 /* Unsigned decimal, at most 64 bits. */
 static inline bool parse_u64(const char *s, size_t n, uint64_t *v)

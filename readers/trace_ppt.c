@@ -801,8 +801,7 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		while (p < end && *p == ' ')
 			p++;
 		op = p;
-		while (p < end && *p != ' ')
-			p++;
+		p = find_space(p, end);
 		if (p < end)
 			*p++ = '\0';
 		/* not p - op: a NUL inside cuts the text that is interned */
@@ -812,8 +811,14 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		dst = builder_reserve(&l->build, (size_t)(end - p) / 2 + 1);
 		while (p < end) {
 			char *tok;
-			const char *q;
+			const char *q = scan_hex_token(p, end, &dst[n]);
 
+			/* the usual token and its space in one go */
+			if (G_LIKELY(q)) {
+				p = (char *)q;
+				n++;
+				continue;
+			}
 			if (*p == ' ') {
 				p++;
 				continue;

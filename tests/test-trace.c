@@ -1410,6 +1410,101 @@ static void test_scan_hex(void)
 	g_rand_free(rnd);
 }
 
+typedef const char *(*token_fn)(const char *p, const char *end, uint64_t *v);
+
+/*
+ * scan_hex_token's verdict on the token at p of a line ending at end: 1
+ * to 15 hex digits, no prefix, then a space or the end; NULL otherwise.
+ */
+static const char *token_expected(const char *p, const char *end, uint64_t *v)
+{
+	size_t n = 0;
+
+	while (p + n < end && g_ascii_isxdigit(p[n]))
+		n++;
+	if (n == 0 || n > 15 || (p + n != end && p[n] != ' '))
+		return NULL;
+	g_assert_true(parse_hex64(p, n, v));
+	return p + n + 1;
+}
+
+/*
+ * scan_hex_token, on SSE2 and plain, against the rule written out: tokens
+ * of 0 to 20 digits, with and without 0x, before every kind of byte and
+ * at the line's end (a NUL there, whatever follows in the buffer).
+ */
+static void test_scan_hex_token(void)
+{
+	static const char digits[] = "0123456789abcdefABCDEF";
+	static const char after[] = { ' ', '\0', '\n', '\t', 'g', 'x', '/', ':',
+				      '@', '`', '\x80', '\xff', '0', 'f' };
+	token_fn scans[] = { scan_hex_token, scan_hex_token_plain,
+#ifdef HAVE_SCAN_HEX_SSE2
+		scan_hex_token_sse2,
+#endif
+	};
+	GRand *rnd = g_rand_new_with_seed(13);
+	char buf[64];
+	unsigned fast = 0;
+
+	for (size_t n = 0; n <= 20; n++) {
+		for (guint rep = 0; rep < 600; rep++) {
+			size_t pre = rep % 5 == 4 ? 2 : 0, tok = pre + n, line;
+			uint64_t want = 0;
+			const char *w;
+
+			for (size_t i = 0; i < sizeof(buf); i++)
+				buf[i] = digits[g_rand_int_range(rnd, 0, sizeof(digits) - 1)];
+			if (pre)
+				memcpy(buf, rep % 2 ? "0x" : "0X", 2);
+			buf[tok] = after[rep % sizeof(after)];
+			/* the line ends at the token, or a little after it */
+			line = rep % 3 == 0 ? tok : tok + 1 + (size_t)g_rand_int_range(rnd, 0, 20);
+			buf[line] = '\0';
+			w = token_expected(buf, buf + line, &want);
+			fast += w != NULL;
+			for (size_t f = 0; f < G_N_ELEMENTS(scans); f++) {
+				uint64_t got = 0;
+				const char *q = scans[f](buf, buf + line, &got);
+
+				if (q != w || (w && got != want))
+					g_error("scan %zu on '%s' (line of %zu): %s, expected %s",
+						f, buf, line, q ? "a token" : "NULL",
+						w ? "a token" : "NULL");
+			}
+		}
+	}
+	/* both verdicts were met, many times */
+	g_assert_cmpuint(fast, >, 1000);
+	g_assert_cmpuint(fast, <, 21 * 600 - 1000);
+	g_rand_free(rnd);
+}
+
+/* find_space against the byte loop: spaces anywhere, or none, before and
+ * after a line's end at every place in the first 48 bytes. */
+static void test_find_space(void)
+{
+	GRand *rnd = g_rand_new_with_seed(14);
+	char buf[48 + 64];
+
+	for (size_t line = 0; line <= 48; line++) {
+		for (guint rep = 0; rep < 200; rep++) {
+			char *want;
+
+			for (size_t i = 0; i < sizeof(buf); i++)
+				buf[i] = g_rand_int_range(rnd, 0, 8) ? 'a' + (char)(i % 26) : ' ';
+			if (rep % 4 == 0)	/* no space before the end */
+				memset(buf, 'x', line);
+			buf[line] = '\0';
+			want = buf;
+			while (want < buf + line && *want != ' ')
+				want++;
+			g_assert_true(find_space(buf, buf + line) == want);
+		}
+	}
+	g_rand_free(rnd);
+}
+
 /* ---- Nugteren's .trc ------------------------------------------------------ */
 
 static void check_trc_line(const struct gpu_line *l, const char *op, uint32_t warp,
@@ -2174,6 +2269,8 @@ int main(int argc, char **argv)
 		g_clear_pointer(&shared, g_free);
 
 	g_test_add_func("/trace/scan-hex", test_scan_hex);
+	g_test_add_func("/trace/scan-hex-token", test_scan_hex_token);
+	g_test_add_func("/trace/find-space", test_find_space);
 	g_test_add_func("/trace/unit-pool", test_unit_pool);
 	g_test_add_func("/trace/native/crc32", test_native_crc32);
 	g_test_add_func("/trace/format-names", test_format_names);
