@@ -833,9 +833,7 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 				p = (char *)q + (q < end);
 			} else {
 				/* the exact verdict, and its message */
-				p = tok;
-				while (p < end && *p != ' ')
-					p++;
+				p = find_space(tok, end);
 				if (!parse_hex64(tok, (size_t)(p - tok), &dst[n]))
 					return address_error(r, tok,
 							     (size_t)(p - tok),

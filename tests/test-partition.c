@@ -523,6 +523,16 @@ static void test_ordered(void)
 	}
 }
 
+/* The hub graph of test_inert: sources at priorities of their own, a
+ * sink deaf every deaf_period ticks (0: never by itself). */
+static void build_hub(struct graph *g, uint64_t deaf_period)
+{
+	build_ex(g, SS_PORT_DEFERS, SS_PORT_SILENT, true);
+	g->sink->deaf_period = deaf_period;
+	for (unsigned i = 0; i < N_SRC; i++)
+		g->src[i]->distinct_prio = true;
+}
+
 /*
  * A hub that goes deaf in phases (its input inert) and hears again in
  * events of its own: while it is deaf the sources need not wait for it,
@@ -539,10 +549,7 @@ static void test_inert(void)
 	for (size_t d = 0; d < G_N_ELEMENTS(periods); d++) {
 		struct graph ref;
 
-		build_ex(&ref, SS_PORT_DEFERS, SS_PORT_SILENT, true);
-		ref.sink->deaf_period = periods[d];
-		for (unsigned i = 0; i < N_SRC; i++)
-			ref.src[i]->distinct_prio = true;
+		build_hub(&ref, periods[d]);
 		start(&ref, false);
 		ss_engine_run(ref.e, SS_TICK_MAX);
 		g_assert_null(ss_engine_failure(ref.e));
@@ -551,10 +558,7 @@ static void test_inert(void)
 		for (size_t t = 0; t < G_N_ELEMENTS(threads); t++) {
 			struct graph g;
 
-			build_ex(&g, SS_PORT_DEFERS, SS_PORT_SILENT, true);
-			g.sink->deaf_period = periods[d];
-			for (unsigned i = 0; i < N_SRC; i++)
-				g.src[i]->distinct_prio = true;
+			build_hub(&g, periods[d]);
 			run_on(&g, threads[t]);
 			g_assert_null(ss_engine_failure(g.e));
 			g_assert_cmpuint(g.sink->phases, ==, ref.sink->phases);
@@ -578,9 +582,7 @@ static void test_inert(void)
 		struct graph g;
 		uint64_t steps;
 
-		build_ex(&g, SS_PORT_DEFERS, SS_PORT_SILENT, true);
-		for (unsigned i = 0; i < N_SRC; i++)
-			g.src[i]->distinct_prio = true;
+		build_hub(&g, 0);
 		if (deaf) {
 			g.sink->deaf = true;
 			ss_port_promise_inert(&g.sink->c, 0, true);

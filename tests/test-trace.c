@@ -1381,9 +1381,11 @@ static void check_scan(scan_fn scan, const char *tok, size_t n)
 			G_GINT64_MODIFIER "x", (int)n, tok, n, got, want);
 }
 
+/* Every hex digit, both cases, for the scanners' random tokens. */
+static const char hex_digits[] = "0123456789abcdefABCDEF";
+
 static void test_scan_hex(void)
 {
-	static const char digits[] = "0123456789abcdefABCDEF";
 	static const char after[] = { ' ', '\0', '\n', 'g', 'G', 'x', '/', ':',
 				      '@', '`', '\x80', '\xb0', '\xe1', '\xff' };
 	scan_fn scans[] = { scan_hex_swar, scan_hex,
@@ -1397,12 +1399,12 @@ static void test_scan_hex(void)
 	for (size_t n = 0; n <= 20; n++) {
 		for (guint rep = 0; rep < 400; rep++) {
 			for (size_t i = 0; i < n; i++)
-				buf[i] = digits[g_rand_int_range(rnd, 0, sizeof(digits) - 1)];
+				buf[i] = hex_digits[g_rand_int_range(rnd, 0, sizeof(hex_digits) - 1)];
 			if (rep < 22 && n)	/* every digit in every place */
-				memset(buf, digits[rep], n);
+				memset(buf, hex_digits[rep], n);
 			buf[n] = after[rep % sizeof(after)];
 			for (size_t i = n + 1; i < sizeof(buf); i++)
-				buf[i] = digits[g_rand_int_range(rnd, 0, sizeof(digits) - 1)];
+				buf[i] = hex_digits[g_rand_int_range(rnd, 0, sizeof(hex_digits) - 1)];
 			for (size_t f = 0; f < G_N_ELEMENTS(scans); f++)
 				check_scan(scans[f], buf, n);
 		}
@@ -1435,7 +1437,6 @@ static const char *token_expected(const char *p, const char *end, uint64_t *v)
  */
 static void test_scan_hex_token(void)
 {
-	static const char digits[] = "0123456789abcdefABCDEF";
 	static const char after[] = { ' ', '\0', '\n', '\t', 'g', 'x', '/', ':',
 				      '@', '`', '\x80', '\xff', '0', 'f' };
 	token_fn scans[] = { scan_hex_token, scan_hex_token_plain,
@@ -1454,7 +1455,7 @@ static void test_scan_hex_token(void)
 			const char *w;
 
 			for (size_t i = 0; i < sizeof(buf); i++)
-				buf[i] = digits[g_rand_int_range(rnd, 0, sizeof(digits) - 1)];
+				buf[i] = hex_digits[g_rand_int_range(rnd, 0, sizeof(hex_digits) - 1)];
 			if (pre)
 				memcpy(buf, rep % 2 ? "0x" : "0X", 2);
 			buf[tok] = after[rep % sizeof(after)];
