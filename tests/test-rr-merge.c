@@ -7,11 +7,14 @@
  * give that order for any interleaving of the inputs' pushes and ends,
  * also when serve() itself pushes (a loop in the graph, bursts that grow
  * a ring more than once while a request of it is being served) or ends an
- * input, the last one included.
+ * input, the last one included.  And serve() must see each request
+ * byte for byte as pushed, whatever its shape: the merge keeps the usual
+ * ones in a shorter form.
  */
 #include "config.h"
 
 #include <malloc.h>
+#include <string.h>
 #include <glib.h>
 #include "rr_merge.h"
 
@@ -26,16 +29,53 @@ struct world {
 	guint32 *pushed;	/* per input: requests pushed so far this kernel */
 	guint32 *length;	/* per input: its stream's length this kernel */
 	gboolean *ended;
+	GArray **sent;		/* per input: its requests this kernel, in order */
 	/* serve() pushes the next request of an input now and then */
 	gboolean reenter;
 	unsigned reentered;
 };
 
-static void push_next(struct world *w, unsigned i)
+/*
+ * Request seq of input i, its identity in mask (the input) and warp (the
+ * place): mostly of the shape an SM's L1 sends (aligned, the SM's number,
+ * part_addr the address or 0 as the input goes), now and then with a
+ * field that the short form cannot hold.
+ */
+static struct mem_req make_request(struct world *w, unsigned i, guint32 seq)
 {
 	struct mem_req r;
+	uint64_t addr = ((uint64_t)g_rand_int(w->rng) << 32 | g_rand_int(w->rng)) & ~(uint64_t)31;
 
-	mem_req_init(&r, MEM_READ, ID(i, w->pushed[i]), 32);
+	mem_req_init(&r, g_rand_boolean(w->rng) ? MEM_READ : MEM_WRITE, addr, 32);
+	r.mask = i;
+	r.warp = seq;
+	r.sm = (uint16_t)i;
+	r.space = (uint8_t)g_rand_int_range(w->rng, 0, 2);
+	r.part_addr = i % 3 ? addr : 0;
+	switch (g_rand_int_range(w->rng, 0, 40)) {
+	case 0: r.addr |= 8; break;
+	case 1: r.part_addr = addr ^ 4096; break;
+	case 2: r.size = 64; break;
+	case 3: r.sm = 999; break;
+	case 4: r.flags = MEM_F_BYPASS; break;
+	case 5: r.ctl = 1; break;
+	case 6: r.reason = 2; break;
+	case 7: r.route = 3; break;
+	case 8: r.tag = 77; break;
+	case 9: r.space = 2; break;
+	case 10: r.hdr.kind = 16; break;
+	case 11: r.hdr.kind = 0; break;
+	case 12: r.hdr.kind = MEM_ATOMIC; break;
+	default: break;
+	}
+	return r;
+}
+
+static void push_next(struct world *w, unsigned i)
+{
+	struct mem_req r = make_request(w, i, w->pushed[i]);
+
+	g_array_append_val(w->sent[i], r);
 	w->pushed[i]++;
 	rr_merge_push(w->m, i, &r);
 }
@@ -43,8 +83,13 @@ static void push_next(struct world *w, unsigned i)
 static void serve(void *ctx, const struct mem_req *r)
 {
 	struct world *w = ctx;
-	uint64_t id = r->addr;
+	uint64_t id = ID(r->mask, r->warp);
+	struct mem_req seen = *r;
 
+	g_assert_cmpuint(r->mask, <, w->n_in);
+	g_assert_cmpuint(r->warp, <, w->sent[r->mask]->len);
+	g_assert_true(memcmp(r, &g_array_index(w->sent[r->mask], struct mem_req, r->warp),
+			     sizeof(*r)) == 0);
 	g_array_append_val(w->served, id);
 	if (!w->reenter || g_rand_int_range(w->rng, 0, 4))
 		return;
@@ -58,8 +103,11 @@ static void serve(void *ctx, const struct mem_req *r)
 	for (int b = g_rand_int_range(w->rng, 0, 8) ? 1 : 300; b > 0 && w->pushed[i] < w->length[i]; b--) {
 		w->reentered++;
 		push_next(w, i);
+		/* two at a time, within the stream's length */
+		if (w->pushed[i] < w->length[i])
+			push_next(w, i);
 	}
-	g_assert_cmpuint(r->addr, ==, id);
+	g_assert_true(memcmp(r, &seen, sizeof(*r)) == 0);
 }
 
 /* The plain model: every request of the kernel, by (seq, input). */
@@ -93,6 +141,7 @@ static void run_kernel(struct world *w, guint32 max_len)
 	for (unsigned i = 0; i < w->n_in; i++) {
 		w->pushed[i] = 0;
 		w->ended[i] = FALSE;
+		g_array_set_size(w->sent[i], 0);
 		w->length[i] = g_rand_int_range(w->rng, 0, 4) ? g_rand_int_range(w->rng, 0, max_len + 1) : 0;
 	}
 	while (live) {
@@ -133,7 +182,11 @@ static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
 		.length = g_new0(guint32, n_in),
 		.ended = g_new0(gboolean, n_in),
 		.reenter = reenter,
+		.sent = g_new(GArray *, n_in),
 	};
+
+	for (unsigned i = 0; i < n_in; i++)
+		w.sent[i] = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
 
 	w.m = rr_merge_new(n_in, FALSE, serve, &w);
 	/* kernels one after the other on the same merge: it must start afresh */
@@ -147,6 +200,9 @@ static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
 	g_free(w.pushed);
 	g_free(w.length);
 	g_free(w.ended);
+	for (unsigned i = 0; i < n_in; i++)
+		g_array_free(w.sent[i], TRUE);
+	g_free(w.sent);
 }
 
 static void test_against_plain(void)
