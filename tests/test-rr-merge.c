@@ -66,6 +66,11 @@ static struct mem_req make_request(struct world *w, unsigned i, guint32 seq)
 	case 10: r.hdr.kind = 16; break;
 	case 11: r.hdr.kind = 0; break;
 	case 12: r.hdr.kind = MEM_ATOMIC; break;
+	case 13: r.hdr.size = 64; break;	/* a larger message's head */
+	case 14: r.hdr.kind = 15; break;
+	case 15: r.addr = r.part_addr = 0; break;
+	case 16: r.flags = 0x80; break;
+	case 17: r.space = 255; break;
 	default: break;
 	}
 	return r;
