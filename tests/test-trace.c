@@ -1384,6 +1384,13 @@ static void check_scan(scan_fn scan, const char *tok, size_t n)
 /* Every hex digit, both cases, for the scanners' random tokens. */
 static const char hex_digits[] = "0123456789abcdefABCDEF";
 
+/* buf[from..to) as random hex digits. */
+static void random_hex(GRand *rnd, char *buf, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		buf[i] = hex_digits[g_rand_int_range(rnd, 0, sizeof(hex_digits) - 1)];
+}
+
 static void test_scan_hex(void)
 {
 	static const char after[] = { ' ', '\0', '\n', 'g', 'G', 'x', '/', ':',
@@ -1398,13 +1405,11 @@ static void test_scan_hex(void)
 
 	for (size_t n = 0; n <= 20; n++) {
 		for (guint rep = 0; rep < 400; rep++) {
-			for (size_t i = 0; i < n; i++)
-				buf[i] = hex_digits[g_rand_int_range(rnd, 0, sizeof(hex_digits) - 1)];
+			random_hex(rnd, buf, 0, n);
 			if (rep < 22 && n)	/* every digit in every place */
 				memset(buf, hex_digits[rep], n);
 			buf[n] = after[rep % sizeof(after)];
-			for (size_t i = n + 1; i < sizeof(buf); i++)
-				buf[i] = hex_digits[g_rand_int_range(rnd, 0, sizeof(hex_digits) - 1)];
+			random_hex(rnd, buf, n + 1, sizeof(buf));
 			for (size_t f = 0; f < G_N_ELEMENTS(scans); f++)
 				check_scan(scans[f], buf, n);
 		}
@@ -1454,8 +1459,7 @@ static void test_scan_hex_token(void)
 			uint64_t want = 0;
 			const char *w;
 
-			for (size_t i = 0; i < sizeof(buf); i++)
-				buf[i] = hex_digits[g_rand_int_range(rnd, 0, sizeof(hex_digits) - 1)];
+			random_hex(rnd, buf, 0, sizeof(buf));
 			if (pre)
 				memcpy(buf, rep % 2 ? "0x" : "0X", 2);
 			buf[tok] = after[rep % sizeof(after)];
