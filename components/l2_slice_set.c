@@ -738,6 +738,21 @@ G_GNUC_NO_INLINE static void l2_recv_after_end(struct ss_component *c, struct ss
 		rr_merge_push(l2->merge, in->index, (const struct mem_req *)m);
 }
 
+static void l2_recv(struct ss_component *c, struct ss_port *in,
+		    const struct ss_msg *m);
+
+/* A run (mem.h) where the merge does not take it whole: each request. */
+G_GNUC_NO_INLINE static void l2_recv_each(struct ss_component *c, struct ss_port *in,
+					  const struct mem_run *run)
+{
+	for (unsigned k = 0; k < run->n; k++) {
+		struct mem_req r;
+
+		mem_run_request(run, k, &r);
+		l2_recv(c, in, &r.hdr);
+	}
+}
+
 /* Once per request: all but the merge are tail calls (no registers saved). */
 static void l2_recv(struct ss_component *c, struct ss_port *in,
 		    const struct ss_msg *m)
@@ -746,13 +761,17 @@ static void l2_recv(struct ss_component *c, struct ss_port *in,
 	const struct mem_req *r = (const struct mem_req *)m;
 
 	if (G_UNLIKELY(l2->end_due | l2->timed)) {
-		if (l2->timed)
+		if (m->kind == MEM_RUN)
+			l2_recv_each(c, in, (const struct mem_run *)m);
+		else if (l2->timed)
 			l2_recv_timed(l2, in, r);
 		else
 			l2_recv_after_end(c, in, m);
 	}
 	else if (m->kind == MEM_CONTROL)
 		control(l2, in, r);
+	else if (m->kind == MEM_RUN)
+		rr_merge_push_run(l2->merge, in->index, (const struct mem_run *)m);
 	else
 		rr_merge_push(l2->merge, in->index, r);
 }

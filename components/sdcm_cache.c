@@ -899,6 +899,21 @@ static void sdcm_recv(struct ss_component *c, struct ss_port *in,
 	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
 	const struct mem_req *r = (const struct mem_req *)m;
 
+	if (m->kind == MEM_RUN) {
+		const struct mem_run *run = (const struct mem_run *)m;
+
+		if (!s->t) {
+			rr_merge_push_run(s->merge, in->index, run);
+			return;
+		}
+		for (unsigned k = 0; k < run->n; k++) {
+			struct mem_req q;
+
+			mem_run_request(run, k, &q);
+			timing_recv(s, in, &q);
+		}
+		return;
+	}
 	if (s->t) {
 		timing_recv(s, in, r);
 		return;

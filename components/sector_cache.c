@@ -79,6 +79,14 @@ struct sector_cache {
 	 * else NULL; and the count of those simulated again */
 	struct sc_timepar *timepar;
 	uint64_t *replayed, replayed_seen;
+	/*
+	 * Functional, to a level that takes its inputs' requests whenever
+	 * they come (ANY_DELAY: the reference's L2 merges whole streams):
+	 * what goes down is held in a run of up to MEM_RUN_MAX requests, and
+	 * crosses to the L2's thread, and reaches it, once per run.
+	 */
+	enum { RUNS_UNKNOWN, RUNS_OFF, RUNS_ON } down_runs;
+	struct mem_run run;
 };
 
 /* The capacity counter: this kernel's sets x ways x line. */
@@ -93,10 +101,40 @@ static void update_plain(struct sector_cache *sc)
 		    !sc->timepar && sc->n_in == 1;
 }
 
+/* The run held for mem_side, if any, goes down. */
+static void send_run(struct sector_cache *sc)
+{
+	if (sc->run.n) {
+		ss_port_send(sc->mem_side, &sc->run.hdr);
+		sc->run.n = 0;
+	}
+}
+
+/*
+ * Whether what goes down goes in runs, asked once something does: the
+ * level below sets its ports' flags as late as its xinit, and a source
+ * may send from its xstart, before this cache's.
+ */
+G_GNUC_NO_INLINE static bool resolve_runs(struct sector_cache *sc)
+{
+	sc->down_runs = ss_port_peer_flags(sc->mem_side) & SS_PORT_ANY_DELAY
+			? RUNS_ON : RUNS_OFF;
+	return sc->down_runs == RUNS_ON;
+}
+
+/* What the model sends down, through the run when it fits in one. */
 static void emit_down(void *ctx, const struct mem_req *r)
 {
 	struct sector_cache *sc = ctx;
 
+	if (sc->down_runs == RUNS_ON ||
+	    (sc->down_runs == RUNS_UNKNOWN && resolve_runs(sc))) {
+		if (G_LIKELY(mem_run_add(&sc->run, r)))
+			return;
+		send_run(sc);
+		if (mem_run_add(&sc->run, r))
+			return;
+	}
 	ss_port_send(sc->mem_side, &r->hdr);
 }
 
@@ -337,6 +375,7 @@ static void sector_cache_control(struct sector_cache *sc, const struct mem_req *
 static void end_kernel_now(struct sector_cache *sc, const struct mem_req *r)
 {
 	sector_cache_control(sc, r);
+	send_run(sc);
 	if (sc->timing)
 		ss_port_send_after(sc->mem_side, &r->hdr, ct_control_delay(sc->timing));
 	else
@@ -461,6 +500,21 @@ G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, str
 	/* the last kernel's end, due at this tick's end, goes first */
 	if (G_UNLIKELY(sc->end_due))
 		end_due_now(sc);
+	if (m->kind == MEM_RUN) {
+		const struct mem_run *run = (const struct mem_run *)m;
+
+		if (sc->merge) {
+			rr_merge_push_run(sc->merge, in->index, run);
+			return;
+		}
+		for (unsigned k = 0; k < run->n; k++) {
+			struct mem_req q;
+
+			mem_run_request(run, k, &q);
+			serve_request(sc, &q);
+		}
+		return;
+	}
 	if (G_LIKELY(m->kind != MEM_CONTROL)) {
 		if (sc->merge)
 			rr_merge_push(sc->merge, in->index, r);
@@ -495,7 +549,7 @@ static void sector_cache_recv(struct ss_component *c, struct ss_port *in,
 {
 	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
 
-	if (G_LIKELY(m->kind != MEM_CONTROL && in == sc->cpu_side && sc->plain))
+	if (G_LIKELY(m->kind < MEM_CONTROL && in == sc->cpu_side && sc->plain))
 		sc_access(sc->cache, (const struct mem_req *)m);
 	else
 		sector_cache_recv_other(c, in, m);
@@ -509,7 +563,9 @@ static void sector_cache_finish(struct ss_component *c)
 
 	if (sc->timepar)
 		cache_timepar_run(sc->timepar, sc->replayed, &sc->replayed_seen);
+	send_run(sc);
 }
+
 
 static void sector_cache_destroy(struct ss_component *c)
 {

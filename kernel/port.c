@@ -132,6 +132,19 @@ unsigned ss_component_port_count(const struct ss_component *c,
 	return g ? g->n : 0;
 }
 
+unsigned ss_port_peer_flags(const struct ss_port *p)
+{
+	const struct ss_component *c;
+
+	if (!p->bound)
+		return 0;
+	c = p->peer->owner;
+	for (unsigned g = 0; g < c->n_port_groups; g++)
+		if (c->port_groups[g].desc == p->peer->desc)
+			return c->port_groups[g].flags;
+	return 0;
+}
+
 void ss_component_set_port_flags(struct ss_component *c, const char *name,
 				 unsigned flags)
 {

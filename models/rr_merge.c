@@ -2,6 +2,7 @@
 /* The round-robin merge of request streams (rr_merge.h). */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <glib.h>
 #include "rr_merge.h"
@@ -264,6 +265,54 @@ void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r)
 		return;
 	}
 	push_slow(m, i, r);
+}
+
+/*
+ * A run's entries are coded as the slots are (struct rr_slot), so a run
+ * for an input whose turn it is not, behind requests of its shape (or
+ * none), is copied in whole; otherwise its requests are queued one by
+ * one, then served if it is the input's turn.  (With `arrival`, served
+ * one by one: such a merge promises no order among inputs, and a sender
+ * sends runs only to one that does.)
+ */
+G_STATIC_ASSERT(sizeof(struct mem_run_entry) == sizeof(struct rr_slot));
+G_STATIC_ASSERT(offsetof(struct mem_run_entry, mask) == offsetof(struct rr_slot, mask));
+G_STATIC_ASSERT(offsetof(struct mem_run_entry, warp) == offsetof(struct rr_slot, warp));
+
+void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run)
+{
+	struct rr_fifo *f = &m->fifo[i];
+	const struct usual u = { .size = run->size, .sm = run->sm, .part_is_addr = true };
+
+	if (!m->arrival && i != m->cursor &&
+	    (!f->slot.n || (f->usual.size == u.size && f->usual.sm == u.sm &&
+			    !f->usual.flags && f->usual.part_is_addr))) {
+		if (!f->slot.n)
+			f->usual = u;
+		while (f->slot.cap - f->slot.n < run->n)
+			ring_grow(&f->slot, sizeof(struct rr_slot));
+		for (unsigned k = 0; k < run->n; k++) {
+			memcpy(ring_tail(&f->slot, sizeof(struct rr_slot)), &run->req[k],
+			       sizeof(struct rr_slot));
+			f->slot.n++;
+		}
+		return;
+	}
+	/*
+	 * The whole run is queued before anything of it is served: a request
+	 * that a serve() pushes to input i came after the run, as on a link.
+	 */
+	for (unsigned k = 0; k < run->n; k++) {
+		struct mem_req r;
+
+		mem_run_request(run, k, &r);
+		if (m->arrival)
+			m->serve(m->ctx, &r);
+		else
+			fifo_push(f, &r);
+	}
+	if (!m->arrival && i == m->cursor)
+		drain(m);
 }
 
 bool rr_merge_end(struct rr_merge *m, unsigned i)

@@ -32,6 +32,13 @@ void rr_merge_free(struct rr_merge *m);
 void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r);
 
 /*
+ * The requests of a run from input i (mem.h), in order, as if pushed one
+ * by one, except that a request pushed from inside a serve() of one of
+ * them comes after the whole run (on a link, the run came first).
+ */
+void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run);
+
+/*
  * Input i ended the kernel.  True when that was the last input: everything
  * has been served and the merge is ready for the next kernel.  An input
  * that ends a kernel twice is a component bug (g_error).

@@ -75,9 +75,56 @@ static const struct ss_component_type tap_type = {
 	.instance_size = sizeof(struct tap),
 };
 
+/*
+ * l2hw_run_tap: a tap that takes its inputs whenever they come
+ * (SS_PORT_ANY_DELAY), so that a cache above it sends runs (mem.h): it
+ * logs each run as "run:N " and then its requests as the tap would.
+ */
+static int run_tap_create(struct ss_component *c, const struct ss_params *p,
+			  GError **err)
+{
+	ss_component_set_port_flags(c, "in", SS_PORT_SILENT | SS_PORT_ANY_DELAY);
+	return tap_create(c, p, err);
+}
+
+static void run_tap_recv(struct ss_component *c, struct ss_port *in,
+			 const struct ss_msg *m)
+{
+	const struct mem_run *run = (const struct mem_run *)m;
+
+	if (m->kind != MEM_RUN) {
+		tap_recv(c, in, m);
+		return;
+	}
+	g_assert_cmpuint(run->n, >=, 1);
+	g_assert_cmpuint(run->n, <=, MEM_RUN_MAX);
+	g_assert_cmpuint(m->size, ==, offsetof(struct mem_run, req) + run->n * sizeof(run->req[0]));
+	g_string_append_printf(tap_log, "run:%u ", run->n);
+	for (unsigned k = 0; k < run->n; k++) {
+		struct mem_req r;
+
+		mem_run_request(run, k, &r);
+		tap_recv(c, in, &r.hdr);
+	}
+}
+
+static const struct ss_component_ops run_tap_ops = {
+	.xcreate = run_tap_create,
+	.xrecv = run_tap_recv,
+};
+
+static const struct ss_component_type run_tap_type = {
+	.abi_version = SS_ABI_VERSION,
+	.name = "l2hw_run_tap",
+	.summary = "Test: logs what passes, runs included, taking it whenever it comes",
+	.ports = tap_ports,
+	.ops = &run_tap_ops,
+	.instance_size = sizeof(struct tap),
+};
+
 /* ---- running an INI ---------------------------------------------------------- */
 
-static const struct ss_component_type *const test_types[] = { &tap_type, NULL };
+static const struct ss_component_type *const test_types[] = { &tap_type, &run_tap_type, NULL };
 
 /* `ini` built, run when `run`; the tap's log starts empty. */
 static struct sim_run load(const char *ini, bool run)
@@ -645,6 +692,61 @@ static void test_equivalence_kernels(void)
 			   nonzero);
 }
 
+/*
+ * A functional L1 in front of a level that takes its inputs whenever they
+ * come sends what goes down in runs of up to MEM_RUN_MAX, each request as
+ * it would have gone alone, and a run is sent before a control message;
+ * in front of any other it sends them alone.  The stream: 40 writes,
+ * written through, a kernel's end, then 20 reads that miss, each a fetch
+ * of one sector, and an end.
+ */
+static void test_runs(void)
+{
+	GString *reqs = g_string_new(NULL);
+	char *plain_log, *ini;
+	GRegex *runs = g_regex_new("run:[0-9]+ ", 0, 0, NULL);
+	char *stripped;
+
+	for (unsigned k = 0; k < 40; k++)
+		g_string_append_printf(reqs, "W%#x ", 0x10000 + 32 * k);
+	g_string_append(reqs, "E ");
+	for (unsigned k = 0; k < 20; k++)
+		g_string_append_printf(reqs, "R%#x ", 0x40000 + 128 * k);
+	g_string_append(reqs, "E");
+	for (int as_runs = 0; as_runs < 2; as_runs++) {
+		ini = g_strdup_printf(PLUGIN
+			"[component a]\ntype = mem_script\nrequests = %s\n"
+			"[component l1]\ntype = sector_cache\nsize = 16KiB\nassoc = 4\n"
+			"line_bytes = 128B\nsector_bytes = 32B\nwrite_hit = write_through\n"
+			"write_miss = allocate\n"
+			"[component tap]\ntype = %s\n"
+			"[link la]\nfrom = a.out\nto = l1.cpu_side[0]\n"
+			"[link lt]\nfrom = l1.mem_side\nto = tap.in[0]\n",
+			reqs->str, as_runs ? "l2hw_run_tap" : "l2hw_tap");
+		struct sim_run rn = run_ini(ini);
+
+		if (!as_runs) {
+			plain_log = g_strdup(tap_log->str);
+			g_assert_null(strstr(plain_log, "run:"));
+		} else {
+			/* 40 writes in runs of 15, 15, 10 before the end; the
+			 * reads' 20 fetches in 15 and 5 before the next */
+			g_assert_nonnull(strstr(tap_log->str, "run:15 0:W0x10000@"));
+			g_assert_nonnull(strstr(tap_log->str, "run:10 0:W0x103c0@"));
+			g_assert_nonnull(strstr(tap_log->str, "/ffffffff 0:end run:15 0:R0x40000@"));
+			g_assert_true(g_str_has_suffix(tap_log->str, "/ffffffff 0:end "));
+			stripped = g_regex_replace_literal(runs, tap_log->str, -1, 0, "", 0, NULL);
+			g_assert_cmpstr(stripped, ==, plain_log);
+			g_free(stripped);
+		}
+		sim_run_free(&rn);
+		g_free(ini);
+	}
+	g_free(plain_log);
+	g_regex_unref(runs);
+	g_string_free(reqs, TRUE);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -658,6 +760,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/l2hw/refused", test_refused);
 	g_test_add_func("/l2hw/equivalence-hw", test_equivalence_hw);
 	g_test_add_func("/l2hw/equivalence-kernels", test_equivalence_kernels);
+	g_test_add_func("/l2hw/runs", test_runs);
 
 	int status = g_test_run();
 	char *ini = g_build_filename(tmpdir, "t.ini", NULL);

@@ -32,6 +32,9 @@ struct world {
 	GArray **sent;		/* per input: its requests this kernel, in order */
 	/* serve() pushes the next request of an input now and then */
 	gboolean reenter;
+	/* bursts go as runs (mem.h) where their requests fit in one */
+	gboolean runs;
+	unsigned in_runs;
 	unsigned reentered;
 };
 
@@ -83,6 +86,60 @@ static void push_next(struct world *w, unsigned i)
 	g_array_append_val(w->sent[i], r);
 	w->pushed[i]++;
 	rr_merge_push(w->m, i, &r);
+}
+
+/*
+ * Requests held in a run go on record (sent, pushed) only as the run is
+ * pushed: serve() may push the input's next request meanwhile, and that
+ * one comes after them.
+ */
+static void record(struct world *w, unsigned i, const struct mem_req *r)
+{
+	g_array_append_val(w->sent[i], *r);
+	w->pushed[i]++;
+}
+
+static void push_run(struct world *w, unsigned i, struct mem_run *run)
+{
+	struct mem_req r;
+
+	for (unsigned k = 0; k < run->n; k++) {
+		mem_run_request(run, k, &r);
+		record(w, i, &r);
+	}
+	w->in_runs += run->n;
+	rr_merge_push_run(w->m, i, run);
+	run->n = 0;
+}
+
+/*
+ * n requests of input i, as an L1 sends down to a level that takes runs:
+ * each added to the run while it fits, the run pushed when the next does
+ * not (and that one alone when it fits in no run) and at the burst's end.
+ */
+static void push_burst_runs(struct world *w, unsigned i, int n)
+{
+	struct mem_run run = { .n = 0 };
+
+	for (; n > 0 && w->pushed[i] + run.n < w->length[i]; n--) {
+		struct mem_req r = make_request(w, i, w->pushed[i] + run.n);
+
+		if (mem_run_add(&run, &r))
+			continue;
+		if (run.n) {
+			push_run(w, i, &run);
+			/* serve() may have pushed the input's next ones */
+			if (w->pushed[i] >= w->length[i])
+				break;
+			r.warp = w->pushed[i];
+		}
+		if (mem_run_add(&run, &r))
+			continue;
+		record(w, i, &r);
+		rr_merge_push(w->m, i, &r);
+	}
+	if (run.n)
+		push_run(w, i, &run);
 }
 
 static void serve(void *ctx, const struct mem_req *r)
@@ -156,7 +213,11 @@ static void run_kernel(struct world *w, guint32 max_len)
 			continue;
 		if (w->pushed[i] < w->length[i]) {
 			/* bursts, as a warp instruction's sectors come */
-			for (int b = g_rand_int_range(w->rng, 1, 12); b > 0 && w->pushed[i] < w->length[i]; b--)
+			int b = g_rand_int_range(w->rng, 1, w->runs ? 40 : 12);
+
+			if (w->runs)
+				push_burst_runs(w, i, b);
+			for (; !w->runs && b > 0 && w->pushed[i] < w->length[i]; b--)
 				push_next(w, i);
 		} else {
 			w->ended[i] = TRUE;
@@ -177,7 +238,7 @@ static void run_kernel(struct world *w, guint32 max_len)
 	g_array_free(e, TRUE);
 }
 
-static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
+static void run_world_as(unsigned n_in, gboolean reenter, gboolean runs, guint32 seed)
 {
 	struct world w = {
 		.served = g_array_new(FALSE, FALSE, sizeof(uint64_t)),
@@ -187,6 +248,7 @@ static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
 		.length = g_new0(guint32, n_in),
 		.ended = g_new0(gboolean, n_in),
 		.reenter = reenter,
+		.runs = runs,
 		.sent = g_new(GArray *, n_in),
 	};
 
@@ -199,6 +261,9 @@ static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
 		run_kernel(&w, k % 5 == 4 ? 600 : 40);
 	if (reenter)
 		g_assert_cmpuint(w.reentered, >, 0);
+	/* most requests went in runs, the rest alone */
+	if (runs)
+		g_assert_cmpuint(w.in_runs, >, 0);
 	rr_merge_free(w.m);
 	g_array_free(w.served, TRUE);
 	g_rand_free(w.rng);
@@ -208,6 +273,11 @@ static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
 	for (unsigned i = 0; i < n_in; i++)
 		g_array_free(w.sent[i], TRUE);
 	g_free(w.sent);
+}
+
+static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
+{
+	run_world_as(n_in, reenter, FALSE, seed);
 }
 
 static void test_against_plain(void)
@@ -220,6 +290,65 @@ static void test_serve_pushes(void)
 {
 	for (guint32 seed = 1; seed <= 30; seed++)
 		run_world(1 + seed % 7 * 3, TRUE, seed);
+}
+
+/* Bursts pushed as runs, with serve() pushing or not. */
+static void test_runs(void)
+{
+	for (guint32 seed = 1; seed <= 30; seed++)
+		run_world_as(1 + seed % 9 * (seed % 3 ? 1 : 10), seed % 2, TRUE, seed);
+}
+
+/*
+ * mem_run_add takes what mem_run_request gives back byte for byte, up to
+ * MEM_RUN_MAX requests of one SM and size, and refuses, unchanged, a
+ * request with any field a run cannot hold.
+ */
+static void test_run_fields(void)
+{
+	struct mem_run run = { .n = 0 };
+	struct mem_req r, back;
+
+	for (unsigned k = 0; k < MEM_RUN_MAX; k++) {
+		mem_req_init(&r, MEM_READ + k % 4, (uint64_t)k << 40 | (uint64_t)k << 5, 32);
+		r.space = (uint8_t)(k & 1);
+		r.mask = 0x1234u * k;
+		r.warp = 7 * k;
+		r.sm = 3;
+		g_assert_true(mem_run_add(&run, &r));
+		g_assert_cmpuint(run.hdr.kind, ==, MEM_RUN);
+		g_assert_cmpuint(run.hdr.size, ==, 16 + 16 * (k + 1));
+		mem_run_request(&run, k, &back);
+		g_assert_true(memcmp(&back, &r, sizeof(r)) == 0);
+	}
+	g_assert_cmpuint(sizeof(run), <=, SS_MSG_MAX);
+	g_assert_false(mem_run_add(&run, &r));		/* full */
+	for (int f = 0; f < 14; f++) {
+		struct mem_run one = { .n = 0 }, before;
+
+		mem_req_init(&r, MEM_WRITE, 4096, 32);
+		r.sm = 3;
+		g_assert_true(mem_run_add(&one, &r));
+		switch (f) {
+		case 0: r.addr |= 16; r.part_addr = r.addr; break;
+		case 1: r.part_addr = 0; break;
+		case 2: r.space = 2; break;
+		case 3: r.ctl = 1; break;
+		case 4: r.flags = MEM_F_BYPASS; break;
+		case 5: r.reason = 1; break;
+		case 6: r.route = 1; break;
+		case 7: r.tag = 1; break;
+		case 8: r.hdr.size = 64; break;
+		case 9: r.hdr.kind = MEM_CONTROL; break;
+		case 10: r.hdr.kind = 0; break;
+		case 11: r.hdr.kind = MEM_RESPONSE; break;
+		case 12: r.sm = 4; break;
+		case 13: r.size = 64; break;
+		}
+		before = one;
+		g_assert_false(mem_run_add(&one, &r));
+		g_assert_true(memcmp(&before, &one, sizeof(one)) == 0);
+	}
 }
 
 /* Input 0 ends from inside a serve() of input 1's request. */
@@ -346,5 +475,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/rr-merge/end-inside-serve", test_end_inside_serve);
 	g_test_add_func("/rr-merge/last-end-inside-serve", test_last_end_inside_serve);
 	g_test_add_func("/rr-merge/arrival", test_arrival);
+	g_test_add_func("/rr-merge/runs", test_runs);
+	g_test_add_func("/rr-merge/run-fields", test_run_fields);
 	return g_test_run();
 }

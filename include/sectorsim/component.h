@@ -15,11 +15,12 @@
 G_BEGIN_DECLS
 
 /*
- * Bumped whenever a struct below changes layout.  A component type carries
+ * Bumped whenever a struct below changes layout, or a protocol gains a
+ * message its components must take (9: mem.sector's MEM_RUN).  A component type carries
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 8
+#define SS_ABI_VERSION 9
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -252,8 +253,10 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
 #define SS_PORT_SILENT		(1u << 0)
 /*
  * What arrives here may arrive any time later and interleaved in any way
- * with the other inputs, as long as each link's messages keep their order
- * and those sent in one tick arrive together: the results are the same.
+ * with the other inputs, as long as each link's messages keep their
+ * order: the results are the same.  So a sender may hold what it sends
+ * here and send it later, in order (an L1 its requests to the L2, in
+ * mem.sector's runs).
  */
 #define SS_PORT_ANY_DELAY	(1u << 1)
 /*
@@ -276,6 +279,13 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
 #define SS_PORT_DEFERS		(1u << 4)
 void ss_component_set_port_flags(struct ss_component *c, const char *name,
 				 unsigned flags);
+/*
+ * The SS_PORT_* flags the component at the other end of p's link set on
+ * its end (0 for an unbound port): a sender may, say, hold messages for a
+ * peer that takes ANY_DELAY.  Flags are set in xcreate or xinit, so ask
+ * from xstart on.
+ */
+unsigned ss_port_peer_flags(const struct ss_port *p);
 /*
  * What arrives on this port makes the component send, or schedule,
  * nothing for `ticks` ticks (a block scheduler refills freed slots at the

@@ -23,6 +23,7 @@
 #ifndef SECTORSIM_MEM_H
 #define SECTORSIM_MEM_H
 
+#include <stddef.h>
 #include <sectorsim/port.h>
 
 #ifdef __cplusplus
@@ -41,6 +42,7 @@ enum mem_op {			/* carried in hdr.kind */
 	MEM_RESPONSE,		/* up: the data of an accepted request is there */
 	MEM_REFUSE,		/* up: the request did not happen; `reason` says why */
 	MEM_RETRY,		/* up: room again after a refusal */
+	MEM_RUN,		/* down: struct mem_run, requests in order */
 };
 
 enum mem_refusal {		/* carried in `reason` of a MEM_REFUSE */
@@ -99,6 +101,75 @@ enum mem_flag {
 	   requests with this flag */
 	MEM_F_MAY_WAIT = 4,
 };
+
+/*
+ * Several requests of one sender in one message, in the order sent, the
+ * same as sending them one by one: crossing threads and reaching the
+ * receiver once per run rather than per request is what it is for.  A
+ * component may send a run (and hold requests to fill it) only on a link
+ * whose receiving end promised SS_PORT_ANY_DELAY (ss_port_peer_flags),
+ * and a component that promises ANY_DELAY on a mem.sector input takes
+ * runs there, each request as mem_run_request gives it back.  A run
+ * holds only requests that mem_run_add takes: reads, writes, atomics and
+ * reductions of MEM_GLOBAL or MEM_LOCAL space, part_addr the address,
+ * no flags and none of the answer fields, all of one SM and size.
+ */
+#define MEM_RUN_MAX 15
+
+struct mem_run_entry {
+	uint64_t addr;		/* low 5 bits: the kind (4 bits), the space (1) */
+	uint32_t mask, warp;
+};
+
+struct mem_run {
+	struct ss_msg hdr;	/* MEM_RUN; size: up to the last entry used */
+	uint16_t n;		/* entries, 1 .. MEM_RUN_MAX */
+	uint16_t sm;
+	uint32_t size;
+	struct mem_run_entry req[MEM_RUN_MAX];
+};
+
+/* Whether r joins run (of n requests so far), and then it is added. */
+static inline bool mem_run_add(struct mem_run *run, const struct mem_req *r)
+{
+	if ((r->addr & (MEM_ATOM - 1)) | (r->part_addr ^ r->addr) | (r->space >> 1) |
+	    r->ctl | r->flags | r->reason | r->route | r->tag |
+	    (r->hdr.size ^ (uint32_t)sizeof(*r)) ||
+	    r->hdr.kind - MEM_READ > MEM_REDUCTION - MEM_READ ||
+	    run->n == MEM_RUN_MAX ||
+	    (run->n && (r->sm != run->sm || r->size != run->size)))
+		return false;
+	run->sm = r->sm;
+	run->size = r->size;
+	run->req[run->n] = (struct mem_run_entry){
+		.addr = r->addr | r->hdr.kind | (uint64_t)r->space << 4,
+		.mask = r->mask, .warp = r->warp,
+	};
+	run->n++;
+	run->hdr = (struct ss_msg){
+		(uint32_t)(offsetof(struct mem_run, req) + run->n * sizeof(run->req[0])),
+		MEM_RUN,
+	};
+	return true;
+}
+
+/* Request k of run, as it was added. */
+static inline void mem_run_request(const struct mem_run *run, unsigned k,
+				   struct mem_req *r)
+{
+	uint64_t a = run->req[k].addr;
+
+	*r = (struct mem_req){
+		.hdr = { sizeof(*r), (uint32_t)(a & 15) },
+		.addr = a & ~(uint64_t)(MEM_ATOM - 1),
+		.part_addr = a & ~(uint64_t)(MEM_ATOM - 1),
+		.size = run->size,
+		.mask = run->req[k].mask,
+		.space = (uint8_t)(a >> 4 & 1),
+		.sm = run->sm,
+		.warp = run->req[k].warp,
+	};
+}
 
 /* Whether a level in timing mode answers r (see above). */
 static inline bool mem_req_wants_answer(const struct mem_req *r)
