@@ -24,6 +24,7 @@
 #define SECTORSIM_MEM_H
 
 #include <stddef.h>
+#include <string.h>
 #include <sectorsim/port.h>
 
 #ifdef __cplusplus
@@ -68,7 +69,8 @@ enum mem_ctl {			/* what a MEM_CONTROL message asks */
 				   in timing mode) completes what is due now */
 };
 
-/* 48 bytes: every field after flags lies in what was its padding */
+/* 48 bytes: every field after flags lies in what was its padding (the
+ * last 8 bytes, flags to tag, are what mem_run_add reads as one word) */
 struct mem_req {
 	struct ss_msg hdr;
 	uint64_t addr;		/* byte address, 32 B aligned */
@@ -129,27 +131,38 @@ struct mem_run {
 	struct mem_run_entry req[MEM_RUN_MAX];
 };
 
-/* Whether r joins run (of n requests so far), and then it is added. */
+/*
+ * Whether r joins the run, and then it is added.  Once per request a
+ * cache sends down: the fields a run leaves out are checked with one
+ * branch, the last four (flags, reason, route, tag) as one word.
+ */
+G_STATIC_ASSERT(offsetof(struct mem_req, flags) + 8 == sizeof(struct mem_req));
+G_STATIC_ASSERT(MEM_REDUCTION - MEM_READ == 3);	/* the kinds a run holds: a mask */
+G_STATIC_ASSERT(sizeof(struct mem_run) <= SS_MSG_MAX);
+
 static inline bool mem_run_add(struct mem_run *run, const struct mem_req *r)
 {
-	if ((r->addr & (MEM_ATOM - 1)) | (r->part_addr ^ r->addr) | (r->space >> 1) |
-	    r->ctl | r->flags | r->reason | r->route | r->tag |
-	    (r->hdr.size ^ (uint32_t)sizeof(*r)) ||
-	    r->hdr.kind - MEM_READ > MEM_REDUCTION - MEM_READ ||
-	    run->n == MEM_RUN_MAX ||
-	    (run->n && (r->sm != run->sm || r->size != run->size)))
+	uint64_t answer_fields;
+	unsigned n = run->n;
+
+	memcpy(&answer_fields, &r->flags, sizeof(answer_fields));
+	if ((r->addr & (MEM_ATOM - 1)) | (r->part_addr ^ r->addr) |
+	    (uint64_t)(r->space >> 1) | r->ctl | answer_fields |
+	    (r->hdr.size ^ (uint32_t)sizeof(*r)) |
+	    ((r->hdr.kind - MEM_READ) & ~(uint32_t)(MEM_REDUCTION - MEM_READ)))
 		return false;
-	run->sm = r->sm;
-	run->size = r->size;
-	run->req[run->n] = (struct mem_run_entry){
-		.addr = r->addr | r->hdr.kind | (uint64_t)r->space << 4,
-		.mask = r->mask, .warp = r->warp,
-	};
-	run->n++;
-	run->hdr = (struct ss_msg){
-		(uint32_t)(offsetof(struct mem_run, req) + run->n * sizeof(run->req[0])),
-		MEM_RUN,
-	};
+	if (!n) {
+		run->sm = r->sm;
+		run->size = r->size;
+		run->hdr = (struct ss_msg){ (uint32_t)offsetof(struct mem_run, req), MEM_RUN };
+	} else if (n == MEM_RUN_MAX || ((r->sm ^ run->sm) | (r->size ^ run->size))) {
+		return false;
+	}
+	run->req[n].addr = r->addr | r->hdr.kind | (uint64_t)r->space << 4;
+	run->req[n].mask = r->mask;
+	run->req[n].warp = r->warp;
+	run->n = (uint16_t)(n + 1);
+	run->hdr.size += (uint32_t)sizeof(run->req[0]);
 	return true;
 }
 
