@@ -82,9 +82,9 @@ uint64_t lr_stored_offset(const struct line_reader *r);
  * until the next call: 1, 0 at the end, -1 with *err set.  The LR_SLACK
  * bytes from the NUL on may be read (they are defined, their values
  * arbitrary), so that a scanner can read 16 bytes at a time and the byte
- * after them.
+ * after them, or classify a line 64 bytes at a time (scan_hex_line).
  */
-#define LR_SLACK 32
+#define LR_SLACK 64
 int lr_next(struct line_reader *r, char **line, size_t *len, GError **err);
 void lr_close(struct line_reader *r);
 bool lr_is_open(const struct line_reader *r);

@@ -258,6 +258,93 @@ static inline const char *scan_hex_token(const char *p, const char *end, uint64_
 #endif
 }
 
+/*
+ * The address tokens of a paper-format line, [p, end) past its opcode, at
+ * once: when every byte there is a hex digit or a space and no token has
+ * more than 16 digits, their values go to dst (room for (end - p) / 2 + 1)
+ * and the count is returned; otherwise -1, having decided nothing, and
+ * the caller reads the line token by token (which words any error).
+ * Empty tokens (spaces in a row, at either end) are skipped, as there.
+ * Per token, the per-token scanner classifies the 16 bytes from it and
+ * checks what follows; here each 64 bytes of the line are classified
+ * once, into bit masks, and a token's start and length are bit
+ * operations.  Reads up to 63 bytes past end (a line of the line reader:
+ * LR_SLACK allows it).
+ */
+#ifdef HAVE_SCAN_HEX_SSE2
+/* Bit i: byte i of the 64 at p is a hex digit; *space: a space. */
+static inline uint64_t sse2_hex_mask64(const char *p, uint64_t *space)
+{
+	uint64_t h = 0, s = 0;
+
+	for (int k = 0; k < 4; k++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+
+		h |= (uint64_t)sse2_hex_mask(x) << (16 * k);
+		s |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(x, _mm_set1_epi8(' '))) << (16 * k);
+	}
+	*space = s;
+	return h;
+}
+
+/*
+ * The `left` bytes from w (all 64 when left >= 64): their digits as bits
+ * into *hex, and whether each is a digit or a space.
+ */
+static inline bool sse2_line_window(const char *w, size_t left, uint64_t *hex)
+{
+	uint64_t space, h = sse2_hex_mask64(w, &space);
+	uint64_t in_line = left >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << left) - 1;
+
+	*hex = h & in_line;
+	return ((h | space) & in_line) == in_line;
+}
+
+static inline long scan_hex_line(const char *p, const char *end, uint64_t *dst)
+{
+	size_t len = (size_t)(end - p);
+	uint64_t h, h_next = 0, carry = 0;
+	long n = 0;
+
+	if (len && !sse2_line_window(p, len, &h_next))
+		return -1;
+	for (size_t base = 0; base < len; base += 64) {
+		uint64_t starts;
+
+		/* the next window first: a token may run on into it */
+		h = h_next;
+		h_next = 0;
+		if (len - base > 64 &&
+		    !sse2_line_window(p + base + 64, len - base - 64, &h_next))
+			return -1;
+		starts = h & ~(h << 1 | carry);
+		carry = h >> 63;
+		for (; starts; starts &= starts - 1) {
+			unsigned at = (unsigned)__builtin_ctzll(starts);
+			/* the digits from `at` on, into the next window */
+			uint64_t run = (uint64_t)(((unsigned __int128)h_next << 64 | h) >> at);
+
+			/* more than 16 digits: the token's own path decides */
+			if ((run & 0x1ffff) == 0x1ffff)
+				return -1;
+			dst[n++] = sse2_hex_value(_mm_loadu_si128(
+				(const __m128i *)(const void *)(p + base + at)),
+				(unsigned)__builtin_ctzll(~run));
+		}
+	}
+	return n;
+}
+#else
+static inline long scan_hex_line(const char *p, const char *end, uint64_t *dst)
+{
+	(void)p;
+	(void)end;
+	(void)dst;
+	return -1;
+}
+#endif
+
 /* Unsigned decimal, at most 64 bits. */
 static inline bool parse_u64(const char *s, size_t n, uint64_t *v)
 {

@@ -797,6 +797,7 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		const char *opcode;
 		uint64_t *dst;
 		uint32_t n = 0;
+		long whole;
 
 		while (p < end && *p == ' ')
 			p++;
@@ -809,6 +810,12 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		opcode = loader_intern(t, l, op, op_len);
 		/* at most one address per two bytes ("a ") */
 		dst = builder_reserve(&l->build, (size_t)(end - p) / 2 + 1);
+		/* the usual line whole; anything else token by token */
+		whole = scan_hex_line(p, end, dst);
+		if (whole >= 0) {
+			n = (uint32_t)whole;
+			p = end;
+		}
 		while (p < end) {
 			char *tok;
 			const char *q = scan_hex_token(p, end, &dst[n]);

@@ -1485,6 +1485,89 @@ static void test_scan_hex_token(void)
 	g_rand_free(rnd);
 }
 
+/*
+ * scan_hex_line's rule written out: -1 unless every byte of the line is a
+ * hex digit or a space and every token has 1 to 16 digits; else the
+ * tokens' values, empty ones skipped.
+ */
+static long line_expected(const char *p, const char *end, uint64_t *v)
+{
+	long n = 0;
+
+	for (const char *q = p; q < end; q++)
+		if (*q != ' ' && !g_ascii_isxdigit(*q))
+			return -1;
+	while (p < end) {
+		const char *t = p;
+
+		while (p < end && *p != ' ')
+			p++;
+		if (p - t > 16)
+			return -1;
+		if (p > t)
+			g_assert_true(parse_hex64(t, (size_t)(p - t), &v[n++]));
+		if (p < end)
+			p++;
+	}
+	return n;
+}
+
+/*
+ * scan_hex_line against that rule: lines of 0 to 300 bytes (several of
+ * its 64-byte windows, tokens across their edges), tokens of 0 to 18
+ * digits in both cases, one to three spaces between them and at either
+ * end, now and then a stray byte; after the line's NUL, hex digits up to
+ * LR_SLACK, which it must not take for the line's.
+ */
+static void test_scan_hex_line(void)
+{
+	static const char stray[] = { 'g', 'x', '\t', '/', ':', '@', '`', '\x80', '\xff', 'G' };
+	GRand *rnd = g_rand_new_with_seed(15);
+	char buf[400 + LR_SLACK];
+	uint64_t want[200], got[200];
+	unsigned whole = 0, refused = 0;
+
+	for (guint rep = 0; rep < 20000; rep++) {
+		size_t len = 0, cap = (size_t)g_rand_int_range(rnd, 0, 301);
+		int max_digits = rep % 4 ? 16 : 18;
+		long w, g;
+
+		while (len < cap) {
+			size_t spaces = (size_t)g_rand_int_range(rnd, rep % 3 ? 1 : 0, 4);
+			size_t digits = (size_t)g_rand_int_range(rnd, 0, max_digits + 1);
+
+			for (size_t k = 0; k < spaces && len < cap; k++)
+				buf[len++] = ' ';
+			digits = MIN(digits, cap - len);
+			random_hex(rnd, buf, len, len + digits);
+			len += digits;
+		}
+		if (rep % 7 == 0 && len)
+			buf[g_rand_int_range(rnd, 0, (gint32)len)] =
+				stray[g_rand_int_range(rnd, 0, sizeof(stray))];
+		buf[len] = '\0';
+		random_hex(rnd, buf, len + 1, len + LR_SLACK);
+		w = line_expected(buf, buf + len, want);
+		g = scan_hex_line(buf, buf + len, got);
+#ifdef HAVE_SCAN_HEX_SSE2
+		if (g != w)
+			g_error("'%s' (%zu bytes): %ld tokens, expected %ld", buf, len, g, w);
+		for (long k = 0; k < w; k++)
+			if (got[k] != want[k])
+				g_error("'%s': token %ld is %" G_GINT64_MODIFIER "x, expected %"
+					G_GINT64_MODIFIER "x", buf, k, got[k], want[k]);
+#else
+		g_assert_cmpint(g, ==, -1);	/* no fast path: token by token */
+#endif
+		whole += w >= 0;
+		refused += w < 0;
+	}
+	/* both answers, many times */
+	g_assert_cmpuint(whole, >, 5000);
+	g_assert_cmpuint(refused, >, 2000);
+	g_rand_free(rnd);
+}
+
 /* find_space against the byte loop: spaces anywhere, or none, before and
  * after a line's end at every place in the first 48 bytes. */
 static void test_find_space(void)
@@ -2275,6 +2358,7 @@ int main(int argc, char **argv)
 
 	g_test_add_func("/trace/scan-hex", test_scan_hex);
 	g_test_add_func("/trace/scan-hex-token", test_scan_hex_token);
+	g_test_add_func("/trace/scan-hex-line", test_scan_hex_line);
 	g_test_add_func("/trace/find-space", test_find_space);
 	g_test_add_func("/trace/unit-pool", test_unit_pool);
 	g_test_add_func("/trace/native/crc32", test_native_crc32);
