@@ -396,7 +396,7 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	 */
 	if (!l2->timed)
 		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
-			(l2->merge_rr ? SS_PORT_ANY_DELAY : 0) |
+			SS_PORT_BATCHES | (l2->merge_rr ? SS_PORT_ANY_DELAY : 0) |
 			(l2->mrc ? SS_PORT_JOINED : 0));
 	if (l2->mrc)	/* the curves' file takes one clock's order */
 		ss_component_set_port_flags(c, "mem_side", SS_PORT_JOINED);

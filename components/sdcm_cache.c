@@ -301,11 +301,11 @@ static int sdcm_create(struct ss_component *c, const struct ss_params *p,
 	 * ends a kernel, an order only one clock gives: all stay joined.
 	 */
 	if (ss_engine_run_options(c->engine)->rd_profile) {
-		ss_component_set_port_flags(c, "cpu_side", SS_PORT_JOINED);
+		ss_component_set_port_flags(c, "cpu_side", SS_PORT_JOINED | SS_PORT_BATCHES);
 		ss_component_set_port_flags(c, "mem_side", SS_PORT_JOINED);
 	} else {
 		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT |
-			(ss_component_port_count(c, "cpu_side") > 1 ?
+			SS_PORT_BATCHES | (ss_component_port_count(c, "cpu_side") > 1 ?
 			 SS_PORT_ANY_DELAY : 0));
 	}
 	s->rd = rd_new();

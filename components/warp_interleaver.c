@@ -328,6 +328,9 @@ enum warps_kind { WARPS_UNDECIDED, WARPS_KNOWN, WARPS_UNKNOWN };
 struct warp_interleaver {
 	struct ss_component c;
 	struct ss_port *mem, *done;
+	/* functional: whether an instruction's requests go to mem in runs
+	 * (mem.h), the level below taking them; asked at the first send */
+	enum { MEM_RUNS_UNKNOWN, MEM_RUNS_OFF, MEM_RUNS_ON } mem_runs;
 	struct coalescer *coalescer;
 	/* parameters */
 	enum issue_policy issue;
@@ -487,6 +490,54 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 
 #define fail(w, ...) ss_component_fail(&(w)->c, SS_ERROR_INTERNAL, __VA_ARGS__)
 
+/*
+ * One functional instruction's requests: r with each of its n sectors
+ * (w->sectors) and, given masks, their byte masks.  To a level that
+ * takes batches they go in runs (mem.h), their entries filled here, the
+ * shape being the instruction's; all sent in the instruction's event, so
+ * that they arrive when their requests would have.
+ */
+static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
+			 uint32_t n, const uint32_t *masks)
+{
+	if (G_UNLIKELY(w->mem_runs == MEM_RUNS_UNKNOWN))
+		w->mem_runs = ss_port_peer_flags(w->mem) & SS_PORT_BATCHES
+			    ? MEM_RUNS_ON : MEM_RUNS_OFF;
+	if (w->mem_runs == MEM_RUNS_ON && n > 1 && mem_run_shape(r)) {
+		struct mem_run run;
+		uint64_t low = mem_run_addr(r), odd = 0;
+
+		run.sm = r->sm;
+		run.size = r->size;
+		for (uint32_t i = 0; i < n; i++)
+			odd |= w->sectors[i];
+		if (!(odd & (MEM_ATOM - 1))) {
+			for (uint32_t at = 0; at < n; at += MEM_RUN_MAX) {
+				uint32_t k = MIN(n - at, MEM_RUN_MAX);
+
+				for (uint32_t j = 0; j < k; j++) {
+					run.req[j].addr = w->sectors[at + j] | low;
+					run.req[j].mask = masks ? masks[at + j] : r->mask;
+					run.req[j].warp = r->warp;
+				}
+				run.n = (uint16_t)k;
+				run.hdr = (struct ss_msg){
+					(uint32_t)(offsetof(struct mem_run, req) + k * sizeof(run.req[0])),
+					MEM_RUN,
+				};
+				ss_port_send(w->mem, &run.hdr);
+			}
+			return;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		r->addr = r->part_addr = w->sectors[i];
+		if (masks)
+			r->mask = masks[i];
+		ss_port_send(w->mem, &r->hdr);
+	}
+}
+
 static void send_control(struct warp_interleaver *w, enum mem_ctl ctl,
 			 uint64_t arg, uint32_t kernel)
 {
@@ -582,10 +633,7 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 	r.space = w->is_local ? MEM_LOCAL : MEM_GLOBAL;
 	r.sm = w->sm;
 	r.warp = l->warp;
-	for (uint32_t i = 0; i < n; i++) {
-		r.addr = r.part_addr = w->sectors[i];
-		ss_port_send(w->mem, &r.hdr);
-	}
+	send_sectors(w, &r, n, NULL);
 }
 
 /* ---- classify = hw: opcode table, generic windows, local layout ------------ */
@@ -765,11 +813,7 @@ static void hw_send(struct warp_interleaver *w, const struct gpu_line *l,
 	struct mem_req r;
 
 	hw_req_init(&r, w, l, kind, space, flags);
-	for (uint32_t i = 0; i < m; i++) {
-		r.addr = r.part_addr = w->sectors[i];
-		r.mask = w->masks[i];
-		ss_port_send(w->mem, &r.hdr);
-	}
+	send_sectors(w, &r, m, w->masks);
 }
 
 /* timing: hw_send(), each request tagged with its warp, which waits for

@@ -76,14 +76,22 @@ static const struct ss_component_type tap_type = {
 };
 
 /*
- * l2hw_run_tap: a tap that takes its inputs whenever they come
- * (SS_PORT_ANY_DELAY), so that a cache above it sends runs (mem.h): it
- * logs each run as "run:N " and then its requests as the tap would.
+ * l2hw_run_tap: a tap that takes batches (SS_PORT_BATCHES), so that a
+ * cache above it sends runs (mem.h), and with `held` its inputs whenever
+ * they come (SS_PORT_ANY_DELAY), so that the cache may hold requests for
+ * a run: it logs each run as "run:N " and then its requests as the tap
+ * would.
  */
+static const struct ss_param_desc run_tap_params[] = {
+	{ "held", SS_P_BOOL, "false", "takes ANY_DELAY too", NULL, 0, 0, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
+};
+
 static int run_tap_create(struct ss_component *c, const struct ss_params *p,
 			  GError **err)
 {
-	ss_component_set_port_flags(c, "in", SS_PORT_SILENT | SS_PORT_ANY_DELAY);
+	ss_component_set_port_flags(c, "in", SS_PORT_SILENT | SS_PORT_BATCHES |
+				    (ss_param_bool(p, "held") ? SS_PORT_ANY_DELAY : 0));
 	return tap_create(c, p, err);
 }
 
@@ -116,7 +124,8 @@ static const struct ss_component_ops run_tap_ops = {
 static const struct ss_component_type run_tap_type = {
 	.abi_version = SS_ABI_VERSION,
 	.name = "l2hw_run_tap",
-	.summary = "Test: logs what passes, runs included, taking it whenever it comes",
+	.summary = "Test: logs what passes, runs included",
+	.params = run_tap_params,
 	.ports = tap_ports,
 	.ops = &run_tap_ops,
 	.instance_size = sizeof(struct tap),
@@ -693,19 +702,37 @@ static void test_equivalence_kernels(void)
 }
 
 /*
- * A functional L1 in front of a level that takes its inputs whenever they
- * come sends what goes down in runs of up to MEM_RUN_MAX, each request as
- * it would have gone alone, and a run is sent before a control message;
- * in front of any other it sends them alone.  The stream: 40 writes,
- * written through, a kernel's end, then 20 reads that miss, each a fetch
- * of one sector, and an end.
+ * What a functional L1 sends down, as single requests or runs (mem.h):
+ * to a level that takes batches and ANY_DELAY, runs of up to MEM_RUN_MAX
+ * held from message to message, each sent before a control message; to
+ * one that takes batches alone, runs only of what one run from above
+ * made; to any other, single requests.  Whatever the form, the same
+ * requests in the same order.  The stream: 40 writes, written through,
+ * a kernel's end, then 20 reads that miss, each a fetch of one sector,
+ * and an end; from above one by one, or in runs.
  */
 static void test_runs(void)
 {
+	static const struct {
+		bool script_runs;
+		const char *tap, *want[3];
+	} cases[] = {
+		{ false, "l2hw_tap", { NULL } },
+		{ false, "l2hw_run_tap\nheld = true",
+		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
+		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+		{ false, "l2hw_run_tap", { NULL } },
+		{ true, "l2hw_run_tap",
+		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
+		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+		{ true, "l2hw_tap", { NULL } },
+		{ true, "l2hw_run_tap\nheld = true",
+		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
+		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+	};
 	GString *reqs = g_string_new(NULL);
-	char *plain_log, *ini;
+	char *plain_log = NULL;
 	GRegex *runs = g_regex_new("run:[0-9]+ ", 0, 0, NULL);
-	char *stripped;
 
 	for (unsigned k = 0; k < 40; k++)
 		g_string_append_printf(reqs, "W%#x ", 0x10000 + 32 * k);
@@ -713,32 +740,29 @@ static void test_runs(void)
 	for (unsigned k = 0; k < 20; k++)
 		g_string_append_printf(reqs, "R%#x ", 0x40000 + 128 * k);
 	g_string_append(reqs, "E");
-	for (int as_runs = 0; as_runs < 2; as_runs++) {
-		ini = g_strdup_printf(PLUGIN
-			"[component a]\ntype = mem_script\nrequests = %s\n"
+	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+		char *ini = g_strdup_printf(PLUGIN
+			"[component a]\ntype = mem_script\nrequests = %s\nruns = %s\n"
 			"[component l1]\ntype = sector_cache\nsize = 16KiB\nassoc = 4\n"
 			"line_bytes = 128B\nsector_bytes = 32B\nwrite_hit = write_through\n"
 			"write_miss = allocate\n"
 			"[component tap]\ntype = %s\n"
 			"[link la]\nfrom = a.out\nto = l1.cpu_side[0]\n"
 			"[link lt]\nfrom = l1.mem_side\nto = tap.in[0]\n",
-			reqs->str, as_runs ? "l2hw_run_tap" : "l2hw_tap");
+			reqs->str, cases[c].script_runs ? "true" : "false", cases[c].tap);
 		struct sim_run rn = run_ini(ini);
+		char *stripped = g_regex_replace_literal(runs, tap_log->str, -1, 0, "", 0, NULL);
 
-		if (!as_runs) {
+		if (!plain_log)
 			plain_log = g_strdup(tap_log->str);
-			g_assert_null(strstr(plain_log, "run:"));
-		} else {
-			/* 40 writes in runs of 15, 15, 10 before the end; the
-			 * reads' 20 fetches in 15 and 5 before the next */
-			g_assert_nonnull(strstr(tap_log->str, "run:15 0:W0x10000@"));
-			g_assert_nonnull(strstr(tap_log->str, "run:10 0:W0x103c0@"));
-			g_assert_nonnull(strstr(tap_log->str, "/ffffffff 0:end run:15 0:R0x40000@"));
-			g_assert_true(g_str_has_suffix(tap_log->str, "/ffffffff 0:end "));
-			stripped = g_regex_replace_literal(runs, tap_log->str, -1, 0, "", 0, NULL);
-			g_assert_cmpstr(stripped, ==, plain_log);
-			g_free(stripped);
-		}
+		g_assert_cmpstr(stripped, ==, plain_log);
+		if (!cases[c].want[0])
+			g_assert_null(strstr(tap_log->str, "run:"));
+		for (int k = 0; k < 3 && cases[c].want[k]; k++)
+			if (!strstr(tap_log->str, cases[c].want[k]))
+				g_error("case %zu: no '%s' in %s", c, cases[c].want[k], tap_log->str);
+		g_assert_true(g_str_has_suffix(tap_log->str, "/ffffffff 0:end "));
+		g_free(stripped);
 		sim_run_free(&rn);
 		g_free(ini);
 	}

@@ -324,6 +324,7 @@ static const struct ss_param_desc script_params[] = {
 	{ "requests", SS_P_STRING, "", "space-separated requests: R0x40, W0x40, W0x40&f (byte mask), A0x40 (atomic), F (flush), I (invalidate), B4096 (kernel begin, L1 bytes), E (kernel end)", NULL, 0, 0, 0 },
 	{ "file", SS_P_STRING, "", "a file of requests, read instead of `requests`: the run's input (TRACE)", NULL, 0, 0, SS_PF_INPUT },
 	{ "repeat", SS_P_UINT, "1", "times to play the list", NULL, 1, 1000000, 0 },
+	{ "runs", SS_P_BOOL, "false", "requests in a row that fit go as runs (mem.h), when out's peer takes batches", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
@@ -336,6 +337,7 @@ struct mem_script {
 	struct ss_component c;
 	GArray *reqs;		/* struct mem_req */
 	uint64_t repeat;
+	bool runs;
 };
 
 static int script_create(struct ss_component *c, const struct ss_params *p,
@@ -356,6 +358,7 @@ static int script_create(struct ss_component *c, const struct ss_params *p,
 	g_free(text);
 
 	s->repeat = ss_param_uint(p, "repeat");
+	s->runs = ss_param_bool(p, "runs");
 	s->reqs = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
 	for (char **w = words; *w; w++) {
 		struct mem_req r;
@@ -402,10 +405,25 @@ static int script_start(struct ss_component *c, GError **err)
 	struct mem_script *s = SS_COMPONENT(c, struct mem_script, c);
 	struct ss_port *out = ss_component_port(c, "out", 0);
 
+	struct mem_run run = { .n = 0 };
+	bool runs = s->runs && (ss_port_peer_flags(out) & SS_PORT_BATCHES);
+
 	/* functional: everything at tick 0, in order */
 	for (uint64_t k = 0; k < s->repeat; k++)
-		for (guint i = 0; i < s->reqs->len; i++)
-			ss_port_send(out, &g_array_index(s->reqs, struct mem_req, i).hdr);
+		for (guint i = 0; i < s->reqs->len; i++) {
+			const struct mem_req *r = &g_array_index(s->reqs, struct mem_req, i);
+
+			if (runs && mem_run_add(&run, r))
+				continue;
+			if (run.n) {
+				ss_port_send(out, &run.hdr);
+				run.n = 0;
+			}
+			if (!runs || !mem_run_add(&run, r))
+				ss_port_send(out, &r->hdr);
+		}
+	if (run.n)
+		ss_port_send(out, &run.hdr);
 	return 0;
 }
 

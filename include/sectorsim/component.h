@@ -15,12 +15,11 @@
 G_BEGIN_DECLS
 
 /*
- * Bumped whenever a struct below changes layout, or a protocol gains a
- * message its components must take (9: mem.sector's MEM_RUN).  A component type carries
+ * Bumped whenever a struct below changes layout.  A component type carries
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 9
+#define SS_ABI_VERSION 8
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -256,7 +255,7 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * with the other inputs, as long as each link's messages keep their
  * order: the results are the same.  So a sender may hold what it sends
  * here and send it later, in order (an L1 its requests to the L2, in
- * mem.sector's runs).
+ * batches: SS_PORT_BATCHES).
  */
 #define SS_PORT_ANY_DELAY	(1u << 1)
 /*
@@ -277,13 +276,22 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * the delivery (an SM answering its scheduler from its own issue events).
  */
 #define SS_PORT_DEFERS		(1u << 4)
+/*
+ * This end takes its protocol's batches: a message that stands for
+ * several of the protocol's own, in order (mem.sector's MEM_RUN).  A
+ * sender may send one only here, made and sent in one event, unless this
+ * end also takes ANY_DELAY, when it may hold what it sends for a batch.
+ * Not a promise about threads: the core only reports it
+ * (ss_port_peer_flags).
+ */
+#define SS_PORT_BATCHES		(1u << 5)
 void ss_component_set_port_flags(struct ss_component *c, const char *name,
 				 unsigned flags);
 /*
  * The SS_PORT_* flags the component at the other end of p's link set on
- * its end (0 for an unbound port): a sender may, say, hold messages for a
- * peer that takes ANY_DELAY.  Flags are set in xcreate or xinit, so ask
- * from xstart on.
+ * its end (0 for an unbound port): whether it takes batches, say.  Flags
+ * are set as late as xinit, so ask once the run has started (a source
+ * may send from its xstart, before the asker's).
  */
 unsigned ss_port_peer_flags(const struct ss_port *p);
 /*

@@ -108,13 +108,15 @@ enum mem_flag {
  * Several requests of one sender in one message, in the order sent, the
  * same as sending them one by one: crossing threads and reaching the
  * receiver once per run rather than per request is what it is for.  A
- * component may send a run (and hold requests to fill it) only on a link
- * whose receiving end promised SS_PORT_ANY_DELAY (ss_port_peer_flags),
- * and a component that promises ANY_DELAY on a mem.sector input takes
- * runs there, each request as mem_run_request gives it back.  A run
- * holds only requests that mem_run_add takes: reads, writes, atomics and
- * reductions of MEM_GLOBAL or MEM_LOCAL space, part_addr the address,
- * no flags and none of the answer fields, all of one SM and size.
+ * component sends runs only to an input that takes them
+ * (SS_PORT_BATCHES, ss_port_peer_flags), each made and sent in one
+ * event, so that it arrives when its requests would have; where that
+ * input also takes SS_PORT_ANY_DELAY, a run may hold requests of several
+ * events.  The receiver takes each request as mem_run_request gives it
+ * back.  A run holds only requests that mem_run_add takes: reads,
+ * writes, atomics and reductions of MEM_GLOBAL or MEM_LOCAL space,
+ * part_addr the address, no flags and none of the answer fields, all of
+ * one SM and size.
  */
 #define MEM_RUN_MAX 15
 
@@ -132,24 +134,38 @@ struct mem_run {
 };
 
 /*
- * Whether r joins the run, and then it is added.  Once per request a
- * cache sends down: the fields a run leaves out are checked with one
- * branch, the last four (flags, reason, route, tag) as one word.
+ * Whether requests of r's shape join runs, whatever their address (32-byte
+ * aligned, part_addr the same) and mask: the fields a run leaves out are
+ * checked with one branch, the last four (flags, reason, route, tag) as
+ * one word.  A sender that makes many requests of one shape checks it
+ * once and fills a run's entries itself (SM, size, n and hdr too).
  */
+static inline bool mem_run_shape(const struct mem_req *r)
+{
+	uint64_t answer_fields;
+
+	memcpy(&answer_fields, &r->flags, sizeof(answer_fields));
+	return !((uint64_t)(r->space >> 1) | r->ctl | answer_fields |
+		 (r->hdr.size ^ (uint32_t)sizeof(*r)) |
+		 ((r->hdr.kind - MEM_READ) & ~(uint32_t)(MEM_REDUCTION - MEM_READ)));
+}
+
 G_STATIC_ASSERT(offsetof(struct mem_req, flags) + 8 == sizeof(struct mem_req));
 G_STATIC_ASSERT(MEM_REDUCTION - MEM_READ == 3);	/* the kinds a run holds: a mask */
 G_STATIC_ASSERT(sizeof(struct mem_run) <= SS_MSG_MAX);
 
+/* An entry's address: the request's, with its kind and space below. */
+static inline uint64_t mem_run_addr(const struct mem_req *r)
+{
+	return r->addr | r->hdr.kind | (uint64_t)r->space << 4;
+}
+
+/* Whether r joins the run, and then it is added. */
 static inline bool mem_run_add(struct mem_run *run, const struct mem_req *r)
 {
-	uint64_t answer_fields;
 	unsigned n = run->n;
 
-	memcpy(&answer_fields, &r->flags, sizeof(answer_fields));
-	if ((r->addr & (MEM_ATOM - 1)) | (r->part_addr ^ r->addr) |
-	    (uint64_t)(r->space >> 1) | r->ctl | answer_fields |
-	    (r->hdr.size ^ (uint32_t)sizeof(*r)) |
-	    ((r->hdr.kind - MEM_READ) & ~(uint32_t)(MEM_REDUCTION - MEM_READ)))
+	if ((r->addr & (MEM_ATOM - 1)) | (r->part_addr ^ r->addr) || !mem_run_shape(r))
 		return false;
 	if (!n) {
 		run->sm = r->sm;
@@ -158,12 +174,28 @@ static inline bool mem_run_add(struct mem_run *run, const struct mem_req *r)
 	} else if (n == MEM_RUN_MAX || ((r->sm ^ run->sm) | (r->size ^ run->size))) {
 		return false;
 	}
-	run->req[n].addr = r->addr | r->hdr.kind | (uint64_t)r->space << 4;
+	run->req[n].addr = mem_run_addr(r);
 	run->req[n].mask = r->mask;
 	run->req[n].warp = r->warp;
 	run->n = (uint16_t)(n + 1);
 	run->hdr.size += (uint32_t)sizeof(run->req[0]);
 	return true;
+}
+
+/*
+ * r, which holds a request of run, becomes its request k: only what
+ * differs among a run's requests is written.
+ */
+static inline void mem_run_next(const struct mem_run *run, unsigned k,
+				struct mem_req *r)
+{
+	uint64_t a = run->req[k].addr;
+
+	r->hdr.kind = (uint32_t)(a & 15);
+	r->addr = r->part_addr = a & ~(uint64_t)(MEM_ATOM - 1);
+	r->mask = run->req[k].mask;
+	r->space = (uint8_t)(a >> 4 & 1);
+	r->warp = run->req[k].warp;
 }
 
 /* Request k of run, as it was added. */
