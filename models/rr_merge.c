@@ -302,10 +302,13 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
 	 * The whole run is queued before anything of it is served: a request
 	 * that a serve() pushes to input i came after the run, as on a link.
 	 */
-	for (unsigned k = 0; k < run->n; k++) {
-		struct mem_req r;
+	struct mem_req r;
 
-		mem_run_request(run, k, &r);
+	if (G_UNLIKELY(!run->n))
+		return;		/* none of mem_run's (1 .. MEM_RUN_MAX) */
+	mem_run_request(run, 0, &r);
+	for (unsigned k = 0; k < run->n; k++) {
+		mem_run_next(run, k, &r);
 		if (m->arrival)
 			m->serve(m->ctx, &r);
 		else
