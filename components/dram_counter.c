@@ -121,7 +121,8 @@ static int dram_create(struct ss_component *c, const struct ss_params *p,
 		ss_stat_add_ratio(c, "mean_latency", "timing: mean cycles from arrival to answer",
 				  DRAM_STAT_LATENCY_CYCLES, DRAM_STAT_ANSWERED);
 	} else {
-		ss_component_set_port_flags(c, "req", SS_PORT_SILENT);	/* answers nothing */
+		/* answers nothing; counts, whenever requests come */
+		ss_component_set_port_flags(c, "req", SS_PORT_SILENT | SS_PORT_TIMELESS);
 	}
 	if (n_ch == 1)
 		return 0;

@@ -812,8 +812,25 @@ static void l2_destroy(struct ss_component *c)
 	g_free(l2->lanes);
 }
 
+/*
+ * Round-robin over whole streams, it serves the same whenever requests
+ * come; if what it sends below may come any time later too (DRAM counts
+ * it), nothing anywhere changes with their time: TIMELESS, so that an L1
+ * may hold its requests for runs (mem.h).
+ */
+static int l2_init(struct ss_component *c, GError **err)
+{
+	struct l2_slice_set *l2 = SS_COMPONENT(c, struct l2_slice_set, c);
+
+	(void)err;
+	if (!l2->timed && l2->merge_rr && ss_component_port_timeless(c, "mem_side"))
+		ss_component_add_port_flags(c, "cpu_side", SS_PORT_TIMELESS);
+	return 0;
+}
+
 static const struct ss_component_ops ops = {
 	.xcreate = l2_create,
+	.xinit = l2_init,
 	.xrecv = l2_recv,
 	.xfinish = l2_finish,
 	.xdestroy = l2_destroy,

@@ -321,6 +321,11 @@ static int sdcm_start(struct ss_component *c, GError **err)
 	struct sdcm_cache *s = SS_COMPONENT(c, struct sdcm_cache, c);
 	GError *inner = NULL;
 
+	/* merging several inputs round-robin, with what it lets through
+	 * free to come later too (DRAM counts it), as l2_slice_set's */
+	if (!s->t && ss_component_port_count(c, "cpu_side") > 1 &&
+	    ss_component_port_timeless(c, "mem_side"))
+		ss_component_add_port_flags(c, "cpu_side", SS_PORT_TIMELESS);
 	s->profile = ss_engine_profile_output(c->engine,
 		"cache,kernel,distance,count,csdd\n", "reuse-distance profile",
 		&inner);

@@ -83,10 +83,10 @@ struct sector_cache {
 	 * Functional, to a level that takes batches (SS_PORT_BATCHES): what
 	 * goes down goes in runs of up to MEM_RUN_MAX requests, so that it
 	 * crosses to that level's thread, and reaches it, once per run.
-	 * Held from message to message when the level also takes ANY_DELAY
-	 * (the reference's L2, which merges whole streams); else made only
-	 * while a run from above is served, and sent at its end, in the
-	 * same event.  `collect`: emit_down adds to the run now.
+	 * Held from message to message when the level is TIMELESS (the
+	 * reference's L2, which merges whole streams, in front of DRAM);
+	 * else made only while a run from above is served, and sent at its
+	 * end, in the same event.  `collect`: emit_down adds to the run now.
 	 */
 	enum { RUNS_UNKNOWN, RUNS_OFF, RUNS_PER_EVENT, RUNS_HELD } down_runs;
 	bool collect;
@@ -124,7 +124,7 @@ G_GNUC_NO_INLINE static void resolve_runs(struct sector_cache *sc)
 	unsigned below = ss_port_peer_flags(sc->mem_side);
 
 	sc->down_runs = !(below & SS_PORT_BATCHES) ? RUNS_OFF
-		      : below & SS_PORT_ANY_DELAY ? RUNS_HELD : RUNS_PER_EVENT;
+		      : below & SS_PORT_TIMELESS ? RUNS_HELD : RUNS_PER_EVENT;
 	sc->collect = sc->down_runs == RUNS_HELD;
 }
 
@@ -600,13 +600,18 @@ static void sector_cache_finish(struct ss_component *c)
 /*
  * One input (an SM's L1, on its SM's thread): runs from above pay only
  * where they delimit the runs this cache makes for a level that takes
- * batches but not ANY_DELAY (the hardware-faithful L2), since to one
- * that takes ANY_DELAY it holds requests for runs of its own whatever
- * comes from above, and unpacking costs about what the calls it saves
- * did (titanv-ref took 2 % longer with them).  Several inputs always
- * take runs: they may come from other threads.  The level below has set
- * its flags by its xcreate, as the stock ones do; one that sets them in
- * its xinit, after this one's, only gets no runs through this cache.
+ * batches but is not TIMELESS (the hardware-faithful L2), since to one
+ * that is it holds requests for runs of its own whatever comes from
+ * above, and unpacking costs about what the calls it saves did
+ * (titanv-ref took 2 % longer with them).  Whether the level below is
+ * TIMELESS may be decided in its xinit, after this one; ANY_DELAY, set
+ * in its xcreate, stands in for it here.  Where the two differ (a shared
+ * round-robin cache in front of an L2 that serves as requests arrive),
+ * this cache gets no runs from above and sends single requests: slower,
+ * the same results.  Several inputs (a shared cache, which may hear
+ * from other threads) always take runs; merged round-robin, they are
+ * TIMELESS when what this cache sends below may come any time later too
+ * (sector_cache_start).
  */
 static int sector_cache_init(struct ss_component *c, GError **err)
 {
@@ -614,10 +619,23 @@ static int sector_cache_init(struct ss_component *c, GError **err)
 	unsigned below = ss_port_peer_flags(sc->mem_side);
 
 	(void)err;
-	if (!sc->timing && sc->n_in == 1 && !sc->forward_all &&
+	if (sc->timing)
+		return 0;
+	if (sc->n_in == 1 && !sc->forward_all &&
 	    (below & (SS_PORT_BATCHES | SS_PORT_ANY_DELAY)) == SS_PORT_BATCHES)
-		ss_component_set_port_flags(c, "cpu_side", SS_PORT_SILENT | SS_PORT_BATCHES |
-					    (sc->mrc ? SS_PORT_JOINED : 0));
+		ss_component_add_port_flags(c, "cpu_side", SS_PORT_BATCHES);
+	return 0;
+}
+
+/* TIMELESS once every xinit has run: an L2 below decides in its own. */
+static int sector_cache_start(struct ss_component *c, GError **err)
+{
+	struct sector_cache *sc = SS_COMPONENT(c, struct sector_cache, c);
+
+	(void)err;
+	if (!sc->timing && sc->n_in > 1 && sc->merge_rr &&
+	    ss_component_port_timeless(c, "mem_side"))
+		ss_component_add_port_flags(c, "cpu_side", SS_PORT_TIMELESS);
 	return 0;
 }
 
@@ -637,6 +655,7 @@ static void sector_cache_destroy(struct ss_component *c)
 static const struct ss_component_ops ops = {
 	.xcreate = sector_cache_create,
 	.xinit = sector_cache_init,
+	.xstart = sector_cache_start,
 	.xrecv = sector_cache_recv,
 	.xprefetch = sector_cache_prefetch,
 	.xfinish = sector_cache_finish,

@@ -505,7 +505,8 @@ static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 			    ? MEM_RUNS_ON : MEM_RUNS_OFF;
 	if (w->mem_runs == MEM_RUNS_ON && n > 1 && mem_run_shape(r)) {
 		struct mem_run run;
-		uint64_t low = mem_run_addr(r), odd = 0;
+		/* an entry's low bits: the kind and space (mem_run_addr) */
+		uint64_t low = r->hdr.kind | (uint64_t)r->space << 4, odd = 0;
 
 		run.sm = r->sm;
 		run.size = r->size;

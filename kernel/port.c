@@ -156,6 +156,31 @@ void ss_component_set_port_flags(struct ss_component *c, const char *name,
 		g_critical("%s: no port named %s", c->name, name);
 }
 
+void ss_component_add_port_flags(struct ss_component *c, const char *name,
+				 unsigned flags)
+{
+	struct ss_port_group *g = find_group(c, name);
+
+	if (g)
+		g->flags |= flags;
+	else
+		g_critical("%s: no port named %s", c->name, name);
+}
+
+bool ss_component_port_timeless(const struct ss_component *c, const char *name)
+{
+	struct ss_port_group *g = find_group(c, name);
+
+	if (!g) {
+		g_critical("%s: no port named %s", c->name, name);
+		return false;
+	}
+	for (unsigned k = 0; k < g->n; k++)
+		if (g->ports[k].bound && !(ss_port_peer_flags(&g->ports[k]) & SS_PORT_TIMELESS))
+			return false;
+	return true;
+}
+
 void ss_component_set_port_lookahead(struct ss_component *c,
 				     const char *name, uint64_t ticks)
 {

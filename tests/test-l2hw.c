@@ -77,21 +77,24 @@ static const struct ss_component_type tap_type = {
 
 /*
  * l2hw_run_tap: a tap that takes batches (SS_PORT_BATCHES), so that a
- * cache above it sends runs (mem.h), and with `held` its inputs whenever
- * they come (SS_PORT_ANY_DELAY), so that the cache may hold requests for
- * a run: it logs each run as "run:N " and then its requests as the tap
- * would.
+ * cache above it sends runs (mem.h); with `held` it is TIMELESS, so that
+ * the cache may hold requests for a run; with `any_delay`, ANY_DELAY.
+ * It logs each run as "run:N " and then its requests as the tap would.
  */
 static const struct ss_param_desc run_tap_params[] = {
-	{ "held", SS_P_BOOL, "false", "takes ANY_DELAY too", NULL, 0, 0, 0 },
+	{ "held", SS_P_BOOL, "false", "TIMELESS (and ANY_DELAY)", NULL, 0, 0, 0 },
+	{ "any_delay", SS_P_BOOL, "false", "ANY_DELAY", NULL, 0, 0, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
 
 static int run_tap_create(struct ss_component *c, const struct ss_params *p,
 			  GError **err)
 {
+	bool held = ss_param_bool(p, "held");
+
 	ss_component_set_port_flags(c, "in", SS_PORT_SILENT | SS_PORT_BATCHES |
-				    (ss_param_bool(p, "held") ? SS_PORT_ANY_DELAY : 0));
+				    (held ? SS_PORT_TIMELESS : 0) |
+				    (held || ss_param_bool(p, "any_delay") ? SS_PORT_ANY_DELAY : 0));
 	return tap_create(c, p, err);
 }
 
@@ -729,6 +732,8 @@ static void test_runs(void)
 		{ true, "l2hw_run_tap\nheld = true",
 		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
 		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+		/* ANY_DELAY without TIMELESS: nothing held */
+		{ false, "l2hw_run_tap\nany_delay = true", { NULL } },
 	};
 	GString *reqs = g_string_new(NULL);
 	char *plain_log = NULL;
@@ -771,6 +776,58 @@ static void test_runs(void)
 	g_string_free(reqs, TRUE);
 }
 
+/*
+ * TIMELESS goes up from the counter: an L2 merging round-robin in front
+ * of DRAM is, and so is a shared round-robin cache in front of it; a
+ * shared cache in front of an L2 that serves as requests arrive is not
+ * (what it sends there would arrive later), nor one merging on arrival.
+ * What the L1s above each see, through ss_port_peer_flags.
+ */
+static void test_timeless(void)
+{
+	static const struct {
+		const char *l15_merge, *l2_merge;
+		bool l2_timeless, l15_timeless;
+	} cases[] = {
+		{ "rr", "rr", true, true },
+		{ "rr", "arrival", false, false },
+		{ "arrival", "rr", true, false },
+	};
+
+	for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+		char *ini = g_strdup_printf(PLUGIN
+			"[component a]\ntype = mem_script\nrequests = W0x40 E\n"
+			"[component b]\ntype = mem_script\nrequests = W0x80 E\n"
+			"[component l1]\ntype = sector_cache\ncount = 2\nsize = 4KiB\nassoc = 4\n"
+			"line_bytes = 128B\nsector_bytes = 32B\nwrite_hit = write_through\n"
+			"write_miss = allocate\n"
+			"[component l15]\ntype = sector_cache\nsize = 8KiB\nassoc = 4\n"
+			"line_bytes = 128B\nsector_bytes = 32B\nmerge = %s\n"
+			"[component l2]\ntype = l2_slice_set\nsize = 64KiB\nassoc = 8\n"
+			"line_bytes = 128B\nsector_bytes = 32B\nmerge = %s\n"
+			"[component dram]\ntype = dram_counter\n"
+			"[link la]\nfrom = a.out\nto = l1[0].cpu_side[0]\n"
+			"[link lb]\nfrom = b.out\nto = l1[1].cpu_side[0]\n"
+			"[link l1l15]\nfrom = l1[*].mem_side\nto = l15.cpu_side[*]\n"
+			"[link l15l2]\nfrom = l15.mem_side\nto = l2.cpu_side[0]\n"
+			"[link l2d]\nfrom = l2.mem_side\nto = dram.req\n",
+			cases[k].l15_merge, cases[k].l2_merge);
+		struct sim_run rn = run_ini(ini);
+		struct ss_engine *e = ss_sim_engine(rn.sim);
+		struct ss_component *l1 = ss_engine_component(e, "l1[0]");
+		struct ss_component *l15 = ss_engine_component(e, "l15");
+
+		g_assert_nonnull(l1);
+		g_assert_nonnull(l15);
+		g_assert_cmpint(!!(ss_port_peer_flags(ss_component_port(l15, "mem_side", 0)) &
+				   SS_PORT_TIMELESS), ==, cases[k].l2_timeless);
+		g_assert_cmpint(!!(ss_port_peer_flags(ss_component_port(l1, "mem_side", 0)) &
+				   SS_PORT_TIMELESS), ==, cases[k].l15_timeless);
+		sim_run_free(&rn);
+		g_free(ini);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -785,6 +842,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/l2hw/equivalence-hw", test_equivalence_hw);
 	g_test_add_func("/l2hw/equivalence-kernels", test_equivalence_kernels);
 	g_test_add_func("/l2hw/runs", test_runs);
+	g_test_add_func("/l2hw/timeless", test_timeless);
 
 	int status = g_test_run();
 	char *ini = g_build_filename(tmpdir, "t.ini", NULL);

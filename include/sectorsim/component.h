@@ -280,13 +280,36 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * This end takes its protocol's batches: a message that stands for
  * several of the protocol's own, in order (mem.sector's MEM_RUN).  A
  * sender may send one only here, made and sent in one event, unless this
- * end also takes ANY_DELAY, when it may hold what it sends for a batch.
+ * end is also TIMELESS, when it may hold what it sends for a batch.
  * Not a promise about threads: the core only reports it
  * (ss_port_peer_flags).
  */
 #define SS_PORT_BATCHES		(1u << 5)
+/*
+ * Stronger than ANY_DELAY: when what arrives here arrives changes
+ * nothing at all, neither this component's results nor anything it
+ * sends on, since what it sends goes only to TIMELESS ports, or to none
+ * (a counter; a merge of whole streams in front of one).  ANY_DELAY
+ * alone says this component's results do not change; what it sends on
+ * may come later too, which a level below that serves as things arrive
+ * does notice.  Set in xinit where the ports below set it in xcreate
+ * (an L2 in front of DRAM), or in xstart where they set it in xinit (a
+ * cache in front of such an L2); a sender asks once the run has started,
+ * and one that asks earlier, or a chain deeper than that, sees it
+ * missing, which is slower but no less right.  Not a promise about
+ * threads either.
+ */
+#define SS_PORT_TIMELESS	(1u << 6)
 void ss_component_set_port_flags(struct ss_component *c, const char *name,
 				 unsigned flags);
+/* ss_component_set_port_flags with these flags added to those set. */
+void ss_component_add_port_flags(struct ss_component *c, const char *name,
+				 unsigned flags);
+/*
+ * Whether every link of c's port `name` ends at a TIMELESS port, or the
+ * port has none: what c sends there may be sent any time later.
+ */
+bool ss_component_port_timeless(const struct ss_component *c, const char *name);
 /*
  * The SS_PORT_* flags the component at the other end of p's link set on
  * its end (0 for an unbound port): whether it takes batches, say.  Flags

@@ -111,7 +111,7 @@ enum mem_flag {
  * component sends runs only to an input that takes them
  * (SS_PORT_BATCHES, ss_port_peer_flags), each made and sent in one
  * event, so that it arrives when its requests would have; where that
- * input also takes SS_PORT_ANY_DELAY, a run may hold requests of several
+ * input is also SS_PORT_TIMELESS, a run may hold requests of several
  * events.  The receiver takes each request as mem_run_request gives it
  * back.  A run holds only requests that mem_run_add takes: reads,
  * writes, atomics and reductions of MEM_GLOBAL or MEM_LOCAL space,
