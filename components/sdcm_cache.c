@@ -323,7 +323,8 @@ static int sdcm_start(struct ss_component *c, GError **err)
 
 	/* merging several inputs round-robin, with what it lets through
 	 * free to come later too (DRAM counts it), as l2_slice_set's */
-	if (!s->t && ss_component_port_count(c, "cpu_side") > 1 &&
+	if (!s->t && !ss_engine_run_options(c->engine)->rd_profile &&
+	    ss_component_port_count(c, "cpu_side") > 1 &&
 	    ss_component_port_timeless(c, "mem_side"))
 		ss_component_add_port_flags(c, "cpu_side", SS_PORT_TIMELESS);
 	s->profile = ss_engine_profile_output(c->engine,

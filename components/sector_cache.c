@@ -122,9 +122,20 @@ static void send_run(struct sector_cache *sc)
 G_GNUC_NO_INLINE static void resolve_runs(struct sector_cache *sc)
 {
 	unsigned below = ss_port_peer_flags(sc->mem_side);
+	/*
+	 * Held only on several threads: there a round-robin level refuses a
+	 * flush or invalidation in mid-kernel (its place among the inputs'
+	 * requests would be the threads'), while on one it acts when it
+	 * comes, and a request held here would come after it.  And only on
+	 * a link without latency: a run still held when the simulation
+	 * ends (no kernel's end came) goes in xfinish, where a delayed send
+	 * is an event that never runs.
+	 */
+	bool held = (below & SS_PORT_TIMELESS) && sc->mem_side->latency == 0 &&
+		    ss_engine_partitions(sc->c.engine) > 1;
 
 	sc->down_runs = !(below & SS_PORT_BATCHES) ? RUNS_OFF
-		      : below & SS_PORT_TIMELESS ? RUNS_HELD : RUNS_PER_EVENT;
+		      : held ? RUNS_HELD : RUNS_PER_EVENT;
 	sc->collect = sc->down_runs == RUNS_HELD;
 }
 

@@ -154,6 +154,19 @@ static struct sim_run run_ini(const char *ini)
 	return rn;
 }
 
+/* run_ini on `threads` threads. */
+static struct sim_run run_ini_threads(const char *ini, int threads)
+{
+	struct ss_run_options opts = { .threads = threads };
+	struct sim_run rn;
+
+	g_string_truncate(tap_log, 0);
+	rn = sim_run_with(tmpdir, ini, test_types, NULL, &opts, true);
+	if (sim_run_error(&rn))
+		g_error("%s", sim_run_error(&rn));
+	return rn;
+}
+
 static void expect_refused(const char *ini, const char *needle)
 {
 	struct sim_run rn = load(ini, false);
@@ -706,34 +719,39 @@ static void test_equivalence_kernels(void)
 
 /*
  * What a functional L1 sends down, as single requests or runs (mem.h):
- * to a level that takes batches and ANY_DELAY, runs of up to MEM_RUN_MAX
- * held from message to message, each sent before a control message; to
- * one that takes batches alone, runs only of what one run from above
- * made; to any other, single requests.  Whatever the form, the same
- * requests in the same order.  The stream: 40 writes, written through,
- * a kernel's end, then 20 reads that miss, each a fetch of one sector,
- * and an end; from above one by one, or in runs.
+ * to a level that takes batches and is TIMELESS, on a run split over
+ * threads, runs of up to MEM_RUN_MAX held from message to message, each
+ * sent before a control message; to one that takes batches alone (or on
+ * one thread), runs only of what one run from above made; to any other,
+ * single requests.  Whatever the form, the same requests in the same
+ * order.  The stream: 40 writes, written through, a kernel's end, then
+ * 20 reads that miss, each a fetch of one sector, and an end; from above
+ * one by one, or in runs.
  */
 static void test_runs(void)
 {
 	static const struct {
 		bool script_runs;
+		int threads;
 		const char *tap, *want[3];
 	} cases[] = {
-		{ false, "l2hw_tap", { NULL } },
-		{ false, "l2hw_run_tap\nheld = true",
+		{ false, 2, "l2hw_tap", { NULL } },
+		{ false, 2, "l2hw_run_tap\nheld = true",
 		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
 		    "/ffffffff 0:end run:15 0:R0x40000@" } },
-		{ false, "l2hw_run_tap", { NULL } },
-		{ true, "l2hw_run_tap",
+		{ false, 2, "l2hw_run_tap", { NULL } },
+		{ true, 2, "l2hw_run_tap",
 		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
 		    "/ffffffff 0:end run:15 0:R0x40000@" } },
-		{ true, "l2hw_tap", { NULL } },
-		{ true, "l2hw_run_tap\nheld = true",
+		{ true, 2, "l2hw_tap", { NULL } },
+		{ true, 2, "l2hw_run_tap\nheld = true",
 		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
 		    "/ffffffff 0:end run:15 0:R0x40000@" } },
 		/* ANY_DELAY without TIMELESS: nothing held */
-		{ false, "l2hw_run_tap\nany_delay = true", { NULL } },
+		{ false, 2, "l2hw_run_tap\nany_delay = true", { NULL } },
+		/* one thread, where a mid-kernel flush acts when it comes:
+		 * nothing held */
+		{ false, 1, "l2hw_run_tap\nheld = true", { NULL } },
 	};
 	GString *reqs = g_string_new(NULL);
 	char *plain_log = NULL;
@@ -755,7 +773,7 @@ static void test_runs(void)
 			"[link la]\nfrom = a.out\nto = l1.cpu_side[0]\n"
 			"[link lt]\nfrom = l1.mem_side\nto = tap.in[0]\n",
 			reqs->str, cases[c].script_runs ? "true" : "false", cases[c].tap);
-		struct sim_run rn = run_ini(ini);
+		struct sim_run rn = run_ini_threads(ini, cases[c].threads);
 		char *stripped = g_regex_replace_literal(runs, tap_log->str, -1, 0, "", 0, NULL);
 
 		if (!plain_log)

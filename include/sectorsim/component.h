@@ -286,13 +286,17 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  */
 #define SS_PORT_BATCHES		(1u << 5)
 /*
- * Stronger than ANY_DELAY: when what arrives here arrives changes
- * nothing at all, neither this component's results nor anything it
- * sends on, since what it sends goes only to TIMELESS ports, or to none
- * (a counter; a merge of whole streams in front of one).  ANY_DELAY
+ * Stronger than ANY_DELAY: when the requests that arrive here arrive
+ * changes nothing at all, neither this component's results nor anything
+ * it sends on, since what it sends goes only to TIMELESS ports, or to
+ * none (a counter; a merge of whole streams in front of one).  ANY_DELAY
  * alone says this component's results do not change; what it sends on
  * may come later too, which a level below that serves as things arrive
- * does notice.  Set in xinit where the ports below set it in xcreate
+ * does notice.  One exception: a flush or invalidation in mid-kernel
+ * acts when it comes, on one thread (several refuse it), so a request
+ * held elsewhere would meet it in another place: hold messages for a
+ * TIMELESS port only when the run has several partitions
+ * (ss_engine_partitions).  Set in xinit where the ports below set it in xcreate
  * (an L2 in front of DRAM), or in xstart where they set it in xinit (a
  * cache in front of such an L2); a sender asks once the run has started,
  * and one that asks earlier, or a chain deeper than that, sees it

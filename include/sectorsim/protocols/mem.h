@@ -111,8 +111,8 @@ enum mem_flag {
  * component sends runs only to an input that takes them
  * (SS_PORT_BATCHES, ss_port_peer_flags), each made and sent in one
  * event, so that it arrives when its requests would have; where that
- * input is also SS_PORT_TIMELESS, a run may hold requests of several
- * events.  The receiver takes each request as mem_run_request gives it
+ * input is also SS_PORT_TIMELESS (and the run has several partitions:
+ * see there), a run may hold requests of several events.  The receiver takes each request as mem_run_request gives it
  * back.  A run holds only requests that mem_run_add takes: reads,
  * writes, atomics and reductions of MEM_GLOBAL or MEM_LOCAL space,
  * part_addr the address, no flags and none of the answer fields, all of
