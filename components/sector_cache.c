@@ -123,10 +123,10 @@ G_GNUC_NO_INLINE static void resolve_runs(struct sector_cache *sc)
 {
 	unsigned below = ss_port_peer_flags(sc->mem_side);
 	/*
-	 * Held only on several threads: there a round-robin level refuses a
-	 * flush or invalidation in mid-kernel (its place among the inputs'
-	 * requests would be the threads'), while on one it acts when it
-	 * comes, and a request held here would come after it.  And only on
+	 * Held only on several partitions: there a round-robin level
+	 * refuses a flush or invalidation in mid-kernel (its place among
+	 * the inputs' requests would be the threads'), while on one it acts
+	 * when it comes, and a request held here would come after it.  And only on
 	 * a link without latency: a run still held when the simulation
 	 * ends (no kernel's end came) goes in xfinish, where a delayed send
 	 * is an event that never runs.
@@ -497,7 +497,6 @@ G_GNUC_NO_INLINE static void sector_cache_recv_timed(struct sector_cache *sc, st
 	ct_request(sc->timing, in->index, r);
 }
 
-/* sector_cache_recv for all but a plain request to a sized cache. */
 /* A run from above (mem.h), request by request; what goes down meanwhile
  * goes in runs of its own, sent at its end unless they may be held. */
 static void serve_run(struct sector_cache *sc, struct ss_port *in,
@@ -531,6 +530,7 @@ static void serve_run(struct sector_cache *sc, struct ss_port *in,
 	}
 }
 
+/* sector_cache_recv for all but a plain request to a sized cache. */
 G_GNUC_NO_INLINE static void sector_cache_recv_other(struct ss_component *c, struct ss_port *in,
 						     const struct ss_msg *m)
 {
@@ -606,7 +606,6 @@ static void sector_cache_finish(struct ss_component *c)
 		cache_timepar_run(sc->timepar, sc->replayed, &sc->replayed_seen);
 	send_run(sc);
 }
-
 
 /*
  * One input (an SM's L1, on its SM's thread): runs from above pay only
