@@ -505,8 +505,7 @@ static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 			    ? MEM_RUNS_ON : MEM_RUNS_OFF;
 	if (w->mem_runs == MEM_RUNS_ON && n > 1 && mem_run_shape(r)) {
 		struct mem_run run;
-		/* an entry's low bits: the kind and space (mem_run_addr) */
-		uint64_t low = r->hdr.kind | (uint64_t)r->space << 4, odd = 0;
+		uint64_t low = mem_run_low(r), odd = 0;
 
 		run.sm = r->sm;
 		run.size = r->size;
@@ -522,10 +521,7 @@ static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 					run.req[j].warp = r->warp;
 				}
 				run.n = (uint16_t)k;
-				run.hdr = (struct ss_msg){
-					(uint32_t)(offsetof(struct mem_run, req) + k * sizeof(run.req[0])),
-					MEM_RUN,
-				};
+				run.hdr = (struct ss_msg){ mem_run_bytes(k), MEM_RUN };
 				ss_port_send(w->mem, &run.hdr);
 			}
 			return;

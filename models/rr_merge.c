@@ -124,11 +124,11 @@ static inline bool slot_fits(const struct mem_req *r, const struct usual *u)
 	       r->hdr.kind - 1 < 15;
 }
 
-static inline void slot_put(struct rr_fifo *f, const struct mem_req *r, uint64_t kind)
+static inline void slot_put(struct rr_fifo *f, const struct mem_req *r)
 {
 	struct rr_slot *s = ring_tail(&f->slot, sizeof(*s));
 
-	s->addr = r->addr | kind | (uint64_t)r->space << 4;
+	s->addr = mem_run_addr(r);	/* coded as a run's entry is */
 	s->mask = r->mask;
 	s->warp = r->warp;
 	f->slot.n++;
@@ -144,7 +144,7 @@ static inline void fifo_push(struct rr_fifo *f, const struct mem_req *r)
 			.part_is_addr = r->part_addr && r->part_addr == r->addr,
 		};
 	if (G_LIKELY(slot_fits(r, &f->usual))) {
-		slot_put(f, r, r->hdr.kind);
+		slot_put(f, r);
 		return;
 	}
 	if (f->whole.n == f->whole.cap)
@@ -261,7 +261,7 @@ void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r)
 
 	if (G_LIKELY(!m->arrival && i != m->cursor && f->slot.n != f->slot.cap &&
 		     f->slot.n && slot_fits(r, &f->usual))) {
-		slot_put(f, r, r->hdr.kind);
+		slot_put(f, r);
 		return;
 	}
 	push_slow(m, i, r);

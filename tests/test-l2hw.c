@@ -109,7 +109,7 @@ static void run_tap_recv(struct ss_component *c, struct ss_port *in,
 	}
 	g_assert_cmpuint(run->n, >=, 1);
 	g_assert_cmpuint(run->n, <=, MEM_RUN_MAX);
-	g_assert_cmpuint(m->size, ==, offsetof(struct mem_run, req) + run->n * sizeof(run->req[0]));
+	g_assert_cmpuint(m->size, ==, mem_run_bytes(run->n));
 	g_string_append_printf(tap_log, "run:%u ", run->n);
 	for (unsigned k = 0; k < run->n; k++) {
 		struct mem_req r;

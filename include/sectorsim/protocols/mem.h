@@ -154,10 +154,22 @@ G_STATIC_ASSERT(offsetof(struct mem_req, flags) + 8 == sizeof(struct mem_req));
 G_STATIC_ASSERT(MEM_REDUCTION - MEM_READ == 3);	/* the kinds a run holds: a mask */
 G_STATIC_ASSERT(sizeof(struct mem_run) <= SS_MSG_MAX);
 
+/* What an entry adds below a request's address: its kind and space. */
+static inline uint64_t mem_run_low(const struct mem_req *r)
+{
+	return r->hdr.kind | (uint64_t)r->space << 4;
+}
+
 /* An entry's address: the request's, with its kind and space below. */
 static inline uint64_t mem_run_addr(const struct mem_req *r)
 {
-	return r->addr | r->hdr.kind | (uint64_t)r->space << 4;
+	return r->addr | mem_run_low(r);
+}
+
+/* The bytes of a run of n entries, its hdr.size. */
+static inline uint32_t mem_run_bytes(unsigned n)
+{
+	return (uint32_t)(offsetof(struct mem_run, req) + n * sizeof(struct mem_run_entry));
 }
 
 /* Whether r joins the run, and then it is added. */
@@ -170,7 +182,7 @@ static inline bool mem_run_add(struct mem_run *run, const struct mem_req *r)
 	if (!n) {
 		run->sm = r->sm;
 		run->size = r->size;
-		run->hdr = (struct ss_msg){ (uint32_t)offsetof(struct mem_run, req), MEM_RUN };
+		run->hdr = (struct ss_msg){ mem_run_bytes(0), MEM_RUN };
 	} else if (n == MEM_RUN_MAX || ((r->sm ^ run->sm) | (r->size ^ run->size))) {
 		return false;
 	}
