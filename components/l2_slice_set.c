@@ -75,6 +75,8 @@ struct l2_slice_set;
 /* The totals each slice of several reports as slice[s].<name>: the rows
  * from SC_S_TOTAL to SC_S_PROTECT_OVERRIDES of the table, then hit_rate. */
 #define L2_N_SLICE_STATS (SC_S_PROTECT_OVERRIDES + 1 - SC_S_TOTAL)
+/* SMs whose last line a round-robin L2 remembers (struct sc_config sm_memos) */
+#define L2_SM_MEMOS 256
 
 struct l2_slice {
 	struct l2_slice_set *l2;
@@ -411,6 +413,10 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	sc_emit_fn down = n_lanes ? emit_down_counted : emit_down;
 
 	l2->line_bytes = cfg.line_bytes;
+	/* round-robin, consecutive requests are of different SMs: each
+	 * slice remembers every SM's last line (up to a GPU's SM count) */
+	if (l2->merge_rr)
+		cfg.sm_memos = L2_SM_MEMOS;
 	l2->slice = g_new0(struct l2_slice, l2->n_slices);
 	if (l2->n_slices > 1)
 		l2->counts = g_new0(uint64_t, (size_t)SC_N_STATS * l2->n_slices);

@@ -48,13 +48,30 @@ struct ring {
 	size_t cap, head, n;
 };
 
-/* The requests of one input not served yet. */
+/*
+ * The requests of one input not served yet.  `tmpl` is a request with the
+ * usual's fields set and the rest zero, so that a slot becomes a request
+ * with a copy and the five fields it has.
+ */
 struct rr_fifo {
+	struct mem_req tmpl;
 	struct ring slot;	/* struct rr_slot */
 	struct ring whole;	/* struct mem_req, for the slots of kind 0 */
 	struct usual usual;
 	bool ended;
 };
+
+/* The usual of f's requests from now on (its rings are empty). */
+static inline void usual_set(struct rr_fifo *f, struct usual u)
+{
+	f->usual = u;
+	f->tmpl = (struct mem_req){
+		.hdr = { sizeof(f->tmpl), MEM_READ },
+		.size = u.size,
+		.sm = u.sm,
+		.flags = u.flags,
+	};
+}
 
 /*
  * Between calls, the input whose turn it is (cursor) has nothing queued
@@ -98,10 +115,13 @@ static __attribute__((noinline)) void ring_grow(struct ring *q, size_t elem)
 {
 	size_t cap = q->cap ? 2 * q->cap : 64;
 	char *buf = g_malloc(cap * elem);
+	/* unwrap the ring into the new buffer: head to the end, then the rest */
+	size_t first = q->n ? MIN(q->n, q->cap - q->head) : 0;
 
-	/* unwrap the ring into the new buffer */
-	for (size_t i = 0; i < q->n; i++)
-		memcpy(buf + i * elem, (char *)q->buf + ((q->head + i) & (q->cap - 1)) * elem, elem);
+	if (first)
+		memcpy(buf, (char *)q->buf + q->head * elem, first * elem);
+	if (q->n > first)
+		memcpy(buf + first * elem, q->buf, (q->n - first) * elem);
 	g_free(q->buf);
 	q->buf = buf;
 	q->cap = cap;
@@ -139,10 +159,10 @@ static inline void fifo_push(struct rr_fifo *f, const struct mem_req *r)
 	if (G_UNLIKELY(f->slot.n == f->slot.cap))
 		ring_grow(&f->slot, sizeof(struct rr_slot));
 	if (!f->slot.n)
-		f->usual = (struct usual){
+		usual_set(f, (struct usual){
 			.size = r->size, .sm = r->sm, .flags = r->flags,
 			.part_is_addr = r->part_addr && r->part_addr == r->addr,
-		};
+		});
 	if (G_LIKELY(slot_fits(r, &f->usual))) {
 		slot_put(f, r);
 		return;
@@ -163,20 +183,16 @@ static inline void fifo_pop(struct rr_fifo *f, struct mem_req *r)
 	unsigned kind = s->addr & 15;
 
 	if (G_LIKELY(kind)) {
-		const struct usual *u = &f->usual;
 		uint64_t addr = s->addr & ~(uint64_t)SLOT_LOW;
 
-		*r = (struct mem_req){
-			.hdr = { sizeof(*r), kind },
-			.addr = addr,
-			.part_addr = u->part_is_addr ? addr : 0,
-			.size = u->size,
-			.mask = s->mask,
-			.space = (uint8_t)(s->addr >> 4 & 1),
-			.sm = u->sm,
-			.warp = s->warp,
-			.flags = u->flags,
-		};
+		*r = f->tmpl;
+		r->hdr.kind = kind;
+		r->addr = addr;
+		if (f->usual.part_is_addr)
+			r->part_addr = addr;
+		r->mask = s->mask;
+		r->space = (uint8_t)(s->addr >> 4 & 1);
+		r->warp = s->warp;
 	} else {
 		memcpy(r, (const struct mem_req *)f->whole.buf + f->whole.head, sizeof(*r));
 		f->whole.head = (f->whole.head + 1) & (f->whole.cap - 1);
@@ -288,7 +304,7 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
 	    (!f->slot.n || (f->usual.size == u.size && f->usual.sm == u.sm &&
 			    !f->usual.flags && f->usual.part_is_addr))) {
 		if (!f->slot.n)
-			f->usual = u;
+			usual_set(f, u);
 		while (f->slot.cap - f->slot.n < run->n)
 			ring_grow(&f->slot, sizeof(struct rr_slot));
 		for (unsigned k = 0; k < run->n; k++) {

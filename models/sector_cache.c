@@ -32,7 +32,12 @@
  * stay behind every line until they are taken.  Invalidation starts a new
  * epoch, and a set of an old epoch is emptied when next looked up, so a
  * kernel boundary costs nothing for the sets nobody touches.  The last line looked up
- * is remembered, so the 4 sectors of a line cost one lookup.  Nothing is
+ * is remembered, so the 4 sectors of a line cost one lookup.  A cache that
+ * serves SMs in turn (sm_memos: an L2 behind a round-robin merge) also
+ * remembers each SM's last line and its way: with titanv-ref's L2, 29 % of
+ * lookups take that way instead.  That saves no instructions (every
+ * lookup pays the check) but 5 % of the run's time on two threads, the
+ * set's fingerprints and index unread.  Nothing is
  * allocated per access.
  *
  * The access path of a 32-byte request is compiled once per combination
@@ -88,6 +93,19 @@ struct sc_set {
 };
 
 typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
+
+/*
+ * An SM's last line (cfg.sm_memos): the way that held it, good while
+ * that way still holds it and nothing rewrote the ways wholesale since
+ * (gen).  Within a generation a way's tag changes only when a line takes
+ * the way, with its fingerprint, so a way whose tag is the line is where
+ * a lookup would find it.
+ */
+struct sc_sm_memo {
+	uint64_t line;
+	uint32_t set, way;	/* way: of the whole cache */
+	uint32_t gen;
+};
 
 struct sc_cache {
 	/* what every access reads, together */
@@ -146,6 +164,10 @@ struct sc_cache {
 	 * of their own); NULL: not used
 	 */
 	const uint8_t (*ipoly_xor)[128];
+	/* cfg.sm_memos of them when the set of a line is its address's;
+	 * NULL: none.  sm_memo_gen counts the wholesale rewrites. */
+	struct sc_sm_memo *sm_memo;
+	uint32_t sm_memo_gen;
 };
 
 G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
@@ -216,6 +238,18 @@ static void free_arrays(struct sc_cache *c)
 	g_free(c->ways);
 	g_free(c->readable);
 	g_free(c->bytes);
+	g_free(c->sm_memo);
+	c->sm_memo = NULL;
+}
+
+/* Every SM's remembered line is stale: a new generation. */
+static void sm_memo_forget(struct sc_cache *c)
+{
+	if (c->sm_memo && ++c->sm_memo_gen == 0) {
+		/* after 2^32 generations, no entry may look current */
+		memset(c->sm_memo, 0, c->cfg.sm_memos * sizeof(*c->sm_memo));
+		c->sm_memo_gen = 1;
+	}
 }
 
 /*
@@ -233,6 +267,7 @@ void sc_invalidate(struct sc_cache *c)
 	}
 	c->memo_line = UINT64_MAX;
 	c->modified_lines = 0;
+	sm_memo_forget(c);
 }
 
 /* An empty set of this epoch: every way empty (no valid sector, fingerprint
@@ -497,6 +532,12 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->readable = t.readable;
 	c->bytes = t.bytes;
 	c->epoch = 0;
+	/* an SM's line is looked up in the set of its address only when the
+	 * index reads nothing else (index_on_partition reads part_addr) */
+	if (cfg->sm_memos && !cfg->index_on_partition) {
+		c->sm_memo = g_new0(struct sc_sm_memo, cfg->sm_memos);
+		c->sm_memo_gen = 1;
+	}
 	sc_invalidate(c);
 	return true;
 }
@@ -1187,6 +1228,21 @@ line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
 	}
 }
 
+/* r's SM's memo, NULL if none is kept for it. */
+static always_inline struct sc_sm_memo *sm_memo_of(struct sc_cache *c,
+						   const struct mem_req *r)
+{
+	return c->sm_memo && r->sm < c->cfg.sm_memos ? &c->sm_memo[r->sm] : NULL;
+}
+
+/* Whether mm says where `line` is (see struct sc_sm_memo). */
+static always_inline bool sm_memo_holds(const struct sc_cache *c,
+					const struct sc_sm_memo *mm, uint64_t line)
+{
+	return mm->line == line && mm->gen == c->sm_memo_gen &&
+	       c->ways[mm->way].tag == line;
+}
+
 /* One sector access, the policies read from the configuration: requests of
  * any size. */
 static noinline void access_sector(struct sc_cache *c,
@@ -1269,14 +1325,29 @@ found_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r,	\
 static noinline void								\
 look_up_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r)	\
 {										\
-	size_t set = set_of(c, r, r->addr);					\
-	size_t way = lookup(c, set, r->addr >> c->line_shift);			\
+	uint64_t line = r->addr >> c->line_shift;				\
+	struct sc_sm_memo *mm = sm_memo_of(c, r);				\
 										\
-	if (way != SIZE_MAX)							\
+	if (mm && sm_memo_holds(c, mm, line)) {					\
+		found_##dir##_##wh##_##wm##_##x(c, r, mm->set, mm->way);	\
+		return;								\
+	}									\
+										\
+	size_t set = set_of(c, r, r->addr);					\
+	size_t way = lookup(c, set, line);					\
+	uint32_t gen = c->sm_memo_gen;						\
+										\
+	if (way != SIZE_MAX) {							\
+		if (mm)								\
+			*mm = (struct sc_sm_memo){ line, set, way, gen };	\
 		found_##dir##_##wh##_##wm##_##x(c, r, set, way);		\
-	else									\
-		line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,\
-			  SC_##wh, SC_##wm, ext);				\
+		return;								\
+	}									\
+	line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,	\
+		  SC_##wh, SC_##wm, ext);					\
+	/* the line took a way unless a write went around the cache */	\
+	if (mm && c->memo_line == line)						\
+		*mm = (struct sc_sm_memo){ line, set, c->memo_way, gen };	\
 }										\
 										\
 static noinline void								\
@@ -1591,8 +1662,9 @@ void sc_set_load(struct sc_cache *c, uint32_t set, const void *state)
 		       (size_t)c->assoc * c->mask_words * sizeof(uint64_t));
 	}
 	c->modified_lines += modified_in_set(c, set);
-	/* the remembered line may have been this set's */
+	/* the remembered lines may have been this set's */
 	c->memo_line = UINT64_MAX;
+	sm_memo_forget(c);
 }
 
 /*

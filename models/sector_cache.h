@@ -74,6 +74,13 @@ struct sc_config {
 	 * lines hold a modified sector, those lines are not victims */
 	uint32_t protect_dirty_pct;
 	enum sc_bypass bypass;
+	/*
+	 * Requests of this many SMs (r->sm below it) come interleaved, as
+	 * to an L2 after a round-robin merge: the cache remembers each one's
+	 * last line and where it was, which spares most lookups when an SM
+	 * asks for the sectors of one line in turn.  0: not remembered.
+	 */
+	uint32_t sm_memos;
 	sc_memory_fn memory;	/* optional: NULL, no account */
 	void *memory_ctx;
 };

@@ -1020,6 +1020,71 @@ static void test_lru_and_fifo(void)
 	}
 }
 
+/* expect(), from SM sm. */
+static void expect_sm(struct rig *g, uint16_t sm, enum mem_op op, uint64_t addr,
+		      const char *want)
+{
+	struct mem_req r;
+	char *got;
+
+	mem_req_init(&r, op, addr, MEM_ATOM);
+	r.sm = sm;
+	got = step_req(g, &r);
+	if (strcmp(got, want))
+		g_error("SM %u %c 0x%" G_GINT64_MODIFIER "x: got '%s', want '%s'", sm,
+			"?RWAD"[MIN(op, MEM_REDUCTION)], addr, got, want);
+	g_free(got);
+}
+
+/*
+ * sm_memos: each SM's last line is remembered, and a request of that line
+ * takes the way remembered.  What it answers must be what a lookup would
+ * have: the line moves to the front of the set, and a line that left the
+ * set (evicted, invalidated, or another set's state loaded over it) is
+ * looked up again.  Line 0 is the one whose tag an empty way has too.
+ */
+static void test_sm_memos(void)
+{
+	struct rig g;
+	struct sc_config cfg = {
+		.sets = 1, .assoc = 2, .line_bytes = 128, .sector_bytes = 32,
+		.index = SET_INDEX_LINEAR, .write_hit = SC_WRITE_BACK,
+		.write_miss = SC_ALLOCATE, .count_write_misses = false,
+		.replacement = SC_LRU, .sm_memos = 4,
+	};
+	void *empty;
+
+	rig_init(&g, cfg);
+	empty = g_malloc(sc_set_state_bytes(g.c));
+	sc_set_save(g.c, 0, empty);
+	/* a line an SM asked for, then another's: the first moves to the
+	 * front again when its SM comes back, so the next miss evicts the
+	 * second */
+	expect_sm(&g, 0, MEM_READ, 0x080, "M r0x80");	/* A */
+	expect_sm(&g, 1, MEM_READ, 0x100, "M r0x100");	/* B */
+	expect_sm(&g, 0, MEM_READ, 0x0a0, "S r0xa0");	/* A, from SM 0's memo */
+	expect_sm(&g, 2, MEM_READ, 0x180, "M r0x180");	/* C evicts B */
+	expect_sm(&g, 0, MEM_READ, 0x0a0, "H");
+	expect_sm(&g, 1, MEM_READ, 0x100, "M r0x100");	/* B left: evicts C */
+	/* SM 1's line was evicted by SM 2's while SM 1 was away */
+	expect_sm(&g, 2, MEM_READ, 0x200, "M r0x200");	/* D evicts A */
+	expect_sm(&g, 0, MEM_READ, 0x080, "M r0x80");	/* A evicts B */
+	expect_sm(&g, 1, MEM_READ, 0x100, "M r0x100");
+	/* an invalidation forgets every line */
+	expect_sm(&g, 3, MEM_WRITE, 0x300, "M");
+	sc_invalidate(g.c);
+	expect_sm(&g, 3, MEM_WRITE, 0x320, "M");
+	/* an SM beyond sm_memos is served as ever */
+	expect_sm(&g, 7, MEM_READ, 0x300, "S r0x300");
+	/* line 0, then the empty set loaded over it: ways of tag 0 */
+	expect_sm(&g, 2, MEM_READ, 0x000, "M r0x0");
+	expect_sm(&g, 2, MEM_READ, 0x020, "S r0x20");
+	sc_set_load(g.c, 0, empty);
+	expect_sm(&g, 2, MEM_READ, 0x020, "M r0x20");
+	g_free(empty);
+	rig_free(&g);
+}
+
 static void test_flush_and_invalidate(void)
 {
 	struct rig g;
@@ -1318,6 +1383,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sector-cache/atomics", test_atomics);
 	g_test_add_func("/sector-cache/lru-and-fifo", test_lru_and_fifo);
 	g_test_add_func("/sector-cache/flush-and-invalidate", test_flush_and_invalidate);
+	g_test_add_func("/sector-cache/sm-memos", test_sm_memos);
 	g_test_add_func("/sector-cache/larger-sectors", test_larger_sectors);
 	g_test_add_func("/sector-cache/request-spans-sectors", test_request_spans_sectors);
 	g_test_add_func("/sector-cache/local-space", test_local_space_counts_apart);

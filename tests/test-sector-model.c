@@ -29,7 +29,9 @@
  * sets fixed, the adaptive L1).  Its stream mixes loads, full and partial
  * stores, atomics and reductions of both spaces, some of them flagged
  * MEM_F_BYPASS, over a quarter more lines than the cache holds, so that
- * sets fill and evict, in one to four kernels.  A failure names the
+ * sets fill and evict, in one to four kernels.  Odd seeds spread the
+ * requests over six SMs, each often coming back to its last line, and
+ * the cache remembers five of them (sm_memos).  A failure names the
  * seed, the configuration and the access; SECTOR_MODEL_SEED=n runs trial
  * n alone.  The trials together must reach every rule that matters (see
  * struct coverage), so that a change of the generator cannot leave the
@@ -48,6 +50,7 @@
 #define SECTORS (LINE_BYTES / SECTOR_BYTES)
 #define ALL_BYTES UINT32_MAX	/* a byte mask covering a whole sector */
 #define BASE UINT64_C(0x7f0000000000)
+#define TRIAL_SMS 6		/* SMs of a trial with sm_memos, one too many */
 
 /* ---- one trial's configuration -------------------------------------------- */
 
@@ -528,6 +531,11 @@ struct run {
 	struct model m;
 	int kernel;		/* from 0, for messages */
 	uint64_t step;		/* accesses so far, for messages */
+	/* odd seeds: requests of TRIAL_SMS SMs, each often asking for its
+	 * last line again, to a cache that remembers them (sm_memos); from
+	 * an rng of their own, so that the other draws stay as they were */
+	GRand *sm_rng;
+	uint64_t sm_line[TRIAL_SMS];
 };
 
 /*
@@ -584,6 +592,7 @@ static struct sc_cache *new_cache(const struct trial *t, GArray *got)
 		.write_miss = SC_LAZY_FETCH, .count_write_misses = true,
 		.protect_dirty_pct = t->protect_pct,
 		.bypass = t->bypass ? SC_BYPASS_FLAGGED : SC_BYPASS_NONE,
+		.sm_memos = t->seed % 2 ? TRIAL_SMS - 1 : 0,
 	};
 	char *why = NULL;
 	struct sc_cache *c = sc_new(&cfg, NULL, record, got, &why);
@@ -638,6 +647,12 @@ static struct mem_req random_request(struct run *run)
 	r.space = g_rand_int_range(rng, 0, 10) ? MEM_GLOBAL : MEM_LOCAL;
 	if (!g_rand_int_range(rng, 0, 10))
 		r.flags = MEM_F_BYPASS;
+	if (run->sm_rng) {
+		r.sm = (uint16_t)g_rand_int_range(run->sm_rng, 0, TRIAL_SMS);
+		if (run->sm_line[r.sm] && g_rand_boolean(run->sm_rng))
+			r.addr = run->sm_line[r.sm] + (r.addr & (LINE_BYTES - 1));
+		run->sm_line[r.sm] = r.addr & ~(uint64_t)(LINE_BYTES - 1);
+	}
 	return r;
 }
 
@@ -811,7 +826,10 @@ static bool run_trial(guint32 seed, struct coverage *cov)
 {
 	GRand *rng = g_rand_new_with_seed(seed);
 	struct trial t = random_trial(seed, rng);
-	struct run run = { .t = &t, .rng = rng };
+	struct run run = {
+		.t = &t, .rng = rng,
+		.sm_rng = seed % 2 ? g_rand_new_with_seed(seed) : NULL,
+	};
 	int kernels = g_rand_int_range(rng, 1, 5);
 	bool ok = true;
 
@@ -826,6 +844,8 @@ static bool run_trial(guint32 seed, struct coverage *cov)
 	model_free(&run.m);
 	g_array_free(run.got, TRUE);
 	g_rand_free(rng);
+	if (run.sm_rng)
+		g_rand_free(run.sm_rng);
 	return ok;
 }
 
