@@ -439,19 +439,31 @@ static void pyset_order(struct coalescer *c, const uint64_t *u, uint32_t m,
 
 typedef unsigned __int128 u128;
 
-/* py_slot() on a table of at most 64 slots. */
-static always_inline uint64_t py_slot64(uint64_t bm, uint64_t mask, uint64_t h)
+/* py_slot() on a table of at most 64 slots, from the round after the one
+ * at slot i, which found nothing free; perturb: the hash. */
+static always_inline uint64_t py_slot64_after(uint64_t bm, uint64_t mask,
+					      uint64_t perturb, uint64_t i)
 {
-	uint64_t perturb = h, i = h & mask;
-
 	for (;;) {
+		perturb >>= PY_PERTURB_SHIFT;
+		i = (i * 5 + 1 + perturb) & mask;
+
 		uint64_t w = ~(bm >> i) & (i + PY_LINEAR_PROBES <= mask ? PY_ROUND_MASK : 1);
 
 		if (w)
 			return i + __builtin_ctzll(w);
-		perturb >>= PY_PERTURB_SHIFT;
-		i = (i * 5 + 1 + perturb) & mask;
 	}
+}
+
+/* py_slot() on a table of at most 64 slots. */
+static always_inline uint64_t py_slot64(uint64_t bm, uint64_t mask, uint64_t h)
+{
+	uint64_t i = h & mask;
+	uint64_t w = ~(bm >> i) & (i + PY_LINEAR_PROBES <= mask ? PY_ROUND_MASK : 1);
+
+	if (w)
+		return i + __builtin_ctzll(w);
+	return py_slot64_after(bm, mask, h, i);
 }
 
 static always_inline uint64_t py_slot128(u128 bm, uint64_t mask, uint64_t h)
@@ -469,6 +481,88 @@ static always_inline uint64_t py_slot128(u128 bm, uint64_t mask, uint64_t h)
 	}
 }
 
+/*
+ * The rest of pyset_order_small() from the resize at the 19th key: the
+ * 32-slot table bm/key, into 128 slots, then the keys after it.
+ */
+static void pyset_order_wide(uint64_t *key, uint64_t *key2, uint64_t bm,
+			     const uint64_t *u, uint32_t m, uint64_t *out)
+{
+	const uint64_t mask = 127;
+	uint32_t o = 0, fill;
+	u128 wide = 0;
+	uint64_t j, *t;
+
+	for (uint64_t b = bm; b; b &= b - 1) {
+		uint64_t x = key[__builtin_ctzll(b)];
+
+		j = py_slot128(wide, mask, py_hash(x));
+		wide |= (u128)1 << j;
+		key2[j] = x;
+	}
+	t = key, key = key2, key2 = t;
+	for (fill = 20; fill <= m; fill++) {
+		uint64_t k = u[fill - 1];
+
+		j = py_slot128(wide, mask, py_hash(k));
+		wide |= (u128)1 << j;
+		key[j] = k;
+		/* a 128-slot table takes 76 keys before its next resize */
+	}
+	for (int half = 0; half < 2; half++)
+		for (uint64_t b = (uint64_t)(wide >> (64 * half)); b; b &= b - 1)
+			out[o++] = key[64 * half + __builtin_ctzll(b)];
+}
+
+/*
+ * pyset_order_small() of keys that are multiples of 32 below 2^61, as
+ * addresses of sectors of 32 bytes or more are: each hashes to itself,
+ * whose index is slot 0 in the tables of 8 and 32 slots.  So in the
+ * 8-slot table every key but the first meets slot 0 taken, and its
+ * probe starts at the next round.  The resize at the 5th key puts the
+ * five, in the order of their slots, in slots 0 to 4 of the 32-slot
+ * table: slot 0 and the 9 after it are the first round of every key
+ * there, all free.  The keys up to the 10th take the rest of those in
+ * turn, and the keys after them start at the next round too.  Only
+ * those probes are simulated.
+ */
+static void pyset_order_aligned(struct coalescer *c, const uint64_t *u, uint32_t m,
+				uint64_t *out)
+{
+	uint64_t *key = c->py_key[0], *key2 = c->py_key[1];
+	uint64_t bm = 1, j;
+	uint32_t o = 0, fill, n;
+
+	key[0] = u[0];
+	for (fill = 2, n = MIN(m, 5); fill <= n; fill++) {
+		j = py_slot64_after(bm, PY_MINSIZE - 1, u[fill - 1], 0);
+		bm |= UINT64_C(1) << j;
+		key[j] = u[fill - 1];
+	}
+	if (m <= 4) {
+		for (uint64_t b = bm; b; b &= b - 1)
+			out[o++] = key[__builtin_ctzll(b)];
+		return;
+	}
+	for (uint64_t b = bm; b; b &= b - 1)
+		key2[o++] = key[__builtin_ctzll(b)];
+	for (n = MIN(m, 10); o < n; o++)
+		key2[o] = u[o];
+	bm = (UINT64_C(1) << n) - 1;
+	for (fill = 11, n = MIN(m, 19); fill <= n; fill++) {
+		j = py_slot64_after(bm, 31, u[fill - 1], 0);
+		bm |= UINT64_C(1) << j;
+		key2[j] = u[fill - 1];
+	}
+	if (m >= 19) {
+		pyset_order_wide(key2, key, bm, u, m, out);
+		return;
+	}
+	o = 0;
+	for (uint64_t b = bm; b; b &= b - 1)
+		out[o++] = key2[__builtin_ctzll(b)];
+}
+
 /* pyset_order() for m <= PY_SMALL_KEYS. */
 static void pyset_order_small(struct coalescer *c, const uint64_t *u, uint32_t m,
 			      uint64_t *out)
@@ -476,8 +570,14 @@ static void pyset_order_small(struct coalescer *c, const uint64_t *u, uint32_t m
 	uint64_t *key = c->py_key[0], *key2 = c->py_key[1], *t;
 	uint64_t mask = PY_MINSIZE - 1, bm = 0, j;
 	uint32_t o = 0, fill;
-	u128 wide;
+	uint64_t any = 0;
 
+	for (fill = 0; fill < m; fill++)
+		any |= u[fill];
+	if (!(any & 31) && !(any >> 61)) {
+		pyset_order_aligned(c, u, m, out);
+		return;
+	}
 	for (fill = 1; fill <= m; fill++) {
 		uint64_t k = u[fill - 1];
 
@@ -490,8 +590,8 @@ static void pyset_order_small(struct coalescer *c, const uint64_t *u, uint32_t m
 		uint64_t nmask = pow2_above(fill * 4, PY_MINSIZE) - 1, nbm = 0;
 
 		if (nmask > 63) {
-			mask = nmask;
-			goto wide_table;
+			pyset_order_wide(key, key2, bm, u, m, out);
+			return;
 		}
 		for (uint64_t b = bm; b; b &= b - 1) {
 			uint64_t x = key[__builtin_ctzll(b)];
@@ -506,30 +606,6 @@ static void pyset_order_small(struct coalescer *c, const uint64_t *u, uint32_t m
 	}
 	for (uint64_t b = bm; b; b &= b - 1)
 		out[o++] = key[__builtin_ctzll(b)];
-	return;
-
-wide_table:
-	/* the resize at the 19th key, into 128 slots, and the keys after it */
-	wide = 0;
-	for (uint64_t b = bm; b; b &= b - 1) {
-		uint64_t x = key[__builtin_ctzll(b)];
-
-		j = py_slot128(wide, mask, py_hash(x));
-		wide |= (u128)1 << j;
-		key2[j] = x;
-	}
-	t = key, key = key2, key2 = t;
-	for (fill++; fill <= m; fill++) {
-		uint64_t k = u[fill - 1];
-
-		j = py_slot128(wide, mask, py_hash(k));
-		wide |= (u128)1 << j;
-		key[j] = k;
-		/* a 128-slot table takes 76 keys before its next resize */
-	}
-	for (int half = 0; half < 2; half++)
-		for (uint64_t b = (uint64_t)(wide >> (64 * half)); b; b &= b - 1)
-			out[o++] = key[64 * half + __builtin_ctzll(b)];
 }
 #else
 /* no 128-bit integers: every table takes the general path */
