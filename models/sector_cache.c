@@ -421,7 +421,16 @@ struct sc_tables {
 	struct sc_way *ways;
 	uint32_t *readable;
 	uint64_t *bytes;
+	struct sc_sm_memo *sm_memo;	/* NULL unless sm_memos applies */
 };
+
+/* Whether the cache keeps cfg->sm_memos: an SM's line is looked up in the
+ * set of its address only when the index reads nothing else
+ * (index_on_partition reads part_addr). */
+static bool keeps_sm_memos(const struct sc_config *cfg)
+{
+	return cfg->sm_memos && !cfg->index_on_partition;
+}
 
 static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 			 uint32_t nsets, uint32_t assoc, size_t block_bytes,
@@ -433,7 +442,8 @@ static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 	uint64_t total = (uint64_t)nsets * block_bytes +
 			 (uint64_t)nsets * sizeof(struct sc_set) +
 			 n * sizeof(struct sc_way) +
-			 (lazy ? n * sizeof(uint32_t) + n * mask_words * sizeof(uint64_t) : 0);
+			 (lazy ? n * sizeof(uint32_t) + n * mask_words * sizeof(uint64_t) : 0) +
+			 (keeps_sm_memos(cfg) ? cfg->sm_memos * sizeof(struct sc_sm_memo) : 0);
 	uint64_t resident = (uint64_t)nsets * sizeof(struct sc_set);
 
 	memset(t, 0, sizeof(*t));
@@ -457,14 +467,18 @@ static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 			t->readable = g_try_new0(uint32_t, n);
 			t->bytes = g_try_new0(uint64_t, n * mask_words);
 		}
+		if (keeps_sm_memos(cfg))
+			t->sm_memo = g_try_new0(struct sc_sm_memo, cfg->sm_memos);
 	}
 	if (!t->blocks || !t->sets || !t->ways ||
-	    (lazy && (!t->readable || !t->bytes))) {
+	    (lazy && (!t->readable || !t->bytes)) ||
+	    (keeps_sm_memos(cfg) && !t->sm_memo)) {
 		free(t->blocks);
 		g_free(t->sets);
 		g_free(t->ways);
 		g_free(t->readable);
 		g_free(t->bytes);
+		g_free(t->sm_memo);
 		memset(t, 0, sizeof(*t));
 		if (cfg->memory) {
 			char *ignored = NULL;
@@ -532,12 +546,8 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->readable = t.readable;
 	c->bytes = t.bytes;
 	c->epoch = 0;
-	/* an SM's line is looked up in the set of its address only when the
-	 * index reads nothing else (index_on_partition reads part_addr) */
-	if (cfg->sm_memos && !cfg->index_on_partition) {
-		c->sm_memo = g_new0(struct sc_sm_memo, cfg->sm_memos);
-		c->sm_memo_gen = 1;
-	}
+	c->sm_memo = t.sm_memo;
+	c->sm_memo_gen = 1;
 	sc_invalidate(c);
 	return true;
 }
