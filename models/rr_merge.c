@@ -307,11 +307,15 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
 			usual_set(f, u);
 		while (f->slot.cap - f->slot.n < run->n)
 			ring_grow(&f->slot, sizeof(struct rr_slot));
-		for (unsigned k = 0; k < run->n; k++) {
-			memcpy(ring_tail(&f->slot, sizeof(struct rr_slot)), &run->req[k],
-			       sizeof(struct rr_slot));
-			f->slot.n++;
-		}
+
+		/* the entries at the tail, up to the ring's end, then from 0 */
+		size_t tail = (f->slot.head + f->slot.n) & (f->slot.cap - 1);
+		size_t first = MIN((size_t)run->n, f->slot.cap - tail);
+		struct rr_slot *buf = f->slot.buf;
+
+		memcpy(buf + tail, run->req, first * sizeof(*buf));
+		memcpy(buf, run->req + first, (run->n - first) * sizeof(*buf));
+		f->slot.n += run->n;
 		return;
 	}
 	/*
