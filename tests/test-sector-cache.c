@@ -99,18 +99,27 @@ static void expect_masked(struct rig *g, enum mem_op op, uint64_t addr,
 }
 
 /* want: "H", "S", "M" and traffic; "m" matches either kind of miss (the
- * reference's unit vector writes M for both) */
-static void expect(struct rig *g, enum mem_op op, uint64_t addr, const char *want)
+ * reference's unit vector writes M for both).  A request of SM sm. */
+static void expect_sm(struct rig *g, uint16_t sm, enum mem_op op, uint64_t addr,
+		      const char *want)
 {
-	char *got = step(g, op, addr, MEM_ATOM, UINT32_MAX);
+	struct mem_req r;
+	char *got;
 
+	mem_req_init(&r, op, addr, MEM_ATOM);
+	r.sm = sm;
+	got = step_req(g, &r);
 	if (want[0] == 'm' && got[0] != 'H')
 		got[0] = 'm';
-
 	if (strcmp(got, want))
-		g_error("%c 0x%" G_GINT64_MODIFIER "x: got '%s', want '%s'",
+		g_error("SM %u %c 0x%" G_GINT64_MODIFIER "x: got '%s', want '%s'", sm,
 			"?RWAD"[MIN(op, MEM_REDUCTION)], addr, got, want);
 	g_free(got);
+}
+
+static void expect(struct rig *g, enum mem_op op, uint64_t addr, const char *want)
+{
+	expect_sm(g, 0, op, addr, want);
 }
 
 static uint64_t load(const struct rig *g, enum sc_metric m)
@@ -1018,22 +1027,6 @@ static void test_lru_and_fifo(void)
 		expect(&g, MEM_READ, fifo ? 0x000 : 0x080, fifo ? "M r0x0" : "M r0x80");
 		rig_free(&g);
 	}
-}
-
-/* expect(), from SM sm. */
-static void expect_sm(struct rig *g, uint16_t sm, enum mem_op op, uint64_t addr,
-		      const char *want)
-{
-	struct mem_req r;
-	char *got;
-
-	mem_req_init(&r, op, addr, MEM_ATOM);
-	r.sm = sm;
-	got = step_req(g, &r);
-	if (strcmp(got, want))
-		g_error("SM %u %c 0x%" G_GINT64_MODIFIER "x: got '%s', want '%s'", sm,
-			"?RWAD"[MIN(op, MEM_REDUCTION)], addr, got, want);
-	g_free(got);
 }
 
 /*
