@@ -20,8 +20,10 @@
 /* PNG-style: a high byte, the name, and line ends a text transfer mangles */
 #define NATIVE_MAGIC "\x89SST\r\n\x1a\n"
 #define NATIVE_MAGIC_LEN 8
-#define NATIVE_VERSION 2
-#define NATIVE_VERSION_OLDEST 1	/* read too: its kernels lack binary_version */
+#define NATIVE_VERSION 3
+#define NATIVE_VERSION_OLDEST 1	/* read too: version 1's kernels lack
+				   binary_version; versions 1 and 2 code every
+				   address as a varint (NATIVE_FORM_DELTAS) */
 #define NATIVE_FILE_HEADER 16	/* magic, u32 version, u32 header size */
 #define NATIVE_CHUNK_HEADER 32
 /* a chunk's payload, decompressed, at most (a writer aims at 1 MiB) */
@@ -32,6 +34,26 @@ enum native_chunk {
 	NATIVE_KERNEL = 2,	/* a: the kernel's ordinal (from 1), b: 0 */
 	NATIVE_END = 3,		/* a: kernels in the file, b: 0; no payload */
 };
+
+/*
+ * How a line's addresses are coded (version 3 on), in the low bits of its
+ * address count: n_addr << NATIVE_FORM_BITS | form.  Most warp
+ * instructions' addresses are an arithmetic progression (a strided
+ * access), which two varints give whole; the others' differences from
+ * lane to lane mostly fit a fixed width, read without a branch per byte.
+ */
+enum native_form {
+	NATIVE_FORM_DELTAS = 0,	/* n_addr varints, as in versions 1 and 2 */
+	NATIVE_FORM_STEP = 1,	/* first, step: first + k * step; 2..32 addresses */
+	NATIVE_FORM_FIXED1 = 2,	/* first, then n_addr - 1 zigzagged lane */
+	NATIVE_FORM_FIXED2 = 3,	/*   differences of 1, 2 or 4 bytes each */
+	NATIVE_FORM_FIXED4 = 4,	/*   (little-endian); 2 or more addresses */
+	NATIVE_N_FORMS
+};
+#define NATIVE_FORM_BITS 3
+/* a progression is a warp's lanes at most: its count cannot outgrow the
+ * bytes that hold it by more than this */
+#define NATIVE_STEP_MAX 32
 
 struct native_chunk_header {
 	uint32_t type;

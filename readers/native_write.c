@@ -175,16 +175,84 @@ static uint64_t opcode_of(struct writer *w, const char *op)
 	return w->opcodes->len - 1;
 }
 
+/* zigzag: small differences of either sign in few bits */
+static inline uint64_t zigzag(uint64_t d)
+{
+	return d << 1 ^ (uint64_t)((int64_t)d >> 63);
+}
+
+/*
+ * How a line's n addresses are best coded (enum native_form): a
+ * progression whole; else the narrowest fixed width of the differences
+ * from lane to lane; else varints.
+ */
+static enum native_form form_of(const uint64_t *a, uint32_t n)
+{
+	uint64_t step, bits = 0;
+	bool progression = n <= NATIVE_STEP_MAX;
+
+	if (n < 2)
+		return NATIVE_FORM_DELTAS;
+	step = a[1] - a[0];
+	for (uint32_t k = 1; k < n; k++) {
+		progression &= a[k] - a[k - 1] == step;
+		bits |= zigzag(a[k] - a[k - 1]);
+	}
+	if (progression)
+		return NATIVE_FORM_STEP;
+	if (bits <= UINT8_MAX)
+		return NATIVE_FORM_FIXED1;
+	if (bits <= UINT16_MAX)
+		return NATIVE_FORM_FIXED2;
+	if (bits <= UINT32_MAX)
+		return NATIVE_FORM_FIXED4;
+	return NATIVE_FORM_DELTAS;
+}
+
+/* The addresses of a line in `form`; *prev: the block's address before
+ * them, then their last. */
+static void put_addresses(GByteArray *r, const uint64_t *a, uint32_t n,
+			  enum native_form form, uint64_t *prev)
+{
+	static const unsigned width[NATIVE_N_FORMS] = {
+		[NATIVE_FORM_FIXED1] = 1, [NATIVE_FORM_FIXED2] = 2,
+		[NATIVE_FORM_FIXED4] = 4,
+	};
+
+	if (!n)
+		return;
+	if (form == NATIVE_FORM_DELTAS) {
+		for (uint32_t k = 0; k < n; k++) {
+			native_put_sv(r, (int64_t)(a[k] - *prev));
+			*prev = a[k];
+		}
+		return;
+	}
+	native_put_sv(r, (int64_t)(a[0] - *prev));
+	*prev = a[n - 1];
+	if (form == NATIVE_FORM_STEP) {
+		native_put_sv(r, (int64_t)(a[1] - a[0]));
+		return;
+	}
+	for (uint32_t k = 1; k < n; k++) {
+		uint64_t z = GUINT64_TO_LE(zigzag(a[k] - a[k - 1]));
+
+		/* the low bytes of a little-endian word */
+		g_byte_array_append(r, (const guint8 *)&z, width[form]);
+	}
+}
+
 /*
  * A block: its id (from the chunk's previous one), its counts, and per
- * line the opcode index, warp + 1 (0: unknown), lanes, the address count
- * and the addresses, each as the difference from the one before in the
- * block (zigzag).
+ * line the opcode index, warp + 1 (0: unknown), the lanes (as a
+ * difference from the line before's), the address count with the
+ * addresses' form, and the addresses.
  */
 static void put_block(struct writer *w, const struct gpu_block *b)
 {
 	GByteArray *r = w->raw;
 	uint64_t prev = 0;
+	uint32_t prev_lanes = 0;
 
 	if (!w->n_blocks)
 		w->first = w->last_id = b->id;
@@ -196,15 +264,14 @@ static void put_block(struct writer *w, const struct gpu_block *b)
 	native_put_uv(r, b->n_lines);
 	for (uint32_t i = 0; i < b->n_lines; i++) {
 		const struct gpu_line *l = &b->lines[i];
+		enum native_form form = form_of(l->addr, l->n_addr);
 
 		native_put_uv(r, opcode_of(w, l->opcode));
 		native_put_uv(r, l->warp == GPU_WARP_UNKNOWN ? 0 : (uint64_t)l->warp + 1);
-		native_put_uv(r, l->lanes);
-		native_put_uv(r, l->n_addr);
-		for (uint32_t k = 0; k < l->n_addr; k++) {
-			native_put_sv(r, (int64_t)(l->addr[k] - prev));
-			prev = l->addr[k];
-		}
+		native_put_uv(r, l->lanes ^ prev_lanes);
+		prev_lanes = l->lanes;
+		native_put_uv(r, (uint64_t)l->n_addr << NATIVE_FORM_BITS | form);
+		put_addresses(r, l->addr, l->n_addr, form, &prev);
 	}
 	g_array_append_val(w->stored, b->id);
 }

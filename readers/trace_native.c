@@ -480,6 +480,121 @@ static const struct chunk_ref *chunk_of(const struct native_kernel *nk, uint64_t
 }
 
 /*
+ * Whether n addresses can be coded in `form` in the `left` bytes of the
+ * chunk after the count: a form that spends less than a byte on an
+ * address is bounded otherwise (a progression is a warp's lanes at most),
+ * so that a damaged count cannot make a reader allocate without bound.
+ */
+static bool addresses_fit(unsigned form, uint64_t n, uint64_t left)
+{
+	switch (form) {
+	case NATIVE_FORM_DELTAS:
+		return n <= left;
+	case NATIVE_FORM_STEP:
+		return n >= 2 && n <= NATIVE_STEP_MAX;
+	case NATIVE_FORM_FIXED1:
+	case NATIVE_FORM_FIXED2:
+	case NATIVE_FORM_FIXED4:
+		return n >= 2 && n <= UINT32_MAX &&
+		       (n - 1) << (form - NATIVE_FORM_FIXED1) <= left;
+	default:
+		return false;
+	}
+}
+
+/* A difference coded in w bytes (little-endian, zigzagged). */
+static inline uint64_t get_fixed(const uint8_t *p, unsigned w)
+{
+	uint64_t z;
+
+	if (w == 1) {
+		z = *p;
+	} else if (w == 2) {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		z = GUINT16_FROM_LE(v);
+	} else {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		z = GUINT32_FROM_LE(v);
+	}
+	return (z >> 1) ^ -(z & 1);
+}
+
+/* The lane differences of a fixed-width line, w bytes each: a loop per
+ * width, so that the width is not read per address. */
+static inline uint64_t get_fixed_run(const uint8_t *p, uint32_t n, uint64_t a,
+				     uint64_t *dst, unsigned w)
+{
+	for (uint32_t k = 1; k < n; k++) {
+		a += get_fixed(p + (size_t)(k - 1) * w, w);
+		if (dst)
+			dst[k] = a;
+	}
+	return a;
+}
+
+/*
+ * A line's n addresses in `form` (addresses_fit() holds) at *p, into dst
+ * (NULL: only passed over); *prev is the block's address before them, and
+ * their last after.
+ */
+static bool get_addresses(const uint8_t **p, const uint8_t *e, unsigned form,
+			  uint32_t n, uint64_t *prev, uint64_t *dst)
+{
+	int64_t first, step;
+	uint64_t a;
+
+	if (!n)
+		return true;
+	if (form == NATIVE_FORM_DELTAS) {
+		for (uint32_t k = 0; k < n; k++) {
+			int64_t delta;
+
+			if (!native_get_sv(p, e, &delta))
+				return false;
+			*prev += (uint64_t)delta;
+			if (dst)
+				dst[k] = *prev;
+		}
+		return true;
+	}
+	if (!native_get_sv(p, e, &first))
+		return false;
+	a = *prev + (uint64_t)first;
+	if (dst)
+		dst[0] = a;
+	if (form == NATIVE_FORM_STEP) {
+		if (!native_get_sv(p, e, &step))
+			return false;
+		if (dst)
+			for (uint32_t k = 1; k < n; k++)
+				dst[k] = a + (uint64_t)k * (uint64_t)step;
+		*prev = a + (uint64_t)(n - 1) * (uint64_t)step;
+		return true;
+	}
+	unsigned w = 1u << (form - NATIVE_FORM_FIXED1);
+
+	if ((uint64_t)(n - 1) * w > (uint64_t)(e - *p))
+		return false;	/* the varint before took bytes addresses_fit() counted */
+	switch (w) {
+	case 1:
+		*prev = get_fixed_run(*p, n, a, dst, 1);
+		break;
+	case 2:
+		*prev = get_fixed_run(*p, n, a, dst, 2);
+		break;
+	default:
+		*prev = get_fixed_run(*p, n, a, dst, 4);
+		break;
+	}
+	*p += (size_t)(n - 1) * w;
+	return true;
+}
+
+/*
  * The next block of cc's chunk into *id; its lines are built into
  * cc->build and stored when it is `want`, else it is only passed over.
  */
@@ -491,6 +606,7 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 	const struct chunk_ref *c = cc->in_hand;
 	struct block_builder *bb = cc->build;
 	uint64_t d, n_lines, prev = 0;
+	uint64_t prev_lanes = 0;
 	uint32_t n_shared, n_unknown;
 	bool build;
 
@@ -511,27 +627,32 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		bb->n_unknown = n_unknown;
 	}
 	for (uint64_t i = 0; i < n_lines; i++) {
-		uint64_t op, warp, lanes, n_addr, *dst = NULL;
+		uint64_t op, warp, lanes, n_form, n_addr, *dst = NULL;
+		unsigned form;
 
 		if (!native_get_uv(&p, e, &op) || op >= s->n_opcodes ||
 		    !native_get_uv(&p, e, &warp) || warp > (uint64_t)UINT32_MAX ||
 		    !native_get_uv(&p, e, &lanes) || lanes > UINT32_MAX ||
-		    !native_get_uv(&p, e, &n_addr) || n_addr > (uint64_t)(e - p))
+		    !native_get_uv(&p, e, &n_form))
 			return damaged(err, s, c, "a line does not parse");
 		/* the text readers refuse such a warp; here it is damage */
 		if (warp > s->warps)
 			return damaged(err, s, c, "a line's warp is outside its block");
+		if (s->version >= 3) {
+			n_addr = n_form >> NATIVE_FORM_BITS;
+			form = (unsigned)(n_form & ((1u << NATIVE_FORM_BITS) - 1));
+			lanes ^= prev_lanes;
+			prev_lanes = lanes;
+		} else {
+			n_addr = n_form;
+			form = NATIVE_FORM_DELTAS;
+		}
+		if (!addresses_fit(form, n_addr, (uint64_t)(e - p)))
+			return damaged(err, s, c, "a line's address count does not fit its form");
 		if (build)
 			dst = builder_reserve(bb, (size_t)n_addr);
-		for (uint64_t k = 0; k < n_addr; k++) {
-			int64_t delta;
-
-			if (!native_get_sv(&p, e, &delta))
-				return damaged(err, s, c, "an address does not parse");
-			prev += (uint64_t)delta;
-			if (dst)
-				dst[k] = prev;
-		}
+		if (!get_addresses(&p, e, form, (uint32_t)n_addr, &prev, dst))
+			return damaged(err, s, c, "an address does not parse");
 		if (build)
 			builder_add(bb, i, s->opcodes[op], (uint32_t)n_addr,
 				    warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,

@@ -262,7 +262,7 @@ done
 
 patch "$sample" 8 7 "$tmp/version.sst"
 bad version "version 7" "version 7"
-has "$err" "reads versions 1 to 2" "version 7: the message says which versions are read"
+has "$err" "reads versions 1 to 3" "version 7: the message says which versions are read"
 
 # a version-1 file (written by sectorsim before the binary version was
 # kept) reads as before: the sample's results
@@ -270,7 +270,11 @@ run -q --csv "$tmp/v1.csv" "$titanv" "$srcdir/data/native-v1/vectoradd-a100.sst"
 is "$st" 0 "a version-1 native file: exit 0" || diag "$err"
 run -q --csv "$tmp/v1-text.csv" "$titanv" "$top/traces/vectoradd-a100"
 is "$(rows "$tmp/v1.csv")" "$(rows "$tmp/v1-text.csv")" "a version-1 native file: the text trace's results"
-is "$(od -A n -t u1 -j 8 -N 1 "$sample" | tr -d ' ')" 2 "convert writes version 2"
+# a version-2 file (every address a varint, the lanes as they are) too
+run -q --csv "$tmp/v2.csv" "$titanv" "$srcdir/data/native-v2/vectoradd-a100.sst"
+is "$st" 0 "a version-2 native file: exit 0" || diag "$err"
+is "$(rows "$tmp/v2.csv")" "$(rows "$tmp/v1-text.csv")" "a version-2 native file: the text trace's results"
+is "$(od -A n -t u1 -j 8 -N 1 "$sample" | tr -d ' ')" 3 "convert writes version 3"
 patch "$sample" 12 17 "$tmp/header.sst"
 bad header "header of 17 bytes" "a header size of 17"
 flip "$sample" $((blocks + 12)) "$tmp/crc.sst"

@@ -2016,13 +2016,16 @@ static void test_ppt_file_gone(void)
 }
 
 /*
- * A native file whose line names a warp outside its block (which the text
- * readers refuse, so only a crafted file holds one) is damage, refused at
- * load with the chunk's offset.  The warp is rewritten in the first BLOCKS
- * chunk, whose checksum and frame are made anew; a skippable frame pads
- * the frame to its old length so that no offset moves.
+ * Damage that only a crafted native file holds (the writer never makes
+ * it): the one-line trace below is converted, `mutate` changes the first
+ * BLOCKS chunk's payload in place, whose checksum and frame are made
+ * anew (a skippable frame pads the frame to its old length, so that no
+ * offset moves), and loading the block must fail with `want`.  The line
+ * is a load of 32 lanes 4 bytes apart: a progression (form step).
  */
-static void test_native_warp_outside(void)
+typedef void (*raw_mutate_fn)(uint8_t *raw, size_t len);
+
+static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
 {
 	static const char *const files[] = { "kernelslist.g", "kernel-1.traceg\n",
 		"kernel-1.traceg",
@@ -2042,8 +2045,6 @@ static void test_native_warp_outside(void)
 	gchar *bytes;
 	gsize len;
 	uint8_t *raw, *frame;
-	const uint8_t *p, *end;
-	uint64_t v;
 	size_t got, packed = 0;
 	uint64_t id = 0;
 	const struct gpu_block *out;
@@ -2055,6 +2056,7 @@ static void test_native_warp_outside(void)
 	t = open_ok(sst, TRACE_AUTO);
 	next_ok(t);
 	g_assert_cmpuint(block(t, 0)->lines[0].warp, ==, 0);
+	g_assert_cmpuint(block(t, 0)->lines[0].n_addr, ==, 32);
 	trace_close(t);
 
 	g_assert_true(g_file_get_contents(sst, &bytes, &len, NULL));
@@ -2065,14 +2067,7 @@ static void test_native_warp_outside(void)
 			      bytes + NATIVE_FILE_HEADER + NATIVE_CHUNK_HEADER,
 			      h.stored_len);
 	g_assert_cmpuint(got, ==, h.raw_len);
-	/* the block's head (id delta, shared, unknown, lines), the line's opcode */
-	p = raw;
-	end = raw + h.raw_len;
-	for (int i = 0; i < 5; i++)
-		g_assert_true(native_get_uv(&p, end, &v));
-	/* its warp, stored plus one: 1 byte, and the block has 1 warp */
-	g_assert_cmpuint(*p, ==, 1);
-	raw[p - raw] = 0x7f;
+	mutate(raw, h.raw_len);
 	frame = g_malloc(ZSTD_compressBound(h.raw_len));
 	for (int level = 1; level <= 19; level++) {
 		packed = ZSTD_compress(frame, ZSTD_compressBound(h.raw_len), raw,
@@ -2101,7 +2096,7 @@ static void test_native_warp_outside(void)
 	t = open_ok(sst, TRACE_AUTO);
 	next_ok(t);
 	g_assert_false(trace_load_blocks(t, &id, 1, &out, &err));
-	assert_input_error(err, "^.*/k\\.sst: chunk at byte 16: a line's warp is outside its block; the file is damaged$");
+	assert_input_error(err, want);
 	g_clear_error(&err);
 	trace_close(t);
 	g_unlink(sst);
@@ -2113,14 +2108,224 @@ static void test_native_warp_outside(void)
 	g_free(dir);
 }
 
-/* mode 0: every lane's address, so that the chunks fill */
+/* Where the k-th varint of the crafted payload starts: the block's head
+ * (id delta, shared, unknown, lines) is 0 to 3, the line's opcode 4,
+ * warp 5, lanes 6, count and form 7. */
+static uint8_t *crafted_varint(uint8_t *raw, size_t len, int k)
+{
+	const uint8_t *p = raw;
+	uint64_t v;
+
+	for (int i = 0; i < k; i++)
+		g_assert_true(native_get_uv(&p, raw + len, &v));
+	return raw + (p - raw);
+}
+
+static void warp_outside(uint8_t *raw, size_t len)
+{
+	uint8_t *p = crafted_varint(raw, len, 5);
+
+	/* its warp, stored plus one: 1 byte, and the block has 1 warp */
+	g_assert_cmpuint(*p, ==, 1);
+	*p = 0x7f;
+}
+
+/* The crafted line's count and form, 32 << 3 | step: two varint bytes. */
+static uint8_t *crafted_count(uint8_t *raw, size_t len)
+{
+	uint8_t *p = crafted_varint(raw, len, 7);
+
+	g_assert_cmpuint(p[0], ==, ((32 << NATIVE_FORM_BITS | NATIVE_FORM_STEP) & 0x7f) | 0x80);
+	g_assert_cmpuint(p[1], ==, 32 << NATIVE_FORM_BITS >> 7);
+	return p;
+}
+
+static void form_unknown(uint8_t *raw, size_t len)
+{
+	uint8_t *p = crafted_count(raw, len);
+
+	p[0] = (uint8_t)(p[0] & ~7u) | NATIVE_N_FORMS;
+}
+
+static void step_too_long(uint8_t *raw, size_t len)
+{
+	uint8_t *p = crafted_count(raw, len);
+
+	/* 33 addresses, more than a warp's lanes */
+	p[0] = ((33 << NATIVE_FORM_BITS | NATIVE_FORM_STEP) & 0x7f) | 0x80;
+	g_assert_cmpuint(p[1], ==, 33 << NATIVE_FORM_BITS >> 7);
+}
+
+static void fixed_past_end(uint8_t *raw, size_t len)
+{
+	uint8_t *p = crafted_count(raw, len);
+
+	/* 31 differences of 4 bytes: more than the chunk holds after them */
+	p[0] = (uint8_t)(p[0] & ~7u) | NATIVE_FORM_FIXED4;
+}
+
+/*
+ * A native file whose line names a warp outside its block (which the text
+ * readers refuse), or whose count and form say what no writer writes, is
+ * damage, refused at load with the chunk's offset.
+ */
+static void test_native_crafted_damage(void)
+{
+	native_crafted_damage(warp_outside, "^.*/k\\.sst: chunk at byte 16: a line's warp is outside its block; the file is damaged$");
+	native_crafted_damage(form_unknown, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
+	native_crafted_damage(step_too_long, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
+	native_crafted_damage(fixed_past_end, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
+}
+
+/* One Accel-Sim load of the lanes in `mask`, lane l's address addr(l). */
+static void forms_inst(GString *t, unsigned pc, uint32_t mask,
+		       uint64_t (*addr)(unsigned lane))
+{
+	g_string_append_printf(t, "%04x %08x 1 R2 LDG.E 1 R4 4 0", pc, mask);
+	for (unsigned l = 0; l < 32; l++)
+		if (mask >> l & 1)
+			g_string_append_printf(t, " 0x%" G_GINT64_MODIFIER "x", addr(l));
+	g_string_append(t, " 0\n");
+}
+
+#define FORMS_BASE UINT64_C(0x7f0000000000)
+static uint64_t up4(unsigned l) { return FORMS_BASE + 4 * l; }
+static uint64_t down8(unsigned l) { return FORMS_BASE + 4096 - 8 * l; }
+static uint64_t by128(unsigned l) { return FORMS_BASE + 128 * l; }
+static uint64_t small(unsigned l) { return FORMS_BASE + 8 * l + (l & 1) * 4; }
+static uint64_t mid(unsigned l) { return FORMS_BASE + 1000 * l + (l & 1) * 8; }
+static uint64_t wide(unsigned l) { return FORMS_BASE + (UINT64_C(1) << 24) * l + (l & 1) * 8; }
+static uint64_t huge(unsigned l) { return FORMS_BASE + (UINT64_C(1) << 33) * l + (l & 1) * 8; }
+
+/*
+ * Each way a native file codes a line's addresses (doc/trace-format.md,
+ * "forms") is written where it fits and read back as the source trace
+ * gives it: progressions up and down, of a full and a partial warp; one
+ * lane; differences of 1, 2, 4 bytes and beyond.
+ */
+static void test_native_forms(void)
+{
+	static const struct {
+		uint32_t mask;
+		uint64_t (*addr)(unsigned lane);
+		enum native_form form;
+	} lines[] = {
+		{ 0xffffffff, up4, NATIVE_FORM_STEP },
+		{ 0xffffffff, down8, NATIVE_FORM_STEP },
+		{ 0x0000001f, by128, NATIVE_FORM_STEP },
+		{ 0x00000100, up4, NATIVE_FORM_DELTAS },
+		{ 0xffffffff, small, NATIVE_FORM_FIXED1 },
+		{ 0xffff0000, mid, NATIVE_FORM_FIXED2 },
+		{ 0xffffffff, wide, NATIVE_FORM_FIXED4 },
+		{ 0xffffffff, huge, NATIVE_FORM_DELTAS },
+		{ 0x80000001, huge, NATIVE_FORM_STEP },
+	};
+	GString *t = g_string_new("-kernel name = forms\n-kernel id = 1\n-grid dim = (1,1,1)\n"
+		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n-cuda stream id = 0\n"
+		"-accelsim tracer version = 5\n\n"
+		"#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses] immediate\n\n");
+	char *dir, *sst;
+	struct native_chunk_header h;
+	struct trace_reader *src, *nat;
+	const struct gpu_block *a, *b;
+	GError *err = NULL;
+	gchar *bytes;
+	gsize len;
+	uint8_t *raw;
+	const uint8_t *p, *end;
+	uint64_t v;
+
+	g_string_append_printf(t, "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = %u\n",
+			       (unsigned)G_N_ELEMENTS(lines));
+	for (unsigned i = 0; i < G_N_ELEMENTS(lines); i++)
+		forms_inst(t, 16 * i, lines[i].mask, lines[i].addr);
+	g_string_append(t, "#END_TB\n");
+	{
+		const char *const files[] = { "kernelslist.g", "kernel-1.traceg\n",
+					      "kernel-1.traceg", t->str, NULL };
+
+		dir = write_trace(files);
+	}
+	sst = g_build_filename(dir, "k.sst", NULL);
+	native_convert(dir, TRACE_ACCELSIM, sst, 3, NULL, &err);
+	g_assert_no_error(err);
+
+	/* read back: what the source trace gives, line for line */
+	src = open_ok(dir, TRACE_AUTO);
+	nat = open_ok(sst, TRACE_AUTO);
+	next_ok(src);
+	next_ok(nat);
+	a = block(src, 0);
+	b = block(nat, 0);
+	g_assert_cmpuint(b->n_lines, ==, G_N_ELEMENTS(lines));
+	g_assert_cmpuint(a->n_lines, ==, b->n_lines);
+	for (uint32_t i = 0; i < a->n_lines; i++) {
+		g_assert_cmpstr(b->lines[i].opcode, ==, a->lines[i].opcode);
+		g_assert_cmpuint(b->lines[i].warp, ==, a->lines[i].warp);
+		g_assert_cmpuint(b->lines[i].lanes, ==, lines[i].mask);
+		g_assert_cmpuint(b->lines[i].lanes, ==, a->lines[i].lanes);
+		g_assert_cmpuint(b->lines[i].n_addr, ==, a->lines[i].n_addr);
+		g_assert_cmpmem(b->lines[i].addr, b->lines[i].n_addr * sizeof(uint64_t),
+				a->lines[i].addr, a->lines[i].n_addr * sizeof(uint64_t));
+	}
+	trace_close(src);
+	trace_close(nat);
+
+	/* the form each line was written in */
+	g_assert_true(g_file_get_contents(sst, &bytes, &len, NULL));
+	g_assert_cmpuint(bytes[8], ==, NATIVE_VERSION);
+	native_get_header((const uint8_t *)bytes + NATIVE_FILE_HEADER, &h);
+	g_assert_cmpuint(h.type, ==, 1);	/* BLOCKS */
+	raw = g_malloc(h.raw_len);
+	g_assert_cmpuint(ZSTD_decompress(raw, h.raw_len,
+					 bytes + NATIVE_FILE_HEADER + NATIVE_CHUNK_HEADER,
+					 h.stored_len), ==, h.raw_len);
+	p = raw;
+	end = raw + h.raw_len;
+	for (int i = 0; i < 4; i++)	/* id delta, shared, unknown, lines */
+		g_assert_true(native_get_uv(&p, end, &v));
+	for (unsigned i = 0; i < G_N_ELEMENTS(lines); i++) {
+		uint64_t n_form = 0, n;
+		unsigned form;
+
+		for (int k = 0; k < 3; k++)	/* opcode, warp, lanes */
+			g_assert_true(native_get_uv(&p, end, &v));
+		g_assert_true(native_get_uv(&p, end, &n_form));
+		n = n_form >> NATIVE_FORM_BITS;
+		form = n_form & 7;
+		g_assert_cmpuint(n, ==, (unsigned)__builtin_popcount(lines[i].mask));
+		g_assert_cmpuint(form, ==, lines[i].form);
+		if (form == NATIVE_FORM_DELTAS) {
+			for (uint64_t k = 0; k < n; k++)
+				g_assert_true(native_get_uv(&p, end, &v));
+		} else {
+			g_assert_true(native_get_uv(&p, end, &v));
+			if (form == NATIVE_FORM_STEP)
+				g_assert_true(native_get_uv(&p, end, &v));
+			else
+				p += (n - 1) << (form - NATIVE_FORM_FIXED1);
+		}
+	}
+	g_assert_true(p == end);
+	g_free(raw);
+	g_free(bytes);
+	g_unlink(sst);
+	g_free(sst);
+	remove_tree(dir);
+	g_free(dir);
+	g_string_free(t, TRUE);
+}
+
+/* mode 0: every lane's address, not a progression (which a native file
+ * holds in a few bytes), so that the chunks fill */
 static void grid_inst(FILE *f, unsigned b, unsigned i)
 {
 	fprintf(f, "ffffffff 1 R2 LDG.E 1 R4 4 0");
 	for (unsigned lane = 0; lane < 32; lane++)
 		fprintf(f, " 0x%llx", 0x7f0000000000ULL +
 			((unsigned long long)b * 16 + i) * 4096 +
-			(unsigned long long)lane * 36 * (b % 7 + 1));
+			(unsigned long long)lane * 36 * (b % 7 + 1) +
+			(lane * 2654435761u + b * 7 + i) % 97 * 4);
 	fprintf(f, " 0\n");
 }
 
@@ -2383,7 +2588,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
 	g_test_add_func("/trace/ppt/nul-in-opcode", test_ppt_nul_in_opcode);
 	g_test_add_func("/trace/ppt/file-gone", test_ppt_file_gone);
-	g_test_add_func("/trace/native/warp-outside-block", test_native_warp_outside);
+	g_test_add_func("/trace/native/crafted-damage", test_native_crafted_damage);
+	g_test_add_func("/trace/native/forms", test_native_forms);
 	g_test_add_func("/trace/native/shared-load", test_native_shared_load);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
