@@ -377,6 +377,7 @@ struct warp_interleaver {
 	GHashTable *ops;		/* opcode pointer -> struct opinfo, per kernel */
 	const char *memo_op;
 	const struct opinfo *memo_info;
+	uint64_t line_addrs[GPU_STEP_MAX];	/* a progression line's, expanded */
 	uint64_t *sectors;		/* coalescer output */
 	uint32_t *masks;
 	uint32_t sectors_cap;
@@ -585,7 +586,8 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 	enum ref_class ref = opinfo_of(w, op)->ref;	/* decoded once per opcode */
 
 	sectors_reserve(w, l->n_addr);
-	n = coalesce(w->coalescer, l->addr, l->n_addr, w->sectors, &lines);
+	n = coalesce(w->coalescer, gpu_line_addrs(l, w->line_addrs), l->n_addr,
+		     w->sectors, &lines);
 	if (ref == REF_RED) {
 		st[WI_RED_REQS]++;
 		st[WI_ATOM_RED_TRANS] += n;
@@ -836,7 +838,7 @@ static void hw_send_timed(struct warp_interleaver *w, const struct gpu_line *l,
 static void issue_hw(struct warp_interleaver *w, const struct gpu_line *l,
 		     uint32_t slot)
 {
-	const uint64_t *a = l->addr;
+	const uint64_t *a = gpu_line_addrs(l, w->line_addrs);
 	uint32_t n = l->n_addr, lines, m;
 	const struct opinfo *op;
 	const struct hw_count *t;
@@ -902,9 +904,10 @@ static bool issue_round(struct warp_interleaver *w)
 		if (b->next + 1 < blk->n_lines) {
 			const struct gpu_line *next = &blk->lines[b->next + 1];
 			const char *a = (const char *)next->addr;
+			size_t bytes = (next->step ? 1 : next->n_addr) * sizeof(*next->addr);
 
 			/* one prefetch per 64-byte cache line */
-			for (size_t k = 0; k < next->n_addr * sizeof(*next->addr); k += 64)
+			for (size_t k = 0; k < bytes; k += 64)
 				__builtin_prefetch(a + k);
 			if (b->next + 2 < blk->n_lines)
 				__builtin_prefetch(next + 1);
@@ -1289,7 +1292,8 @@ static bool nug_leaders(struct warp_interleaver *w, uint32_t r, const struct gpu
 					  nug_file(w), w->kernel->id, b->id, l->opcode);
 			return false;
 		}
-		m = coalesce_lane_groups(l->addr, l->n_addr, l->lanes, op->width,
+		m = coalesce_lane_groups(gpu_line_addrs(l, w->line_addrs), l->n_addr,
+					 l->lanes, op->width,
 					 w->line_bytes, out, lane);
 		for (uint32_t q = 0; q < m; q++)
 			slot->lead[i] |= 1u << lane[q];
@@ -1386,7 +1390,7 @@ static void nug_visit(struct warp_interleaver *w, uint32_t h)
 			taken++;
 			if (!(slot->lead[li] >> l & 1))
 				continue;
-			r.addr = r.part_addr = line->addr[__builtin_popcount(line->lanes & ((1u << l) - 1))] & ~(uint64_t)(MEM_ATOM - 1);
+			r.addr = r.part_addr = gpu_line_addr(line, (uint32_t)__builtin_popcount(line->lanes & ((1u << l) - 1))) & ~(uint64_t)(MEM_ATOM - 1);
 			r.flags = l == 0 ? MEM_F_MAY_WAIT : 0;
 			r.warp = line->warp;
 			hw->outstanding++;

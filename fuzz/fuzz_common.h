@@ -205,7 +205,7 @@ static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 
 				sink += strlen(ln->opcode) + ln->warp + ln->lanes;
 				for (uint32_t a = 0; a < ln->n_addr; a++)
-					sink += ln->addr[a];
+					sink += gpu_line_addr(ln, a);
 			}
 	}
 	(void)sink;

@@ -41,8 +41,8 @@ uint64_t *builder_reserve(struct block_builder *b, size_t n)
 	return b->pool + b->n_pool;
 }
 
-void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp, uint32_t lanes)
+static void add_pending(struct block_builder *b, uint64_t key, const char *opcode,
+			uint32_t n_addr, uint32_t warp, uint32_t lanes, int32_t step)
 {
 	if (b->n_pend == b->cap_pend) {
 		b->cap_pend = MAX(b->cap_pend * 2, 256);
@@ -50,9 +50,41 @@ void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
 	}
 	b->pend[b->n_pend++] = (struct pending_line){
 		.key = key, .opcode = opcode, .addr_off = b->n_pool,
-		.n_addr = n_addr, .warp = warp, .lanes = lanes,
+		.n_addr = n_addr, .warp = warp, .lanes = lanes, .step = step,
 	};
-	b->n_pool += n_addr;
+	b->n_pool += step ? 1 : n_addr;
+}
+
+/* The step of the n addresses a when they are a progression that a line
+ * can hold (gpu_line.step), else 0. */
+static int32_t step_of(const uint64_t *a, uint32_t n)
+{
+	int64_t step;
+
+	if (n < 2 || n > GPU_STEP_MAX)
+		return 0;
+	step = (int64_t)(a[1] - a[0]);
+	if (step < INT32_MIN || step > INT32_MAX)
+		return 0;
+	for (uint32_t k = 2; k < n; k++)
+		if (a[k] - a[k - 1] != (uint64_t)step)
+			return 0;
+	return (int32_t)step;
+}
+
+void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
+		 uint32_t n_addr, uint32_t warp, uint32_t lanes)
+{
+	add_pending(b, key, opcode, n_addr, warp, lanes,
+		    step_of(b->pool + b->n_pool, n_addr));
+}
+
+void builder_add_step(struct block_builder *b, uint64_t key, const char *opcode,
+		      uint32_t n_addr, uint64_t first, int32_t step,
+		      uint32_t warp, uint32_t lanes)
+{
+	*builder_reserve(b, 1) = first;
+	add_pending(b, key, opcode, n_addr, warp, lanes, step);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -135,12 +167,14 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 	for (size_t i = 0; i < b->n_pend; i++) {
 		const struct pending_line *p = &b->pend[i];
 
+		size_t n = p->step ? 1 : p->n_addr;
+
 		lines[i] = (struct gpu_line){
 			.opcode = p->opcode, .addr = addr, .n_addr = p->n_addr,
-			.warp = p->warp, .lanes = p->lanes,
+			.warp = p->warp, .lanes = p->lanes, .step = p->step,
 		};
-		memcpy(addr, b->pool + p->addr_off, p->n_addr * sizeof(uint64_t));
-		addr += p->n_addr;
+		memcpy(addr, b->pool + p->addr_off, n * sizeof(uint64_t));
+		addr += n;
 	}
 	blk->id = id;
 	blk->n_lines = (uint32_t)b->n_pend;

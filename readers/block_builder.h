@@ -4,7 +4,10 @@
  * and their addresses go into scratch arrays that are reused from block to
  * block, and builder_finish() copies them, put in issue order, into a
  * single allocation (the gpu_block, its lines, then their addresses), so
- * that reading allocates per block, never per line.
+ * that reading allocates per block, never per line.  A line whose
+ * addresses are an arithmetic progression keeps its first address and
+ * its step (gpu_line.step): most lines are, and the block takes a
+ * fraction of the memory.
  */
 #ifndef SS_BLOCK_BUILDER_H
 #define SS_BLOCK_BUILDER_H
@@ -23,6 +26,7 @@ struct pending_line {
 	uint32_t n_addr;
 	uint32_t warp;
 	uint32_t lanes;		/* gpu_line.lanes */
+	int32_t step;		/* gpu_line.step: 0, or one address in the pool */
 };
 
 struct block_builder {
@@ -45,9 +49,15 @@ uint64_t *builder_reserve(struct block_builder *b, size_t n);
 /*
  * The line whose n_addr addresses were just written at the reserved spot;
  * lanes: which lanes they belong to (gpu_line.lanes), 0 when not known.
+ * A line that is a progression (gpu_line.step) keeps only its first.
  */
 void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
 		 uint32_t n_addr, uint32_t warp, uint32_t lanes);
+/* A line known to be a progression: n_addr addresses from `first`, `step`
+ * apart (2 <= n_addr <= GPU_STEP_MAX, step not 0). */
+void builder_add_step(struct block_builder *b, uint64_t key, const char *opcode,
+		      uint32_t n_addr, uint64_t first, int32_t step,
+		      uint32_t warp, uint32_t lanes);
 /*
  * The block `id` from the lines added since the reset, in key order when
  * `sort` (else in the order added); g_free() releases it.  NULL with *err

@@ -264,14 +264,16 @@ static void put_block(struct writer *w, const struct gpu_block *b)
 	native_put_uv(r, b->n_lines);
 	for (uint32_t i = 0; i < b->n_lines; i++) {
 		const struct gpu_line *l = &b->lines[i];
-		enum native_form form = form_of(l->addr, l->n_addr);
+		uint64_t buf[GPU_STEP_MAX];
+		const uint64_t *a = gpu_line_addrs(l, buf);
+		enum native_form form = l->step ? NATIVE_FORM_STEP : form_of(a, l->n_addr);
 
 		native_put_uv(r, opcode_of(w, l->opcode));
 		native_put_uv(r, l->warp == GPU_WARP_UNKNOWN ? 0 : (uint64_t)l->warp + 1);
 		native_put_uv(r, l->lanes ^ prev_lanes);
 		prev_lanes = l->lanes;
 		native_put_uv(r, (uint64_t)l->n_addr << NATIVE_FORM_BITS | form);
-		put_addresses(r, l->addr, l->n_addr, form, &prev);
+		put_addresses(r, a, l->n_addr, form, &prev);
 	}
 	g_array_append_val(w->stored, b->id);
 }

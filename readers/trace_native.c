@@ -649,6 +649,25 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		}
 		if (!addresses_fit(form, n_addr, (uint64_t)(e - p)))
 			return damaged(err, s, c, "a line's address count does not fit its form");
+		if (build && form == NATIVE_FORM_STEP) {
+			/* a progression stays one: its first address and step */
+			const uint8_t *at = p;
+			int64_t first, step;
+
+			if (!native_get_sv(&at, e, &first) || !native_get_sv(&at, e, &step))
+				return damaged(err, s, c, "an address does not parse");
+			if (step && step >= INT32_MIN && step <= INT32_MAX) {
+				uint64_t a = prev + (uint64_t)first;
+
+				p = at;
+				prev = a + (n_addr - 1) * (uint64_t)step;
+				builder_add_step(bb, i, s->opcodes[op], (uint32_t)n_addr,
+						 a, (int32_t)step,
+						 warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
+						 (uint32_t)lanes);
+				continue;
+			}
+		}
 		if (build)
 			dst = builder_reserve(bb, (size_t)n_addr);
 		if (!get_addresses(&p, e, form, (uint32_t)n_addr, &prev, dst))

@@ -79,13 +79,14 @@ static GPtrArray *read_warps(struct trace_reader *t, const struct gpu_kernel *k,
 			uint32_t bytes = (uint32_t)atoi(strrchr(l->opcode, '.') + 1) / 8;
 			uint64_t out[WARP];
 			uint8_t lead[WARP];
-			uint32_t m = coalesce_lane_groups(l->addr, l->n_addr, l->lanes,
+			uint64_t buf[GPU_STEP_MAX];
+			uint32_t m = coalesce_lane_groups(gpu_line_addrs(l, buf), l->n_addr, l->lanes,
 							  bytes, line_bytes, out, lead);
 			uint32_t rest = l->lanes;
 
 			for (uint32_t j = 0; j < l->n_addr; j++, rest &= rest - 1) {
 				uint32_t lane = (uint32_t)__builtin_ctz(rest);
-				struct access a = { l->addr[j] / line_bytes, bytes, false };
+				struct access a = { gpu_line_addr(l, j) / line_bytes, bytes, false };
 
 				for (uint32_t q = 0; q < m; q++)
 					a.leader |= lead[q] == lane;

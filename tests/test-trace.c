@@ -106,7 +106,7 @@ static void check_line(const struct gpu_line *l, const char *opcode,
 	g_assert_cmpuint(l->warp, ==, warp);
 	g_assert_cmpuint(l->n_addr, ==, n);
 	for (uint32_t i = 0; i < n; i++)
-		g_assert_cmphex(l->addr[i], ==, addr[i]);
+		g_assert_cmphex(gpu_line_addr(l, i), ==, addr[i]);
 }
 
 /* base, base + step, ... (n addresses) */
@@ -707,6 +707,88 @@ static void test_bad_kernelslist_empty(void)
 	expect_written_open_error(binary, "kernelslist.g:2: no line names a kernel file; expected lines such as kernel-1.traceg");
 }
 
+/* One paper-format line: `op`, then n addresses from first, step apart. */
+static void ppt_progression(GString *m, const char *op, uint64_t first,
+			    uint64_t step, unsigned n)
+{
+	g_string_append(m, op);
+	for (unsigned k = 0; k < n; k++)
+		g_string_append_printf(m, " %" G_GINT64_MODIFIER "x", first + k * step);
+	g_string_append_c(m, '\n');
+}
+
+/*
+ * A line whose addresses are an arithmetic progression of 2 to 32
+ * addresses, with a step that fits 32 bits, is kept as its first address
+ * and its step (gpu_line.step); every other line lists its addresses.
+ * Either way gpu_line_addr() and gpu_line_addrs() give the trace's.
+ */
+static void test_progression_lines(void)
+{
+	static const struct {
+		uint64_t first, step;
+		unsigned n;
+		int32_t want_step;
+	} lines[] = {
+		{ 0x7f0000000000, 4, 32, 4 },
+		{ 0x7f0000001000, (uint64_t)-8, 32, -8 },	/* down */
+		{ 0x7f0000002000, 128, 2, 128 },
+		{ 0x7f0000003000, 4, 33, 0 },		/* longer than a warp */
+		{ 0x7f0000004000, 4, 1, 0 },		/* one address */
+		{ 0x7f0000005000, 0, 3, 0 },		/* the same three times */
+		{ 0x7f0000000000, UINT64_C(1) << 31, 3, 0 },	/* past INT32_MAX */
+		{ 0x7f8000000000, (uint64_t)INT32_MIN, 3, INT32_MIN },
+		{ 0x7f0000006000, INT32_MAX, 2, INT32_MAX },
+	};
+	GString *m = g_string_new(NULL);
+	uint64_t buf[GPU_STEP_MAX];
+	struct trace_reader *t;
+	const struct gpu_block *b;
+	char *dir;
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(lines); i++)
+		ppt_progression(m, "LDG.E", lines[i].first, lines[i].step, lines[i].n);
+	/* not a progression: the last step differs */
+	g_string_append(m, "STG.E 100 104 108 110\n");
+	{
+		const char *const files[] = {
+			"app_config.py",
+			"kernel_1 = {\n\"kernel_name\": \"k\",\n\"num_registers\": 8,\n"
+			"\"shared_mem_bytes\": 0,\n\"grid_size\": 1,\n\"block_size\": 32,\n"
+			"\"cuda_stream_id\": 0\n}\napp_kernels_id = [1]\n",
+			"memory_traces/kernel_1_block_0.mem", m->str,
+			NULL,
+		};
+
+		dir = write_trace(files);
+	}
+	t = open_ok(dir, TRACE_PPT);
+	next_ok(t);
+	b = block(t, 0);
+	g_assert_cmpuint(b->n_lines, ==, G_N_ELEMENTS(lines) + 1);
+	for (unsigned i = 0; i < G_N_ELEMENTS(lines); i++) {
+		const struct gpu_line *l = &b->lines[i];
+		const uint64_t *all = gpu_line_addrs(l, buf);
+
+		g_assert_cmpuint(l->n_addr, ==, lines[i].n);
+		g_assert_cmpint(l->step, ==, lines[i].want_step);
+		for (unsigned k = 0; k < lines[i].n; k++) {
+			g_assert_cmphex(gpu_line_addr(l, k), ==, lines[i].first + k * lines[i].step);
+			g_assert_cmphex(all[k], ==, lines[i].first + k * lines[i].step);
+		}
+	}
+	g_assert_cmpint(b->lines[G_N_ELEMENTS(lines)].step, ==, 0);
+	check_line(&b->lines[G_N_ELEMENTS(lines)], "STG.E", GPU_WARP_UNKNOWN,
+		   A(0x100, 0x104, 0x108, 0x110));
+	/* the block holds one address per progression */
+	g_assert_true(b->lines[1].addr == b->lines[0].addr + 1);
+	g_assert_true(b->lines[2].addr == b->lines[1].addr + 1);
+	trace_close(t);
+	remove_tree(dir);
+	g_free(dir);
+	g_string_free(m, TRUE);
+}
+
 /* A first memory instruction of no lane: no address, and no pointer
  * arithmetic on the builder's empty pool (UBSan). */
 static void test_accelsim_first_mask_zero(void)
@@ -899,8 +981,9 @@ static void assert_same_block(const struct gpu_block *a,
 
 		g_assert_cmpstr(x->opcode, ==, y->opcode);
 		g_assert_cmpuint(x->n_addr, ==, y->n_addr);
-		g_assert_cmpmem(x->addr, x->n_addr * sizeof(uint64_t),
-				y->addr, y->n_addr * sizeof(uint64_t));
+		g_assert_cmpint(x->step, ==, y->step);
+		for (uint32_t k = 0; k < x->n_addr; k++)
+			g_assert_cmphex(gpu_line_addr(x, k), ==, gpu_line_addr(y, k));
 	}
 }
 
@@ -1606,7 +1689,7 @@ static void check_trc_line(const struct gpu_line *l, const char *op, uint32_t wa
 	g_assert_cmpuint(l->n_addr, ==, (uint32_t)__builtin_popcount(lanes));
 	for (uint32_t lane = 0; lane < 32; lane++)
 		if (lanes & (1u << lane))
-			g_assert_cmpuint(l->addr[k++], ==, base + step * lane);
+			g_assert_cmpuint(gpu_line_addr(l, k++), ==, base + step * lane);
 }
 
 /*
@@ -2265,8 +2348,10 @@ static void test_native_forms(void)
 		g_assert_cmpuint(b->lines[i].lanes, ==, lines[i].mask);
 		g_assert_cmpuint(b->lines[i].lanes, ==, a->lines[i].lanes);
 		g_assert_cmpuint(b->lines[i].n_addr, ==, a->lines[i].n_addr);
-		g_assert_cmpmem(b->lines[i].addr, b->lines[i].n_addr * sizeof(uint64_t),
-				a->lines[i].addr, a->lines[i].n_addr * sizeof(uint64_t));
+		g_assert_cmpint(b->lines[i].step, ==, a->lines[i].step);
+		for (uint32_t k = 0; k < a->lines[i].n_addr; k++)
+			g_assert_cmphex(gpu_line_addr(&b->lines[i], k), ==,
+					gpu_line_addr(&a->lines[i], k));
 	}
 	trace_close(src);
 	trace_close(nat);
@@ -2388,10 +2473,10 @@ static void test_native_shared_load(void)
 		g_assert_cmpuint(four[b]->n_lines, ==, one[b]->n_lines);
 		for (uint32_t i = 0; i < one[b]->n_lines; i++) {
 			g_assert_cmpuint(four[b]->lines[i].n_addr, ==, one[b]->lines[i].n_addr);
-			g_assert_cmpmem(four[b]->lines[i].addr,
-					four[b]->lines[i].n_addr * sizeof(uint64_t),
-					one[b]->lines[i].addr,
-					one[b]->lines[i].n_addr * sizeof(uint64_t));
+			g_assert_cmpint(four[b]->lines[i].step, ==, one[b]->lines[i].step);
+			for (uint32_t k = 0; k < one[b]->lines[i].n_addr; k++)
+				g_assert_cmphex(gpu_line_addr(&four[b]->lines[i], k), ==,
+						gpu_line_addr(&one[b]->lines[i], k));
 			g_assert_cmpuint(four[b]->lines[i].warp, ==, one[b]->lines[i].warp);
 		}
 	}
@@ -2588,6 +2673,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/linereader/gzip-members", test_linereader_gzip_members);
 	g_test_add_func("/trace/ppt/nul-in-opcode", test_ppt_nul_in_opcode);
 	g_test_add_func("/trace/ppt/file-gone", test_ppt_file_gone);
+	g_test_add_func("/trace/progression-lines", test_progression_lines);
 	g_test_add_func("/trace/native/crafted-damage", test_native_crafted_damage);
 	g_test_add_func("/trace/native/forms", test_native_forms);
 	g_test_add_func("/trace/native/shared-load", test_native_shared_load);

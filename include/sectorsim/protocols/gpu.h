@@ -27,15 +27,50 @@ extern "C" {
 
 #define GPU_WARP_UNKNOWN UINT32_MAX
 
-/* One warp-level memory instruction, as the trace gives it. */
+/* A progression line (gpu_line.step) has at most this many addresses. */
+#define GPU_STEP_MAX 32
+
+/*
+ * One warp-level memory instruction, as the trace gives it: the active
+ * lanes' addresses in lane order (zeros never listed).  Most are an
+ * arithmetic progression (a strided access), which a line may hold as its
+ * first address and a step instead of every address, so that a trace
+ * takes a fraction of the memory and no time to expand: when step is not
+ * 0, addr points at the first address only, and address k is addr[0] +
+ * k * step (modulo 2^64), 2 <= n_addr <= GPU_STEP_MAX.  Read a line's
+ * addresses with gpu_line_addr() or gpu_line_addrs(), which take either.
+ */
 struct gpu_line {
 	const char *opcode;	/* with its modifiers: "LDG.E.64" */
-	const uint64_t *addr;	/* active lanes in lane order; zeros never listed */
+	const uint64_t *addr;	/* step 0: all n_addr addresses; else the first */
 	uint32_t n_addr;
 	uint32_t warp;		/* GPU_WARP_UNKNOWN when the format has none */
-	uint32_t lanes;		/* bit i: lane i's address is in addr[] (so
+	uint32_t lanes;		/* bit i: lane i's address is in the line (so
 				   popcount = n_addr); 0: the format has no lanes */
+	int32_t step;		/* 0: addr[] lists them all; else a progression */
 };
+
+/* Address k (< n_addr) of line l. */
+static inline uint64_t gpu_line_addr(const struct gpu_line *l, uint32_t k)
+{
+	return l->step ? l->addr[0] + (uint64_t)k * (uint64_t)(int64_t)l->step
+		       : l->addr[k];
+}
+
+/* The addresses of line l as an array: l->addr itself, or buf filled. */
+static inline const uint64_t *gpu_line_addrs(const struct gpu_line *l,
+					     uint64_t buf[GPU_STEP_MAX])
+{
+	uint64_t a, step;
+
+	if (!l->step)
+		return l->addr;
+	a = l->addr[0];
+	step = (uint64_t)(int64_t)l->step;
+	for (uint32_t k = 0; k < l->n_addr && k < GPU_STEP_MAX; k++, a += step)
+		buf[k] = a;
+	return buf;
+}
 
 /* A thread block: its memory instructions, in file order for a
  * reference-format trace; for an Accel-Sim trace in the reference's
