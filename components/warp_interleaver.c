@@ -586,8 +586,12 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 	enum ref_class ref = opinfo_of(w, op)->ref;	/* decoded once per opcode */
 
 	sectors_reserve(w, l->n_addr);
-	n = coalesce(w->coalescer, gpu_line_addrs(l, w->line_addrs), l->n_addr,
-		     w->sectors, &lines);
+	if (l->step)
+		n = coalesce_progression(w->coalescer, l->addr[0],
+					 (uint64_t)(int64_t)l->step, l->n_addr,
+					 w->sectors, &lines);
+	else
+		n = coalesce(w->coalescer, l->addr, l->n_addr, w->sectors, &lines);
 	if (ref == REF_RED) {
 		st[WI_RED_REQS]++;
 		st[WI_ATOM_RED_TRANS] += n;

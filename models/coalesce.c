@@ -64,6 +64,8 @@ struct coalescer {
 	uint64_t *mem;		/* all scratch, one block */
 	uint64_t *seen_key, *seen_val, *seen_bm;
 	uint64_t *py_key[2], *py_bm[2];
+	uint64_t *prog;		/* a progression's addresses, when needed */
+	uint32_t cap_prog;
 };
 
 static inline bool bit_test(const uint64_t *bm, uint64_t i)
@@ -249,33 +251,30 @@ static uint32_t first_touch_hashed(struct coalescer *c, const uint64_t *addr, ui
 #define STRIDE_MAX (UINT64_C(1) << 31)
 
 /*
- * first_touch() of lanes in arithmetic progression, addr[i] = addr[0] +
- * i * d, which is what most warp instructions are (base + lane * width):
- * their sectors are monotone, each lane's a new one or its neighbour's,
- * so nothing needs finding.  With |d| of a sector or less every sector
- * from the first lane's to the last's is touched, in that order; with a
- * longer stride each lane touches its own, and the lines are the changes
- * of line.  False, with nothing written, when addr[] (n >= 2) is no such
- * progression.
+ * first_touch() of n >= 2 lanes in arithmetic progression, address i =
+ * a0 + i * d, which is what most warp instructions are (base + lane *
+ * width): their sectors are monotone, each lane's a new one or its
+ * neighbour's, so nothing needs finding.  With |d| of a sector or less
+ * every sector from the first lane's to the last's is touched, in that
+ * order; with a longer stride each lane touches its own, and the lines
+ * are the changes of line.  False, with nothing written, for a stride
+ * past STRIDE_MAX or a progression that wraps around the address space.
  */
-static always_inline bool first_touch_strided(struct coalescer *c, const uint64_t *addr,
-					      uint32_t n, uint64_t *out, uint32_t *m,
-					      uint32_t *lines, bool *sorted)
+static always_inline bool progression_touch(struct coalescer *c, uint64_t a0,
+					    uint64_t d, uint32_t n, uint64_t *out,
+					    uint32_t *m, uint32_t *lines, bool *sorted)
 {
 	const uint64_t smask = c->sector_mask, sbytes = ~smask + 1;
 	const unsigned sshift = c->sector_shift, lshift = c->line_shift;
-	const uint64_t d = addr[1] - addr[0];
 	const bool up = d < STRIDE_MAX;
+	const uint64_t an = a0 + (uint64_t)(n - 1) * d;
 
 	if (!up && -d > STRIDE_MAX)
 		return false;
-	for (uint32_t i = 2; i < n; i++)
-		if (addr[i] - addr[i - 1] != d)
-			return false;
-	if (up ? addr[n - 1] < addr[0] : addr[n - 1] > addr[0])
+	if (up ? an < a0 : an > a0)
 		return false;	/* wraps around */
 
-	uint64_t first = addr[0] & smask, last = addr[n - 1] & smask;
+	uint64_t first = a0 & smask, last = an & smask;
 
 	if ((up ? d : -d) <= sbytes) {
 		uint64_t k = (up ? last - first : first - last) >> sshift;
@@ -290,16 +289,32 @@ static always_inline bool first_touch_strided(struct coalescer *c, const uint64_
 	}
 
 	uint32_t nl = 1;
+	uint64_t a = a0 + d;
 
 	out[0] = first;
-	for (uint32_t i = 1; i < n; i++) {
-		out[i] = addr[i] & smask;
+	for (uint32_t i = 1; i < n; i++, a += d) {
+		out[i] = a & smask;
 		nl += out[i] >> lshift != out[i - 1] >> lshift;
 	}
 	*m = n;
 	*lines = nl;
 	*sorted = up;
 	return true;
+}
+
+/* progression_touch() of addr[0..n-1] (n >= 2), when it is a progression. */
+static always_inline bool first_touch_strided(struct coalescer *c, const uint64_t *addr,
+					      uint32_t n, uint64_t *out, uint32_t *m,
+					      uint32_t *lines, bool *sorted)
+{
+	const uint64_t d = addr[1] - addr[0];
+
+	if (d >= STRIDE_MAX && -d > STRIDE_MAX)
+		return false;
+	for (uint32_t i = 2; i < n; i++)
+		if (addr[i] - addr[i - 1] != d)
+			return false;
+	return progression_touch(c, addr[0], d, n, out, m, lines, sorted);
 }
 
 /*
@@ -765,8 +780,12 @@ void coalescer_free(struct coalescer *c)
 	if (!c)
 		return;
 	g_free(c->mem);
+	g_free(c->prog);
 	g_free(c);
 }
+
+static uint32_t put_in_order(struct coalescer *c, uint64_t *out, uint32_t m,
+			     bool sorted);
 
 uint32_t coalesce(struct coalescer *c, const uint64_t *addr, uint32_t n,
 		  uint64_t *out, uint32_t *lines)
@@ -781,6 +800,34 @@ uint32_t coalesce(struct coalescer *c, const uint64_t *addr, uint32_t n,
 	if (n > c->cap_n)
 		scratch_grow(c, n);
 	m = first_touch(c, addr, n, out, lines, &sorted);
+	return put_in_order(c, out, m, sorted);
+}
+
+uint32_t coalesce_progression(struct coalescer *c, uint64_t first, uint64_t step,
+			      uint32_t n, uint64_t *out, uint32_t *lines)
+{
+	uint32_t m;
+	bool sorted;
+
+	if (n > c->cap_n)
+		scratch_grow(c, n);
+	if (n < 2 || !progression_touch(c, first, step, n, out, &m, lines, &sorted)) {
+		/* what first_touch() makes of the addresses themselves */
+		if (n > c->cap_prog) {
+			c->cap_prog = MAX(n, 2 * c->cap_prog);
+			c->prog = g_renew(uint64_t, c->prog, c->cap_prog);
+		}
+		for (uint32_t k = 0; k < n; k++)
+			c->prog[k] = first + k * step;
+		return coalesce(c, c->prog, n, out, lines);
+	}
+	return put_in_order(c, out, m, sorted);
+}
+
+/* The m sectors of out[] (sorted: ascending) in the coalescer's order. */
+static uint32_t put_in_order(struct coalescer *c, uint64_t *out, uint32_t m,
+			     bool sorted)
+{
 	if (c->order == COALESCE_PYSET && m > 1) {
 		if (m <= PY_SMALL_KEYS)
 			pyset_order_small(c, out, m, out);

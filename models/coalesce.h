@@ -47,6 +47,14 @@ uint32_t coalesce(struct coalescer *c, const uint64_t *addr, uint32_t n,
 		  uint64_t *out, uint32_t *lines);
 
 /*
+ * coalesce() of the n addresses first + k * step (k < n, modulo 2^64): a
+ * warp instruction kept as a progression (most are), whose sectors need
+ * neither the addresses nor a search.
+ */
+uint32_t coalesce_progression(struct coalescer *c, uint64_t first, uint64_t step,
+			      uint32_t n, uint64_t *out, uint32_t *lines);
+
+/*
  * coalesce(), and in mask[i] the bytes of sector out[i] that the accesses
  * of `width` bytes starting at addr[0..n-1] cover (bit b = byte b), each
  * clipped at the end of its sector (an aligned access never crosses one).

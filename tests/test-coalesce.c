@@ -1984,7 +1984,9 @@ static void test_masks(void)
  * past the longest it takes, on bases that wrap around the address space
  * or do not, against the oracle in every order; the pyset order against
  * the general path's, given the same sectors by the same lanes plus one
- * that only repeats the first and so ends the progression.
+ * that only repeats the first and so ends the progression; and
+ * coalesce_progression(), given the progression's first address and step
+ * instead of its addresses, against coalesce() in every order.
  */
 static void test_strided(void)
 {
@@ -2010,6 +2012,17 @@ static void test_strided(void)
 		for (uint32_t t = 0; t < n; t++)
 			a[t] = base + (uint64_t)d * t;
 		check_all("strided", sb, lb, a, n, NULL, 0, 0);
+		/* the same from the progression itself, as a line holds it */
+		for (int o = 0; o < N_ORDERS; o++) {
+			struct coalescer *c = get(o, sb, lb);
+			uint64_t from_line[33], from_addr[33];
+			uint32_t ml = coalesce_progression(c, base, (uint64_t)d, n, from_line, &l1);
+			uint32_t ma = coalesce(c, a, n, from_addr, &l2);
+
+			g_assert_cmpuint(ml, ==, ma);
+			g_assert_cmpuint(l1, ==, l2);
+			g_assert_cmpmem(from_line, ml * sizeof(uint64_t), from_addr, ma * sizeof(uint64_t));
+		}
 		if (n == 32)
 			continue;
 		a[n] = a[0];
