@@ -111,11 +111,17 @@ void loader_free(struct block_loader *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* Whether memo entry e holds the text s of len bytes. */
+static inline bool memo_holds(const struct loader_memo *e, const char *s, size_t len)
+{
+	return e->text && e->len == len && memcmp(e->text, s, len) == 0;
+}
+
 const char *loader_intern(struct trace_reader *t, struct block_loader *l,
 			  const char *s, size_t len)
 {
-	uint64_t head = 0;
-	unsigned slot;
+	uint64_t head = 0, mid = 0;
+	struct loader_memo *pair, e;
 	const char *v;
 
 	/* the reader's texts were cleared with the last kernel */
@@ -124,12 +130,26 @@ const char *loader_intern(struct trace_reader *t, struct block_loader *l,
 		memset(l->memo, 0, sizeof(l->memo));
 		l->kernel = t->n_read;
 	}
+	/*
+	 * The pair of entries a text may be in: by its first 8 bytes, its
+	 * length and the 8 bytes in its middle (ATOMG.E.CAS.STRONG.GPU and
+	 * ATOMG.E.ADD.STRONG.GPU share the rest).  Two entries, the text last
+	 * used first, so that two texts of one pair do not take turns in a
+	 * single entry, missing every time.
+	 */
 	memcpy(&head, s, MIN(len, sizeof(head)));
-	slot = (unsigned)(((head ^ len) * UINT64_C(0x9e3779b97f4a7c15)) >> 60) &
-	       (LOADER_MEMO - 1);
-	if (l->memo[slot].text && l->memo[slot].len == len &&
-	    memcmp(l->memo[slot].text, s, len) == 0)
-		return l->memo[slot].text;
+	if (len > sizeof(mid))
+		memcpy(&mid, s + (len - sizeof(mid)) / 2, sizeof(mid));
+	pair = &l->memo[2 * (((((head ^ len) * UINT64_C(0x9e3779b97f4a7c15)) ^ mid) *
+			     UINT64_C(0x9e3779b97f4a7c15)) >> 61)];
+	if (memo_holds(&pair[0], s, len))
+		return pair[0].text;
+	if (memo_holds(&pair[1], s, len)) {
+		e = pair[1];
+		pair[1] = pair[0];
+		pair[0] = e;
+		return e.text;
+	}
 	v = g_hash_table_lookup(l->opcodes, s);
 	if (!v) {
 		pthread_mutex_lock(&t->lock);
@@ -137,8 +157,8 @@ const char *loader_intern(struct trace_reader *t, struct block_loader *l,
 		pthread_mutex_unlock(&t->lock);
 		g_hash_table_insert(l->opcodes, (gpointer)v, (gpointer)v);
 	}
-	l->memo[slot].text = v;
-	l->memo[slot].len = len;
+	pair[1] = pair[0];
+	pair[0] = (struct loader_memo){ v, len };
 	return v;
 }
 

@@ -398,7 +398,13 @@ static inline bool parse_i64(const char *s, size_t n, int64_t *v)
  * string chunk, which all loaders share, is locked only for a text the
  * loader has not seen yet in the kernel.
  */
-#define LOADER_MEMO 16	/* slots of block_loader.memo, a power of two */
+/* block_loader.memo: 8 pairs of entries (loader_intern) */
+#define LOADER_MEMO 16
+
+struct loader_memo {
+	const char *text;
+	size_t len;
+};
 
 struct block_loader {
 	struct line_reader lr;
@@ -407,10 +413,10 @@ struct block_loader {
 	GHashTable *opcodes;	/* text -> interned text, of the current kernel */
 	/*
 	 * In front of `opcodes`: the texts last met, by a hash of their
-	 * first bytes and length, since a kernel's lines mostly repeat a
-	 * few opcodes and a table lookup costs a string hash.
+	 * bytes and length, since a kernel's lines mostly repeat a few
+	 * opcodes and a table lookup costs a string hash.
 	 */
-	struct { const char *text; size_t len; } memo[LOADER_MEMO];
+	struct loader_memo memo[LOADER_MEMO];
 	uint32_t kernel;	/* the kernel (trace_reader.n_read) they are of */
 };
 

@@ -789,6 +789,47 @@ static void test_progression_lines(void)
 	g_string_free(m, TRUE);
 }
 
+/*
+ * A loader interns an opcode text once per kernel, and gives the same
+ * pointer for it every time after: through its memo for texts that
+ * alternate (two that share their length and their first and last 8
+ * bytes among them), and through its table for more texts than the memo
+ * holds.
+ */
+static void test_loader_intern(void)
+{
+	static const char *const texts[] = {
+		"ATOMG.E.CAS.STRONG.GPU", "ATOMG.E.ADD.STRONG.GPU", "LDG.E.SYS",
+		"STG.E.SYS", "LDG.E.64.SYS", "RED.E.ADD.STRONG.GPU", "LDG.E.128.SYS",
+		"STG.E.64.SYS", "LD.E", "ST.E", "LDL", "STL", "ATOM.E.ADD", "RED.E.ADD",
+		"LDG.E.CONSTANT.SYS", "LDG.E.EL.SYS", "LDG.E.LU.SYS", "LDS", "STS",
+		"LDG.E.U8.SYS", "X", "",
+	};
+	enum { N = G_N_ELEMENTS(texts) };
+	struct trace_reader *t = open_fixture("ppt", TRACE_PPT);
+	struct block_loader l;
+	const char *first[N];
+
+	next_ok(t);
+	loader_init(&l);
+	for (int round = 0; round < 5; round++)
+		for (unsigned i = 0; i < N; i++) {
+			/* round 0 all the texts; then pairs that alternate */
+			unsigned k = round ? (i % 2 ? (i / 2) % 2 : 0) : i;
+			char *copy = g_strdup(texts[k]);
+			const char *v = loader_intern(t, &l, copy, strlen(copy));
+
+			g_assert_cmpstr(v, ==, texts[k]);
+			if (!round)
+				first[k] = v;
+			else
+				g_assert_true(v == first[k]);
+			g_free(copy);
+		}
+	loader_free(&l);
+	trace_close(t);
+}
+
 /* A first memory instruction of no lane: no address, and no pointer
  * arithmetic on the builder's empty pool (UBSan). */
 static void test_accelsim_first_mask_zero(void)
@@ -2674,6 +2715,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/ppt/nul-in-opcode", test_ppt_nul_in_opcode);
 	g_test_add_func("/trace/ppt/file-gone", test_ppt_file_gone);
 	g_test_add_func("/trace/progression-lines", test_progression_lines);
+	g_test_add_func("/trace/loader-intern", test_loader_intern);
 	g_test_add_func("/trace/native/crafted-damage", test_native_crafted_damage);
 	g_test_add_func("/trace/native/forms", test_native_forms);
 	g_test_add_func("/trace/native/shared-load", test_native_shared_load);
