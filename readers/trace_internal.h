@@ -335,7 +335,49 @@ static inline long scan_hex_line(const char *p, const char *end, uint64_t *dst)
 	}
 	return n;
 }
+
+/*
+ * scan_hex_line() of the usual paper-format line: tokens that all have the
+ * first one's number of digits (1 to 15), each followed by one space or by
+ * the line's end.  A 16-byte load per token checks and converts it, with
+ * nothing to find: the line's tokens sit one period apart.  -1, having
+ * decided nothing, for any other line (scan_hex_line() then reads it).
+ * Reads up to 16 bytes from each token, which LR_SLACK allows.
+ */
+static inline long scan_hex_line_fixed(const char *p, const char *end, uint64_t *dst)
+{
+	unsigned digits, want, seen;
+	const char *q;
+	long n = 0;
+
+	if (p == end)
+		return 0;
+	digits = (unsigned)__builtin_ctz(~sse2_hex_mask(
+		_mm_loadu_si128((const __m128i *)(const void *)p)));
+	if (!digits || digits > 15)
+		return -1;
+	want = (1u << digits) - 1;	/* the digits, then a byte that is none */
+	seen = (1u << (digits + 1)) - 1;
+	for (q = p; q + digits <= end; q += digits + 1) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+
+		if ((sse2_hex_mask(x) & seen) != want || (q + digits < end && q[digits] != ' '))
+			return -1;
+		dst[n++] = sse2_hex_value(x, digits);
+	}
+	/* past the last token's space (end), or its end (end + 1); bytes
+	 * between, a shorter token or a space more, are not the usual line */
+	return q >= end ? n : -1;
+}
 #else
+static inline long scan_hex_line_fixed(const char *p, const char *end, uint64_t *dst)
+{
+	(void)p;
+	(void)end;
+	(void)dst;
+	return -1;
+}
+
 static inline long scan_hex_line(const char *p, const char *end, uint64_t *dst)
 {
 	(void)p;

@@ -1692,6 +1692,92 @@ static void test_scan_hex_line(void)
 	g_rand_free(rnd);
 }
 
+/*
+ * scan_hex_line_fixed takes the usual paper-format line (tokens of one
+ * length, 1 to 15 digits, one space after each but maybe the last) and
+ * gives scan_hex_line's rule's answer for it; for any other line, -1.
+ * Lines of 0 to 24 tokens of 1 to 16 digits in both cases, with or
+ * without the last space, and one line in two spoilt in one place: a
+ * token a digit longer or shorter, two spaces, a space first, a stray
+ * byte; after the line's NUL, hex digits up to LR_SLACK.
+ */
+static void test_scan_hex_line_fixed(void)
+{
+	GRand *rnd = g_rand_new_with_seed(16);
+	char buf[24 * 18 + 8 + LR_SLACK];
+	uint64_t want[40], got[40];
+	unsigned taken = 0, refused = 0;
+
+	for (guint rep = 0; rep < 30000; rep++) {
+		unsigned digits = (unsigned)g_rand_int_range(rnd, 1, 17);
+		unsigned tokens = (unsigned)g_rand_int_range(rnd, 0, 25);
+		bool last_space = g_rand_boolean(rnd);
+		size_t len = 0;
+		long w, g;
+
+		for (unsigned k = 0; k < tokens; k++) {
+			random_hex(rnd, buf, len, len + digits);
+			len += digits;
+			if (k + 1 < tokens || last_space)
+				buf[len++] = ' ';
+		}
+		if (rep % 2 && len) {
+			size_t at = (size_t)g_rand_int_range(rnd, 0, (gint32)len);
+
+			switch (g_rand_int_range(rnd, 0, 5)) {
+			case 0:		/* a token one digit longer: the rest moves */
+				memmove(buf + at + 1, buf + at, len - at);
+				buf[at] = buf[at + 1] == ' ' ? 'a' : buf[at + 1];
+				len++;
+				break;
+			case 1:		/* one byte fewer: a shorter token, or a space gone */
+				memmove(buf + at, buf + at + 1, len - at - 1);
+				len--;
+				break;
+			case 2:		/* a space more */
+				memmove(buf + at + 1, buf + at, len - at);
+				buf[at] = ' ';
+				len++;
+				break;
+			case 3:
+				buf[at] = "gx:/"[g_rand_int_range(rnd, 0, 4)];
+				break;
+			default:	/* a space first */
+				memmove(buf + 1, buf, len);
+				buf[0] = ' ';
+				len++;
+				break;
+			}
+		}
+		buf[len] = '\0';
+		random_hex(rnd, buf, len + 1, len + LR_SLACK);
+		w = line_expected(buf, buf + len, want);
+		g = scan_hex_line_fixed(buf, buf + len, got);
+#ifdef HAVE_SCAN_HEX_SSE2
+		/* the unspoilt lines of 1 to 15 digits are taken, whole */
+		if (!(rep % 2) && digits <= 15 && g != w)
+			g_error("'%s' (%zu bytes): %ld tokens, expected %ld", buf, len, g, w);
+		if (g >= 0) {
+			if (g != w)
+				g_error("'%s' (%zu bytes): %ld tokens, expected %ld", buf, len, g, w);
+			for (long k = 0; k < w; k++)
+				if (got[k] != want[k])
+					g_error("'%s': token %ld is %" G_GINT64_MODIFIER "x, expected %"
+						G_GINT64_MODIFIER "x", buf, k, got[k], want[k]);
+		}
+#endif
+		taken += g >= 0;
+		refused += g < 0;
+	}
+#ifdef HAVE_SCAN_HEX_SSE2
+	g_assert_cmpuint(taken, >, 12000);
+	g_assert_cmpuint(refused, >, 8000);
+#else
+	g_assert_cmpuint(taken, ==, 0);	/* no fast path */
+#endif
+	g_rand_free(rnd);
+}
+
 /* find_space against the byte loop: spaces anywhere, or none, before and
  * after a line's end at every place in the first 48 bytes. */
 static void test_find_space(void)
@@ -2689,6 +2775,7 @@ int main(int argc, char **argv)
 
 	g_test_add_func("/trace/scan-hex", test_scan_hex);
 	g_test_add_func("/trace/scan-hex-token", test_scan_hex_token);
+	g_test_add_func("/trace/scan-hex-line-fixed", test_scan_hex_line_fixed);
 	g_test_add_func("/trace/scan-hex-line", test_scan_hex_line);
 	g_test_add_func("/trace/find-space", test_find_space);
 	g_test_add_func("/trace/unit-pool", test_unit_pool);
