@@ -811,7 +811,7 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		/* at most one address per two bytes ("a ") */
 		dst = builder_reserve(&l->build, (size_t)(end - p) / 2 + 1);
 		/* the usual line whole; anything else token by token */
-		whole = scan_hex_line_fixed(p, end, dst);
+		whole = scan_hex_line_usual(p, end, dst);
 		if (whole < 0)
 			whole = scan_hex_line(p, end, dst);
 		if (whole >= 0) {

@@ -1693,9 +1693,11 @@ static void test_scan_hex_line(void)
 }
 
 /*
- * scan_hex_line_fixed takes the usual paper-format line (tokens of one
- * length, 1 to 15 digits, one space after each but maybe the last) and
- * gives scan_hex_line's rule's answer for it; for any other line, -1.
+ * scan_hex_line_fixed, its AVX2 form (where the processor has AVX2) and
+ * scan_hex_line_usual, which picks one, take the usual paper-format line
+ * (tokens of one length, 1 to 15 digits, one space after each but maybe
+ * the last) and give scan_hex_line's rule's answer for it; for any other
+ * line, -1.
  * Lines of 0 to 24 tokens of 1 to 16 digits in both cases, with or
  * without the last space, and one line in two spoilt in one place: a
  * token a digit longer or shorter, two spaces, a space first, a stray
@@ -1752,18 +1754,35 @@ static void test_scan_hex_line_fixed(void)
 		buf[len] = '\0';
 		random_hex(rnd, buf, len + 1, len + LR_SLACK);
 		w = line_expected(buf, buf + len, want);
-		g = scan_hex_line_fixed(buf, buf + len, got);
+		g = scan_hex_line_usual(buf, buf + len, got);
 #ifdef HAVE_SCAN_HEX_SSE2
-		/* the unspoilt lines of 1 to 15 digits are taken, whole */
-		if (!(rep % 2) && digits <= 15 && g != w)
-			g_error("'%s' (%zu bytes): %ld tokens, expected %ld", buf, len, g, w);
-		if (g >= 0) {
-			if (g != w)
-				g_error("'%s' (%zu bytes): %ld tokens, expected %ld", buf, len, g, w);
+		for (int f = 0; f < 3; f++) {
+			long h;
+
+			/* each way the processor may take; avx2 where it can */
+			memset(got, 0xa5, sizeof(got));
+			if (f == 0)
+				h = scan_hex_line_usual(buf, buf + len, got);
+			else if (f == 1)
+				h = scan_hex_line_fixed(buf, buf + len, got);
+			else if (__builtin_cpu_supports("avx2"))
+				h = scan_hex_line_fixed_avx2(buf, buf + len, got);
+			else
+				continue;
+			/* the unspoilt lines of 1 to 15 digits are taken, whole */
+			if (!(rep % 2) && digits <= 15 && h != w)
+				g_error("'%s' (%zu bytes): way %d, %ld tokens, expected %ld",
+					buf, len, f, h, w);
+			if (h < 0)
+				continue;
+			if (h != w)
+				g_error("'%s' (%zu bytes): way %d, %ld tokens, expected %ld",
+					buf, len, f, h, w);
 			for (long k = 0; k < w; k++)
 				if (got[k] != want[k])
-					g_error("'%s': token %ld is %" G_GINT64_MODIFIER "x, expected %"
-						G_GINT64_MODIFIER "x", buf, k, got[k], want[k]);
+					g_error("'%s': way %d, token %ld is %" G_GINT64_MODIFIER
+						"x, expected %" G_GINT64_MODIFIER "x",
+						buf, f, k, got[k], want[k]);
 		}
 #endif
 		taken += g >= 0;
