@@ -4,10 +4,11 @@
  * and their addresses go into scratch arrays that are reused from block to
  * block, and builder_finish() copies them, put in issue order, into a
  * single allocation (the gpu_block, its lines, then their addresses), so
- * that reading allocates per block, never per line.  A line whose
- * addresses are an arithmetic progression keeps its first address and
- * its step (gpu_line.step): most lines are, and the block takes a
- * fraction of the memory.
+ * that reading allocates per block, never per line.  A line whose 2 to
+ * GPU_STEP_MAX addresses are an arithmetic progression with a non-zero
+ * step that fits 32 bits keeps its first address and its step
+ * (gpu_line.step): most lines are, and the block takes a fraction of the
+ * memory.
  */
 #ifndef SS_BLOCK_BUILDER_H
 #define SS_BLOCK_BUILDER_H

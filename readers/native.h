@@ -44,7 +44,8 @@ enum native_chunk {
  */
 enum native_form {
 	NATIVE_FORM_DELTAS = 0,	/* n_addr varints, as in versions 1 and 2 */
-	NATIVE_FORM_STEP = 1,	/* first, step: first + k * step; 2..32 addresses */
+	NATIVE_FORM_STEP = 1,	/* first, step: first + k * step; 2..32 addresses,
+				   step not 0 and within 32 bits (signed) */
 	NATIVE_FORM_FIXED1 = 2,	/* first, then n_addr - 1 zigzagged lane */
 	NATIVE_FORM_FIXED2 = 3,	/*   differences of 1, 2 or 4 bytes each */
 	NATIVE_FORM_FIXED4 = 4,	/*   (little-endian); 2 or more addresses */

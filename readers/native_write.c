@@ -181,19 +181,26 @@ static inline uint64_t zigzag(uint64_t d)
 	return d << 1 ^ (uint64_t)((int64_t)d >> 63);
 }
 
+/* A progression line is one a version-3 step form holds. */
+G_STATIC_ASSERT(GPU_STEP_MAX <= NATIVE_STEP_MAX);
+
 /*
  * How a line's n addresses are best coded (enum native_form): a
- * progression whole; else the narrowest fixed width of the differences
+ * progression (2 to NATIVE_STEP_MAX addresses, a non-zero step that fits
+ * 32 bits) whole; else the narrowest fixed width of the differences
  * from lane to lane; else varints.
  */
 static enum native_form form_of(const uint64_t *a, uint32_t n)
 {
 	uint64_t step, bits = 0;
-	bool progression = n <= NATIVE_STEP_MAX;
+	bool progression;
 
 	if (n < 2)
 		return NATIVE_FORM_DELTAS;
 	step = a[1] - a[0];
+	/* what a reader keeps as a progression line, as the format requires */
+	progression = n <= NATIVE_STEP_MAX && step &&
+		      (int64_t)step >= INT32_MIN && (int64_t)step <= INT32_MAX;
 	for (uint32_t k = 1; k < n; k++) {
 		progression &= a[k] - a[k - 1] == step;
 		bits |= zigzag(a[k] - a[k - 1]);

@@ -336,6 +336,31 @@ static inline long scan_hex_line(const char *p, const char *end, uint64_t *dst)
 	return n;
 }
 
+/* The digits (1 to 15) of the first token at p of a usual line (see
+ * scan_hex_line_fixed), or 0: the line is none. */
+static inline unsigned usual_digits(const char *p)
+{
+	unsigned digits = (unsigned)__builtin_ctz(~sse2_hex_mask(
+		_mm_loadu_si128((const __m128i *)(const void *)p)));
+
+	return digits <= 15 ? digits : 0;
+}
+
+/* The token of `digits` digits at q, then a space or the line's end, into
+ * *v; false when q holds no such token. */
+static inline bool usual_token(const char *q, const char *end, unsigned digits,
+			       uint64_t *v)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+	unsigned want = (1u << digits) - 1;	/* the digits, then a byte that is none */
+
+	if ((sse2_hex_mask(x) & (want << 1 | 1)) != want ||
+	    (q + digits < end && q[digits] != ' '))
+		return false;
+	*v = sse2_hex_value(x, digits);
+	return true;
+}
+
 /*
  * scan_hex_line() of the usual paper-format line: tokens that all have the
  * first one's number of digits (1 to 15), each followed by one space or by
@@ -346,25 +371,17 @@ static inline long scan_hex_line(const char *p, const char *end, uint64_t *dst)
  */
 static inline long scan_hex_line_fixed(const char *p, const char *end, uint64_t *dst)
 {
-	unsigned digits, want, seen;
+	unsigned digits;
 	const char *q;
 	long n = 0;
 
 	if (p == end)
 		return 0;
-	digits = (unsigned)__builtin_ctz(~sse2_hex_mask(
-		_mm_loadu_si128((const __m128i *)(const void *)p)));
-	if (!digits || digits > 15)
+	if (!(digits = usual_digits(p)))
 		return -1;
-	want = (1u << digits) - 1;	/* the digits, then a byte that is none */
-	seen = (1u << (digits + 1)) - 1;
-	for (q = p; q + digits <= end; q += digits + 1) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
-
-		if ((sse2_hex_mask(x) & seen) != want || (q + digits < end && q[digits] != ' '))
+	for (q = p; q + digits <= end; q += digits + 1)
+		if (!usual_token(q, end, digits, &dst[n++]))
 			return -1;
-		dst[n++] = sse2_hex_value(x, digits);
-	}
 	/* past the last token's space (end), or its end (end + 1); bytes
 	 * between, a shorter token or a space more, are not the usual line */
 	return q >= end ? n : -1;
@@ -418,17 +435,16 @@ scan_hex_line_fixed_avx2(const char *p, const char *end, uint64_t *dst)
 
 	if (p == end)
 		return 0;
-	digits = (unsigned)__builtin_ctz(~sse2_hex_mask(
-		_mm_loadu_si128((const __m128i *)(const void *)p)));
-	if (!digits || digits > 15)
+	if (!(digits = usual_digits(p)))
 		return -1;
 	period = digits + 1;
 	want = (1u << digits) - 1;
 	seen = (1u << period) - 1;
 	/* two tokens a turn while both are in the line */
 	for (q = p; q + period + digits <= end; q += 2 * period) {
-		__m256i x = _mm256_loadu2_m128i((const __m128i *)(const void *)(q + period),
-						(const __m128i *)(const void *)q);
+		__m256i x = _mm256_inserti128_si256(_mm256_castsi128_si256(
+			_mm_loadu_si128((const __m128i *)(const void *)q)),
+			_mm_loadu_si128((const __m128i *)(const void *)(q + period)), 1);
 
 		if ((avx2_hex_mask(x) & (seen | seen << 16)) != (want | want << 16) ||
 		    q[digits] != ' ' || (q + period + digits < end && q[period + digits] != ' '))
@@ -437,11 +453,8 @@ scan_hex_line_fixed_avx2(const char *p, const char *end, uint64_t *dst)
 		n += 2;
 	}
 	if (q + digits <= end) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
-
-		if ((sse2_hex_mask(x) & seen) != want || (q + digits < end && q[digits] != ' '))
+		if (!usual_token(q, end, digits, &dst[n++]))
 			return -1;
-		dst[n++] = sse2_hex_value(x, digits);
 		q += period;
 	}
 	return q >= end ? n : -1;

@@ -537,14 +537,14 @@ static inline uint64_t get_fixed_run(const uint8_t *p, uint32_t n, uint64_t a,
 }
 
 /*
- * A line's n addresses in `form` (addresses_fit() holds) at *p, into dst
- * (NULL: only passed over); *prev is the block's address before them, and
- * their last after.
+ * A line's n addresses in `form` (addresses_fit() holds; not the step
+ * form, which the caller keeps whole) at *p, into dst (NULL: only passed
+ * over); *prev is the block's address before them, and their last after.
  */
 static bool get_addresses(const uint8_t **p, const uint8_t *e, unsigned form,
 			  uint32_t n, uint64_t *prev, uint64_t *dst)
 {
-	int64_t first, step;
+	int64_t first;
 	uint64_t a;
 
 	if (!n)
@@ -566,15 +566,6 @@ static bool get_addresses(const uint8_t **p, const uint8_t *e, unsigned form,
 	a = *prev + (uint64_t)first;
 	if (dst)
 		dst[0] = a;
-	if (form == NATIVE_FORM_STEP) {
-		if (!native_get_sv(p, e, &step))
-			return false;
-		if (dst)
-			for (uint32_t k = 1; k < n; k++)
-				dst[k] = a + (uint64_t)k * (uint64_t)step;
-		*prev = a + (uint64_t)(n - 1) * (uint64_t)step;
-		return true;
-	}
 	unsigned w = 1u << (form - NATIVE_FORM_FIXED1);
 
 	if ((uint64_t)(n - 1) * w > (uint64_t)(e - *p))
@@ -649,24 +640,22 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		}
 		if (!addresses_fit(form, n_addr, (uint64_t)(e - p)))
 			return damaged(err, s, c, "a line's address count does not fit its form");
-		if (build && form == NATIVE_FORM_STEP) {
+		if (form == NATIVE_FORM_STEP) {
 			/* a progression stays one: its first address and step */
-			const uint8_t *at = p;
 			int64_t first, step;
 
-			if (!native_get_sv(&at, e, &first) || !native_get_sv(&at, e, &step))
+			if (!native_get_sv(&p, e, &first) || !native_get_sv(&p, e, &step))
 				return damaged(err, s, c, "an address does not parse");
-			if (step && step >= INT32_MIN && step <= INT32_MAX) {
-				uint64_t a = prev + (uint64_t)first;
-
-				p = at;
-				prev = a + (n_addr - 1) * (uint64_t)step;
+			if (!step || step < INT32_MIN || step > INT32_MAX)
+				return damaged(err, s, c, "a line's step is 0 or does not fit 32 bits");
+			prev += (uint64_t)first;
+			if (build)
 				builder_add_step(bb, i, s->opcodes[op], (uint32_t)n_addr,
-						 a, (int32_t)step,
+						 prev, (int32_t)step,
 						 warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
 						 (uint32_t)lanes);
-				continue;
-			}
+			prev += (n_addr - 1) * (uint64_t)step;
+			continue;
 		}
 		if (build)
 			dst = builder_reserve(bb, (size_t)n_addr);

@@ -2339,7 +2339,7 @@ static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
 
 /* Where the k-th varint of the crafted payload starts: the block's head
  * (id delta, shared, unknown, lines) is 0 to 3, the line's opcode 4,
- * warp 5, lanes 6, count and form 7. */
+ * warp 5, lanes 6, count and form 7, first address 8, step 9. */
 static uint8_t *crafted_varint(uint8_t *raw, size_t len, int k)
 {
 	const uint8_t *p = raw;
@@ -2385,6 +2385,15 @@ static void step_too_long(uint8_t *raw, size_t len)
 	g_assert_cmpuint(p[1], ==, 33 << NATIVE_FORM_BITS >> 7);
 }
 
+/* The crafted line's step (4, zigzagged: one byte, 8) made 0. */
+static void step_zero(uint8_t *raw, size_t len)
+{
+	uint8_t *p = crafted_varint(raw, len, 9);
+
+	g_assert_cmpuint(*p, ==, 8);
+	*p = 0;
+}
+
 static void fixed_past_end(uint8_t *raw, size_t len)
 {
 	uint8_t *p = crafted_count(raw, len);
@@ -2396,7 +2405,8 @@ static void fixed_past_end(uint8_t *raw, size_t len)
 /*
  * A native file whose line names a warp outside its block (which the text
  * readers refuse), or whose count and form say what no writer writes, is
- * damage, refused at load with the chunk's offset.
+ * damage (a step of 0 too, which would make 32 addresses of a few bytes),
+ * refused at load with the chunk's offset.
  */
 static void test_native_crafted_damage(void)
 {
@@ -2404,6 +2414,7 @@ static void test_native_crafted_damage(void)
 	native_crafted_damage(form_unknown, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
 	native_crafted_damage(step_too_long, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
 	native_crafted_damage(fixed_past_end, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
+	native_crafted_damage(step_zero, "^.*/k\\.sst: chunk at byte 16: a line's step is 0 or does not fit 32 bits; the file is damaged$");
 }
 
 /* One Accel-Sim load of the lanes in `mask`, lane l's address addr(l). */
@@ -2425,6 +2436,7 @@ static uint64_t small(unsigned l) { return FORMS_BASE + 8 * l + (l & 1) * 4; }
 static uint64_t mid(unsigned l) { return FORMS_BASE + 1000 * l + (l & 1) * 8; }
 static uint64_t wide(unsigned l) { return FORMS_BASE + (UINT64_C(1) << 24) * l + (l & 1) * 8; }
 static uint64_t huge(unsigned l) { return FORMS_BASE + (UINT64_C(1) << 33) * l + (l & 1) * 8; }
+static uint64_t same(unsigned l) { (void)l; return FORMS_BASE + 64; }
 
 /*
  * Each way a native file codes a line's addresses (doc/trace-format.md,
@@ -2447,7 +2459,11 @@ static void test_native_forms(void)
 		{ 0xffff0000, mid, NATIVE_FORM_FIXED2 },
 		{ 0xffffffff, wide, NATIVE_FORM_FIXED4 },
 		{ 0xffffffff, huge, NATIVE_FORM_DELTAS },
-		{ 0x80000001, huge, NATIVE_FORM_STEP },
+		/* two lanes are a progression, but its step is past 32 bits */
+		{ 0x80000001, huge, NATIVE_FORM_DELTAS },
+		{ 0x80000001, wide, NATIVE_FORM_STEP },
+		/* every lane at one address: a step of 0, which no line holds */
+		{ 0xffffffff, same, NATIVE_FORM_FIXED1 },
 	};
 	GString *t = g_string_new("-kernel name = forms\n-kernel id = 1\n-grid dim = (1,1,1)\n"
 		"-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n-cuda stream id = 0\n"
