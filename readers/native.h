@@ -79,9 +79,21 @@ static inline void native_put_uv(GByteArray *b, uint64_t v)
 	g_byte_array_append(b, buf, n);
 }
 
+/* Zigzag: a difference of either sign, small in magnitude, in few bits
+ * (signed varints, the fixed forms' differences). */
+static inline uint64_t native_zigzag(uint64_t d)
+{
+	return d << 1 ^ (uint64_t)((int64_t)d >> 63);
+}
+
+static inline uint64_t native_unzigzag(uint64_t z)
+{
+	return (z >> 1) ^ -(z & 1);
+}
+
 static inline void native_put_sv(GByteArray *b, int64_t v)
 {
-	native_put_uv(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+	native_put_uv(b, native_zigzag((uint64_t)v));
 }
 
 /* A varint at *p (before end) into *v: false when it runs past end or
@@ -115,7 +127,7 @@ static inline bool native_get_sv(const uint8_t **p, const uint8_t *end,
 
 	if (!native_get_uv(p, end, &u))
 		return false;
-	*v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+	*v = (int64_t)native_unzigzag(u);
 	return true;
 }
 

@@ -175,38 +175,23 @@ static uint64_t opcode_of(struct writer *w, const char *op)
 	return w->opcodes->len - 1;
 }
 
-/* zigzag: small differences of either sign in few bits */
-static inline uint64_t zigzag(uint64_t d)
-{
-	return d << 1 ^ (uint64_t)((int64_t)d >> 63);
-}
-
-/* A progression line is one a version-3 step form holds. */
+/* Every progression line (gpu_line.step) is one a version-3 step form holds. */
 G_STATIC_ASSERT(GPU_STEP_MAX <= NATIVE_STEP_MAX);
 
 /*
- * How a line's n addresses are best coded (enum native_form): a
- * progression (2 to NATIVE_STEP_MAX addresses, a non-zero step that fits
- * 32 bits) whole; else the narrowest fixed width of the differences
- * from lane to lane; else varints.
+ * How the n addresses of a line that lists them are best coded: the
+ * narrowest fixed width of the differences from lane to lane, else
+ * varints.  (The block builder, which every reader builds with, decides
+ * which lines are progressions, and those take the step form.)
  */
 static enum native_form form_of(const uint64_t *a, uint32_t n)
 {
-	uint64_t step, bits = 0;
-	bool progression;
+	uint64_t bits = 0;
 
 	if (n < 2)
 		return NATIVE_FORM_DELTAS;
-	step = a[1] - a[0];
-	/* what a reader keeps as a progression line, as the format requires */
-	progression = n <= NATIVE_STEP_MAX && step &&
-		      (int64_t)step >= INT32_MIN && (int64_t)step <= INT32_MAX;
-	for (uint32_t k = 1; k < n; k++) {
-		progression &= a[k] - a[k - 1] == step;
-		bits |= zigzag(a[k] - a[k - 1]);
-	}
-	if (progression)
-		return NATIVE_FORM_STEP;
+	for (uint32_t k = 1; k < n; k++)
+		bits |= native_zigzag(a[k] - a[k - 1]);
 	if (bits <= UINT8_MAX)
 		return NATIVE_FORM_FIXED1;
 	if (bits <= UINT16_MAX)
@@ -242,7 +227,7 @@ static void put_addresses(GByteArray *r, const uint64_t *a, uint32_t n,
 		return;
 	}
 	for (uint32_t k = 1; k < n; k++) {
-		uint64_t z = GUINT64_TO_LE(zigzag(a[k] - a[k - 1]));
+		uint64_t z = GUINT64_TO_LE(native_zigzag(a[k] - a[k - 1]));
 
 		/* the low bytes of a little-endian word */
 		g_byte_array_append(r, (const guint8 *)&z, width[form]);

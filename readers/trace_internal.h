@@ -361,6 +361,19 @@ static inline bool usual_token(const char *q, const char *end, unsigned digits,
 	return true;
 }
 
+/* The usual line's tokens from q on, dst[n] on, one load each (see
+ * scan_hex_line_fixed): how many the line has, or -1. */
+static inline long usual_tokens(const char *q, const char *end, unsigned digits,
+				uint64_t *dst, long n)
+{
+	for (; q + digits <= end; q += digits + 1)
+		if (!usual_token(q, end, digits, &dst[n++]))
+			return -1;
+	/* past the last token's space (end), or its end (end + 1); bytes
+	 * between, a shorter token or a space more, are not the usual line */
+	return q >= end ? n : -1;
+}
+
 /*
  * scan_hex_line() of the usual paper-format line: tokens that all have the
  * first one's number of digits (1 to 15), each followed by one space or by
@@ -371,20 +384,11 @@ static inline bool usual_token(const char *q, const char *end, unsigned digits,
  */
 static inline long scan_hex_line_fixed(const char *p, const char *end, uint64_t *dst)
 {
-	unsigned digits;
-	const char *q;
-	long n = 0;
+	unsigned digits = usual_digits(p);
 
-	if (p == end)
-		return 0;
-	if (!(digits = usual_digits(p)))
-		return -1;
-	for (q = p; q + digits <= end; q += digits + 1)
-		if (!usual_token(q, end, digits, &dst[n++]))
-			return -1;
-	/* past the last token's space (end), or its end (end + 1); bytes
-	 * between, a shorter token or a space more, are not the usual line */
-	return q >= end ? n : -1;
+	if (!digits)
+		return p == end ? 0 : -1;
+	return usual_tokens(p, end, digits, dst, 0);
 }
 
 /*
@@ -428,16 +432,13 @@ __attribute__((target("avx2"))) static inline uint32_t avx2_hex_mask(__m256i x)
 __attribute__((target("avx2"))) static inline long
 scan_hex_line_fixed_avx2(const char *p, const char *end, uint64_t *dst)
 {
-	unsigned digits, period;
+	unsigned digits = usual_digits(p), period = digits + 1;
 	uint32_t want, seen;
 	const char *q;
 	long n = 0;
 
-	if (p == end)
-		return 0;
-	if (!(digits = usual_digits(p)))
-		return -1;
-	period = digits + 1;
+	if (!digits)
+		return p == end ? 0 : -1;
 	want = (1u << digits) - 1;
 	seen = (1u << period) - 1;
 	/* two tokens a turn while both are in the line */
@@ -452,12 +453,7 @@ scan_hex_line_fixed_avx2(const char *p, const char *end, uint64_t *dst)
 		dst[n] = avx2_pair_values(x, digits, &dst[n + 1]);
 		n += 2;
 	}
-	if (q + digits <= end) {
-		if (!usual_token(q, end, digits, &dst[n++]))
-			return -1;
-		q += period;
-	}
-	return q >= end ? n : -1;
+	return usual_tokens(q, end, digits, dst, n);	/* the last, if any */
 }
 
 /* scan_hex_line_fixed() the fastest way this processor has. */

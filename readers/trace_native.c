@@ -520,7 +520,7 @@ static inline uint64_t get_fixed(const uint8_t *p, unsigned w)
 		memcpy(&v, p, 4);
 		z = GUINT32_FROM_LE(v);
 	}
-	return (z >> 1) ^ -(z & 1);
+	return native_unzigzag(z);
 }
 
 /* The lane differences of a fixed-width line, w bytes each: a loop per
