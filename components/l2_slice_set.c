@@ -142,6 +142,7 @@ static void l2_destroy(struct ss_component *c);
 static void serve(void *ctx, const struct mem_req *r);
 static void serve_other(void *ctx, const struct mem_req *r);
 static void serve_curve(void *ctx, const struct mem_req *r);
+static void serve_one(void *ctx, const struct mem_req *r);
 
 static void emit_down(void *ctx, const struct mem_req *r)
 {
@@ -389,7 +390,9 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 
 	l2->not_plain = n_lanes || (!l2->timed && ss_param_enum(p, "parallel") != 0);
 	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr,
-				 l2->mrc ? serve_curve : l2->not_plain ? serve_other : serve, l2);
+				 l2->mrc ? serve_curve : l2->not_plain ? serve_other :
+				 l2->n_slices == 1 && l2->map.mapping != SLICE_MAP_GPGPUSIM ? serve_one :
+				 serve, l2);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge
 	 * takes input k's turn only once k has sent or ended: the order
@@ -523,6 +526,15 @@ static void serve(void *ctx, const struct mem_req *r)
 	routed = *r;
 	routed.part_addr = part_addr;
 	sc_access(l2->slice[s].cache, &routed);
+}
+
+/* serve() of a single slice that hashes the request's own partition
+ * address: the request goes to its cache as it came, a tail call. */
+static void serve_one(void *ctx, const struct mem_req *r)
+{
+	struct l2_slice_set *l2 = ctx;
+
+	sc_access(l2->slice[0].cache, r);
 }
 
 /* serve(), with the line looked up added to the miss-ratio curve first. */
