@@ -505,22 +505,29 @@ static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 		w->mem_runs = ss_port_peer_flags(w->mem) & SS_PORT_BATCHES
 			    ? MEM_RUNS_ON : MEM_RUNS_OFF;
 	if (w->mem_runs == MEM_RUNS_ON && n > 1 && mem_run_shape(r)) {
+		/* what the entries share, read once: the stores to the run
+		 * would otherwise have the compiler read r again per entry */
+		const uint64_t *sec = w->sectors, low = mem_run_low(r);
+		const uint32_t mask = r->mask, warp = r->warp;
 		struct mem_run run;
-		uint64_t low = mem_run_low(r), odd = 0;
+		uint64_t odd = 0;
 
 		run.sm = r->sm;
 		run.size = r->size;
 		for (uint32_t i = 0; i < n; i++)
-			odd |= w->sectors[i];
+			odd |= sec[i];
 		if (!(odd & (MEM_ATOM - 1))) {
 			for (uint32_t at = 0; at < n; at += MEM_RUN_MAX) {
 				uint32_t k = MIN(n - at, MEM_RUN_MAX);
 
-				for (uint32_t j = 0; j < k; j++) {
-					run.req[j].addr = w->sectors[at + j] | low;
-					run.req[j].mask = masks ? masks[at + j] : r->mask;
-					run.req[j].warp = r->warp;
-				}
+				if (masks)
+					for (uint32_t j = 0; j < k; j++)
+						run.req[j] = (struct mem_run_entry){
+							sec[at + j] | low, masks[at + j], warp };
+				else
+					for (uint32_t j = 0; j < k; j++)
+						run.req[j] = (struct mem_run_entry){
+							sec[at + j] | low, mask, warp };
 				run.n = (uint16_t)k;
 				run.hdr = (struct ss_msg){ mem_run_bytes(k), MEM_RUN };
 				ss_port_send(w->mem, &run.hdr);
