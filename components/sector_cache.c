@@ -512,16 +512,16 @@ static void serve_run(struct sector_cache *sc, struct ss_port *in,
 	sc->collect |= per_event;
 	if (sc->merge) {
 		rr_merge_push_run(sc->merge, in->index, run);
+	} else if (sc->plain) {
+		/* what the model passes down as it came joins the run as is */
+		sc_access_run(sc->cache, run, sc->collect ? &sc->run : NULL);
 	} else {
 		struct mem_req q;
 
 		mem_run_request(run, 0, &q);
 		for (unsigned k = 0; k < run->n; k++) {
 			mem_run_next(run, k, &q);
-			if (sc->plain)
-				sc_access(sc->cache, &q);
-			else
-				serve_request(sc, &q);
+			serve_request(sc, &q);
 		}
 	}
 	if (per_event) {
@@ -608,17 +608,13 @@ static void sector_cache_finish(struct ss_component *c)
 }
 
 /*
- * One input (an SM's L1, on its SM's thread): runs from above pay only
- * where they delimit the runs this cache makes for a level that takes
- * batches but is not TIMELESS (the hardware-faithful L2), since to one
- * that is it holds requests for runs of its own whatever comes from
- * above, and unpacking costs about what the calls it saves did
- * (titanv-ref took 2 % longer with them).  Whether the level below is
- * TIMELESS may be decided in its xinit, after this one; ANY_DELAY, set
- * in its xcreate, stands in for it here.  Where the two differ (a shared
- * round-robin cache in front of an L2 that serves as requests arrive),
- * this cache gets no runs from above and sends single requests: slower,
- * the same results.  Several inputs (a shared cache, which may hear
+ * One input (an SM's L1, on its SM's thread): runs from above whenever
+ * the level below takes batches.  The model serves a run in one call
+ * (sc_access_run), which asks for the sets of its lines together and
+ * puts what it passes down as it came straight into the run this cache
+ * sends below, without the checks mem_run_add() makes of a request
+ * (titanv-ref, full app, two threads: 2 to 4 % less time than single
+ * requests from above).  Several inputs (a shared cache, which may hear
  * from other threads) always take runs; merged round-robin, they are
  * TIMELESS when what this cache sends below may come any time later too
  * (sector_cache_start).
@@ -631,8 +627,7 @@ static int sector_cache_init(struct ss_component *c, GError **err)
 	(void)err;
 	if (sc->timing)
 		return 0;
-	if (sc->n_in == 1 && !sc->forward_all &&
-	    (below & (SS_PORT_BATCHES | SS_PORT_ANY_DELAY)) == SS_PORT_BATCHES)
+	if (sc->n_in == 1 && !sc->forward_all && (below & SS_PORT_BATCHES))
 		ss_component_add_port_flags(c, "cpu_side", SS_PORT_BATCHES);
 	return 0;
 }

@@ -142,6 +142,18 @@ static inline enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *
 	return h->probe;
 }
 
+/*
+ * The requests of a run (mem.h), in order, as sc_access() one by one.
+ * What the cache sends down as it came (an atom written through, an
+ * atom read that a 32-byte sector misses) joins `out` directly as the
+ * entry it was, when out already holds requests of the run's SM and size
+ * and has room; everything else goes to the cache's emit, which must add
+ * it to `out` or send out before anything else, so that the order down
+ * stays the order sent.  out: NULL, everything through emit.
+ */
+void sc_access_run(struct sc_cache *c, const struct mem_run *run,
+		   struct mem_run *out);
+
 /* Write back every dirty sector (write-back caches), then drop everything. */
 void sc_flush(struct sc_cache *c);
 void sc_invalidate(struct sc_cache *c);

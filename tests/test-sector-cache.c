@@ -1360,6 +1360,169 @@ static void test_set_index(void)
 	g_rand_free(rng);
 }
 
+/* ---- sc_access_run against sc_access, request by request ------------------ */
+
+/*
+ * What a cache sent down, request by request, every field: the order
+ * and content of a level's input.  The component's side of
+ * sc_access_run's contract is played by run_emit: what the model emits
+ * joins the run going down, which is sent (logged, entry by entry) when
+ * it is full or holds requests of another shape.
+ */
+struct run_rig {
+	struct sc_cache *c;
+	GArray *down;		/* struct mem_req, as sent */
+	struct mem_run run;	/* the run going down, held */
+	unsigned emits;		/* calls of run_emit */
+};
+
+static void run_rig_send(struct run_rig *g)
+{
+	/* a run as a level below reads it: its header says what it holds */
+	if (g->run.n) {
+		g_assert_cmpuint(g->run.hdr.kind, ==, MEM_RUN);
+		g_assert_cmpuint(g->run.hdr.size, ==, mem_run_bytes(g->run.n));
+	}
+	for (unsigned k = 0; k < g->run.n; k++) {
+		struct mem_req r;
+
+		mem_run_request(&g->run, k, &r);
+		g_array_append_val(g->down, r);
+	}
+	g->run.n = 0;
+}
+
+static void one_emit(void *ctx, const struct mem_req *r)
+{
+	struct run_rig *g = ctx;
+
+	g_array_append_val(g->down, *r);
+}
+
+static void run_emit(void *ctx, const struct mem_req *r)
+{
+	struct run_rig *g = ctx;
+
+	g->emits++;
+	if (mem_run_add(&g->run, r))
+		return;
+	run_rig_send(g);
+	if (mem_run_add(&g->run, r))
+		return;
+	g_array_append_val(g->down, *r);
+}
+
+static void run_rig_init(struct run_rig *g, const struct sc_config *cfg, bool runs)
+{
+	char *why = NULL;
+
+	memset(g, 0, sizeof(*g));
+	g->down = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+	g->c = sc_new(cfg, NULL, runs ? run_emit : one_emit, g, &why);
+	if (!g->c)
+		g_error("%s", why);
+}
+
+static void run_rig_free(struct run_rig *g)
+{
+	sc_free(g->c);
+	g_array_free(g->down, TRUE);
+}
+
+static bool same_req(const struct mem_req *a, const struct mem_req *b)
+{
+	/* what a run keeps of a request: everything it may carry */
+	return a->hdr.kind == b->hdr.kind && a->addr == b->addr &&
+	       a->part_addr == b->part_addr && a->size == b->size &&
+	       a->mask == b->mask && a->space == b->space && a->sm == b->sm &&
+	       a->warp == b->warp && a->flags == b->flags;
+}
+
+/*
+ * Random runs (one SM and size each, kinds and spaces mixed, partial
+ * writes, lines from a pool a little larger than the cache) through
+ * sc_access_run and, on a second cache, the same requests through
+ * sc_access one by one: the same requests down in the same order, the
+ * same counters.  Runs alternate between SMs, so that the run going
+ * down holds another SM's requests at times (no entry joins it then),
+ * and some are served with no run going down (out NULL).
+ */
+static void access_run_trial(const struct sc_config *cfg, guint32 seed)
+{
+	GRand *rand = g_rand_new_with_seed(seed);
+	struct run_rig a, b;
+	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
+
+	run_rig_init(&a, cfg, false);
+	run_rig_init(&b, cfg, true);
+	for (unsigned n_runs = 0; n_runs < 4000; n_runs++) {
+		struct mem_run run = { .hdr = { 0, MEM_RUN } };
+		unsigned n = (unsigned)g_rand_int_range(rand, 1, MEM_RUN_MAX + 1);
+		bool with_out = g_rand_int_range(rand, 0, 8) != 0;
+
+		run.sm = (uint16_t)g_rand_int_range(rand, 0, 3);
+		run.size = MEM_ATOM;
+		for (unsigned k = 0; k < n; k++) {
+			uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
+			uint64_t addr = UINT64_C(0x7f0000000000) + line * cfg->line_bytes +
+					(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / MEM_ATOM)) * MEM_ATOM;
+			uint32_t kind = (uint32_t)g_rand_int_range(rand, 0, 10);
+
+			kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
+			       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
+			run.req[k].addr = addr | kind | (uint64_t)g_rand_int_range(rand, 0, 2) << 4;
+			run.req[k].mask = g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
+			run.req[k].warp = (uint32_t)g_rand_int_range(rand, 0, 64);
+		}
+		run.n = (uint16_t)n;
+		run.hdr.size = mem_run_bytes(n);
+		for (unsigned k = 0; k < n; k++) {
+			struct mem_req r;
+
+			mem_run_request(&run, k, &r);
+			sc_access(a.c, &r);
+		}
+		sc_access_run(b.c, &run, with_out ? &b.run : NULL);
+	}
+	run_rig_send(&b);
+	g_assert_cmpuint(a.down->len, ==, b.down->len);
+	for (guint i = 0; i < a.down->len; i++)
+		if (!same_req(&g_array_index(a.down, struct mem_req, i),
+			      &g_array_index(b.down, struct mem_req, i)))
+			g_error("seed %u: request %u down differs", seed, i);
+	for (unsigned i = 0; i < SC_N_STATS; i++)
+		g_assert_cmpuint(sc_stats(a.c)[i], ==, sc_stats(b.c)[i]);
+	/* the comparison compared something: requests joined the run as
+	 * the entries they were, without emit, and others went by emit */
+	g_assert_cmpuint(a.down->len, >, 1000);
+	g_assert_cmpuint(b.emits, >, 0);
+	g_assert_cmpuint(b.emits, <, b.down->len - 1000);
+	run_rig_free(&a);
+	run_rig_free(&b);
+	g_rand_free(rand);
+}
+
+static void test_access_run(void)
+{
+	/* the reference's L1 and L2, and GPGPU-Sim's write-validate L2 */
+	const struct sc_config cfgs[] = {
+		{ .size = 4096, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
+		  .write_miss = SC_ALLOCATE, .count_write_misses = true },
+		{ .size = 8192, .assoc = 32, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_ALLOCATE, .sm_memos = 2 },
+		{ .size = 8192, .assoc = 8, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_LINEAR, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_LAZY_FETCH, .count_write_misses = true,
+		  .protect_dirty_pct = 50, .bypass = SC_BYPASS_FLAGGED },
+	};
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cfgs); i++)
+		for (guint32 seed = 1; seed <= 4; seed++)
+			access_run_trial(&cfgs[i], seed * 7919 + i);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1377,6 +1540,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sector-cache/lru-and-fifo", test_lru_and_fifo);
 	g_test_add_func("/sector-cache/flush-and-invalidate", test_flush_and_invalidate);
 	g_test_add_func("/sector-cache/sm-memos", test_sm_memos);
+	g_test_add_func("/sector-cache/access-run", test_access_run);
 	g_test_add_func("/sector-cache/larger-sectors", test_larger_sectors);
 	g_test_add_func("/sector-cache/request-spans-sectors", test_request_spans_sectors);
 	g_test_add_func("/sector-cache/local-space", test_local_space_counts_apart);
