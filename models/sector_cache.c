@@ -132,6 +132,16 @@ struct sc_cache {
 	uint32_t epoch;			/* sets of older epochs are empty */
 	sc_emit_fn emit;
 	void *ctx;
+	/*
+	 * sc_access_run(): the request being served (`pass`), the run's
+	 * entry it came as, and the run what goes down joins (NULL: none).
+	 * What the cache sends down as it came is that request, which joins
+	 * `pass_out` as the entry it was (see emit_req()).  Beside emit,
+	 * which every request down reads with them.
+	 */
+	const struct mem_req *pass;
+	const struct mem_run_entry *pass_entry;
+	struct mem_run *pass_out;
 	struct sc_config cfg;
 
 	uint32_t *readable;		/* lazy_fetch: readable sectors per way */
@@ -168,15 +178,6 @@ struct sc_cache {
 	 * NULL: none.  sm_memo_gen counts the wholesale rewrites. */
 	struct sc_sm_memo *sm_memo;
 	uint32_t sm_memo_gen;
-	/*
-	 * sc_access_run(): the request being served (`pass`), the run's
-	 * entry it came as, and the run what goes down joins (NULL: none).
-	 * What the cache sends down as it came is that request, which joins
-	 * `pass_out` as the entry it was (see emit_req()).
-	 */
-	const struct mem_req *pass;
-	const struct mem_run_entry *pass_entry;
-	struct mem_run *pass_out;
 };
 
 G_STATIC_ASSERT(offsetof(struct sc_cache, head) == 0);
@@ -695,9 +696,9 @@ static always_inline void send(struct sc_cache *c, enum mem_op op,
 }
 
 /*
- * What goes down, d: through emit, or, when it is the request of a run
- * being served (sc_access_run) as it came, into the run going down as
- * the entry it was, if that run holds requests of its SM and size and
+ * What goes down, d: through emit, or, when it is the very request of a
+ * run being served (sc_access_run), unchanged, into the run going down
+ * as the entry it was, if that run holds requests of its SM and size and
  * has room.  Either way it comes after what went down before it: emit
  * adds to that same run or sends it first (sc_access_run's contract).
  */

@@ -749,6 +749,12 @@ static void test_runs(void)
 		    "/ffffffff 0:end run:15 0:R0x40000@" } },
 		/* ANY_DELAY without TIMELESS: nothing held */
 		{ false, 2, "l2hw_run_tap\nany_delay = true", { NULL } },
+		/* but runs from above make runs below, each in its event */
+		{ true, 2, "l2hw_run_tap\nany_delay = true",
+		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
+		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+		{ true, 1, "l2hw_run_tap\nany_delay = true",
+		  { "run:15 0:W0x10000@", NULL } },
 		/* one thread, where a mid-kernel flush acts when it comes:
 		 * nothing held */
 		{ false, 1, "l2hw_run_tap\nheld = true", { NULL } },

@@ -1439,13 +1439,16 @@ static bool same_req(const struct mem_req *a, const struct mem_req *b)
 }
 
 /*
- * Random runs (one SM and size each, kinds and spaces mixed, partial
- * writes, lines from a pool a little larger than the cache) through
- * sc_access_run and, on a second cache, the same requests through
- * sc_access one by one: the same requests down in the same order, the
- * same counters.  Runs alternate between SMs, so that the run going
- * down holds another SM's requests at times (no entry joins it then),
- * and some are served with no run going down (out NULL).
+ * Random runs (one SM and size each: 32 bytes, or the cache's sector
+ * when it is larger; kinds and spaces mixed, partial writes; lines from
+ * a pool a little larger than the cache) through sc_access_run and, on
+ * a second cache, the same requests through sc_access one by one: the
+ * same requests down in the same order, the same counters.  Runs
+ * alternate between SMs and sizes, so that the run going down holds
+ * requests of another SM or size at times (no entry joins it then); some
+ * are served with no run going down (out NULL); and between runs both
+ * caches get single requests through sc_access and, now and then, a
+ * flush, which must find nothing of a run served before.
  */
 static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 {
@@ -1459,19 +1462,20 @@ static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 		struct mem_run run = { .hdr = { 0, MEM_RUN } };
 		unsigned n = (unsigned)g_rand_int_range(rand, 1, MEM_RUN_MAX + 1);
 		bool with_out = g_rand_int_range(rand, 0, 8) != 0;
+		uint32_t size = g_rand_boolean(rand) ? cfg->sector_bytes : MEM_ATOM;
 
 		run.sm = (uint16_t)g_rand_int_range(rand, 0, 3);
-		run.size = MEM_ATOM;
+		run.size = size;
 		for (unsigned k = 0; k < n; k++) {
 			uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
 			uint64_t addr = UINT64_C(0x7f0000000000) + line * cfg->line_bytes +
-					(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / MEM_ATOM)) * MEM_ATOM;
+					(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / size)) * size;
 			uint32_t kind = (uint32_t)g_rand_int_range(rand, 0, 10);
 
 			kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
 			       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
 			run.req[k].addr = addr | kind | (uint64_t)g_rand_int_range(rand, 0, 2) << 4;
-			run.req[k].mask = g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
+			run.req[k].mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
 			run.req[k].warp = (uint32_t)g_rand_int_range(rand, 0, 64);
 		}
 		run.n = (uint16_t)n;
@@ -1483,6 +1487,19 @@ static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 			sc_access(a.c, &r);
 		}
 		sc_access_run(b.c, &run, with_out ? &b.run : NULL);
+		if (g_rand_int_range(rand, 0, 4) == 0) {
+			/* a single request: it reaches b's emit whatever it is */
+			struct mem_req r;
+
+			mem_run_request(&run, (unsigned)g_rand_int_range(rand, 0, (gint32)n), &r);
+			r.warp ^= 1;
+			sc_access(a.c, &r);
+			sc_access(b.c, &r);
+		}
+		if (g_rand_int_range(rand, 0, 200) == 0) {
+			sc_flush(a.c);
+			sc_flush(b.c);
+		}
 	}
 	run_rig_send(&b);
 	g_assert_cmpuint(a.down->len, ==, b.down->len);
@@ -1496,7 +1513,7 @@ static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 	 * the entries they were, without emit, and others went by emit */
 	g_assert_cmpuint(a.down->len, >, 1000);
 	g_assert_cmpuint(b.emits, >, 0);
-	g_assert_cmpuint(b.emits, <, b.down->len - 1000);
+	g_assert_cmpuint(b.emits, <, b.down->len - 500);
 	run_rig_free(&a);
 	run_rig_free(&b);
 	g_rand_free(rand);
@@ -1504,7 +1521,10 @@ static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 
 static void test_access_run(void)
 {
-	/* the reference's L1 and L2, and GPGPU-Sim's write-validate L2 */
+	/* the reference's L1 and L2, GPGPU-Sim's write-validate L2, the
+	 * other write policies, and sectors of 64 bytes (requests of 32 and
+	 * 64: both pass down as they came where they are written through,
+	 * so that a run going down may hold either size) */
 	const struct sc_config cfgs[] = {
 		{ .size = 4096, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
 		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
@@ -1516,6 +1536,18 @@ static void test_access_run(void)
 		  .index = SET_INDEX_LINEAR, .write_hit = SC_WRITE_BACK,
 		  .write_miss = SC_LAZY_FETCH, .count_write_misses = true,
 		  .protect_dirty_pct = 50, .bypass = SC_BYPASS_FLAGGED },
+		{ .size = 4096, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
+		  .write_miss = SC_FETCH, .count_write_misses = true },
+		{ .size = 4096, .assoc = 2, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_NO_ALLOCATE, .replacement = SC_FIFO },
+		{ .size = 16384, .assoc = 4, .line_bytes = 128, .sector_bytes = 64,
+		  .index = SET_INDEX_IPOLY, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_ALLOCATE },
+		{ .size = 8192, .assoc = 4, .line_bytes = 128, .sector_bytes = 64,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
+		  .write_miss = SC_ALLOCATE, .count_write_misses = true },
 	};
 
 	for (unsigned i = 0; i < G_N_ELEMENTS(cfgs); i++)
