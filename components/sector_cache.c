@@ -613,8 +613,8 @@ static void sector_cache_finish(struct ss_component *c)
  * (sc_access_run), which asks for the sets of its lines together and
  * puts what it passes down as it came straight into the run this cache
  * sends below, without the checks mem_run_add() makes of a request
- * (titanv-ref, full app, two threads: 2 to 4 % less time than single
- * requests from above).  Several inputs (a shared cache, which may hear
+ * (titanv-ref, full app, two threads: 2 to 4 % less CPU time, 1 to 2 %
+ * less wall time, than single requests from above).  Several inputs (a shared cache, which may hear
  * from other threads) always take runs; merged round-robin, they are
  * TIMELESS when what this cache sends below may come any time later too
  * (sector_cache_start).
