@@ -1538,6 +1538,15 @@ void sc_count_issue(struct sc_cache *c, const struct mem_req *r,
 		count(sk, SC_M_READS_DOWN);
 }
 
+/* What a look-up of `set` reads first, asked of the memory: its block
+ * (fingerprints, links), its record, its first ways. */
+static inline void prefetch_set(const struct sc_cache *c, size_t set)
+{
+	__builtin_prefetch(c->blocks + set * c->block_bytes);
+	__builtin_prefetch(&c->sets[set]);
+	__builtin_prefetch(&c->ways[set * c->assoc]);
+}
+
 /*
  * The sets of a run's lines, asked of the memory together before the
  * run is served: an SM's L1 is served a run (an instruction's sectors)
@@ -1560,36 +1569,26 @@ static void prefetch_sets(const struct sc_cache *c, const struct mem_req *r,
 			continue;
 		last = addr >> c->line_shift;
 		set = set_of(c, r, addr);
-		__builtin_prefetch(c->blocks + set * c->block_bytes);
-		__builtin_prefetch(&c->sets[set]);
-		__builtin_prefetch(&c->ways[set * c->assoc]);
+		prefetch_set(c, set);
 	}
 }
 
 void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 		   struct mem_run *out)
 {
-	const struct mem_run_entry *e = run->req, *end = e + run->n;
+	const unsigned n = run->n;
 	struct mem_req q;
 
-	if (G_UNLIKELY(e == end))
+	if (G_UNLIKELY(!n))
 		return;
 	mem_run_request(run, 0, &q);
 	if (c->sets)		/* sized: a cache no kernel sized has no sets */
-		prefetch_sets(c, &q, e, end);
+		prefetch_sets(c, &q, run->req, run->req + n);
 	c->pass = &q;
 	c->pass_out = out;
-	for (; e < end; e++) {
-		/* read whole before q is written: q's address is the
-		 * cache's, so the compiler would read the entry again */
-		const struct mem_run_entry x = *e;
-
-		q.hdr.kind = (uint32_t)(x.addr & 15);
-		q.addr = q.part_addr = x.addr & ~(uint64_t)(MEM_ATOM - 1);
-		q.mask = x.mask;
-		q.space = (uint8_t)(x.addr >> 4 & 1);
-		q.warp = x.warp;
-		c->pass_entry = e;
+	for (unsigned k = 0; k < n; k++) {
+		mem_run_next(run, k, &q);
+		c->pass_entry = &run->req[k];
 		c->head.access(c, &q);
 	}
 	c->pass = NULL;
@@ -1643,12 +1642,9 @@ void sc_apply(struct sc_cache *c, const struct mem_req *r)
 void sc_prefetch(const struct sc_cache *c, const struct mem_req *r)
 {
 	size_t set = set_of(c, r, r->addr);
-	const char *ways = (const char *)&c->ways[set * c->assoc];
 
-	__builtin_prefetch(c->blocks + set * c->block_bytes);
-	__builtin_prefetch(&c->sets[set]);
-	__builtin_prefetch(ways);
-	__builtin_prefetch(ways + 64);
+	prefetch_set(c, set);
+	__builtin_prefetch((const char *)&c->ways[set * c->assoc] + CPU_LINE);
 }
 
 const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,

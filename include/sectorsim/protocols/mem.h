@@ -201,13 +201,15 @@ static inline bool mem_run_add(struct mem_run *run, const struct mem_req *r)
 static inline void mem_run_next(const struct mem_run *run, unsigned k,
 				struct mem_req *r)
 {
-	uint64_t a = run->req[k].addr;
+	/* the entry whole before r is written: r may alias it as far as the
+	 * compiler knows, which would read it again after each store */
+	const struct mem_run_entry e = run->req[k];
 
-	r->hdr.kind = (uint32_t)(a & 15);
-	r->addr = r->part_addr = a & ~(uint64_t)(MEM_ATOM - 1);
-	r->mask = run->req[k].mask;
-	r->space = (uint8_t)(a >> 4 & 1);
-	r->warp = run->req[k].warp;
+	r->hdr.kind = (uint32_t)(e.addr & 15);
+	r->addr = r->part_addr = e.addr & ~(uint64_t)(MEM_ATOM - 1);
+	r->mask = e.mask;
+	r->space = (uint8_t)(e.addr >> 4 & 1);
+	r->warp = e.warp;
 }
 
 /* Request k of run, as it was added. */
