@@ -47,6 +47,7 @@
 #include <sectorsim/protocols/mem.h>
 #include <sectorsim/protocols/cache_stats.h>
 #include "coalesce.h"
+#include "prefetch.h"
 #include "opcode.h"
 
 enum issue_policy {
@@ -919,9 +920,9 @@ static bool issue_round(struct warp_interleaver *w)
 
 			/* one prefetch per 64-byte cache line */
 			for (size_t k = 0; k < bytes; k += 64)
-				__builtin_prefetch(a + k);
+				ss_prefetch(a + k);
 			if (b->next + 2 < blk->n_lines)
-				__builtin_prefetch(next + 1);
+				ss_prefetch(next + 1);
 		}
 		issue_line(w, &blk->lines[b->next++], slot);
 		/* last use of b: the scheduler may answer DONE with a block,

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 #include "mshr.h"
+#include "prefetch.h"
 
 #define MSHR_SLAB 64
 
@@ -117,7 +118,7 @@ static uint32_t home_of(const struct mshr *m, uint64_t line)
 
 void mshr_prefetch(const struct mshr *m, uint64_t line)
 {
-	__builtin_prefetch(&m->slot[home_of(m, line)]);
+	ss_prefetch(&m->slot[home_of(m, line)]);
 }
 
 static struct mshr_entry *entry_of(const struct mshr *m, uint64_t line)

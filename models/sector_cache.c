@@ -60,6 +60,7 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#include "prefetch.h"
 #include "sector_cache.h"
 #include "sc_req.h"
 
@@ -1542,9 +1543,9 @@ void sc_count_issue(struct sc_cache *c, const struct mem_req *r,
  * (fingerprints, links), its record, its first ways. */
 static inline void prefetch_set(const struct sc_cache *c, size_t set)
 {
-	__builtin_prefetch(c->blocks + set * c->block_bytes);
-	__builtin_prefetch(&c->sets[set]);
-	__builtin_prefetch(&c->ways[set * c->assoc]);
+	ss_prefetch(c->blocks + set * c->block_bytes);
+	ss_prefetch(&c->sets[set]);
+	ss_prefetch(&c->ways[set * c->assoc]);
 }
 
 /*
@@ -1644,7 +1645,7 @@ void sc_prefetch(const struct sc_cache *c, const struct mem_req *r)
 	size_t set = set_of(c, r, r->addr);
 
 	prefetch_set(c, set);
-	__builtin_prefetch((const char *)&c->ways[set * c->assoc] + CPU_LINE);
+	ss_prefetch((const char *)&c->ways[set * c->assoc] + CPU_LINE);
 }
 
 const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,
