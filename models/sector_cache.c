@@ -94,6 +94,10 @@ struct sc_set {
 };
 
 typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
+/* A run's entries (sc_access_run), q holding its first request; set[k]:
+ * the set of entry k's line. */
+typedef void (*sc_run_fn)(struct sc_cache *c, const struct mem_run *run,
+			  struct mem_req *q, const uint32_t *set);
 
 /*
  * An SM's last line (cfg.sm_memos): the way that held it, good while
@@ -157,6 +161,9 @@ struct sc_cache {
 	uint64_t protect_limit;
 	/* the access path of the policies, behind a bypass or a missing size */
 	sc_access_fn policy_access;
+	/* sc_access_run()'s loop of the policies for runs of 32-byte
+	 * requests, NULL where it takes the access path per request */
+	sc_run_fn run_access;
 	uint64_t own_stats[SC_N_STATS];
 	/* what goes down when the request being served cannot: here rather
 	 * than on the stack, so that sending it can end an access (a tail
@@ -306,6 +313,7 @@ static inline bool set_live(const struct sc_cache *c, size_t set)
 }
 
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended);
+static sc_run_fn pick_run(const struct sc_config *cfg, bool extended);
 static void access_flagged(struct sc_cache *c, const struct mem_req *r);
 static void access_unsized(struct sc_cache *c, const struct mem_req *r);
 
@@ -533,6 +541,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->protect_limit = (uint64_t)cfg->protect_dirty_pct * nsets * assoc;
 	c->extended = c->wide_links || c->protect_limit;
 	c->policy_access = pick_access(cfg, c->extended);
+	c->run_access = keeps_sm_memos(cfg) ? NULL : pick_run(cfg, c->extended);
 	c->head.access = cfg->bypass == SC_BYPASS_FLAGGED ? access_flagged
 							   : c->policy_access;
 	c->sectors = cfg->line_bytes / cfg->sector_bytes;
@@ -1433,6 +1442,87 @@ SC_ACCESS_FN(WRITE_THROUGH, NO_ALLOCATE)
 SC_ACCESS_FN(WRITE_THROUGH, LAZY_FETCH)
 SC_ACCESS_FN(WRITE_THROUGH, FETCH)
 
+/*
+ * One 32-byte request of a run, as the access path above serves it, for
+ * a plain cache without SM memos; `set`: its line's set, computed before.
+ */
+static always_inline void run_entry(struct sc_cache *c, const struct mem_req *q,
+				    size_t set, bool is_write,
+				    enum sc_write_hit wh, enum sc_write_miss wm)
+{
+	uint64_t line = q->addr >> c->line_shift;
+	size_t way;
+
+	if (line == c->memo_line) {
+		line_hit(c, q, q->addr, MEM_ATOM, q->mask, 0, c->memo_way, 0,
+			 false, true, is_write, wh, wm, c->cfg.replacement, false);
+		return;
+	}
+	way = lookup(c, set, line);
+	if (way == SIZE_MAX)
+		line_miss(c, q, q->addr, MEM_ATOM, q->mask, set, true, is_write,
+			  wh, wm, false);
+	else
+		line_hit(c, q, q->addr, MEM_ATOM, q->mask, set, way,
+			 way - set * c->assoc, true, true, is_write, wh, wm,
+			 c->cfg.replacement, false);
+}
+
+/*
+ * sc_access_run()'s loop over a run of 32-byte requests, one copy per
+ * write policy combination (plain caches only): the access path inline,
+ * with no call and no dispatch per request, and the set of each line as
+ * the run's prefetch computed it.  An L1 is served most of its accesses
+ * so: titanv-ref on two threads, against a call of the access path per
+ * request, runs 3.7 % fewer instructions in all (1/10 benchmark app) and
+ * takes 0.97 of the CPU time (full app).  The access path's split into
+ * functions with few registers each pays where a call serves one request,
+ * not in a loop that keeps the cache's fields at hand.
+ */
+#define SC_RUN_FN(wh, wm)							\
+static noinline void run_##wh##_##wm(struct sc_cache *c,			\
+				     const struct mem_run *run,			\
+				     struct mem_req *q, const uint32_t *set)	\
+{										\
+	for (unsigned k = 0; k < run->n; k++) {					\
+		mem_run_next(run, k, q);					\
+		c->pass_entry = &run->req[k];					\
+		if (q->hdr.kind == MEM_WRITE)					\
+			run_entry(c, q, set[k], true, SC_##wh, SC_##wm);	\
+		else								\
+			run_entry(c, q, set[k], false, SC_##wh, SC_##wm);	\
+	}									\
+}
+
+SC_RUN_FN(WRITE_BACK, ALLOCATE)
+SC_RUN_FN(WRITE_BACK, NO_ALLOCATE)
+SC_RUN_FN(WRITE_BACK, LAZY_FETCH)
+SC_RUN_FN(WRITE_BACK, FETCH)
+SC_RUN_FN(WRITE_THROUGH, ALLOCATE)
+SC_RUN_FN(WRITE_THROUGH, NO_ALLOCATE)
+SC_RUN_FN(WRITE_THROUGH, LAZY_FETCH)
+SC_RUN_FN(WRITE_THROUGH, FETCH)
+
+static sc_run_fn pick_run(const struct sc_config *cfg, bool extended)
+{
+	/* [write_hit][write_miss] */
+	static const sc_run_fn fns[2][4] = {
+		{
+			run_WRITE_BACK_ALLOCATE, run_WRITE_BACK_NO_ALLOCATE,
+			run_WRITE_BACK_LAZY_FETCH, run_WRITE_BACK_FETCH,
+		}, {
+			run_WRITE_THROUGH_ALLOCATE, run_WRITE_THROUGH_NO_ALLOCATE,
+			run_WRITE_THROUGH_LAZY_FETCH, run_WRITE_THROUGH_FETCH,
+		},
+	};
+
+	if (extended || (unsigned)cfg->write_hit > SC_WRITE_THROUGH ||
+	    (unsigned)cfg->write_miss > SC_FETCH ||
+	    (unsigned)cfg->replacement > SC_FIFO)
+		return NULL;
+	return fns[cfg->write_hit][cfg->write_miss];
+}
+
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended)
 {
 	/* [extended][write_hit][write_miss] */
@@ -1554,39 +1644,50 @@ static inline void prefetch_set(const struct sc_cache *c, size_t set)
  * and then none while the other SMs of its thread are, so its sets have
  * left the processor's first-level cache by then, and a lookup that
  * waits for each in turn waits once per line (titanv-ref, two threads,
- * full app, with the rest of sc_access_run: 2 to 4 % less CPU time).
- * Consecutive entries of one line ask once.
+ * full app: 0.97 of the CPU time, though the set indices cost 5 % more
+ * instructions).  Consecutive entries of one line ask once.  set[k]:
+ * entry k's set, which the run's loop (run_*) takes instead of its own.
  */
 static void prefetch_sets(const struct sc_cache *c, const struct mem_req *r,
-			  const struct mem_run_entry *e, const struct mem_run_entry *end)
+			  const struct mem_run *run, uint32_t *set)
 {
 	uint64_t last = UINT64_MAX;
+	uint32_t s = 0;
 
-	for (; e < end; e++) {
-		uint64_t addr = e->addr & ~(uint64_t)(MEM_ATOM - 1);
-		size_t set;
+	for (unsigned k = 0; k < run->n; k++) {
+		uint64_t addr = run->req[k].addr & ~(uint64_t)(MEM_ATOM - 1);
 
-		if (addr >> c->line_shift == last)
-			continue;
-		last = addr >> c->line_shift;
-		set = set_of(c, r, addr);
-		prefetch_set(c, set);
+		if (addr >> c->line_shift != last) {
+			last = addr >> c->line_shift;
+			s = (uint32_t)set_of(c, r, addr);
+			prefetch_set(c, s);
+		}
+		set[k] = s;
 	}
 }
 
 void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 		   struct mem_run *out)
 {
-	const unsigned n = run->n;
+	unsigned n = run->n;
+	uint32_t set[MEM_RUN_MAX];
 	struct mem_req q;
 
 	if (G_UNLIKELY(!n))
 		return;
+	if (G_UNLIKELY(n > MEM_RUN_MAX))
+		g_error("sc_access_run: a run of %u entries (at most %u)", n, MEM_RUN_MAX);
 	mem_run_request(run, 0, &q);
-	if (c->sets)		/* sized: a cache no kernel sized has no sets */
-		prefetch_sets(c, &q, run->req, run->req + n);
 	c->pass = &q;
 	c->pass_out = out;
+	/* sized: a cache no kernel sized has no sets (and fails the access) */
+	if (c->sets) {
+		prefetch_sets(c, &q, run, set);
+		if (c->run_access && run->size == MEM_ATOM) {
+			c->run_access(c, run, &q, set);
+			n = 0;
+		}
+	}
 	for (unsigned k = 0; k < n; k++) {
 		mem_run_next(run, k, &q);
 		c->pass_entry = &run->req[k];
