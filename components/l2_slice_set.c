@@ -143,6 +143,7 @@ static void serve(void *ctx, const struct mem_req *r);
 static void serve_other(void *ctx, const struct mem_req *r);
 static void serve_curve(void *ctx, const struct mem_req *r);
 static void serve_one(void *ctx, const struct mem_req *r);
+static void drain_one(void *ctx);
 
 static void emit_down(void *ctx, const struct mem_req *r)
 {
@@ -393,6 +394,9 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 				 l2->mrc ? serve_curve : l2->not_plain ? serve_other :
 				 l2->n_slices == 1 && l2->map.mapping != SLICE_MAP_GPGPUSIM ? serve_one :
 				 serve, l2);
+	if (!l2->mrc && !l2->not_plain && l2->n_slices == 1 &&
+	    l2->map.mapping != SLICE_MAP_GPGPUSIM)
+		rr_merge_set_drain(l2->merge, drain_one);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge
 	 * takes input k's turn only once k has sent or ended: the order
@@ -535,6 +539,20 @@ static void serve_one(void *ctx, const struct mem_req *r)
 	struct l2_slice_set *l2 = ctx;
 
 	sc_access(l2->slice[0].cache, r);
+}
+
+static bool merge_next(void *merge, struct mem_req *r)
+{
+	return rr_merge_next(merge, r);
+}
+
+/* The merge's drain with serve_one(): the slice's loop takes the
+ * requests in turn, with no call per request to reach the cache. */
+static void drain_one(void *ctx)
+{
+	struct l2_slice_set *l2 = ctx;
+
+	sc_access_each(l2->slice[0].cache, merge_next, l2->merge);
 }
 
 /* serve(), with the line looked up added to the miss-ratio curve first. */

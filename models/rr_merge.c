@@ -84,6 +84,7 @@ struct rr_merge {
 	unsigned n_in, cursor, n_ended;
 	bool arrival;			/* no order: serve as they come */
 	rr_serve_fn serve;
+	rr_drain_fn drain;		/* NULL: drain() serves one by one */
 	void *ctx;
 	struct rr_fifo fifo[];
 };
@@ -209,35 +210,48 @@ static inline void next_turn(struct rr_merge *m)
 		m->cursor = 0;
 }
 
+bool rr_merge_next(struct rr_merge *m, struct mem_req *r)
+{
+	for (unsigned skipped = 0; skipped < m->n_in; ) {
+		struct rr_fifo *f = &m->fifo[m->cursor];
+
+		if (f->slot.n) {
+			fifo_pop(f, r);
+			next_turn(m);
+			return true;
+		}
+		if (!f->ended)
+			return false;	/* its next request is still to come */
+		skipped++;
+		next_turn(m);
+	}
+	return false;
+}
+
 /*
  * Serve inputs in turn while the one whose turn it is can go.  A request
  * leaves its ring, as a copy, before serve() sees it: serve() may push
  * (and grow the ring) or end an input, and drain again, through a loop
  * in the graph.  Such drains nest as deep as the loop's chain of
  * requests; the stock graphs have no loop back into a merge (what is
- * below an L2 sends nothing up).
+ * below an L2 sends nothing up).  A drain of the owner's own
+ * (rr_merge_set_drain) takes the same requests in the same order.
  */
 static void drain(struct rr_merge *m)
 {
-	unsigned skipped = 0;
+	struct mem_req r;
 
-	while (skipped < m->n_in) {
-		struct rr_fifo *f = &m->fifo[m->cursor];
-
-		if (f->slot.n) {
-			struct mem_req r;
-
-			fifo_pop(f, &r);
-			skipped = 0;
-			next_turn(m);
-			m->serve(m->ctx, &r);
-		} else if (f->ended) {
-			skipped++;
-			next_turn(m);
-		} else {
-			return;		/* its next request is still to come */
-		}
+	if (m->drain) {
+		m->drain(m->ctx);
+		return;
 	}
+	while (rr_merge_next(m, &r))
+		m->serve(m->ctx, &r);
+}
+
+void rr_merge_set_drain(struct rr_merge *m, rr_drain_fn drain_fn)
+{
+	m->drain = drain_fn;
 }
 
 /* rr_merge_push for all but a request queued into a ring with room. */

@@ -45,6 +45,23 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
  */
 bool rr_merge_end(struct rr_merge *m, unsigned i);
 
+/*
+ * The request whose turn it is, taken out of its queue into *r: false
+ * when the input whose turn it is has not sent it yet, or every input
+ * has ended.  For a drain of the owner's own.
+ */
+bool rr_merge_next(struct rr_merge *m, struct mem_req *r);
+
+/*
+ * Whenever requests may be served, call drain(ctx) instead of serve() per
+ * request: it must take them with rr_merge_next() until that gives none,
+ * serving each as serve() would, so that one loop of the owner's serves
+ * them all.  serve() still serves a request that comes in its turn with
+ * nothing queued before it.  NULL: serve() per request.
+ */
+typedef void (*rr_drain_fn)(void *ctx);
+void rr_merge_set_drain(struct rr_merge *m, rr_drain_fn drain);
+
 #ifdef __cplusplus
 }
 #endif

@@ -154,6 +154,17 @@ static inline enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *
 void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 		   struct mem_run *out);
 
+/*
+ * The requests next(src, &r) gives, in order, until it gives none, each
+ * served as sc_access() would serve it, in one loop compiled for the
+ * cache's policies (a plain cache; any other takes sc_access() per
+ * request): for a source that hands out requests one at a time, as a
+ * round-robin merge does (rr_merge_next).  What the cache sends down may
+ * lead, through a loop in the graph, to more sc_access() calls meanwhile.
+ */
+typedef bool (*sc_next_fn)(void *src, struct mem_req *r);
+void sc_access_each(struct sc_cache *c, sc_next_fn next, void *src);
+
 /* Write back every dirty sector (write-back caches), then drop everything. */
 void sc_flush(struct sc_cache *c);
 void sc_invalidate(struct sc_cache *c);

@@ -7,7 +7,8 @@
  * give that order for any interleaving of the inputs' pushes and ends,
  * also when serve() itself pushes (a loop in the graph, bursts that grow
  * a ring more than once while a request of it is being served) or ends an
- * input, the last one included.  And serve() must see each request
+ * input, the last one included, and when its owner drains it with a loop
+ * of its own (rr_merge_next).  And serve() must see each request
  * byte for byte as pushed, whatever its shape: the merge keeps the usual
  * ones in a shorter form.
  */
@@ -36,6 +37,9 @@ struct world {
 	gboolean runs;
 	unsigned in_runs;
 	unsigned reentered;
+	/* the world drains the merge itself (rr_merge_set_drain) */
+	gboolean own_drain;
+	unsigned own_drains;
 };
 
 /*
@@ -172,6 +176,17 @@ static void serve(void *ctx, const struct mem_req *r)
 	g_assert_true(memcmp(r, &seen, sizeof(*r)) == 0);
 }
 
+/* A drain of the world's own, as an L2's loop over its requests. */
+static void world_drain(void *ctx)
+{
+	struct world *w = ctx;
+	struct mem_req r;
+
+	w->own_drains++;
+	while (rr_merge_next(w->m, &r))
+		serve(w, &r);
+}
+
 /* The plain model: every request of the kernel, by (seq, input). */
 static GArray *expected_order(const struct world *w)
 {
@@ -238,7 +253,8 @@ static void run_kernel(struct world *w, guint32 max_len)
 	g_array_free(e, TRUE);
 }
 
-static void run_world_as(unsigned n_in, gboolean reenter, gboolean runs, guint32 seed)
+static void run_world_drained(unsigned n_in, gboolean reenter, gboolean runs,
+			      gboolean own_drain, guint32 seed)
 {
 	struct world w = {
 		.served = g_array_new(FALSE, FALSE, sizeof(uint64_t)),
@@ -249,6 +265,7 @@ static void run_world_as(unsigned n_in, gboolean reenter, gboolean runs, guint32
 		.ended = g_new0(gboolean, n_in),
 		.reenter = reenter,
 		.runs = runs,
+		.own_drain = own_drain,
 		.sent = g_new(GArray *, n_in),
 	};
 
@@ -256,6 +273,8 @@ static void run_world_as(unsigned n_in, gboolean reenter, gboolean runs, guint32
 		w.sent[i] = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
 
 	w.m = rr_merge_new(n_in, FALSE, serve, &w);
+	if (own_drain)
+		rr_merge_set_drain(w.m, world_drain);
 	/* kernels one after the other on the same merge: it must start afresh */
 	for (int k = 0; k < 20; k++)
 		run_kernel(&w, k % 5 == 4 ? 600 : 40);
@@ -264,6 +283,8 @@ static void run_world_as(unsigned n_in, gboolean reenter, gboolean runs, guint32
 	/* most requests went in runs, the rest alone */
 	if (runs)
 		g_assert_cmpuint(w.in_runs, >, 0);
+	if (own_drain)
+		g_assert_cmpuint(w.own_drains, >, 0);
 	rr_merge_free(w.m);
 	g_array_free(w.served, TRUE);
 	g_rand_free(w.rng);
@@ -273,6 +294,11 @@ static void run_world_as(unsigned n_in, gboolean reenter, gboolean runs, guint32
 	for (unsigned i = 0; i < n_in; i++)
 		g_array_free(w.sent[i], TRUE);
 	g_free(w.sent);
+}
+
+static void run_world_as(unsigned n_in, gboolean reenter, gboolean runs, guint32 seed)
+{
+	run_world_drained(n_in, reenter, runs, FALSE, seed);
 }
 
 static void run_world(unsigned n_in, gboolean reenter, guint32 seed)
@@ -297,6 +323,18 @@ static void test_runs(void)
 {
 	for (guint32 seed = 1; seed <= 30; seed++)
 		run_world_as(1 + seed % 9 * (seed % 3 ? 1 : 10), seed % 2, TRUE, seed);
+}
+
+/*
+ * A drain of the owner's own, taking requests with rr_merge_next(), serves
+ * the same order, with single requests and runs, also when serve() pushes
+ * (the drain it makes runs inside the owner's) or ends inputs.
+ */
+static void test_own_drain(void)
+{
+	for (guint32 seed = 1; seed <= 40; seed++)
+		run_world_drained(1 + seed % 9 * (seed % 3 ? 1 : 10), seed % 2,
+				  seed % 4 >= 2, TRUE, seed);
 }
 
 /*
@@ -356,7 +394,18 @@ struct end_inside {
 	struct rr_merge *m;
 	GArray *served;
 	gboolean done;
+	rr_serve_fn serve;	/* what own_drain_serve() serves with */
 };
+
+/* A drain of the test's own, serving as the merge would. */
+static void own_drain_serve(void *ctx)
+{
+	struct end_inside *e = ctx;
+	struct mem_req r;
+
+	while (rr_merge_next(e->m, &r))
+		e->serve(e, &r);
+}
 
 static void serve_then_end(void *ctx, const struct mem_req *r)
 {
@@ -368,13 +417,16 @@ static void serve_then_end(void *ctx, const struct mem_req *r)
 		g_assert_false(rr_merge_end(e->m, 0));
 }
 
-static void test_end_inside_serve(void)
+static void end_inside_serve(gboolean own)
 {
-	struct end_inside e = { .served = g_array_new(FALSE, FALSE, sizeof(uint64_t)) };
+	struct end_inside e = { .served = g_array_new(FALSE, FALSE, sizeof(uint64_t)),
+				.serve = serve_then_end };
 	struct mem_req r;
 	static const uint64_t want[] = { ID(0, 0), ID(1, 0), ID(2, 0), ID(1, 1), ID(2, 1) };
 
 	e.m = rr_merge_new(3, FALSE, serve_then_end, &e);
+	if (own)
+		rr_merge_set_drain(e.m, own_drain_serve);
 	mem_req_init(&r, MEM_READ, ID(1, 0), 32);
 	rr_merge_push(e.m, 1, &r);
 	mem_req_init(&r, MEM_READ, ID(1, 1), 32);
@@ -395,6 +447,12 @@ static void test_end_inside_serve(void)
 	g_array_free(e.served, TRUE);
 }
 
+static void test_end_inside_serve(void)
+{
+	end_inside_serve(FALSE);
+	end_inside_serve(TRUE);
+}
+
 /*
  * The last input ends from inside a serve(): the merge ends the kernel
  * there, with everything served, and is ready for the next one.
@@ -411,12 +469,15 @@ static void serve_then_last_end(void *ctx, const struct mem_req *r)
 	}
 }
 
-static void test_last_end_inside_serve(void)
+static void last_end_inside_serve(gboolean own)
 {
-	struct end_inside e = { .served = g_array_new(FALSE, FALSE, sizeof(uint64_t)) };
+	struct end_inside e = { .served = g_array_new(FALSE, FALSE, sizeof(uint64_t)),
+				.serve = serve_then_last_end };
 	struct mem_req r;
 
 	e.m = rr_merge_new(2, FALSE, serve_then_last_end, &e);
+	if (own)
+		rr_merge_set_drain(e.m, own_drain_serve);
 	for (int kernel = 0; kernel < 3; kernel++) {
 		e.done = FALSE;
 		g_array_set_size(e.served, 0);
@@ -432,6 +493,12 @@ static void test_last_end_inside_serve(void)
 	}
 	rr_merge_free(e.m);
 	g_array_free(e.served, TRUE);
+}
+
+static void test_last_end_inside_serve(void)
+{
+	last_end_inside_serve(FALSE);
+	last_end_inside_serve(TRUE);
 }
 
 /* arrival: served as pushed, and only the end waits for every input */
@@ -477,5 +544,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/rr-merge/arrival", test_arrival);
 	g_test_add_func("/rr-merge/runs", test_runs);
 	g_test_add_func("/rr-merge/run-fields", test_run_fields);
+	g_test_add_func("/rr-merge/own-drain", test_own_drain);
 	return g_test_run();
 }

@@ -1555,6 +1555,132 @@ static void test_access_run(void)
 			access_run_trial(&cfgs[i], seed * 7919 + i);
 }
 
+/* A source of requests for sc_access_each: an array, `left` of them
+ * given before it says it has none for now. */
+struct each_src {
+	const struct mem_req *req;
+	unsigned n, at, left;
+};
+
+static bool each_next(void *src, struct mem_req *r)
+{
+	struct each_src *e = src;
+
+	if (!e->left || e->at == e->n)
+		return false;
+	e->left--;
+	*r = e->req[e->at++];
+	return true;
+}
+
+/*
+ * Random requests (32-byte ones mostly, of up to four SMs as behind a
+ * merge, kinds and spaces mixed, partial writes, some larger, some
+ * flagged to pass by) through sc_access_each, in takes of random length,
+ * and on a second cache through sc_access one by one: the same requests
+ * down in the same order, the same counters.
+ */
+static void access_each_trial(const struct sc_config *cfg, guint32 seed)
+{
+	GRand *rand = g_rand_new_with_seed(seed);
+	struct run_rig a, b;
+	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
+	GArray *reqs = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
+	struct each_src src = { .n = 0 };
+
+	run_rig_init(&a, cfg, false);
+	run_rig_init(&b, cfg, false);
+	for (unsigned i = 0; i < 40000; i++) {
+		struct mem_req r;
+		uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
+		uint32_t size = g_rand_int_range(rand, 0, 20) ? MEM_ATOM :
+				g_rand_boolean(rand) ? 64 : 128;
+		uint64_t addr = UINT64_C(0x7f0000000000) + line * cfg->line_bytes +
+				(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / size)) * size;
+		uint32_t kind = (uint32_t)g_rand_int_range(rand, 0, 10);
+
+		kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
+		       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
+		mem_req_init(&r, kind, addr, size);
+		r.space = (uint8_t)g_rand_int_range(rand, 0, 2);
+		r.sm = (uint16_t)g_rand_int_range(rand, 0, 4);
+		r.warp = (uint32_t)g_rand_int_range(rand, 0, 64);
+		r.mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
+		if (g_rand_int_range(rand, 0, 30) == 0)
+			r.flags = MEM_F_BYPASS;
+		/* the same line again now and then, by the same SM or another */
+		if (reqs->len && g_rand_int_range(rand, 0, 3) == 0) {
+			const struct mem_req *p = &g_array_index(reqs, struct mem_req, reqs->len - 1);
+
+			r.addr = r.part_addr = (p->addr & ~(uint64_t)(cfg->line_bytes - 1)) +
+				(addr & (cfg->line_bytes - 1));
+		}
+		g_array_append_val(reqs, r);
+	}
+	src.req = (const struct mem_req *)reqs->data;
+	src.n = reqs->len;
+	while (src.at < src.n) {
+		unsigned from = src.at;
+
+		src.left = (unsigned)g_rand_int_range(rand, 0, 200);
+		sc_access_each(b.c, each_next, &src);
+		for (unsigned i = from; i < src.at; i++)
+			sc_access(a.c, &g_array_index(reqs, struct mem_req, i));
+		/* a flush between takes must find what they left */
+		if (g_rand_int_range(rand, 0, 40) == 0) {
+			sc_flush(a.c);
+			sc_flush(b.c);
+		}
+	}
+	g_assert_cmpuint(a.down->len, ==, b.down->len);
+	for (guint i = 0; i < a.down->len; i++)
+		if (!same_req(&g_array_index(a.down, struct mem_req, i),
+			      &g_array_index(b.down, struct mem_req, i)))
+			g_error("seed %u: request %u down differs", seed, i);
+	for (unsigned i = 0; i < SC_N_STATS; i++)
+		g_assert_cmpuint(sc_stats(a.c)[i], ==, sc_stats(b.c)[i]);
+	g_assert_cmpuint(a.down->len, >, 1000);
+	run_rig_free(&a);
+	run_rig_free(&b);
+	g_array_free(reqs, TRUE);
+	g_rand_free(rand);
+}
+
+static void test_access_each(void)
+{
+	/* the reference's L2 (SM memos) and L1, the other write policies,
+	 * FIFO, 64-byte sectors under ipoly, and caches that take the
+	 * access path per request: write-validate with protection, a bypass */
+	const struct sc_config cfgs[] = {
+		{ .size = 8192, .assoc = 32, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_ALLOCATE, .sm_memos = 4 },
+		{ .size = 4096, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
+		  .write_miss = SC_ALLOCATE, .count_write_misses = true },
+		{ .size = 4096, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
+		  .write_miss = SC_FETCH, .count_write_misses = true, .sm_memos = 2 },
+		{ .size = 4096, .assoc = 2, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_NO_ALLOCATE, .replacement = SC_FIFO, .sm_memos = 4 },
+		{ .size = 16384, .assoc = 4, .line_bytes = 128, .sector_bytes = 64,
+		  .index = SET_INDEX_IPOLY, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_ALLOCATE, .sm_memos = 3 },
+		{ .size = 8192, .assoc = 8, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_LINEAR, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_LAZY_FETCH, .count_write_misses = true,
+		  .protect_dirty_pct = 50 },
+		{ .size = 8192, .assoc = 16, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_ALLOCATE, .bypass = SC_BYPASS_FLAGGED, .sm_memos = 4 },
+	};
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cfgs); i++)
+		for (guint32 seed = 1; seed <= 3; seed++)
+			access_each_trial(&cfgs[i], seed * 6151 + i);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1573,6 +1699,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sector-cache/flush-and-invalidate", test_flush_and_invalidate);
 	g_test_add_func("/sector-cache/sm-memos", test_sm_memos);
 	g_test_add_func("/sector-cache/access-run", test_access_run);
+	g_test_add_func("/sector-cache/access-each", test_access_each);
 	g_test_add_func("/sector-cache/larger-sectors", test_larger_sectors);
 	g_test_add_func("/sector-cache/request-spans-sectors", test_request_spans_sectors);
 	g_test_add_func("/sector-cache/local-space", test_local_space_counts_apart);
