@@ -318,8 +318,8 @@ static inline bool set_live(const struct sc_cache *c, size_t set)
 }
 
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended);
-static sc_run_fn pick_run(const struct sc_config *cfg, bool extended);
-static sc_each_fn pick_each(const struct sc_config *cfg, bool extended);
+static void pick_loops(const struct sc_config *cfg, bool extended,
+		       sc_run_fn *run, sc_each_fn *each);
 static void access_flagged(struct sc_cache *c, const struct mem_req *r);
 static void access_unsized(struct sc_cache *c, const struct mem_req *r);
 
@@ -547,8 +547,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->protect_limit = (uint64_t)cfg->protect_dirty_pct * nsets * assoc;
 	c->extended = c->wide_links || c->protect_limit;
 	c->policy_access = pick_access(cfg, c->extended);
-	c->run_access = keeps_sm_memos(cfg) ? NULL : pick_run(cfg, c->extended);
-	c->each_access = pick_each(cfg, c->extended);
+	pick_loops(cfg, c->extended, &c->run_access, &c->each_access);
 	c->head.access = cfg->bypass == SC_BYPASS_FLAGGED ? access_flagged
 							   : c->policy_access;
 	c->sectors = cfg->line_bytes / cfg->sector_bytes;
@@ -1451,8 +1450,9 @@ SC_ACCESS_FN(WRITE_THROUGH, FETCH)
 
 /*
  * One 32-byte request, as the access path above serves it (access_*, its
- * look_up_* and found_*), for a plain cache, inline in a loop: `set` is
- * its line's set when the caller computed it, else SIZE_MAX.
+ * look_up_* and found_*, SM memos included), for a plain cache, inline in
+ * a loop: `set` is its line's set when the caller computed it, else
+ * SIZE_MAX.
  */
 static always_inline void serve_atom(struct sc_cache *c, const struct mem_req *q,
 				     size_t set, bool is_write,
@@ -1545,44 +1545,31 @@ SC_RUN_FN(WRITE_THROUGH, NO_ALLOCATE)
 SC_RUN_FN(WRITE_THROUGH, LAZY_FETCH)
 SC_RUN_FN(WRITE_THROUGH, FETCH)
 
-/* Whether the loops above serve a cache of cfg (plain, known policies). */
-static bool loops_fit(const struct sc_config *cfg, bool extended)
-{
-	return !extended && (unsigned)cfg->write_hit <= SC_WRITE_THROUGH &&
-	       (unsigned)cfg->write_miss <= SC_FETCH &&
-	       (unsigned)cfg->replacement <= SC_FIFO;
-}
-
-static sc_run_fn pick_run(const struct sc_config *cfg, bool extended)
+/* The loops above of cfg's policies, for a plain cache; else NULL. */
+static void pick_loops(const struct sc_config *cfg, bool extended,
+		       sc_run_fn *run, sc_each_fn *each)
 {
 	/* [write_hit][write_miss] */
-	static const sc_run_fn fns[2][4] = {
+	static const struct { sc_run_fn run; sc_each_fn each; } fns[2][4] = {
+#define SC_LOOPS(wh, wm) { run_##wh##_##wm, each_##wh##_##wm }
 		{
-			run_WRITE_BACK_ALLOCATE, run_WRITE_BACK_NO_ALLOCATE,
-			run_WRITE_BACK_LAZY_FETCH, run_WRITE_BACK_FETCH,
+			SC_LOOPS(WRITE_BACK, ALLOCATE), SC_LOOPS(WRITE_BACK, NO_ALLOCATE),
+			SC_LOOPS(WRITE_BACK, LAZY_FETCH), SC_LOOPS(WRITE_BACK, FETCH),
 		}, {
-			run_WRITE_THROUGH_ALLOCATE, run_WRITE_THROUGH_NO_ALLOCATE,
-			run_WRITE_THROUGH_LAZY_FETCH, run_WRITE_THROUGH_FETCH,
+			SC_LOOPS(WRITE_THROUGH, ALLOCATE), SC_LOOPS(WRITE_THROUGH, NO_ALLOCATE),
+			SC_LOOPS(WRITE_THROUGH, LAZY_FETCH), SC_LOOPS(WRITE_THROUGH, FETCH),
 		},
+#undef SC_LOOPS
 	};
 
-	return loops_fit(cfg, extended) ? fns[cfg->write_hit][cfg->write_miss] : NULL;
-}
-
-static sc_each_fn pick_each(const struct sc_config *cfg, bool extended)
-{
-	/* [write_hit][write_miss] */
-	static const sc_each_fn fns[2][4] = {
-		{
-			each_WRITE_BACK_ALLOCATE, each_WRITE_BACK_NO_ALLOCATE,
-			each_WRITE_BACK_LAZY_FETCH, each_WRITE_BACK_FETCH,
-		}, {
-			each_WRITE_THROUGH_ALLOCATE, each_WRITE_THROUGH_NO_ALLOCATE,
-			each_WRITE_THROUGH_LAZY_FETCH, each_WRITE_THROUGH_FETCH,
-		},
-	};
-
-	return loops_fit(cfg, extended) ? fns[cfg->write_hit][cfg->write_miss] : NULL;
+	*run = NULL;
+	*each = NULL;
+	if (extended || (unsigned)cfg->write_hit > SC_WRITE_THROUGH ||
+	    (unsigned)cfg->write_miss > SC_FETCH ||
+	    (unsigned)cfg->replacement > SC_FIFO)
+		return;
+	*run = fns[cfg->write_hit][cfg->write_miss].run;
+	*each = fns[cfg->write_hit][cfg->write_miss].each;
 }
 
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended)

@@ -1438,6 +1438,18 @@ static bool same_req(const struct mem_req *a, const struct mem_req *b)
 	       a->warp == b->warp && a->flags == b->flags;
 }
 
+/* The same requests down from both rigs, in order, and the same counters. */
+static void assert_same_rigs(struct run_rig *a, struct run_rig *b, guint32 seed)
+{
+	g_assert_cmpuint(a->down->len, ==, b->down->len);
+	for (guint i = 0; i < a->down->len; i++)
+		if (!same_req(&g_array_index(a->down, struct mem_req, i),
+			      &g_array_index(b->down, struct mem_req, i)))
+			g_error("seed %u: request %u down differs", seed, i);
+	for (unsigned i = 0; i < SC_N_STATS; i++)
+		g_assert_cmpuint(sc_stats(a->c)[i], ==, sc_stats(b->c)[i]);
+}
+
 /*
  * Random runs (one SM and size each: 32 bytes, or the cache's sector
  * when it is larger; kinds and spaces mixed, partial writes; lines from
@@ -1502,13 +1514,7 @@ static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 		}
 	}
 	run_rig_send(&b);
-	g_assert_cmpuint(a.down->len, ==, b.down->len);
-	for (guint i = 0; i < a.down->len; i++)
-		if (!same_req(&g_array_index(a.down, struct mem_req, i),
-			      &g_array_index(b.down, struct mem_req, i)))
-			g_error("seed %u: request %u down differs", seed, i);
-	for (unsigned i = 0; i < SC_N_STATS; i++)
-		g_assert_cmpuint(sc_stats(a.c)[i], ==, sc_stats(b.c)[i]);
+	assert_same_rigs(&a, &b, seed);
 	/* the comparison compared something: requests joined the run as
 	 * the entries they were, without emit, and others went by emit */
 	g_assert_cmpuint(a.down->len, >, 1000);
@@ -1632,13 +1638,7 @@ static void access_each_trial(const struct sc_config *cfg, guint32 seed)
 			sc_flush(b.c);
 		}
 	}
-	g_assert_cmpuint(a.down->len, ==, b.down->len);
-	for (guint i = 0; i < a.down->len; i++)
-		if (!same_req(&g_array_index(a.down, struct mem_req, i),
-			      &g_array_index(b.down, struct mem_req, i)))
-			g_error("seed %u: request %u down differs", seed, i);
-	for (unsigned i = 0; i < SC_N_STATS; i++)
-		g_assert_cmpuint(sc_stats(a.c)[i], ==, sc_stats(b.c)[i]);
+	assert_same_rigs(&a, &b, seed);
 	g_assert_cmpuint(a.down->len, >, 1000);
 	run_rig_free(&a);
 	run_rig_free(&b);
