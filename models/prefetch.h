@@ -3,11 +3,12 @@
  * A hint that *p will be read soon: the processor starts loading its
  * cache line into every level of its caches.  Changes nothing else.
  *
- * Not __builtin_prefetch on x86: GCC 12 at -O2 drops such prefetches when
- * their address is computed on more than one path (a set index of either
- * kind, say), keeping only the last of a group; sector_cache.c's run
- * prefetch compiled to no prefetch at all.  An asm statement is kept as
- * written.  Elsewhere the builtin, which may be dropped, as a hint may.
+ * Not __builtin_prefetch on x86: GCC 12 at -O2 drops such prefetches, for
+ * one when their address is computed on more than one path (a set index
+ * of either kind, say): sector_cache.c's sc_prefetch kept one of its four,
+ * and the prefetch of a run's sets compiled to nothing at all.  An asm
+ * statement is kept as written.  Elsewhere the builtin, which may be
+ * dropped, as a hint may.
  */
 #ifndef SS_PREFETCH_H
 #define SS_PREFETCH_H
