@@ -1355,84 +1355,67 @@ static noinline void access_sectors(struct sc_cache *c,
 }
 
 /*
- * The access path of 32 B requests (what a coalescer sends, within one
- * sector), one copy per write policy combination, direction and
- * extension (`plain`, or `ext`: modified lines counted for
- * protect_dirty_pct, links of either width), each split in functions of
- * their own so that each has only the registers it needs:
- *
- *   access_*   the line of the access before, or a lookup
- *   again_*    the line of the access before: a sequential stream
- *   look_up_*  the set index, the lookup and a line miss
- *   found_*    a line found by the lookup
- *
- * The replacement policy is a branch.
+ * One 32-byte request (what a coalescer sends, within one sector): the
+ * line of the access before (a sequential stream), an SM's last line, or
+ * a lookup.  is_write, wh, wm and ext are constants in each copy, one per
+ * combination of the write policies, direction and extension (`plain`, or
+ * `ext`: modified lines counted for protect_dirty_pct, links of either
+ * width); the replacement policy is a branch.  `set`: the set of q's line
+ * when the caller computed it, else SIZE_MAX.
  */
-#define SC_SECTOR_FNS(dir, wh, wm, x, is_write, ext)				\
-static noinline void								\
-found_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r,	\
-				size_t set, size_t way)				\
-{										\
-	line_hit(c, r, r->addr, MEM_ATOM, r->mask, set, way,			\
-			way - set * c->assoc, true, true, is_write, SC_##wh,	\
-			SC_##wm, c->cfg.replacement, ext);			\
-}										\
-										\
-static noinline void								\
-look_up_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r)	\
-{										\
-	uint64_t line = r->addr >> c->line_shift;				\
-	struct sc_sm_memo *mm = sm_memo_of(c, r);				\
-										\
-	if (mm && sm_memo_holds(c, mm, line)) {					\
-		found_##dir##_##wh##_##wm##_##x(c, r, mm->set, mm->way);	\
-		return;								\
-	}									\
-										\
-	size_t set = set_of(c, r, r->addr);					\
-	size_t way = lookup(c, set, line);					\
-	uint32_t gen = c->sm_memo_gen;						\
-										\
-	if (way != SIZE_MAX) {							\
-		if (mm)								\
-			*mm = (struct sc_sm_memo){ line, set, way, gen };	\
-		found_##dir##_##wh##_##wm##_##x(c, r, set, way);		\
-		return;								\
-	}									\
-	line_miss(c, r, r->addr, MEM_ATOM, r->mask, set, true, is_write,	\
-		  SC_##wh, SC_##wm, ext);					\
-	/* the line took a way unless a write went around the cache */	\
-	if (mm && c->memo_line == line)						\
-		*mm = (struct sc_sm_memo){ line, set, c->memo_way, gen };	\
-}										\
-										\
-static noinline void								\
-again_##dir##_##wh##_##wm##_##x(struct sc_cache *c, const struct mem_req *r)	\
-{										\
-	line_hit(c, r, r->addr, MEM_ATOM, r->mask, 0, c->memo_way, 0,	\
-			false, true, is_write, SC_##wh,				\
-			SC_##wm, c->cfg.replacement, ext);			\
+static always_inline void serve_atom(struct sc_cache *c, const struct mem_req *q,
+				     size_t set, bool is_write,
+				     enum sc_write_hit wh, enum sc_write_miss wm,
+				     bool ext)
+{
+	uint64_t line = q->addr >> c->line_shift;
+	struct sc_sm_memo *mm;
+	size_t way;
+	uint32_t gen;
+
+	if (line == c->memo_line) {
+		line_hit(c, q, q->addr, MEM_ATOM, q->mask, 0, c->memo_way, 0,
+			 false, true, is_write, wh, wm, c->cfg.replacement, ext);
+		return;
+	}
+	mm = sm_memo_of(c, q);
+	if (mm && sm_memo_holds(c, mm, line)) {
+		line_hit(c, q, q->addr, MEM_ATOM, q->mask, mm->set, mm->way,
+			 mm->way - mm->set * c->assoc, true, true, is_write, wh, wm,
+			 c->cfg.replacement, ext);
+		return;
+	}
+	if (set == SIZE_MAX)
+		set = set_of(c, q, q->addr);
+	way = lookup(c, set, line);
+	gen = c->sm_memo_gen;
+	if (way != SIZE_MAX) {
+		if (mm)
+			*mm = (struct sc_sm_memo){ line, (uint32_t)set, (uint32_t)way, gen };
+		line_hit(c, q, q->addr, MEM_ATOM, q->mask, set, way,
+			 way - set * c->assoc, true, true, is_write, wh, wm,
+			 c->cfg.replacement, ext);
+		return;
+	}
+	line_miss(c, q, q->addr, MEM_ATOM, q->mask, set, true, is_write,
+		  wh, wm, ext);
+	/* the line took a way unless a write went around the cache */
+	if (mm && c->memo_line == line)
+		*mm = (struct sc_sm_memo){ line, (uint32_t)set, (uint32_t)c->memo_way, gen };
 }
 
+/* The access path of a request, per write policy combination and
+ * extension: a 32-byte one inline, any other by its sectors. */
 #define SC_ACCESS_FN_X(wh, wm, x, ext)						\
-SC_SECTOR_FNS(read, wh, wm, x, false, ext)					\
-SC_SECTOR_FNS(write, wh, wm, x, true, ext)					\
-										\
 static void access_##wh##_##wm##_##x(struct sc_cache *c,			\
 				     const struct mem_req *r)			\
 {										\
-	bool again = r->addr >> c->line_shift == c->memo_line;			\
-										\
 	if (G_UNLIKELY(r->size != MEM_ATOM))					\
 		access_sectors(c, r);						\
-	else if (r->hdr.kind == MEM_WRITE && again)				\
-		again_write_##wh##_##wm##_##x(c, r);				\
 	else if (r->hdr.kind == MEM_WRITE)					\
-		look_up_write_##wh##_##wm##_##x(c, r);				\
-	else if (again)								\
-		again_read_##wh##_##wm##_##x(c, r);				\
+		serve_atom(c, r, SIZE_MAX, true, SC_##wh, SC_##wm, ext);	\
 	else									\
-		look_up_read_##wh##_##wm##_##x(c, r);				\
+		serve_atom(c, r, SIZE_MAX, false, SC_##wh, SC_##wm, ext);	\
 }
 
 #define SC_ACCESS_FN(wh, wm)							\
@@ -1447,52 +1430,6 @@ SC_ACCESS_FN(WRITE_THROUGH, ALLOCATE)
 SC_ACCESS_FN(WRITE_THROUGH, NO_ALLOCATE)
 SC_ACCESS_FN(WRITE_THROUGH, LAZY_FETCH)
 SC_ACCESS_FN(WRITE_THROUGH, FETCH)
-
-/*
- * One 32-byte request, as the access path above serves it (access_*, its
- * look_up_* and found_*, SM memos included), for a plain cache, inline in
- * a loop: `set` is its line's set when the caller computed it, else
- * SIZE_MAX.
- */
-static always_inline void serve_atom(struct sc_cache *c, const struct mem_req *q,
-				     size_t set, bool is_write,
-				     enum sc_write_hit wh, enum sc_write_miss wm)
-{
-	uint64_t line = q->addr >> c->line_shift;
-	struct sc_sm_memo *mm;
-	size_t way;
-	uint32_t gen;
-
-	if (line == c->memo_line) {
-		line_hit(c, q, q->addr, MEM_ATOM, q->mask, 0, c->memo_way, 0,
-			 false, true, is_write, wh, wm, c->cfg.replacement, false);
-		return;
-	}
-	mm = sm_memo_of(c, q);
-	if (mm && sm_memo_holds(c, mm, line)) {
-		line_hit(c, q, q->addr, MEM_ATOM, q->mask, mm->set, mm->way,
-			 mm->way - mm->set * c->assoc, true, true, is_write, wh, wm,
-			 c->cfg.replacement, false);
-		return;
-	}
-	if (set == SIZE_MAX)
-		set = set_of(c, q, q->addr);
-	way = lookup(c, set, line);
-	gen = c->sm_memo_gen;
-	if (way != SIZE_MAX) {
-		if (mm)
-			*mm = (struct sc_sm_memo){ line, (uint32_t)set, (uint32_t)way, gen };
-		line_hit(c, q, q->addr, MEM_ATOM, q->mask, set, way,
-			 way - set * c->assoc, true, true, is_write, wh, wm,
-			 c->cfg.replacement, false);
-		return;
-	}
-	line_miss(c, q, q->addr, MEM_ATOM, q->mask, set, true, is_write,
-		  wh, wm, false);
-	/* the line took a way unless a write went around the cache */
-	if (mm && c->memo_line == line)
-		*mm = (struct sc_sm_memo){ line, (uint32_t)set, (uint32_t)c->memo_way, gen };
-}
 
 /*
  * sc_access_run()'s loop over a run of 32-byte requests, and
@@ -1515,9 +1452,9 @@ static noinline void run_##wh##_##wm(struct sc_cache *c,			\
 		mem_run_next(run, k, q);					\
 		c->pass_entry = &run->req[k];					\
 		if (q->hdr.kind == MEM_WRITE)					\
-			serve_atom(c, q, set[k], true, SC_##wh, SC_##wm);	\
+			serve_atom(c, q, set[k], true, SC_##wh, SC_##wm, false);	\
 		else								\
-			serve_atom(c, q, set[k], false, SC_##wh, SC_##wm);	\
+			serve_atom(c, q, set[k], false, SC_##wh, SC_##wm, false);	\
 	}									\
 }									\
 									\
@@ -1530,9 +1467,9 @@ static noinline void each_##wh##_##wm(struct sc_cache *c, sc_next_fn next,	\
 		if (G_UNLIKELY(q.size != MEM_ATOM))				\
 			access_sectors(c, &q);					\
 		else if (q.hdr.kind == MEM_WRITE)				\
-			serve_atom(c, &q, SIZE_MAX, true, SC_##wh, SC_##wm);	\
+			serve_atom(c, &q, SIZE_MAX, true, SC_##wh, SC_##wm, false);	\
 		else								\
-			serve_atom(c, &q, SIZE_MAX, false, SC_##wh, SC_##wm);	\
+			serve_atom(c, &q, SIZE_MAX, false, SC_##wh, SC_##wm, false);	\
 	}									\
 }
 
