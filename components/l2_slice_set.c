@@ -390,12 +390,15 @@ static int l2_create(struct ss_component *c, const struct ss_params *p,
 	unsigned n_lanes = lanes_asked(l2, &cfg, &lane_ways);
 
 	l2->not_plain = n_lanes || (!l2->timed && ss_param_enum(p, "parallel") != 0);
+	/* one slice that hashes the request's own address: no routing, and
+	 * its cache's loop drains the merge */
+	bool one = !l2->mrc && !l2->not_plain && l2->n_slices == 1 &&
+		   l2->map.mapping != SLICE_MAP_GPGPUSIM;
+
 	l2->merge = rr_merge_new(l2->n_in, !l2->merge_rr,
 				 l2->mrc ? serve_curve : l2->not_plain ? serve_other :
-				 l2->n_slices == 1 && l2->map.mapping != SLICE_MAP_GPGPUSIM ? serve_one :
-				 serve, l2);
-	if (!l2->mrc && !l2->not_plain && l2->n_slices == 1 &&
-	    l2->map.mapping != SLICE_MAP_GPGPUSIM)
+				 one ? serve_one : serve, l2);
+	if (one)
 		rr_merge_set_drain(l2->merge, drain_one);
 	/*
 	 * Functional: it answers nothing upstream, and the round-robin merge

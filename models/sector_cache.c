@@ -1655,7 +1655,7 @@ static void prefetch_sets(const struct sc_cache *c, const struct mem_req *r,
 void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 		   struct mem_run *out)
 {
-	unsigned n = run->n;
+	const unsigned n = run->n;
 	uint32_t set[MEM_RUN_MAX];
 	struct mem_req q;
 
@@ -1667,17 +1667,16 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 	c->pass = &q;
 	c->pass_out = out;
 	/* sized: a cache no kernel sized has no sets (and fails the access) */
-	if (c->sets) {
+	if (c->sets)
 		prefetch_sets(c, &q, run, set);
-		if (c->run_access && run->size == MEM_ATOM) {
-			c->run_access(c, run, &q, set);
-			n = 0;
+	if (c->sets && c->run_access && run->size == MEM_ATOM) {
+		c->run_access(c, run, &q, set);
+	} else {
+		for (unsigned k = 0; k < n; k++) {
+			mem_run_next(run, k, &q);
+			c->pass_entry = &run->req[k];
+			c->head.access(c, &q);
 		}
-	}
-	for (unsigned k = 0; k < n; k++) {
-		mem_run_next(run, k, &q);
-		c->pass_entry = &run->req[k];
-		c->head.access(c, &q);
 	}
 	c->pass = NULL;
 	c->pass_out = NULL;

@@ -147,9 +147,10 @@ static inline enum sc_probe sc_access(struct sc_cache *c, const struct mem_req *
  * What the cache sends down as it came, the very request unchanged (a
  * write written through, a read that misses a sector of its size, a
  * request that passes by), joins `out` directly as the entry it was,
- * when out already holds requests of the run's SM and size and has room; everything else goes to the cache's emit, which must add
- * it to `out` or send out before anything else, so that the order down
- * stays the order sent.  out: NULL, everything through emit.
+ * when out already holds requests of the run's SM and size and has
+ * room; everything else goes to the cache's emit, which must add it to
+ * `out` or send out before anything else, so that the order down stays
+ * the order sent.  out: NULL, everything through emit.
  */
 void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 		   struct mem_run *out);
