@@ -1436,12 +1436,10 @@ SC_ACCESS_FN(WRITE_THROUGH, FETCH)
  * sc_access_each()'s over what a source gives, one copy per write policy
  * combination (plain caches only): the access path inline (serve_atom),
  * with no call and no dispatch per request, and in a run the set of each
- * line as the run's prefetch computed it.  An L1 is served most of its accesses
- * so: titanv-ref on two threads, against a call of the access path per
- * request, runs 3.7 % fewer instructions in all (1/10 benchmark app) and
- * takes 0.97 of the CPU time (full app).  The access path's split into
- * functions with few registers each pays where a call serves one request,
- * not in a loop that keeps the cache's fields at hand.
+ * line as the run's prefetch computed it.  An L1 is served most of its
+ * accesses so: titanv-ref on two threads, against a call of the access
+ * path per request, runs 3.7 % fewer instructions in all (1/10 benchmark
+ * app) and takes 0.97 of the CPU time (full app).
  */
 #define SC_RUN_FN(wh, wm)							\
 static noinline void run_##wh##_##wm(struct sc_cache *c,			\
