@@ -139,6 +139,8 @@ static const struct ss_stat_desc stats[] = {
 #define LOCAL_GENERIC_START UINT64_C(0x1F880000)
 /* the widest access an opcode may name: 128 B, so 32 local words a lane */
 #define WIDTH_MAX 128u
+/* opcodes remembered by pointer in front of the table (struct warp_interleaver) */
+#define OP_MEMO 8	/* op_memo_of() takes 3 bits */
 
 /* ---- opcodes: class, space, bypass and access width ----------------------- */
 
@@ -376,8 +378,14 @@ struct warp_interleaver {
 	/* classification */
 	bool is_store, is_local;	/* ref's sticky flags */
 	GHashTable *ops;		/* opcode pointer -> struct opinfo, per kernel */
-	const char *memo_op;
-	const struct opinfo *memo_info;
+	/*
+	 * In front of it, the last opcode seen in each of OP_MEMO slots (by
+	 * pointer): a kernel's lines alternate among a few opcodes (a load
+	 * and a store, say), which one memo of the last alone kept missing
+	 * (half of bfs's lines went to the table), and a table lookup costs
+	 * some 70 instructions.
+	 */
+	struct op_memo { const char *op; const struct opinfo *info; } memo[OP_MEMO];
 	uint64_t line_addrs[GPU_STEP_MAX];	/* a progression line's, expanded */
 	uint64_t *sectors;		/* coalescer output */
 	uint32_t *masks;
@@ -649,12 +657,20 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 
 /* ---- classify = hw: opcode table, generic windows, local layout ------------ */
 
+/* An opcode text's memo slot, from its pointer (texts may be packed a few
+ * bytes apart: a multiplicative hash spreads them). */
+static inline struct op_memo *op_memo_of(struct warp_interleaver *w, const char *op)
+{
+	return &w->memo[(uint64_t)(uintptr_t)op * UINT64_C(0x9e3779b97f4a7c15) >> 61];
+}
+
 static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op)
 {
+	struct op_memo *mm = op_memo_of(w, op);
 	struct opinfo *o;
 
-	if (op == w->memo_op)
-		return w->memo_info;
+	if (G_LIKELY(mm->op == op))
+		return mm->info;
 	o = g_hash_table_lookup(w->ops, op);
 	if (!o) {
 		o = g_new(struct opinfo, 1);
@@ -668,8 +684,7 @@ static const struct opinfo *opinfo_of(struct warp_interleaver *w, const char *op
 			sectors_reserve(w, w->mapped_cap);
 		}
 	}
-	w->memo_op = op;
-	w->memo_info = o;
+	*mm = (struct op_memo){ op, o };
 	return o;
 }
 
@@ -1829,7 +1844,7 @@ static void begin_kernel(struct warp_interleaver *w, const struct gpu_dispatch_m
 	/* opcode texts of the previous kernel are gone: so are their pointers */
 	if (w->ops)
 		g_hash_table_remove_all(w->ops);
-	w->memo_op = NULL;
+	memset(w->memo, 0, sizeof(w->memo));
 	w->wpb = MAX((d->kernel->block_size + 31) / 32, 1);
 	w->max_active = occ ? occ->max_active : 0;
 	w->num_sms = occ && occ->num_sms ? occ->num_sms : w->c.array_size;
