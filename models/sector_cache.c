@@ -95,9 +95,10 @@ struct sc_set {
 
 typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
 /* A run's entries (sc_access_run), q holding its first request; set[k]:
- * the set of entry k's line. */
+ * the set of entry k's line; uniform: the entries are of one kind, space
+ * and warp. */
 typedef void (*sc_run_fn)(struct sc_cache *c, const struct mem_run *run,
-			  struct mem_req *q, const uint32_t *set);
+			  struct mem_req *q, const uint32_t *set, bool uniform);
 /* sc_access_each() of the policies. */
 typedef void (*sc_each_fn)(struct sc_cache *c, sc_next_fn next, void *src);
 
@@ -1112,13 +1113,12 @@ static noinline void emit_then_write_back(struct sc_cache *c,
  * allocation causes).
  */
 static always_inline void
-line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
-	  uint32_t len, uint32_t mask, size_t set, bool atom, bool is_write,
-	  enum sc_write_hit wh, enum sc_write_miss wm, bool ext)
+line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t *sk,
+	  uint64_t addr, uint32_t len, uint32_t mask, size_t set, bool atom,
+	  bool is_write, enum sc_write_hit wh, enum sc_write_miss wm, bool ext)
 {
 	enum mem_op op = r->hdr.kind;
 	bool lazy = wm == SC_LAZY_FETCH;
-	uint64_t *sk = kind_stats(c->st, r);
 	uint64_t line = addr >> c->line_shift;
 	uint32_t sbit = sector_bit(c, addr);
 	bool write = is_write && (wh == SC_WRITE_THROUGH || wm == SC_NO_ALLOCATE);
@@ -1195,14 +1195,13 @@ line_miss(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
  * before, which is the most recent of its set already (see remember()).
  */
 static always_inline void
-line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t addr,
-	 uint32_t len, uint32_t mask, size_t set, size_t way, unsigned w,
-	 bool fresh, bool atom, bool is_write, enum sc_write_hit wh,
+line_hit(struct sc_cache *c, const struct mem_req *r, uint64_t *sk,
+	 uint64_t addr, uint32_t len, uint32_t mask, size_t set, size_t way,
+	 unsigned w, bool fresh, bool atom, bool is_write, enum sc_write_hit wh,
 	 enum sc_write_miss wm, enum sc_replacement rp, bool ext)
 {
 	enum mem_op op = r->hdr.kind;
 	bool lazy = wm == SC_LAZY_FETCH;
-	uint64_t *sk = kind_stats(c->st, r);
 	uint32_t sbit = sector_bit(c, addr);
 	struct sc_way *rec = &c->ways[way];
 	enum sc_probe p;
@@ -1311,21 +1310,22 @@ static noinline void access_sector(struct sc_cache *c,
 	enum sc_write_miss wm = c->cfg.write_miss;
 	enum sc_replacement rp = c->cfg.replacement;
 	uint64_t line = addr >> c->line_shift;
+	uint64_t *sk = kind_stats(c->st, r);
 	size_t set, way;
 
 	if (line == c->memo_line) {
 		/* set and w matter only to a touch, which it needs not */
-		line_hit(c, r, addr, len, mask, 0, c->memo_way, 0, false,
+		line_hit(c, r, sk, addr, len, mask, 0, c->memo_way, 0, false,
 			 false, is_write, wh, wm, rp, c->extended);
 		return;
 	}
 	set = set_of(c, r, addr);
 	way = lookup(c, set, line);
 	if (way == SIZE_MAX)
-		line_miss(c, r, addr, len, mask, set, false, is_write, wh, wm,
+		line_miss(c, r, sk, addr, len, mask, set, false, is_write, wh, wm,
 			  c->extended);
 	else
-		line_hit(c, r, addr, len, mask, set, way, way - set * c->assoc,
+		line_hit(c, r, sk, addr, len, mask, set, way, way - set * c->assoc,
 			 true, false, is_write, wh, wm, rp, c->extended);
 }
 
@@ -1364,7 +1364,7 @@ static noinline void access_sectors(struct sc_cache *c,
  * when the caller computed it, else SIZE_MAX.
  */
 static always_inline void serve_atom(struct sc_cache *c, const struct mem_req *q,
-				     size_t set, bool is_write,
+				     uint64_t *sk, size_t set, bool is_write,
 				     enum sc_write_hit wh, enum sc_write_miss wm,
 				     bool ext)
 {
@@ -1374,13 +1374,13 @@ static always_inline void serve_atom(struct sc_cache *c, const struct mem_req *q
 	uint32_t gen;
 
 	if (line == c->memo_line) {
-		line_hit(c, q, q->addr, MEM_ATOM, q->mask, 0, c->memo_way, 0,
+		line_hit(c, q, sk, q->addr, MEM_ATOM, q->mask, 0, c->memo_way, 0,
 			 false, true, is_write, wh, wm, c->cfg.replacement, ext);
 		return;
 	}
 	mm = sm_memo_of(c, q);
 	if (mm && sm_memo_holds(c, mm, line)) {
-		line_hit(c, q, q->addr, MEM_ATOM, q->mask, mm->set, mm->way,
+		line_hit(c, q, sk, q->addr, MEM_ATOM, q->mask, mm->set, mm->way,
 			 mm->way - mm->set * c->assoc, true, true, is_write, wh, wm,
 			 c->cfg.replacement, ext);
 		return;
@@ -1392,12 +1392,12 @@ static always_inline void serve_atom(struct sc_cache *c, const struct mem_req *q
 	if (way != SIZE_MAX) {
 		if (mm)
 			*mm = (struct sc_sm_memo){ line, (uint32_t)set, (uint32_t)way, gen };
-		line_hit(c, q, q->addr, MEM_ATOM, q->mask, set, way,
+		line_hit(c, q, sk, q->addr, MEM_ATOM, q->mask, set, way,
 			 way - set * c->assoc, true, true, is_write, wh, wm,
 			 c->cfg.replacement, ext);
 		return;
 	}
-	line_miss(c, q, q->addr, MEM_ATOM, q->mask, set, true, is_write,
+	line_miss(c, q, sk, q->addr, MEM_ATOM, q->mask, set, true, is_write,
 		  wh, wm, ext);
 	/* the line took a way unless a write went around the cache */
 	if (mm && c->memo_line == line)
@@ -1413,9 +1413,11 @@ static void access_##wh##_##wm##_##x(struct sc_cache *c,			\
 	if (G_UNLIKELY(r->size != MEM_ATOM))					\
 		access_sectors(c, r);						\
 	else if (r->hdr.kind == MEM_WRITE)					\
-		serve_atom(c, r, SIZE_MAX, true, SC_##wh, SC_##wm, ext);	\
+		serve_atom(c, r, kind_stats(c->st, r), SIZE_MAX, true,		\
+			   SC_##wh, SC_##wm, ext);				\
 	else									\
-		serve_atom(c, r, SIZE_MAX, false, SC_##wh, SC_##wm, ext);	\
+		serve_atom(c, r, kind_stats(c->st, r), SIZE_MAX, false,		\
+			   SC_##wh, SC_##wm, ext);				\
 }
 
 #define SC_ACCESS_FN(wh, wm)							\
@@ -1440,19 +1442,48 @@ SC_ACCESS_FN(WRITE_THROUGH, FETCH)
  * accesses so: titanv-ref on two threads, against a call of the access
  * path per request, runs 3.7 % fewer instructions in all (1/10 benchmark
  * app) and takes 0.97 of the CPU time (full app).
+ *
+ * A run whose entries are of one kind, space and warp (`uniform`: one
+ * warp instruction's sectors, as an SM sends them) has them in q from
+ * its first entry: per entry only the address and the byte mask change,
+ * the direction is decided once and so are the counters of the kind.
  */
+#define SC_RUN_UNIFORM_LOOP(wh, wm, is_write)					\
+	for (unsigned k = 0; k < n; k++) {					\
+		const struct mem_run_entry e = run->req[k];			\
+										\
+		q->addr = q->part_addr = e.addr & ~(uint64_t)(MEM_ATOM - 1);	\
+		q->mask = e.mask;						\
+		c->pass_entry = &run->req[k];					\
+		serve_atom(c, q, sk, set[k], is_write, SC_##wh, SC_##wm, false);	\
+	}
+
 #define SC_RUN_FN(wh, wm)							\
 static noinline void run_##wh##_##wm(struct sc_cache *c,			\
 				     const struct mem_run *run,			\
-				     struct mem_req *q, const uint32_t *set)	\
+				     struct mem_req *q, const uint32_t *set,	\
+				     bool uniform)				\
 {										\
-	for (unsigned k = 0; k < run->n; k++) {					\
+	const unsigned n = run->n;						\
+										\
+	if (uniform) {								\
+		uint64_t *const sk = kind_stats(c->st, q);			\
+										\
+		if (q->hdr.kind == MEM_WRITE)					\
+			SC_RUN_UNIFORM_LOOP(wh, wm, true)			\
+		else								\
+			SC_RUN_UNIFORM_LOOP(wh, wm, false)			\
+		return;								\
+	}									\
+	for (unsigned k = 0; k < n; k++) {					\
 		mem_run_next(run, k, q);					\
 		c->pass_entry = &run->req[k];					\
 		if (q->hdr.kind == MEM_WRITE)					\
-			serve_atom(c, q, set[k], true, SC_##wh, SC_##wm, false);	\
+			serve_atom(c, q, kind_stats(c->st, q), set[k], true,	\
+				   SC_##wh, SC_##wm, false);			\
 		else								\
-			serve_atom(c, q, set[k], false, SC_##wh, SC_##wm, false);	\
+			serve_atom(c, q, kind_stats(c->st, q), set[k], false,	\
+				   SC_##wh, SC_##wm, false);			\
 	}									\
 }									\
 									\
@@ -1465,9 +1496,11 @@ static noinline void each_##wh##_##wm(struct sc_cache *c, sc_next_fn next,	\
 		if (G_UNLIKELY(q.size != MEM_ATOM))				\
 			access_sectors(c, &q);					\
 		else if (q.hdr.kind == MEM_WRITE)				\
-			serve_atom(c, &q, SIZE_MAX, true, SC_##wh, SC_##wm, false);	\
+			serve_atom(c, &q, kind_stats(c->st, &q), SIZE_MAX, true,	\
+				   SC_##wh, SC_##wm, false);			\
 		else								\
-			serve_atom(c, &q, SIZE_MAX, false, SC_##wh, SC_##wm, false);	\
+			serve_atom(c, &q, kind_stats(c->st, &q), SIZE_MAX, false,	\
+				   SC_##wh, SC_##wm, false);			\
 	}									\
 }
 
@@ -1631,16 +1664,22 @@ static inline void prefetch_set(const struct sc_cache *c, size_t set)
  * full app: 0.97 of the CPU time, though the set indices cost 5 % more
  * instructions).  Consecutive entries of one line ask once.  set[k]:
  * entry k's set, which the run's loop (run_*) takes instead of its own.
+ * Returns whether the entries are of one kind, space and warp (the run
+ * loops' `uniform`), which the same pass over them tells.
  */
-static void prefetch_sets(const struct sc_cache *c, const struct mem_req *r,
+static bool prefetch_sets(const struct sc_cache *c, const struct mem_req *r,
 			  const struct mem_run *run, uint32_t *set)
 {
-	uint64_t last = UINT64_MAX;
+	const uint64_t low = run->req[0].addr & (MEM_ATOM - 1);
+	const uint32_t warp = run->req[0].warp;
+	uint64_t last = UINT64_MAX, differ = 0;
 	uint32_t s = 0;
 
 	for (unsigned k = 0; k < run->n; k++) {
 		uint64_t addr = run->req[k].addr & ~(uint64_t)(MEM_ATOM - 1);
 
+		differ |= ((run->req[k].addr & (MEM_ATOM - 1)) ^ low) |
+			  (run->req[k].warp ^ warp);
 		if (addr >> c->line_shift != last) {
 			last = addr >> c->line_shift;
 			s = (uint32_t)set_of(c, r, addr);
@@ -1648,6 +1687,7 @@ static void prefetch_sets(const struct sc_cache *c, const struct mem_req *r,
 		}
 		set[k] = s;
 	}
+	return !differ;
 }
 
 void sc_access_run(struct sc_cache *c, const struct mem_run *run,
@@ -1665,11 +1705,13 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 	c->pass = &q;
 	c->pass_out = out;
 	/* sized: a cache no kernel sized has no sets (and fails the access) */
-	if (c->sets)
-		prefetch_sets(c, &q, run, set);
 	if (c->sets && c->run_access && run->size == MEM_ATOM) {
-		c->run_access(c, run, &q, set);
+		bool uniform = prefetch_sets(c, &q, run, set);
+
+		c->run_access(c, run, &q, set, uniform);
 	} else {
+		if (c->sets)
+			prefetch_sets(c, &q, run, set);
 		for (unsigned k = 0; k < n; k++) {
 			mem_run_next(run, k, &q);
 			c->pass_entry = &run->req[k];

@@ -1457,7 +1457,9 @@ static void assert_same_rigs(struct run_rig *a, struct run_rig *b, guint32 seed)
  * a second cache, the same requests through sc_access one by one: the
  * same requests down in the same order, the same counters.  Runs
  * alternate between SMs and sizes, so that the run going down holds
- * requests of another SM or size at times (no entry joins it then); some
+ * requests of another SM or size at times (no entry joins it then); half
+ * are one instruction's, their entries of one kind, space and warp (the
+ * run loops' uniform case); some
  * are served with no run going down (out NULL); and between runs both
  * caches get single requests through sc_access and, now and then, a
  * flush, which must find nothing of a run served before.
@@ -1475,6 +1477,9 @@ static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 		unsigned n = (unsigned)g_rand_int_range(rand, 1, MEM_RUN_MAX + 1);
 		bool with_out = g_rand_int_range(rand, 0, 8) != 0;
 		uint32_t size = g_rand_boolean(rand) ? cfg->sector_bytes : MEM_ATOM;
+		bool uniform = g_rand_boolean(rand);
+		uint64_t low = 0;
+		uint32_t warp = 0;
 
 		run.sm = (uint16_t)g_rand_int_range(rand, 0, 3);
 		run.size = size;
@@ -1486,9 +1491,13 @@ static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 
 			kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
 			       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
-			run.req[k].addr = addr | kind | (uint64_t)g_rand_int_range(rand, 0, 2) << 4;
+			if (!uniform || k == 0) {
+				low = kind | (uint64_t)g_rand_int_range(rand, 0, 2) << 4;
+				warp = (uint32_t)g_rand_int_range(rand, 0, 64);
+			}
+			run.req[k].addr = addr | low;
 			run.req[k].mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
-			run.req[k].warp = (uint32_t)g_rand_int_range(rand, 0, 64);
+			run.req[k].warp = warp;
 		}
 		run.n = (uint16_t)n;
 		run.hdr.size = mem_run_bytes(n);
