@@ -544,18 +544,13 @@ static void serve_one(void *ctx, const struct mem_req *r)
 	sc_access(l2->slice[0].cache, r);
 }
 
-static bool merge_next(void *merge, struct mem_req *r)
-{
-	return rr_merge_next(merge, r);
-}
-
 /* The merge's drain with serve_one(): the slice's loop takes the
  * requests in turn, with no call per request to reach the cache. */
 static void drain_one(void *ctx)
 {
 	struct l2_slice_set *l2 = ctx;
 
-	sc_access_each(l2->slice[0].cache, merge_next, l2->merge);
+	sc_access_merged(l2->slice[0].cache, l2->merge);
 }
 
 /* serve(), with the line looked up added to the miss-ratio curve first. */

@@ -61,6 +61,7 @@
 #include <emmintrin.h>
 #endif
 #include "prefetch.h"
+#include "rr_merge_impl.h"
 #include "sector_cache.h"
 #include "sc_req.h"
 
@@ -99,8 +100,8 @@ typedef void (*sc_access_fn)(struct sc_cache *c, const struct mem_req *r);
  * and warp. */
 typedef void (*sc_run_fn)(struct sc_cache *c, const struct mem_run *run,
 			  struct mem_req *q, const uint32_t *set, bool uniform);
-/* sc_access_each() of the policies. */
-typedef void (*sc_each_fn)(struct sc_cache *c, sc_next_fn next, void *src);
+/* sc_access_merged() of the policies. */
+typedef void (*sc_merged_fn)(struct sc_cache *c, struct rr_merge *m);
 
 /*
  * An SM's last line (cfg.sm_memos): the way that held it, good while
@@ -167,9 +168,9 @@ struct sc_cache {
 	/* sc_access_run()'s loop of the policies for runs of 32-byte
 	 * requests, NULL where it takes the access path per request */
 	sc_run_fn run_access;
-	/* sc_access_each()'s loop of the policies, NULL where it takes the
-	 * access path per request */
-	sc_each_fn each_access;
+	/* sc_access_merged()'s loop of the policies, NULL where it takes
+	 * the access path per request */
+	sc_merged_fn merged_access;
 	uint64_t own_stats[SC_N_STATS];
 	/* what goes down when the request being served cannot: here rather
 	 * than on the stack, so that sending it can end an access (a tail
@@ -320,7 +321,7 @@ static inline bool set_live(const struct sc_cache *c, size_t set)
 
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended);
 static void pick_loops(const struct sc_config *cfg, bool extended,
-		       sc_run_fn *run, sc_each_fn *each);
+		       sc_run_fn *run, sc_merged_fn *merged);
 static void access_flagged(struct sc_cache *c, const struct mem_req *r);
 static void access_unsized(struct sc_cache *c, const struct mem_req *r);
 
@@ -548,7 +549,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->protect_limit = (uint64_t)cfg->protect_dirty_pct * nsets * assoc;
 	c->extended = c->wide_links || c->protect_limit;
 	c->policy_access = pick_access(cfg, c->extended);
-	pick_loops(cfg, c->extended, &c->run_access, &c->each_access);
+	pick_loops(cfg, c->extended, &c->run_access, &c->merged_access);
 	c->head.access = cfg->bypass == SC_BYPASS_FLAGGED ? access_flagged
 							   : c->policy_access;
 	c->sectors = cfg->line_bytes / cfg->sector_bytes;
@@ -1435,7 +1436,7 @@ SC_ACCESS_FN(WRITE_THROUGH, FETCH)
 
 /*
  * sc_access_run()'s loop over a run of 32-byte requests, and
- * sc_access_each()'s over what a source gives, one copy per write policy
+ * sc_access_merged()'s over what a merge gives, one copy per write policy
  * combination (plain caches only): the access path inline (serve_atom),
  * with no call and no dispatch per request, and in a run the set of each
  * line as the run's prefetch computed it.  An L1 is served most of its
@@ -1487,12 +1488,12 @@ static noinline void run_##wh##_##wm(struct sc_cache *c,			\
 	}									\
 }									\
 									\
-static noinline void each_##wh##_##wm(struct sc_cache *c, sc_next_fn next,	\
-				      void *src)				\
+static noinline void merged_##wh##_##wm(struct sc_cache *c,			\
+					struct rr_merge *m)			\
 {										\
 	struct mem_req q;							\
 										\
-	while (next(src, &q)) {							\
+	while (rr_merge_take(m, &q)) {						\
 		if (G_UNLIKELY(q.size != MEM_ATOM))				\
 			access_sectors(c, &q);					\
 		else if (q.hdr.kind == MEM_WRITE)				\
@@ -1515,11 +1516,11 @@ SC_RUN_FN(WRITE_THROUGH, FETCH)
 
 /* The loops above of cfg's policies, for a plain cache; else NULL. */
 static void pick_loops(const struct sc_config *cfg, bool extended,
-		       sc_run_fn *run, sc_each_fn *each)
+		       sc_run_fn *run, sc_merged_fn *merged)
 {
 	/* [write_hit][write_miss] */
-	static const struct { sc_run_fn run; sc_each_fn each; } fns[2][4] = {
-#define SC_LOOPS(wh, wm) { run_##wh##_##wm, each_##wh##_##wm }
+	static const struct { sc_run_fn run; sc_merged_fn merged; } fns[2][4] = {
+#define SC_LOOPS(wh, wm) { run_##wh##_##wm, merged_##wh##_##wm }
 		{
 			SC_LOOPS(WRITE_BACK, ALLOCATE), SC_LOOPS(WRITE_BACK, NO_ALLOCATE),
 			SC_LOOPS(WRITE_BACK, LAZY_FETCH), SC_LOOPS(WRITE_BACK, FETCH),
@@ -1531,13 +1532,13 @@ static void pick_loops(const struct sc_config *cfg, bool extended,
 	};
 
 	*run = NULL;
-	*each = NULL;
+	*merged = NULL;
 	if (extended || (unsigned)cfg->write_hit > SC_WRITE_THROUGH ||
 	    (unsigned)cfg->write_miss > SC_FETCH ||
 	    (unsigned)cfg->replacement > SC_FIFO)
 		return;
 	*run = fns[cfg->write_hit][cfg->write_miss].run;
-	*each = fns[cfg->write_hit][cfg->write_miss].each;
+	*merged = fns[cfg->write_hit][cfg->write_miss].merged;
 }
 
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended)
@@ -1722,16 +1723,16 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 	c->pass_out = NULL;
 }
 
-void sc_access_each(struct sc_cache *c, sc_next_fn next, void *src)
+void sc_access_merged(struct sc_cache *c, struct rr_merge *m)
 {
 	struct mem_req q;
 
 	/* the policies' loop, unless a bypass or a missing size comes first */
-	if (c->each_access && c->head.access == c->policy_access) {
-		c->each_access(c, next, src);
+	if (c->merged_access && c->head.access == c->policy_access) {
+		c->merged_access(c, m);
 		return;
 	}
-	while (next(src, &q))
+	while (rr_merge_next(m, &q))
 		c->head.access(c, &q);
 }
 

@@ -156,15 +156,16 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 		   struct mem_run *out);
 
 /*
- * The requests next(src, &r) gives, in order, until it gives none, each
- * served as sc_access() would serve it, in one loop compiled for the
- * cache's policies (a plain cache; any other takes sc_access() per
- * request): for a source that hands out requests one at a time, as a
- * round-robin merge does (rr_merge_next).  What the cache sends down may
- * lead, through a loop in the graph, to more sc_access() calls meanwhile.
+ * The requests the round-robin merge m gives (rr_merge_next), in order,
+ * until it gives none, each served as sc_access() would serve it, in one
+ * loop compiled for the cache's policies that takes them from the merge
+ * inline (a plain cache; any other takes sc_access() per request): the
+ * drain (rr_merge_set_drain) of an L2 fed by a merge.  What the cache
+ * sends down may lead, through a loop in the graph, to more sc_access()
+ * calls meanwhile.
  */
-typedef bool (*sc_next_fn)(void *src, struct mem_req *r);
-void sc_access_each(struct sc_cache *c, sc_next_fn next, void *src);
+struct rr_merge;
+void sc_access_merged(struct sc_cache *c, struct rr_merge *m);
 
 /* Write back every dirty sector (write-back caches), then drop everything. */
 void sc_flush(struct sc_cache *c);

@@ -13,6 +13,7 @@
 
 #include <string.h>
 #include <glib/gstdio.h>
+#include "rr_merge.h"
 #include "sector_cache.h"
 #include "internal.h"
 #include "simrun.h"
@@ -1570,41 +1571,50 @@ static void test_access_run(void)
 			access_run_trial(&cfgs[i], seed * 7919 + i);
 }
 
-/* A source of requests for sc_access_each: an array, `left` of them
- * given before it says it has none for now. */
-struct each_src {
-	const struct mem_req *req;
-	unsigned n, at, left;
+/* A cache fed by a round-robin merge of its own: sc_access() for what the
+ * merge serves one by one, sc_access_merged() for a drain when `merged`. */
+struct merged_rig {
+	struct run_rig *rig;
+	struct rr_merge *m;
 };
 
-static bool each_next(void *src, struct mem_req *r)
+static void merged_serve(void *ctx, const struct mem_req *r)
 {
-	struct each_src *e = src;
+	struct merged_rig *g = ctx;
 
-	if (!e->left || e->at == e->n)
-		return false;
-	e->left--;
-	*r = e->req[e->at++];
-	return true;
+	sc_access(g->rig->c, r);
+}
+
+static void merged_drain(void *ctx)
+{
+	struct merged_rig *g = ctx;
+
+	sc_access_merged(g->rig->c, g->m);
 }
 
 /*
- * Random requests (32-byte ones mostly, of up to four SMs as behind a
- * merge, kinds and spaces mixed, partial writes, some larger, some
- * flagged to pass by) through sc_access_each, in takes of random length,
- * and on a second cache through sc_access one by one: the same requests
- * down in the same order, the same counters.
+ * Random requests (32-byte ones mostly, of four SMs, each SM an input of
+ * a round-robin merge, kinds and spaces mixed, partial writes, some
+ * larger, some flagged to pass by) into two merges: one drained by
+ * sc_access_merged, the other serving one by one through sc_access.  The
+ * merges serve the same order at the same moments (test-rr-merge), so
+ * the two caches must send the same requests down in the same order and
+ * count the same.  A flush now and then between pushes must find the same
+ * state in both.
  */
-static void access_each_trial(const struct sc_config *cfg, guint32 seed)
+static void access_merged_trial(const struct sc_config *cfg, guint32 seed)
 {
 	GRand *rand = g_rand_new_with_seed(seed);
 	struct run_rig a, b;
+	struct merged_rig ga = { &a, NULL }, gb = { &b, NULL };
 	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
-	GArray *reqs = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
-	struct each_src src = { .n = 0 };
+	uint64_t last_addr = 0;
 
 	run_rig_init(&a, cfg, false);
 	run_rig_init(&b, cfg, false);
+	ga.m = rr_merge_new(4, false, merged_serve, &ga);
+	gb.m = rr_merge_new(4, false, merged_serve, &gb);
+	rr_merge_set_drain(gb.m, merged_drain);
 	for (unsigned i = 0; i < 40000; i++) {
 		struct mem_req r;
 		uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
@@ -1616,6 +1626,11 @@ static void access_each_trial(const struct sc_config *cfg, guint32 seed)
 
 		kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
 		       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
+		/* the same line again now and then, by the same SM or another */
+		if (i && g_rand_int_range(rand, 0, 3) == 0)
+			addr = (last_addr & ~(uint64_t)(cfg->line_bytes - 1)) +
+			       (addr & (cfg->line_bytes - 1));
+		last_addr = addr;
 		mem_req_init(&r, kind, addr, size);
 		r.space = (uint8_t)g_rand_int_range(rand, 0, 2);
 		r.sm = (uint16_t)g_rand_int_range(rand, 0, 4);
@@ -1623,39 +1638,27 @@ static void access_each_trial(const struct sc_config *cfg, guint32 seed)
 		r.mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
 		if (g_rand_int_range(rand, 0, 30) == 0)
 			r.flags = MEM_F_BYPASS;
-		/* the same line again now and then, by the same SM or another */
-		if (reqs->len && g_rand_int_range(rand, 0, 3) == 0) {
-			const struct mem_req *p = &g_array_index(reqs, struct mem_req, reqs->len - 1);
-
-			r.addr = r.part_addr = (p->addr & ~(uint64_t)(cfg->line_bytes - 1)) +
-				(addr & (cfg->line_bytes - 1));
-		}
-		g_array_append_val(reqs, r);
-	}
-	src.req = (const struct mem_req *)reqs->data;
-	src.n = reqs->len;
-	while (src.at < src.n) {
-		unsigned from = src.at;
-
-		src.left = (unsigned)g_rand_int_range(rand, 0, 200);
-		sc_access_each(b.c, each_next, &src);
-		for (unsigned i = from; i < src.at; i++)
-			sc_access(a.c, &g_array_index(reqs, struct mem_req, i));
-		/* a flush between takes must find what they left */
-		if (g_rand_int_range(rand, 0, 40) == 0) {
+		rr_merge_push(ga.m, r.sm, &r);
+		rr_merge_push(gb.m, r.sm, &r);
+		if (g_rand_int_range(rand, 0, 2000) == 0) {
 			sc_flush(a.c);
 			sc_flush(b.c);
 		}
 	}
+	for (unsigned i = 0; i < 4; i++) {
+		g_assert_true(rr_merge_end(ga.m, i) == (i == 3));
+		g_assert_true(rr_merge_end(gb.m, i) == (i == 3));
+	}
 	assert_same_rigs(&a, &b, seed);
 	g_assert_cmpuint(a.down->len, >, 1000);
+	rr_merge_free(ga.m);
+	rr_merge_free(gb.m);
 	run_rig_free(&a);
 	run_rig_free(&b);
-	g_array_free(reqs, TRUE);
 	g_rand_free(rand);
 }
 
-static void test_access_each(void)
+static void test_access_merged(void)
 {
 	/* the reference's L2 (SM memos) and L1, the other write policies,
 	 * FIFO, 64-byte sectors under ipoly, and caches that take the
@@ -1687,7 +1690,7 @@ static void test_access_each(void)
 
 	for (unsigned i = 0; i < G_N_ELEMENTS(cfgs); i++)
 		for (guint32 seed = 1; seed <= 3; seed++)
-			access_each_trial(&cfgs[i], seed * 6151 + i);
+			access_merged_trial(&cfgs[i], seed * 6151 + i);
 }
 
 int main(int argc, char **argv)
@@ -1708,7 +1711,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sector-cache/flush-and-invalidate", test_flush_and_invalidate);
 	g_test_add_func("/sector-cache/sm-memos", test_sm_memos);
 	g_test_add_func("/sector-cache/access-run", test_access_run);
-	g_test_add_func("/sector-cache/access-each", test_access_each);
+	g_test_add_func("/sector-cache/access-merged", test_access_merged);
 	g_test_add_func("/sector-cache/larger-sectors", test_larger_sectors);
 	g_test_add_func("/sector-cache/request-spans-sectors", test_request_spans_sectors);
 	g_test_add_func("/sector-cache/local-space", test_local_space_counts_apart);
