@@ -163,9 +163,11 @@ static uint64_t now(const struct cache_timing *t)
 	return ss_engine_now(t->c->engine);
 }
 
-static void send_down(struct cache_timing *t, const struct mem_req *r, uint64_t delay)
+/* r down, `delay` after n, the event's time. */
+static void send_down(struct cache_timing *t, const struct mem_req *r, uint64_t delay,
+		      uint64_t n)
 {
-	uint64_t at = now(t) + delay;
+	uint64_t at = n + delay;
 
 	if (at > t->down_at)
 		t->down_at = at;
@@ -187,10 +189,10 @@ void ct_emit(struct cache_timing *t, const struct mem_req *r)
 		struct mem_req f = *r;
 
 		f.flags |= MEM_F_POSTED;
-		send_down(t, &f, 0);
+		send_down(t, &f, 0, now(t));
 		return;
 	}
-	send_down(t, r, 0);
+	send_down(t, r, 0, now(t));
 }
 
 /* An answer or a refusal of r, up to its input. */
@@ -342,14 +344,16 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 				  r->size, r->addr, t->sector_bytes);
 		return false;
 	}
+	const uint64_t n = now(t);
+
 	if (t->queue_cap && queue_len(t) && mem_req_wants_answer(r)) {
 		/* behind those that wait, as a queue in front of the cache */
-		wait_or_refuse(t, input, r, now(t), queue_at(t, t->queue_head)->reason, true);
+		wait_or_refuse(t, input, r, n, queue_at(t, t->queue_head)->reason, true);
 		return true;
 	}
-	if (!take(t, input, r, now(t), &reason)) {
+	if (!take(t, input, r, n, &reason)) {
 		if (t->queue_cap)
-			wait_or_refuse(t, input, r, now(t), reason, false);
+			wait_or_refuse(t, input, r, n, reason, false);
 		else
 			refuse(t, input, r, reason);
 	}
@@ -368,15 +372,18 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
  * camat_begin takes it), and the cycles it queued before its lookup into
  * its latency now (the rest when it is answered).
  */
-static void begin_miss(struct cache_timing *t, uint64_t at)
+static void begin_miss(struct cache_timing *t, uint64_t at, uint64_t n)
 {
-	camat_begin(t->camat, now(t), t->miss_latency, true, NULL);
-	(*t->st[CT_S_LOAD_CYCLES]) += now(t) - at;
+	camat_begin(t->camat, n, t->miss_latency, true, NULL);
+	(*t->st[CT_S_LOAD_CYCLES]) += n - at;
 }
 
 static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
 		 uint64_t at, uint8_t *reason)
 {
+	/* the event's time, which stays while it is handled: read once,
+	 * as reading it is a call */
+	const uint64_t n = now(t);
 	struct mshr_wait w;
 	enum mshr_state ms;
 	enum sc_probe p;
@@ -387,7 +394,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 	line = sc_line_of(t->cache, r->addr);
 	sbit = sc_sector_bit(t->cache, r->addr);
 	/* timed from its lookup, now; the time it queued is counted apart */
-	w = (struct mshr_wait){ .req = *r, .at = now(t), .input = input };
+	w = (struct mshr_wait){ .req = *r, .at = n, .input = input };
 	ms = mshr_state(t->mshr, line, sbit);
 	/* whoever sent a posted request cannot send it again: it is taken
 	 * whatever room the table has; the others are loads, which C-AMAT
@@ -398,7 +405,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, reason))
 			return false;
 		if (!posted)
-			begin_miss(t, at);
+			begin_miss(t, at, n);
 		sc_count_access(t->cache, r);
 		(*t->st[CT_S_LATENCY_MISSES])++;
 		return true;
@@ -409,8 +416,8 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 		if (mem_req_wants_answer(r)) {
 			uint64_t lat = t->hit_draw ? latency_draw(t->hit_draw) : t->hit_latency;
 
-			answered(t, now(t) - at + lat);
-			camat_begin(t->camat, now(t), lat, false, NULL);
+			answered(t, n - at + lat);
+			camat_begin(t->camat, n, lat, false, NULL);
 			answer(t, input, r, MEM_RESPONSE, 0, lat);
 		}
 		return true;
@@ -419,7 +426,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, reason))
 		return false;
 	if (!posted)
-		begin_miss(t, at);
+		begin_miss(t, at, n);
 	/* an entry holds the line: its other sectors find it reserved */
 	if (ms == MSHR_LINE && p == SC_MISS)
 		p = SC_SECTOR_MISS;
@@ -430,7 +437,7 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 	f.hdr.kind = MEM_READ;
 	f.flags &= (uint8_t)~MEM_F_POSTED;
 	f.tag = 0;
-	send_down(t, &f, t->miss_latency);
+	send_down(t, &f, t->miss_latency, n);
 	return true;
 }
 
@@ -449,11 +456,12 @@ static void on_arrival(void *ctx, const struct mshr_wait *w, bool first)
 		 * before its own lookup is over: it is answered when the
 		 * lookup ends, not before.
 		 */
+		const uint64_t n = now(t);
 		uint64_t ready = w->at + t->miss_latency;
-		uint64_t delay = ready > now(t) ? ready - now(t) : 0;
+		uint64_t delay = ready > n ? ready - n : 0;
 
-		answered(t, now(t) + delay - w->at);
-		camat_end(t->camat, w->ticket, now(t) + delay);
+		answered(t, n + delay - w->at);
+		camat_end(t->camat, w->ticket, n + delay);
 		answer(t, w->input, &w->req, MEM_RESPONSE, 0, delay);
 	}
 }
@@ -538,7 +546,7 @@ static void resend_blocked(struct cache_timing *t)
 			struct mem_req r = g_array_index(t->blocked, struct mem_req, t->blocked_head);
 
 			t->refused_now = false;
-			send_down(t, &r, 0);
+			send_down(t, &r, 0, now(t));
 			if (t->refused_now)
 				break;
 			t->blocked_head++;

@@ -38,7 +38,9 @@ enum {
 struct ss_engine *ss_engine_new(void);
 void ss_engine_free(struct ss_engine *e);
 
-uint64_t ss_engine_now(const struct ss_engine *e);
+/* The current tick; it changes only between events (pure: the same within
+ * one, so repeated calls may be merged). */
+uint64_t ss_engine_now(const struct ss_engine *e) G_GNUC_PURE;
 
 /*
  * Schedule fn(e, data) at absolute tick `when` with `prio`.  Events with equal
