@@ -80,7 +80,8 @@ void ss_stats_free(struct ss_stats *s)
 
 char *ss_stats_group_name(const char *name)
 {
-	GString *g = g_string_sized_new(strlen(name));
+	/* at most as long as name: a plain copy, once per statistic at start */
+	char *g = g_malloc(strlen(name) + 1), *o = g;
 
 	for (const char *p = name; *p; p++) {
 		if (*p == '[') {
@@ -91,9 +92,10 @@ char *ss_stats_group_name(const char *name)
 				continue;
 			}
 		}
-		g_string_append_c(g, *p);
+		*o++ = *p;
 	}
-	return g_string_free(g, FALSE);
+	*o = '\0';
+	return g;
 }
 
 static int entry_index(struct ss_stats *s, const char *name)
