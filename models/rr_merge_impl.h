@@ -4,9 +4,10 @@
  * (rr_merge_take), inline, for a loop that drains a merge of its own: the
  * loops of sector_cache.c that serve an L2 from its merge.  There the call
  * per request of rr_merge_next() was on the critical path of the L2's
- * partition (titanv-ref, full benchmark app, two threads: 0.955 of the
- * wall time of its streaming kernel, 0.977 of the whole app's, with the
- * same instructions within 0.3 %).  Everything else goes through
+ * partition (titanv-ref, full benchmark app, two threads, inline against
+ * the call, two sets of 11 to 15 pairs: 0.955 and 0.960 of the wall time
+ * of its streaming kernel alone, 0.977 and 0.974 of the whole app's, with
+ * the same instructions within 0.3 %).  Everything else goes through
  * rr_merge.h.
  */
 #ifndef SS_RR_MERGE_IMPL_H
