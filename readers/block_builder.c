@@ -161,7 +161,8 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 	}
 	if (sort)
 		sort_pending(b);
-	blk = g_malloc(addr_at + b->n_pool * sizeof(uint64_t));
+	b->finished_bytes = addr_at + b->n_pool * sizeof(uint64_t);
+	blk = g_malloc(b->finished_bytes);
 	lines = (struct gpu_line *)((char *)blk + lines_at);
 	addr = (uint64_t *)((char *)blk + addr_at);
 	for (size_t i = 0; i < b->n_pend; i++) {

@@ -39,6 +39,8 @@ struct block_builder {
 	/* instructions of the block that are not lines (gpu_block.n_shared,
 	 * n_unknown): the format reader counts them here */
 	uint32_t n_shared, n_unknown;
+	/* bytes of the last block builder_finish() made, for a budget */
+	size_t finished_bytes;
 };
 
 /* A zeroed struct block_builder is an empty one; builder_free releases it. */

@@ -162,4 +162,13 @@ bool native_convert(const char *src, enum trace_format_id fmt,
 		    const char *out, int level, void (*warn)(const char *msg),
 		    GError **err);
 
+/*
+ * For tests: wait until the read-ahead of the native trace t's next
+ * kernel has built what it will (it runs only on otherwise idle cores,
+ * so on a busy machine it may build nothing before the kernel starts);
+ * how many blocks it built.  0 when none runs (one loader, the last
+ * kernel, no native trace).
+ */
+size_t native_readahead_wait(struct trace_reader *t);
+
 #endif

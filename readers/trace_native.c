@@ -11,10 +11,15 @@
  * it is decompressed.  Blocks come out exactly as the source trace's
  * reader built them: same lines, opcode texts, warps, lanes, addresses.
  */
+/* SCHED_IDLE */
+#define _GNU_SOURCE
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -51,6 +56,21 @@ struct chunk_cursor {
 	struct block_builder *build;		/* where its blocks are built */
 };
 
+/* A kernel's KERNEL chunk: what its lines are decoded against, and which
+ * of its blocks are stored. */
+struct kernel_info {
+	const char **opcodes;	/* interned in the strings its blocks use */
+	size_t n_opcodes;
+	uint32_t warps;		/* per block, as the warp interleaver counts them */
+	uint64_t *stored;	/* ids of the blocks stored, ascending */
+	size_t n_stored;
+	uint64_t *held;		/* [start, end) runs next_held passes through */
+	size_t n_held;		/* runs */
+	uint64_t n_source;	/* blocks the source trace held (count_held) */
+};
+
+struct readahead;
+
 struct native_state {
 	char *path, *name;	/* name: as messages call it */
 	int fd;
@@ -61,15 +81,10 @@ struct native_state {
 	uint64_t kernel_first, furthest;
 	size_t next;		/* the kernel next_kernel reads */
 	struct chunk_cursor cur;	/* the reader's own */
-	/* the current kernel */
-	const char **opcodes;	/* interned in t->strings */
-	size_t n_opcodes;
-	uint32_t warps;		/* per block, as the warp interleaver counts them */
-	uint64_t *stored;	/* ids of the blocks stored, ascending */
-	size_t n_stored;
-	uint64_t *held;		/* [start, end) runs next_held passes through */
-	size_t n_held;		/* runs */
-	uint64_t n_source;	/* blocks the source trace held (count_held) */
+	struct kernel_info ki;	/* the current kernel's */
+	/* the current kernel's blocks built ahead (id -> block; NULL: none) */
+	GHashTable *ahead;
+	struct readahead *ra;	/* building the next kernel's; NULL: idle */
 };
 
 #define bad(err, s, ...) (trace_error((err), (s)->name, 0, __VA_ARGS__), false)
@@ -291,19 +306,23 @@ static bool native_open(struct trace_reader *t, const char *file, GError **err)
 	return build_index(s, err);
 }
 
+static void readahead_free(struct native_state *s);
+static void kernel_info_free(struct kernel_info *ki);
+
 static void native_close(struct trace_reader *t)
 {
 	struct native_state *s = t->state;
 
 	if (!s)
 		return;
+	readahead_free(s);
 	if (s->fd >= 0)
 		close(s->fd);
 	g_array_free(s->kernels, TRUE);
 	cursor_free(&s->cur);
-	g_free(s->opcodes);
-	g_free(s->stored);
-	g_free(s->held);
+	kernel_info_free(&s->ki);
+	if (s->ahead)
+		g_hash_table_destroy(s->ahead);
 	g_free(s->path);
 	g_free(s->name);
 	g_free(s);
@@ -340,7 +359,8 @@ static bool get_u32(const uint8_t **p, const uint8_t *end, uint32_t *v)
 	return true;
 }
 
-static const char *get_string(struct trace_reader *t, const uint8_t **p,
+/* A string of the payload, interned in `strings` (NULL: it does not parse). */
+static const char *get_string(GStringChunk *strings, const uint8_t **p,
 			      const uint8_t *end)
 {
 	uint64_t n;
@@ -351,33 +371,31 @@ static const char *get_string(struct trace_reader *t, const uint8_t **p,
 	    memchr(*p, '\0', n))
 		return NULL;
 	text = g_strndup((const char *)*p, n);
-	kept = trace_intern(t, text);
+	kept = g_string_chunk_insert_const(strings, text);
 	g_free(text);
 	*p += n;
 	return kept;
 }
 
-static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
+static void kernel_info_free(struct kernel_info *ki)
 {
-	struct native_state *s = t->state;
-	struct gpu_kernel *k = &t->kernel;
-	const struct native_kernel *nk;
-	const uint8_t *p, *e;
+	g_free(ki->opcodes);
+	g_free(ki->stored);
+	g_free(ki->held);
+	memset(ki, 0, sizeof(*ki));
+}
+
+/*
+ * Kernel chunk c's payload, cc->raw, into *k and *ki; its texts (name,
+ * opcodes) interned in `strings`.
+ */
+static bool parse_kernel(struct native_state *s, const struct chunk_ref *c,
+			 const struct chunk_cursor *cc, GStringChunk *strings,
+			 struct gpu_kernel *k, struct kernel_info *ki, GError **err)
+{
+	const uint8_t *p = cc->raw, *e = cc->raw + cc->raw_len;
 	uint64_t n, id = 0;
 
-	if (s->next == s->kernels->len) {
-		*end = true;
-		return true;
-	}
-	nk = &g_array_index(s->kernels, struct native_kernel, s->next);
-	if (!load_payload(s, &s->cur, &nk->kernel, err))
-		return false;
-	/* the kernel's chunks: its blocks', then this one */
-	s->kernel_first = nk->blocks->len ? g_array_index(nk->blocks, struct chunk_ref, 0).off
-					  : nk->kernel.off;
-	s->furthest = s->kernel_first;
-	p = s->cur.raw;
-	e = s->cur.raw + s->cur.raw_len;
 	memset(k, 0, sizeof(*k));
 	if (!get_u32(&p, e, &k->id) ||
 	    !get_u32(&p, e, &k->grid[0]) || !get_u32(&p, e, &k->grid[1]) ||
@@ -388,52 +406,79 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 	    !native_get_uv(&p, e, &k->stream_id) ||
 	    !native_get_uv(&p, e, &k->shmem_base) ||
 	    !native_get_uv(&p, e, &k->local_base) ||
-	    !(k->name = get_string(t, &p, e)) ||
-	    !native_get_uv(&p, e, &s->n_source) || !native_get_uv(&p, e, &n) ||
+	    !(k->name = get_string(strings, &p, e)) ||
+	    !native_get_uv(&p, e, &ki->n_source) || !native_get_uv(&p, e, &n) ||
 	    n > (uint64_t)(e - p))
-		return damaged(err, s, &nk->kernel, "a kernel's launch data does not parse");
-	s->n_opcodes = (size_t)n;
-	s->warps = MAX((uint32_t)(((uint64_t)k->block_size + 31) / 32), 1u);
-	s->opcodes = g_renew(const char *, s->opcodes, s->n_opcodes);
-	for (size_t i = 0; i < s->n_opcodes; i++)
-		if (!(s->opcodes[i] = get_string(t, &p, e)))
-			return damaged(err, s, &nk->kernel, "an opcode does not parse");
+		return damaged(err, s, c, "a kernel's launch data does not parse");
+	ki->n_opcodes = (size_t)n;
+	ki->warps = MAX((uint32_t)(((uint64_t)k->block_size + 31) / 32), 1u);
+	ki->opcodes = g_renew(const char *, ki->opcodes, ki->n_opcodes);
+	for (size_t i = 0; i < ki->n_opcodes; i++)
+		if (!(ki->opcodes[i] = get_string(strings, &p, e)))
+			return damaged(err, s, c, "an opcode does not parse");
 	if (!native_get_uv(&p, e, &n) || n > (uint64_t)(e - p))
-		return damaged(err, s, &nk->kernel, "the stored blocks do not parse");
-	s->n_stored = (size_t)n;
-	s->stored = g_renew(uint64_t, s->stored, s->n_stored);
-	for (size_t i = 0; i < s->n_stored; i++) {
+		return damaged(err, s, c, "the stored blocks do not parse");
+	ki->n_stored = (size_t)n;
+	ki->stored = g_renew(uint64_t, ki->stored, ki->n_stored);
+	for (size_t i = 0; i < ki->n_stored; i++) {
 		uint64_t d;
 
 		if (!native_get_uv(&p, e, &d) || (i && !d) || id + d < id ||
 		    id + d >= k->grid_size)
-			return damaged(err, s, &nk->kernel, "a stored block id is out of place");
-		s->stored[i] = id += d;
+			return damaged(err, s, c, "a stored block id is out of place");
+		ki->stored[i] = id += d;
 	}
 	if (!native_get_uv(&p, e, &n) || n > (uint64_t)(e - p) / 2)
-		return damaged(err, s, &nk->kernel, "the held runs do not parse");
-	s->n_held = (size_t)n;
-	s->held = g_renew(uint64_t, s->held, 2 * s->n_held);
+		return damaged(err, s, c, "the held runs do not parse");
+	ki->n_held = (size_t)n;
+	ki->held = g_renew(uint64_t, ki->held, 2 * ki->n_held);
 	id = 0;
-	for (size_t i = 0; i < s->n_held; i++) {
+	for (size_t i = 0; i < ki->n_held; i++) {
 		uint64_t gap, len;
 
 		if (!native_get_uv(&p, e, &gap) || !native_get_uv(&p, e, &len) ||
 		    !len || (i && !gap) || id + gap < id || id + gap >= k->grid_size ||
 		    len > k->grid_size - (id + gap))
-			return damaged(err, s, &nk->kernel, "a held run is out of place");
-		s->held[2 * i] = id += gap;
-		s->held[2 * i + 1] = id += len;
+			return damaged(err, s, c, "a held run is out of place");
+		ki->held[2 * i] = id += gap;
+		ki->held[2 * i + 1] = id += len;
 	}
 	if (s->version >= 2) {
 		uint64_t v;
 
 		if (!native_get_uv(&p, e, &v) || v > UINT32_MAX)
-			return damaged(err, s, &nk->kernel, "the binary version does not parse");
+			return damaged(err, s, c, "the binary version does not parse");
 		k->binary_version = (uint32_t)v;
 	}
 	if (p != e)
-		return damaged(err, s, &nk->kernel, "bytes follow a kernel's data");
+		return damaged(err, s, c, "bytes follow a kernel's data");
+	return true;
+}
+
+static void readahead_start(struct trace_reader *t, struct native_state *s);
+static void readahead_take(struct trace_reader *t, struct native_state *s);
+
+static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
+{
+	struct native_state *s = t->state;
+	struct gpu_kernel *k = &t->kernel;
+	const struct native_kernel *nk;
+
+	/* the last kernel's blocks built ahead and not asked for */
+	g_clear_pointer(&s->ahead, g_hash_table_destroy);
+	readahead_take(t, s);
+	if (s->next == s->kernels->len) {
+		*end = true;
+		return true;
+	}
+	nk = &g_array_index(s->kernels, struct native_kernel, s->next);
+	if (!load_payload(s, &s->cur, &nk->kernel, err) ||
+	    !parse_kernel(s, &nk->kernel, &s->cur, t->strings, k, &s->ki, err))
+		return false;
+	/* the kernel's chunks: its blocks', then this one */
+	s->kernel_first = nk->blocks->len ? g_array_index(nk->blocks, struct chunk_ref, 0).off
+					  : nk->kernel.off;
+	s->furthest = s->kernel_first;
 	k->ordinal = (uint32_t)s->next + 1;
 	k->n_kernels = s->kernels->len;
 	k->trace_bytes = nk->bytes;
@@ -442,6 +487,7 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 			g_array_index(s->kernels, struct native_kernel, i).bytes;
 	k->trace_file = s->path;
 	s->next++;
+	readahead_start(t, s);
 	return true;
 }
 
@@ -449,18 +495,18 @@ static bool native_next_kernel(struct trace_reader *t, bool *end, GError **err)
 
 static bool is_stored(const struct native_state *s, uint64_t id, size_t *at)
 {
-	size_t lo = 0, hi = s->n_stored;
+	size_t lo = 0, hi = s->ki.n_stored;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->stored[mid] < id)
+		if (s->ki.stored[mid] < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	*at = lo;
-	return lo < s->n_stored && s->stored[lo] == id;
+	return lo < s->ki.n_stored && s->ki.stored[lo] == id;
 }
 
 /* The BLOCKS chunk that holds id: the last whose first id is <= id. */
@@ -585,13 +631,19 @@ static bool get_addresses(const uint8_t **p, const uint8_t *e, unsigned form,
 	return true;
 }
 
+/* next_block()'s `want` for building every block (an id is below the
+ * grid's size, so never this) */
+#define EVERY_BLOCK UINT64_MAX
+
 /*
- * The next block of cc's chunk into *id; its lines are built into
- * cc->build and stored when it is `want`, else it is only passed over.
+ * The next block of cc's chunk into *id, its lines decoded against ki's
+ * tables; they are built into cc->build when it is `want` (or want is
+ * EVERY_BLOCK), else only passed over.  A block built goes to `into`
+ * (id -> block), or with `into` NULL to the reader's current kernel.
  */
 static bool next_block(struct trace_reader *t, struct native_state *s,
-		       struct chunk_cursor *cc, uint64_t want, uint64_t *id,
-		       GError **err)
+		       const struct kernel_info *ki, struct chunk_cursor *cc,
+		       uint64_t want, uint64_t *id, GHashTable *into, GError **err)
 {
 	const uint8_t *p = cc->cursor, *e = cc->raw + cc->raw_len;
 	const struct chunk_ref *c = cc->in_hand;
@@ -611,7 +663,7 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 	    n_lines > UINT32_MAX)
 		return damaged(err, s, c, "a block's head does not parse");
 	*id = cc->cursor_id + d;
-	build = *id == want;
+	build = *id == want || want == EVERY_BLOCK;
 	if (build) {
 		builder_reset(bb);
 		bb->n_shared = n_shared;
@@ -621,13 +673,13 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		uint64_t op, warp, lanes, n_form, n_addr, *dst = NULL;
 		unsigned form;
 
-		if (!native_get_uv(&p, e, &op) || op >= s->n_opcodes ||
+		if (!native_get_uv(&p, e, &op) || op >= ki->n_opcodes ||
 		    !native_get_uv(&p, e, &warp) || warp > (uint64_t)UINT32_MAX ||
 		    !native_get_uv(&p, e, &lanes) || lanes > UINT32_MAX ||
 		    !native_get_uv(&p, e, &n_form))
 			return damaged(err, s, c, "a line does not parse");
 		/* the text readers refuse such a warp; here it is damage */
-		if (warp > s->warps)
+		if (warp > ki->warps)
 			return damaged(err, s, c, "a line's warp is outside its block");
 		if (s->version >= 3) {
 			n_addr = n_form >> NATIVE_FORM_BITS;
@@ -650,7 +702,7 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 				return damaged(err, s, c, "a line's step is 0 or does not fit 32 bits");
 			prev += (uint64_t)first;
 			if (build)
-				builder_add_step(bb, i, s->opcodes[op], (uint32_t)n_addr,
+				builder_add_step(bb, i, ki->opcodes[op], (uint32_t)n_addr,
 						 prev, (int32_t)step,
 						 warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
 						 (uint32_t)lanes);
@@ -662,7 +714,7 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		if (!get_addresses(&p, e, form, (uint32_t)n_addr, &prev, dst))
 			return damaged(err, s, c, "an address does not parse");
 		if (build)
-			builder_add(bb, i, s->opcodes[op], (uint32_t)n_addr,
+			builder_add(bb, i, ki->opcodes[op], (uint32_t)n_addr,
 				    warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
 				    (uint32_t)lanes);
 	}
@@ -672,7 +724,25 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 	cc->cursor_fresh = false;
 	if (!cc->cursor_left && p != e)
 		return damaged(err, s, c, "bytes follow the chunk's last block");
+	if (build && into) {
+		struct gpu_block *b = builder_finish(bb, *id, false, err);
+
+		if (!b)
+			return false;
+		g_hash_table_replace(into, &b->id, b);
+		return true;
+	}
 	return !build || trace_store_block(t, bb, *id, false, err);
+}
+
+/* cc at the first block of chunk c, whose payload it holds. */
+static void cursor_rewind(struct chunk_cursor *cc, const struct chunk_ref *c)
+{
+	cc->in_hand = c;
+	cc->cursor = cc->raw;
+	cc->cursor_id = c->h.a;
+	cc->cursor_left = c->h.b;
+	cc->cursor_fresh = true;
 }
 
 /*
@@ -689,14 +759,10 @@ static bool load_run(struct trace_reader *t, struct native_state *s,
 		if (cc->in_hand != c || (!cc->cursor_fresh && cc->cursor_id >= ids[i])) {
 			if (cc->in_hand != c && !load_payload(s, cc, c, err))
 				return false;
-			cc->in_hand = c;
-			cc->cursor = cc->raw;
-			cc->cursor_id = c->h.a;
-			cc->cursor_left = c->h.b;
-			cc->cursor_fresh = true;
+			cursor_rewind(cc, c);
 		}
 		do {
-			if (!next_block(t, s, cc, ids[i], &got, err))
+			if (!next_block(t, s, &s->ki, cc, ids[i], &got, NULL, err))
 				return false;
 		} while (got < ids[i]);
 		if (got != ids[i])
@@ -755,11 +821,13 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	struct chunk_run *runs = g_new(struct chunk_run, n ? n : 1);
 	size_t n_stored = 0, n_runs = 0;
 	uint64_t orphan = UINT64_MAX;	/* a block listed but in no chunk */
+	const struct chunk_ref *last = NULL;	/* the furthest chunk wanted */
 	bool ok = true;
 
 	/* the runs before the first orphan, which fails once they are read */
 	for (size_t i = 0; i < n; i++) {
 		const struct chunk_ref *c;
+		struct gpu_block *b;
 		size_t at;
 
 		if (!is_stored(s, ids[i], &at))
@@ -768,6 +836,13 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 		if (!c) {
 			orphan = ids[i];
 			break;
+		}
+		last = c;
+		/* built ahead: the kernel's now (no loader runs yet) */
+		if (s->ahead && (b = g_hash_table_lookup(s->ahead, &ids[i]))) {
+			g_hash_table_steal(s->ahead, &ids[i]);
+			g_hash_table_replace(t->loaded, &b->id, b);
+			continue;
 		}
 		if (!n_runs || runs[n_runs - 1].c != c)
 			runs[n_runs++] = (struct chunk_run){ .c = c, .first = n_stored };
@@ -810,11 +885,9 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 		ok = bad(err, s, "block %" G_GUINT64_FORMAT " of kernel %u "
 			 "is listed but in no chunk; the file is damaged",
 			 orphan, t->kernel.ordinal);
-	if (ok && n_runs) {
-		/* chunks come in block order: the last run's reaches furthest */
-		const struct chunk_ref *c = runs[n_runs - 1].c;
-
-		s->furthest = MAX(s->furthest, c->off + NATIVE_CHUNK_HEADER + c->h.stored_len);
+	if (ok && last) {
+		/* chunks come in block order: the last one's reaches furthest */
+		s->furthest = MAX(s->furthest, last->off + NATIVE_CHUNK_HEADER + last->h.stored_len);
 		/* up to the KERNEL chunk, read already: the whole kernel */
 		trace_set_bytes_read(t, s->furthest >= nk->kernel.off ? UINT64_MAX
 				     : s->furthest - s->kernel_first, false);
@@ -824,24 +897,195 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	return ok;
 }
 
+/* ---- read-ahead ------------------------------------------------------------ */
+
+/*
+ * While a kernel runs, a thread of idle priority builds the next kernel's
+ * blocks, chunk by chunk from its first, so that the next kernel's loads
+ * find them done.  Between two kernels every core waits for the load;
+ * during a kernel a core is idle now and then (while its SMs wait for
+ * the L2, in the L2's tail), and a thread of idle priority (SCHED_IDLE)
+ * runs only then, so the kernel is not slowed.  Its blocks are what a
+ * load builds from the same bytes; their opcode texts are interned in a
+ * string chunk that becomes the reader's when the kernel starts, so they
+ * are the kernel's own pointers.  It stops at its first failure and
+ * keeps nothing of it: the load that meets the damage again reports it,
+ * as a run without read-ahead would, at the same point.  Only when loads
+ * are shared among threads (--threads above 1), and up to
+ * READAHEAD_BYTES of blocks.
+ */
+#define READAHEAD_BYTES (UINT64_C(96) << 20)
+
+struct readahead {
+	struct native_state *s;
+	size_t kernel;		/* its index in s->kernels */
+	GThread *thread;	/* NULL: not running */
+	int stop;		/* atomic: the kernel is starting, stop now */
+	GStringChunk *strings;	/* the kernel's texts */
+	struct kernel_info ki;
+	GHashTable *blocks;	/* id -> block built */
+	struct chunk_cursor cc;
+	struct block_builder build;
+};
+
+static bool readahead_stopped(struct readahead *ra)
+{
+	return __atomic_load_n(&ra->stop, __ATOMIC_RELAXED);
+}
+
+static gpointer readahead_main(gpointer data)
+{
+	struct readahead *ra = data;
+	struct native_state *s = ra->s;
+	const struct native_kernel *nk =
+		&g_array_index(s->kernels, struct native_kernel, ra->kernel);
+	struct gpu_kernel k;
+	uint64_t bytes = 0;
+	GError *err = NULL;
+
+#ifdef SCHED_IDLE
+	struct sched_param idle = { 0 };
+
+	/* may be refused (a seccomp filter): it then takes its share */
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+#endif
+	if (!load_payload(s, &ra->cc, &nk->kernel, &err) ||
+	    !parse_kernel(s, &nk->kernel, &ra->cc, ra->strings, &k, &ra->ki, &err))
+		goto out;
+	for (guint i = 0; i < nk->blocks->len; i++) {
+		const struct chunk_ref *c = &g_array_index(nk->blocks, struct chunk_ref, i);
+
+		if (readahead_stopped(ra) || !load_payload(s, &ra->cc, c, &err))
+			goto out;
+		cursor_rewind(&ra->cc, c);
+		while (ra->cc.cursor_left) {
+			uint64_t id;
+
+			if (readahead_stopped(ra) || bytes >= READAHEAD_BYTES ||
+			    !next_block(NULL, s, &ra->ki, &ra->cc, EVERY_BLOCK, &id,
+					ra->blocks, &err))
+				goto out;
+			bytes += ra->build.finished_bytes;
+		}
+	}
+out:
+	g_clear_error(&err);
+	return NULL;
+}
+
+/* The next kernel's read-ahead, when there is a next kernel and loads
+ * are shared among threads. */
+static void readahead_start(struct trace_reader *t, struct native_state *s)
+{
+	struct readahead *ra = s->ra;
+	sigset_t all, old;
+
+	if (t->n_loaders < 2 || s->next == s->kernels->len)
+		return;
+	if (!ra) {
+		ra = s->ra = g_new0(struct readahead, 1);
+		ra->s = s;
+		ra->strings = g_string_chunk_new(4096);
+		ra->cc.z = ZSTD_createDCtx();
+		ra->cc.build = &ra->build;
+	}
+	ra->kernel = s->next;
+	ra->stop = 0;
+	ra->cc.in_hand = NULL;
+	ra->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+	/* a signal goes to a thread that acts on it (ss_interrupt_enter_thread) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ra->thread = g_thread_try_new("sectorsim-ahead", readahead_main, ra, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!ra->thread)
+		g_clear_pointer(&ra->blocks, g_hash_table_destroy);
+}
+
+/* Stop the read-ahead (at its next block) and wait for it. */
+static void readahead_join(struct readahead *ra)
+{
+	if (!ra || !ra->thread)
+		return;
+	__atomic_store_n(&ra->stop, 1, __ATOMIC_RELAXED);
+	g_thread_join(ra->thread);
+	ra->thread = NULL;
+}
+
+/*
+ * As kernel s->next starts (t->strings just cleared): the read-ahead's
+ * blocks become the kernel's built ahead, and its texts the reader's.
+ */
+static void readahead_take(struct trace_reader *t, struct native_state *s)
+{
+	struct readahead *ra = s->ra;
+
+	if (!ra || !ra->blocks)
+		return;		/* none started */
+	readahead_join(ra);
+	if (ra->kernel == s->next && g_hash_table_size(ra->blocks)) {
+		GStringChunk *empty = t->strings;
+
+		t->strings = ra->strings;
+		ra->strings = empty;
+		s->ahead = ra->blocks;
+	} else {
+		g_hash_table_destroy(ra->blocks);
+	}
+	ra->blocks = NULL;
+	g_string_chunk_clear(ra->strings);
+}
+
+extern const struct trace_format trace_format_native;
+
+size_t native_readahead_wait(struct trace_reader *t)
+{
+	struct native_state *s = t->state;
+
+	if (t->fmt != &trace_format_native || !s->ra || !s->ra->blocks)
+		return 0;
+	if (s->ra->thread) {
+		g_thread_join(s->ra->thread);
+		s->ra->thread = NULL;
+	}
+	return g_hash_table_size(s->ra->blocks);
+}
+
+static void readahead_free(struct native_state *s)
+{
+	struct readahead *ra = s->ra;
+
+	if (!ra)
+		return;
+	readahead_join(ra);
+	if (ra->blocks)
+		g_hash_table_destroy(ra->blocks);
+	g_string_chunk_free(ra->strings);
+	kernel_info_free(&ra->ki);
+	cursor_free(&ra->cc);
+	builder_free(&ra->build);
+	g_free(ra);
+	s->ra = NULL;
+}
+
 /* As the source's next_held did: from inside a held run, else the next run. */
 static uint64_t native_next_stored(struct trace_reader *t, uint64_t from)
 {
 	struct native_state *s = t->state;
-	size_t lo = 0, hi = s->n_held;
+	size_t lo = 0, hi = s->ki.n_held;
 
 	/* the first run that ends after from */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->held[2 * mid + 1] <= from)
+		if (s->ki.held[2 * mid + 1] <= from)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == s->n_held)
+	if (lo == s->ki.n_held)
 		return UINT64_MAX;
-	return MAX(from, s->held[2 * lo]);
+	return MAX(from, s->ki.held[2 * lo]);
 }
 
 static bool native_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
@@ -849,7 +1093,7 @@ static bool native_count_stored(struct trace_reader *t, uint64_t *n, GError **er
 	struct native_state *s = t->state;
 
 	(void)err;
-	*n = s->n_source;
+	*n = s->ki.n_source;
 	return true;
 }
 

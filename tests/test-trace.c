@@ -2681,6 +2681,127 @@ static void test_native_shared_load(void)
 	g_free(dir);
 }
 
+/* Blocks a and b are the same in everything a reader gives (opcodes: the
+ * same texts, not the same pointers). */
+static void assert_identical_block(const struct gpu_block *a, const struct gpu_block *b)
+{
+	g_assert_cmpuint(a->id, ==, b->id);
+	g_assert_cmpuint(a->n_lines, ==, b->n_lines);
+	g_assert_cmpuint(a->n_shared, ==, b->n_shared);
+	g_assert_cmpuint(a->n_unknown, ==, b->n_unknown);
+	for (uint32_t i = 0; i < a->n_lines; i++) {
+		const struct gpu_line *x = &a->lines[i], *y = &b->lines[i];
+
+		g_assert_cmpstr(x->opcode, ==, y->opcode);
+		g_assert_cmpuint(x->n_addr, ==, y->n_addr);
+		g_assert_cmpint(x->step, ==, y->step);
+		g_assert_cmpuint(x->warp, ==, y->warp);
+		g_assert_cmpuint(x->lanes, ==, y->lanes);
+		for (uint32_t k = 0; k < x->n_addr; k++)
+			g_assert_cmphex(gpu_line_addr(x, k), ==, gpu_line_addr(y, k));
+	}
+}
+
+/*
+ * With loaders to share, a native trace's next kernel is built ahead
+ * while one runs: its blocks are those one loader reads, their opcodes
+ * the kernel's own interned texts (one pointer per text, which the warp
+ * interleaver's tables key on); a kernel damaged after its first chunk
+ * gives the blocks before the damage and then the error one loader
+ * meets, at the same block.
+ */
+static void test_native_readahead(void)
+{
+	enum { BLOCKS = 3000, KERNELS = 3 };
+	char *dir = write_accelsim_grid(BLOCKS);
+	char *sst = g_build_filename(dir, "k.sst", NULL);
+	char *list = g_build_filename(dir, "kernelslist.g", NULL);
+	const struct gpu_block **one = g_new(const struct gpu_block *, BLOCKS);
+	const struct gpu_block **two = g_new(const struct gpu_block *, BLOCKS);
+	uint64_t *ids = g_new(uint64_t, BLOCKS), second = 0;
+	struct native_chunk_header h;
+	GError *err = NULL;
+	gchar *bytes;
+	gsize len;
+
+	for (unsigned b = 0; b < BLOCKS; b++)
+		ids[b] = b;
+	g_assert_true(g_file_set_contents(list, "kernel-1.traceg\nkernel-1.traceg\n"
+					  "kernel-1.traceg\n", -1, NULL));
+	native_convert(dir, TRACE_ACCELSIM, sst, 1, NULL, &err);
+	g_assert_no_error(err);
+
+	struct trace_reader *t1 = open_ok(sst, TRACE_AUTO), *t2 = open_ok(sst, TRACE_AUTO);
+
+	trace_set_loaders(t2, 2);
+	for (unsigned k = 1; k <= KERNELS; k++) {
+		next_ok(t1);
+		next_ok(t2);
+		/* the next kernel is built ahead, whole (it is far below the budget) */
+		g_assert_cmpuint(native_readahead_wait(t2), ==, k < KERNELS ? BLOCKS : 0);
+		g_assert_true(trace_load_blocks(t1, ids, BLOCKS, one, &err));
+		g_assert_no_error(err);
+		/* in two loads, as a dynamic scheduler asks */
+		g_assert_true(trace_load_blocks(t2, ids, BLOCKS / 3, two, &err));
+		g_assert_true(trace_load_blocks(t2, ids + BLOCKS / 3, BLOCKS - BLOCKS / 3,
+						two + BLOCKS / 3, &err));
+		g_assert_no_error(err);
+		for (unsigned b = 0; b < BLOCKS; b++) {
+			assert_identical_block(two[b], one[b]);
+			for (uint32_t i = 0; i < two[b]->n_lines; i++)
+				g_assert_true(two[b]->lines[i].opcode ==
+					      trace_intern(t2, two[b]->lines[i].opcode));
+		}
+	}
+	g_assert_null(trace_next_kernel(t2, &err));
+	g_assert_no_error(err);
+	trace_close(t1);
+	trace_close(t2);
+
+	/* kernel 2's second BLOCKS chunk damaged (its checksum flipped) */
+	g_assert_true(g_file_get_contents(sst, &bytes, &len, NULL));
+	for (gsize at = NATIVE_FILE_HEADER, blocks_seen = 0, kernels = 0;
+	     at + NATIVE_CHUNK_HEADER <= len && !second; at += NATIVE_CHUNK_HEADER + h.stored_len) {
+		native_get_header((const uint8_t *)bytes + at, &h);
+		kernels += h.type == 2;
+		if (h.type == 1 && kernels == 1 && ++blocks_seen == 2)
+			second = at;
+	}
+	g_assert_cmpuint(second, !=, 0);
+	native_get_header((const uint8_t *)bytes + second, &h);
+	h.crc ^= 1;
+	native_put_header((uint8_t *)bytes + second, &h);
+	g_assert_true(g_file_set_contents(sst, bytes, (gssize)len, NULL));
+
+	char *want = g_strdup_printf("^.*/k\\.sst: chunk at byte %" G_GUINT64_FORMAT ": checksum [0-9a-f]{8}, expected [0-9a-f]{8}; the file is damaged$",
+				     (guint64)second);
+	uint64_t first_chunk = h.a;	/* the damaged chunk's first block */
+
+	t2 = open_ok(sst, TRACE_AUTO);
+	trace_set_loaders(t2, 2);
+	next_ok(t2);
+	/* only the first chunk's blocks: the read-ahead stops at the damage */
+	g_assert_cmpuint(native_readahead_wait(t2), ==, first_chunk);
+	next_ok(t2);
+	g_assert_true(trace_load_blocks(t2, ids, first_chunk, two, &err));
+	g_assert_no_error(err);
+	g_assert_false(trace_load_blocks(t2, ids + first_chunk, 1, two, &err));
+	assert_input_error(err, want);
+	g_clear_error(&err);
+	trace_close(t2);
+
+	g_free(want);
+	g_free(bytes);
+	g_unlink(sst);
+	g_free(sst);
+	g_free(list);
+	g_free(ids);
+	g_free(one);
+	g_free(two);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 /* ---- the chunks' checksum ---------------------------------------------------- */
 
 /* native_crc32 is zlib's crc32, whichever library computes it. */
@@ -2841,6 +2962,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/native/crafted-damage", test_native_crafted_damage);
 	g_test_add_func("/trace/native/forms", test_native_forms);
 	g_test_add_func("/trace/native/shared-load", test_native_shared_load);
+	g_test_add_func("/trace/native/readahead", test_native_readahead);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
