@@ -121,8 +121,10 @@ static int dram_create(struct ss_component *c, const struct ss_params *p,
 		ss_stat_add_ratio(c, "mean_latency", "timing: mean cycles from arrival to answer",
 				  DRAM_STAT_LATENCY_CYCLES, DRAM_STAT_ANSWERED);
 	} else {
-		/* answers nothing; counts, whenever requests come */
-		ss_component_set_port_flags(c, "req", SS_PORT_SILENT | SS_PORT_TIMELESS);
+		/* answers nothing; counts, whenever requests come, and
+		 * only how many (tallies: mem.h) */
+		ss_component_set_port_flags(c, "req", SS_PORT_SILENT | SS_PORT_TIMELESS |
+					    SS_PORT_COUNTS);
 	}
 	if (n_ch == 1)
 		return 0;
@@ -206,29 +208,48 @@ G_GNUC_NO_INLINE static void dram_control(struct dram_counter *d, const struct m
 	}
 }
 
-/* What reaches DRAM: a count, or control. */
-static inline void count(struct dram_counter *d, struct ss_port *in, const struct mem_req *r)
+/* Requests a sender counted for this input (functional mode only). */
+static void count_tally(struct dram_counter *d, struct ss_port *in,
+			const struct mem_tally *t)
 {
 	uint64_t *stats = d->c.stats;
-	uint64_t n = (r->size + MEM_ATOM - 1) / MEM_ATOM;
 
-	switch (r->hdr.kind) {
+	stats[DC_READS] += t->atoms[0];
+	stats[DC_WRITES] += t->atoms[MEM_WRITE - MEM_READ];
+	stats[DC_ATOMICS] += t->atoms[MEM_ATOMIC - MEM_READ] +
+			     t->atoms[MEM_REDUCTION - MEM_READ];
+	if (d->channel) {
+		*d->channel[2 * in->index] += t->atoms[0];
+		*d->channel[2 * in->index + 1] += t->atoms[MEM_WRITE - MEM_READ];
+	}
+}
+
+/* What reaches DRAM: a count, or control. */
+static inline void count(struct dram_counter *d, struct ss_port *in, const struct ss_msg *m)
+{
+	uint64_t *stats = d->c.stats;
+	const struct mem_req *r = (const struct mem_req *)m;
+
+	switch (m->kind) {
 	case MEM_READ:
-		stats[DC_READS] += n;
+		stats[DC_READS] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
 		if (d->channel)
-			*d->channel[2 * in->index] += n;
+			*d->channel[2 * in->index] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
 		break;
 	case MEM_WRITE:
-		stats[DC_WRITES] += n;
+		stats[DC_WRITES] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
 		if (d->channel)
-			*d->channel[2 * in->index + 1] += n;
+			*d->channel[2 * in->index + 1] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
 		break;
 	case MEM_ATOMIC:
 	case MEM_REDUCTION:
-		stats[DC_ATOMICS] += n;
+		stats[DC_ATOMICS] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
 		break;
 	case MEM_CONTROL:
 		dram_control(d, r);
+		break;
+	case MEM_TALLY:
+		count_tally(d, in, (const struct mem_tally *)m);
 		break;
 	}
 }
@@ -269,7 +290,7 @@ G_GNUC_NO_INLINE static void dram_recv_timed(struct dram_counter *d, struct ss_p
 {
 	if (d->end_due)
 		end_now(d);
-	count(d, in, r);
+	count(d, in, &r->hdr);
 	if (d->latency && r->hdr.kind != MEM_CONTROL)
 		serve_timed(d, in, r);
 }
@@ -286,7 +307,7 @@ static void dram_recv(struct ss_component *c, struct ss_port *in,
 	if (G_UNLIKELY(d->end_due || d->latency))
 		dram_recv_timed(d, in, (const struct mem_req *)m);
 	else
-		count(d, in, (const struct mem_req *)m);
+		count(d, in, m);
 }
 
 static void dram_destroy(struct ss_component *c)

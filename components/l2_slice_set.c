@@ -89,6 +89,8 @@ struct l2_slice {
 	uint64_t replayed_seen;		/* its count, as last added */
 	struct sc_stack *stack;		/* the run's lanes, else NULL */
 	uint64_t sent[SC_N_SENT];	/* with lanes: what it sent, by kind */
+	/* what it sends in a drain, counted, to a DRAM that only counts */
+	struct mem_tally tally;
 };
 
 /* A lane's counters (COMPONENT.lane[i].NAME): the cache's counters of
@@ -134,6 +136,7 @@ struct l2_slice_set {
 	unsigned n_lanes;
 	uint32_t line_bytes;
 	bool not_plain;		/* some slice holds its requests or counts lanes */
+	bool below_asked, tally_below;	/* drain_one: to a DRAM that only counts */
 	uint64_t *lanes_own;	/* 1 + the lane of its own ways, 0: none */
 	unsigned own_lane;
 };
@@ -145,10 +148,20 @@ static void serve_curve(void *ctx, const struct mem_req *r);
 static void serve_one(void *ctx, const struct mem_req *r);
 static void drain_one(void *ctx);
 
+/* The slice's tally of requests goes down, and it starts again. */
+G_GNUC_NO_INLINE static void send_tally(struct l2_slice *s)
+{
+	s->tally.hdr = (struct ss_msg){ sizeof(s->tally), MEM_TALLY };
+	ss_port_send(s->out, &s->tally.hdr);
+	memset(&s->tally, 0, sizeof(s->tally));
+}
+
 static void emit_down(void *ctx, const struct mem_req *r)
 {
 	struct l2_slice *s = ctx;
 
+	if (G_UNLIKELY(s->tally.n))
+		send_tally(s);
 	ss_port_send(s->out, &r->hdr);
 }
 
@@ -161,7 +174,7 @@ static void emit_down_counted(void *ctx, const struct mem_req *r)
 	s->sent[r->hdr.kind == MEM_READ ? SC_SENT_READS :
 		r->hdr.kind == MEM_WRITE ? SC_SENT_WRITES : SC_SENT_OTHER] +=
 		(r->size + MEM_ATOM - 1) / MEM_ATOM;
-	ss_port_send(s->out, &r->hdr);
+	emit_down(ctx, r);
 }
 
 /* ---- timing mode ------------------------------------------------------------ */
@@ -544,13 +557,34 @@ static void serve_one(void *ctx, const struct mem_req *r)
 	sc_access(l2->slice[0].cache, r);
 }
 
-/* The merge's drain with serve_one(): the slice's loop takes the
- * requests in turn, with no call per request to reach the cache. */
+/*
+ * Whether the slice's port leads to a DRAM that only counts (asked once
+ * the run has started: the DRAM sets its flags in xcreate, but a source
+ * may send from its xstart).
+ */
+G_GNUC_NO_INLINE static void ask_below(struct l2_slice_set *l2)
+{
+	l2->below_asked = true;
+	l2->tally_below = ss_port_peer_flags(l2->slice[0].out) & SS_PORT_COUNTS;
+}
+
+/*
+ * The merge's drain with serve_one(): the slice's loop takes the
+ * requests in turn, with no call per request to reach the cache.  What
+ * it sends a DRAM that only counts (SS_PORT_COUNTS) is tallied and goes
+ * as one message at the drain's end, no call per request either: the
+ * same counts, in the same event, before anything else on the link.
+ */
 static void drain_one(void *ctx)
 {
 	struct l2_slice_set *l2 = ctx;
+	struct l2_slice *sl = &l2->slice[0];
 
-	sc_access_merged(l2->slice[0].cache, l2->merge);
+	if (G_UNLIKELY(!l2->below_asked))
+		ask_below(l2);
+	sc_access_merged(sl->cache, l2->merge, l2->tally_below ? &sl->tally : NULL);
+	if (sl->tally.n)
+		send_tally(sl);
 }
 
 /* serve(), with the line looked up added to the miss-ratio curve first. */

@@ -141,6 +141,9 @@ struct sc_cache {
 	uint32_t epoch;			/* sets of older epochs are empty */
 	sc_emit_fn emit;
 	void *ctx;
+	/* sc_access_merged() with a tally: what goes down is counted there
+	 * instead of emitted (NULL: emitted) */
+	struct mem_tally *tally;
 	/*
 	 * sc_access_run(): the request being served (`pass`), the run's
 	 * entry it came as, and the run what goes down joins (NULL: none).
@@ -710,6 +713,8 @@ static always_inline void send(struct sc_cache *c, enum mem_op op,
 			       uint64_t addr, uint32_t size, uint32_t mask,
 			       const struct mem_req *from)
 {
+	if (c->tally && mem_tally_count(c->tally, op, size))
+		return;
 	c->emit(c->ctx, down_req(&c->down, op, addr, size, mask, from));
 }
 
@@ -730,6 +735,8 @@ static always_inline void emit_req(struct sc_cache *c, const struct mem_req *d)
 		o->hdr.size += (uint32_t)sizeof(o->req[0]);
 		return;
 	}
+	if (c->tally && mem_tally_add(c->tally, d))
+		return;
 	c->emit(c->ctx, d);
 }
 
@@ -1723,17 +1730,19 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 	c->pass_out = NULL;
 }
 
-void sc_access_merged(struct sc_cache *c, struct rr_merge *m)
+void sc_access_merged(struct sc_cache *c, struct rr_merge *m,
+		      struct mem_tally *tally)
 {
 	struct mem_req q;
 
+	c->tally = tally;
 	/* the policies' loop, unless a bypass or a missing size comes first */
-	if (c->merged_access && c->head.access == c->policy_access) {
+	if (c->merged_access && c->head.access == c->policy_access)
 		c->merged_access(c, m);
-		return;
-	}
-	while (rr_merge_next(m, &q))
-		c->head.access(c, &q);
+	else
+		while (rr_merge_next(m, &q))
+			c->head.access(c, &q);
+	c->tally = NULL;
 }
 
 void sc_count_access(struct sc_cache *c, const struct mem_req *r)

@@ -162,10 +162,14 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
  * inline (a plain cache; any other takes sc_access() per request): the
  * drain (rr_merge_set_drain) of an L2 fed by a merge.  What the cache
  * sends down may lead, through a loop in the graph, to more sc_access()
- * calls meanwhile.
+ * calls meanwhile.  With `tally` (not NULL), what it sends down is
+ * counted there instead (mem.h; for a level below that only counts),
+ * the reads, writes, atomics and reductions; anything else still goes
+ * to emit, which must send the tally first.
  */
 struct rr_merge;
-void sc_access_merged(struct sc_cache *c, struct rr_merge *m);
+void sc_access_merged(struct sc_cache *c, struct rr_merge *m,
+		      struct mem_tally *tally);
 
 /* Write back every dirty sector (write-back caches), then drop everything. */
 void sc_flush(struct sc_cache *c);

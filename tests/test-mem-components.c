@@ -215,6 +215,58 @@ static void test_dram_counter(void)
 	g_free(log);
 }
 
+/*
+ * A single-slice L2 in front of a dram_counter tallies what it sends in
+ * a drain (SS_PORT_COUNTS): DRAM counts, per channel, what the same L2
+ * sends a log one request at a time.  Input a's write-back of a dirty
+ * line (five lines in a set of four) and b's reads; each L2 its own
+ * channel.  Each L2 has a second input that sends nothing, and the
+ * merge serves the first's requests in a drain once it has ended.
+ */
+static void test_dram_tally(void)
+{
+	static const char scripts[] =
+		"[component a]\ntype = mem_script\nrequests = B0 W0x0 R0x4000 R0x8000 R0xc000 R0x10000 R0x20 E\n"
+		"[component b]\ntype = mem_script\nrequests = B0 R0x40 R0x60 R0x80 R0x40 E\n"
+		"[component quiet]\ntype = mem_script\nrequests = B0 E\n"
+		"[component quiet2]\ntype = mem_script\nrequests = B0 E\n"
+		"[component la]\ntype = l2_slice_set\nsize = 64KiB\nassoc = 4\nindex = linear\n"
+		"write_hit = write_back\nwrite_miss = allocate\n"
+		"[component lb]\ntype = l2_slice_set\nsize = 64KiB\nassoc = 4\nindex = linear\n"
+		"write_hit = write_back\nwrite_miss = allocate\n"
+		"[link a_la]\nfrom = a.out\nto = la.cpu_side[0]\n"
+		"[link b_lb]\nfrom = b.out\nto = lb.cpu_side[0]\n"
+		"[link q_la]\nfrom = quiet.out\nto = la.cpu_side[1]\n"
+		"[link q_lb]\nfrom = quiet2.out\nto = lb.cpu_side[1]\n";
+	char *ini = g_strconcat(PLUGIN "[component dram]\ntype = dram_counter\n"
+		"[link da]\nfrom = la.mem_side[0]\nto = dram.req[0]\n"
+		"[link db]\nfrom = lb.mem_side[0]\nto = dram.req[1]\n", scripts, NULL);
+	struct sim_run rn = run_ini(ini);
+	double reads = stat_of(&rn, "dram.reads"), writes = stat_of(&rn, "dram.writes");
+	double r0 = stat_of(&rn, "dram.channel[0].reads"), w0 = stat_of(&rn, "dram.channel[0].writes");
+	double r1 = stat_of(&rn, "dram.channel[1].reads"), w1 = stat_of(&rn, "dram.channel[1].writes");
+
+	sim_run_free(&rn);
+	g_free(ini);
+	ini = g_strconcat(PLUGIN "[component log]\ntype = mem_log\nfile = LOG\n"
+		"[link da]\nfrom = la.mem_side[0]\nto = log.in[0]\n"
+		"[link db]\nfrom = lb.mem_side[0]\nto = log.in[1]\n", scripts, NULL);
+	rn = run_ini(ini);
+	g_free(ini);
+
+	char *log = finish(&rn);
+
+	g_assert_cmpstr(log, ==, "0:begin0 1:begin0 1:R0x40 0:R0x4000 0:R0x8000 0:R0xc000 "
+			"0:R0x10000 0:W0 0:R0x20 1:R0x60 1:R0x80 0:end 1:end");
+	g_assert_cmpfloat(r0, ==, 5);
+	g_assert_cmpfloat(w0, ==, 1);
+	g_assert_cmpfloat(r1, ==, 3);
+	g_assert_cmpfloat(w1, ==, 0);
+	g_assert_cmpfloat(reads, ==, 8);
+	g_assert_cmpfloat(writes, ==, 1);
+	g_free(log);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -225,6 +277,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/mem/size-from-kernel", test_size_from_kernel);
 	g_test_add_func("/mem/forward-all", test_forward_all);
 	g_test_add_func("/mem/dram-counter", test_dram_counter);
+	g_test_add_func("/mem/dram-tally", test_dram_tally);
 
 	int status = g_test_run();
 	char *log = g_build_filename(tmpdir, "log.txt", NULL);

@@ -1576,6 +1576,7 @@ static void test_access_run(void)
 struct merged_rig {
 	struct run_rig *rig;
 	struct rr_merge *m;
+	struct mem_tally *tally;	/* the drain's, or NULL */
 };
 
 static void merged_serve(void *ctx, const struct mem_req *r)
@@ -1589,7 +1590,18 @@ static void merged_drain(void *ctx)
 {
 	struct merged_rig *g = ctx;
 
-	sc_access_merged(g->rig->c, g->m);
+	sc_access_merged(g->rig->c, g->m, g->tally);
+}
+
+/* Per kind from MEM_READ, the 32-byte units of the requests in `down`. */
+static void tally_of(const GArray *down, uint64_t atoms[MEM_REDUCTION - MEM_READ + 1])
+{
+	for (guint i = 0; i < down->len; i++) {
+		const struct mem_req *r = &g_array_index(down, struct mem_req, i);
+
+		g_assert_cmpuint(r->hdr.kind - MEM_READ, <=, MEM_REDUCTION - MEM_READ);
+		atoms[r->hdr.kind - MEM_READ] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
+	}
 }
 
 /*
@@ -1600,21 +1612,28 @@ static void merged_drain(void *ctx)
  * merges serve the same order at the same moments (test-rr-merge), so
  * the two caches must send the same requests down in the same order and
  * count the same.  A flush now and then between pushes must find the same
- * state in both.
+ * state in both.  A third cache drained with a tally counts, per kind,
+ * the units the first sends during its drains (the flushes' write-backs
+ * still go through emit), and the same counters.
  */
 static void access_merged_trial(const struct sc_config *cfg, guint32 seed)
 {
 	GRand *rand = g_rand_new_with_seed(seed);
-	struct run_rig a, b;
-	struct merged_rig ga = { &a, NULL }, gb = { &b, NULL };
+	struct run_rig a, b, t;
+	struct mem_tally tally = { 0 };
+	struct merged_rig ga = { &a, NULL, NULL }, gb = { &b, NULL, NULL },
+			  gt = { &t, NULL, &tally };
 	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
-	uint64_t last_addr = 0;
+	uint64_t last_addr = 0, want[MEM_REDUCTION - MEM_READ + 1] = { 0 };
 
 	run_rig_init(&a, cfg, false);
 	run_rig_init(&b, cfg, false);
+	run_rig_init(&t, cfg, false);
 	ga.m = rr_merge_new(4, false, merged_serve, &ga);
 	gb.m = rr_merge_new(4, false, merged_serve, &gb);
+	gt.m = rr_merge_new(4, false, merged_serve, &gt);
 	rr_merge_set_drain(gb.m, merged_drain);
+	rr_merge_set_drain(gt.m, merged_drain);
 	for (unsigned i = 0; i < 40000; i++) {
 		struct mem_req r;
 		uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
@@ -1640,21 +1659,35 @@ static void access_merged_trial(const struct sc_config *cfg, guint32 seed)
 			r.flags = MEM_F_BYPASS;
 		rr_merge_push(ga.m, r.sm, &r);
 		rr_merge_push(gb.m, r.sm, &r);
+		rr_merge_push(gt.m, r.sm, &r);
 		if (g_rand_int_range(rand, 0, 2000) == 0) {
 			sc_flush(a.c);
 			sc_flush(b.c);
+			sc_flush(t.c);
 		}
 	}
 	for (unsigned i = 0; i < 4; i++) {
 		g_assert_true(rr_merge_end(ga.m, i) == (i == 3));
 		g_assert_true(rr_merge_end(gb.m, i) == (i == 3));
+		g_assert_true(rr_merge_end(gt.m, i) == (i == 3));
 	}
 	assert_same_rigs(&a, &b, seed);
 	g_assert_cmpuint(a.down->len, >, 1000);
+	/* what t sent (the flushes') and tallied is what a sent */
+	tally_of(a.down, want);
+	tally_of(t.down, tally.atoms);
+	for (unsigned k = 0; k < G_N_ELEMENTS(want); k++)
+		g_assert_cmpuint(tally.atoms[k], ==, want[k]);
+	g_assert_cmpuint(tally.n + t.down->len, ==, a.down->len);
+	g_assert_cmpuint(tally.n, >, a.down->len / 2);
+	for (unsigned i = 0; i < SC_N_STATS; i++)
+		g_assert_cmpuint(sc_stats(a.c)[i], ==, sc_stats(t.c)[i]);
 	rr_merge_free(ga.m);
 	rr_merge_free(gb.m);
+	rr_merge_free(gt.m);
 	run_rig_free(&a);
 	run_rig_free(&b);
+	run_rig_free(&t);
 	g_rand_free(rand);
 }
 

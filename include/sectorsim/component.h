@@ -304,6 +304,15 @@ void ss_component_fail(struct ss_component *c, int code, const char *fmt, ...)
  * threads either.
  */
 #define SS_PORT_TIMELESS	(1u << 6)
+/*
+ * This end only counts what arrives: how many of the protocol's units of
+ * each kind, never which, in what order or when (a DRAM counter in a
+ * functional mode).  A sender may count what it would send here and send
+ * the tally instead (mem.sector's MEM_TALLY), within the event that made
+ * the requests and before any message here that is not one.  Not a
+ * promise about threads.
+ */
+#define SS_PORT_COUNTS		(1u << 7)
 void ss_component_set_port_flags(struct ss_component *c, const char *name,
 				 unsigned flags);
 /* ss_component_set_port_flags with these flags added to those set. */

@@ -44,6 +44,7 @@ enum mem_op {			/* carried in hdr.kind */
 	MEM_REFUSE,		/* up: the request did not happen; `reason` says why */
 	MEM_RETRY,		/* up: room again after a refusal */
 	MEM_RUN,		/* down: struct mem_run, requests in order */
+	MEM_TALLY,		/* down: struct mem_tally, requests counted */
 };
 
 enum mem_refusal {		/* carried in `reason` of a MEM_REFUSE */
@@ -228,6 +229,41 @@ static inline void mem_run_request(const struct mem_run *run, unsigned k,
 		.sm = run->sm,
 		.warp = run->req[k].warp,
 	};
+}
+
+/*
+ * Requests counted instead of sent, for an input that only counts them
+ * (SS_PORT_COUNTS): per kind, the 32-byte units of their sizes as a
+ * counter takes them ((size + 31) / 32 each).  Reads, writes, atomics
+ * and reductions are tallied (mem_tally_add), anything else is sent as
+ * it is, after the tally held so far.
+ */
+struct mem_tally {
+	struct ss_msg hdr;	/* MEM_TALLY */
+	uint32_t n;		/* requests tallied */
+	uint32_t pad;
+	uint64_t atoms[MEM_REDUCTION - MEM_READ + 1];	/* from MEM_READ on */
+};
+
+G_STATIC_ASSERT(sizeof(struct mem_tally) <= SS_MSG_MAX);
+
+/* A request of kind `op` and `size` bytes counted: whether op is one a
+ * tally counts. */
+static inline bool mem_tally_count(struct mem_tally *t, uint32_t op, uint32_t size)
+{
+	uint32_t k = op - MEM_READ;
+
+	if (k > MEM_REDUCTION - MEM_READ)
+		return false;
+	t->atoms[k] += (size + MEM_ATOM - 1) / MEM_ATOM;
+	t->n++;
+	return true;
+}
+
+/* Whether r is one a tally counts, and then it is counted. */
+static inline bool mem_tally_add(struct mem_tally *t, const struct mem_req *r)
+{
+	return mem_tally_count(t, r->hdr.kind, r->size);
 }
 
 /* Whether a level in timing mode answers r (see above). */
