@@ -279,9 +279,13 @@ static always_inline bool progression_touch(struct coalescer *c, uint64_t a0,
 	if ((up ? d : -d) <= sbytes) {
 		uint64_t k = (up ? last - first : first - last) >> sshift;
 
+		const uint64_t step = up ? sbytes : -sbytes;
+		uint64_t sec = first;
+
 		*m = (uint32_t)k + 1;
-		for (uint32_t j = 0; j <= k; j++)
-			out[j] = up ? first + (j << sshift) : first - (j << sshift);
+		/* one add a sector: no choice of direction in the loop */
+		for (uint32_t j = 0; j <= k; j++, sec += step)
+			out[j] = sec;
 		*lines = (uint32_t)(up ? (last >> lshift) - (first >> lshift)
 				       : (first >> lshift) - (last >> lshift)) + 1;
 		*sorted = up || k == 0;
