@@ -108,13 +108,14 @@ static bool in_order(const struct pending_line *p, size_t n)
  * them by (round, warp).  A stable counting sort by round does it in linear
  * time when the warps came in ascending order, as tracers write them.
  */
-static void sort_pending(struct block_builder *b)
+/* The lines in key order; false when they were in it already. */
+static bool sort_pending(struct block_builder *b)
 {
 	size_t n = b->n_pend, n_rounds = 0, cap;
 	struct pending_line *tmp;
 
 	if (in_order(b->pend, n))
-		return;
+		return false;
 	for (size_t i = 0; i < n; i++)
 		n_rounds = MAX(n_rounds, (size_t)(b->pend[i].key >> 32) + 1);
 	if (b->cap_rounds < n_rounds + 1) {
@@ -140,6 +141,7 @@ static void sort_pending(struct block_builder *b)
 	b->cap_sorted = cap;
 	if (!in_order(b->pend, n))	/* warps out of order in the file */
 		qsort(b->pend, n, sizeof(*b->pend), cmp_key);
+	return true;
 }
 
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
@@ -159,23 +161,29 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 			    id, b->n_pend, UINT32_MAX);
 		return NULL;
 	}
-	if (sort)
-		sort_pending(b);
+	bool moved = sort && sort_pending(b);
+
 	b->finished_bytes = addr_at + b->n_pool * sizeof(uint64_t);
 	blk = g_malloc(b->finished_bytes);
 	lines = (struct gpu_line *)((char *)blk + lines_at);
 	addr = (uint64_t *)((char *)blk + addr_at);
+	/* lines in the order added: their addresses are the pool's, in order */
+	if (!moved)
+		memcpy(addr, b->pool, b->n_pool * sizeof(uint64_t));
 	for (size_t i = 0; i < b->n_pend; i++) {
 		const struct pending_line *p = &b->pend[i];
 
 		size_t n = p->step ? 1 : p->n_addr;
 
 		lines[i] = (struct gpu_line){
-			.opcode = p->opcode, .addr = addr, .n_addr = p->n_addr,
-			.warp = p->warp, .lanes = p->lanes, .step = p->step,
+			.opcode = p->opcode, .addr = moved ? addr : addr + p->addr_off,
+			.n_addr = p->n_addr, .warp = p->warp, .lanes = p->lanes,
+			.step = p->step,
 		};
-		memcpy(addr, b->pool + p->addr_off, n * sizeof(uint64_t));
-		addr += n;
+		if (moved) {
+			memcpy(addr, b->pool + p->addr_off, n * sizeof(uint64_t));
+			addr += n;
+		}
 	}
 	blk->id = id;
 	blk->n_lines = (uint32_t)b->n_pend;
