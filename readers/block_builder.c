@@ -168,7 +168,7 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 	lines = (struct gpu_line *)((char *)blk + lines_at);
 	addr = (uint64_t *)((char *)blk + addr_at);
 	/* lines in the order added: their addresses are the pool's, in order */
-	if (!moved)
+	if (!moved && b->n_pool)	/* an empty block may have no pool */
 		memcpy(addr, b->pool, b->n_pool * sizeof(uint64_t));
 	for (size_t i = 0; i < b->n_pend; i++) {
 		const struct pending_line *p = &b->pend[i];
