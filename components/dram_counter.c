@@ -232,18 +232,18 @@ static inline void count(struct dram_counter *d, struct ss_port *in, const struc
 
 	switch (m->kind) {
 	case MEM_READ:
-		stats[DC_READS] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
+		stats[DC_READS] += mem_atoms(r->size);
 		if (d->channel)
-			*d->channel[2 * in->index] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
+			*d->channel[2 * in->index] += mem_atoms(r->size);
 		break;
 	case MEM_WRITE:
-		stats[DC_WRITES] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
+		stats[DC_WRITES] += mem_atoms(r->size);
 		if (d->channel)
-			*d->channel[2 * in->index + 1] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
+			*d->channel[2 * in->index + 1] += mem_atoms(r->size);
 		break;
 	case MEM_ATOMIC:
 	case MEM_REDUCTION:
-		stats[DC_ATOMICS] += (r->size + MEM_ATOM - 1) / MEM_ATOM;
+		stats[DC_ATOMICS] += mem_atoms(r->size);
 		break;
 	case MEM_CONTROL:
 		dram_control(d, r);

@@ -173,7 +173,7 @@ static void emit_down_counted(void *ctx, const struct mem_req *r)
 
 	s->sent[r->hdr.kind == MEM_READ ? SC_SENT_READS :
 		r->hdr.kind == MEM_WRITE ? SC_SENT_WRITES : SC_SENT_OTHER] +=
-		(r->size + MEM_ATOM - 1) / MEM_ATOM;
+		mem_atoms(r->size);
 	emit_down(ctx, r);
 }
 

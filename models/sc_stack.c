@@ -418,7 +418,7 @@ static void access_sector(struct sc_stack *s, const struct mem_req *r,
 	add_from(s, stat_of(r, SC_M_HITS), serve_in, 1);
 	if (is_write && !s->write_back) {
 		add_from(s, stat_of(r, SC_M_WRITES_DOWN), 0, 1);
-		add_from(s, SC_N_STATS + SC_SENT_WRITES, 0, (len + MEM_ATOM - 1) / MEM_ATOM);
+		add_from(s, SC_N_STATS + SC_SENT_WRITES, 0, mem_atoms(len));
 	}
 	if (fetches) {
 		add_range(s, stat_of(r, SC_M_READS_DOWN), 0, serve_in, 1);
@@ -496,7 +496,7 @@ static void bypass(struct sc_stack *s, const struct mem_req *r)
 	add_from(s, stat_of(r, is_write ? SC_M_WRITES_DOWN : SC_M_READS_DOWN), 0, n);
 	add_from(s, SC_N_STATS + (r->hdr.kind == MEM_READ ? SC_SENT_READS :
 				   is_write ? SC_SENT_WRITES : SC_SENT_OTHER), 0,
-		 (r->size + MEM_ATOM - 1) / MEM_ATOM);
+		 mem_atoms(r->size));
 }
 
 void sc_stack_access(struct sc_stack *s, const struct mem_req *r)

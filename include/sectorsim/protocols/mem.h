@@ -34,6 +34,13 @@ extern "C" {
 #define MEM_PROTOCOL "mem.sector"
 #define MEM_ATOM 32u		/* bytes: the unit of every sector count */
 
+/* The units of MEM_ATOM bytes that `bytes` bytes count as (a part of one
+ * counts whole): what a level below counts for a request of that size. */
+static inline uint32_t mem_atoms(uint32_t bytes)
+{
+	return (bytes + MEM_ATOM - 1) / MEM_ATOM;
+}
+
 enum mem_op {			/* carried in hdr.kind */
 	MEM_READ = 1,
 	MEM_WRITE,
@@ -234,7 +241,7 @@ static inline void mem_run_request(const struct mem_run *run, unsigned k,
 /*
  * Requests counted instead of sent, for an input that only counts them
  * (SS_PORT_COUNTS): per kind, the 32-byte units of their sizes as a
- * counter takes them ((size + 31) / 32 each).  Reads, writes, atomics
+ * counter takes them (mem_atoms).  Reads, writes, atomics
  * and reductions are tallied (mem_tally_add), anything else is sent as
  * it is, after the tally held so far.
  */
@@ -255,7 +262,7 @@ static inline bool mem_tally_count(struct mem_tally *t, uint32_t op, uint32_t si
 
 	if (k > MEM_REDUCTION - MEM_READ)
 		return false;
-	t->atoms[k] += (size + MEM_ATOM - 1) / MEM_ATOM;
+	t->atoms[k] += mem_atoms(size);
 	t->n++;
 	return true;
 }
