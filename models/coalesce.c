@@ -278,7 +278,6 @@ static always_inline bool progression_touch(struct coalescer *c, uint64_t a0,
 
 	if ((up ? d : -d) <= sbytes) {
 		uint64_t k = (up ? last - first : first - last) >> sshift;
-
 		const uint64_t step = up ? sbytes : -sbytes;
 		uint64_t sec = first;
 

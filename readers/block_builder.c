@@ -107,8 +107,8 @@ static bool in_order(const struct pending_line *p, size_t n)
  * Lines come warp after warp, each warp's in round order; the block wants
  * them by (round, warp).  A stable counting sort by round does it in linear
  * time when the warps came in ascending order, as tracers write them.
+ * False when they were in that order already (nothing moved).
  */
-/* The lines in key order; false when they were in it already. */
 static bool sort_pending(struct block_builder *b)
 {
 	size_t n = b->n_pend, n_rounds = 0, cap;
