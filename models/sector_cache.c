@@ -1106,6 +1106,11 @@ uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr)
 	return (uint32_t)set_of(c, &r, addr);
 }
 
+bool sc_geometry_compiled(const struct sc_cache *c)
+{
+	return c->geo != SC_GEO_ANY;
+}
+
 /* write_bytes() for any length and sector size. */
 static noinline bool write_bytes_any(struct sc_cache *c, size_t way, uint64_t addr,
 				     uint32_t len, uint32_t mask)

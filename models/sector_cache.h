@@ -183,6 +183,9 @@ uint64_t sc_dirty_sectors(const struct sc_cache *c);
 uint32_t sc_sets(const struct sc_cache *c);
 uint32_t sc_ways(const struct sc_cache *c);
 uint32_t sc_set_of(const struct sc_cache *c, uint64_t addr, uint64_t part_addr);
+/* Whether c's access loops are compiled for its geometry (the reference's
+ * L1 and L2 ones, with the numbers as constants), else they read them. */
+bool sc_geometry_compiled(const struct sc_cache *c);
 /* The counters, with the totals (SC_S_TOTAL...) summed from the kinds. */
 const uint64_t *sc_stats(struct sc_cache *c);
 /* Those totals of a table of counters (SC_N_STATS), summed in place. */

@@ -1452,56 +1452,66 @@ static void assert_same_rigs(struct run_rig *a, struct run_rig *b, guint32 seed)
 }
 
 /*
- * Random runs (one SM and size each: 32 bytes, or the cache's sector
- * when it is larger; kinds and spaces mixed, partial writes; lines from
- * a pool a little larger than the cache) through sc_access_run and, on
- * a second cache, the same requests through sc_access one by one: the
- * same requests down in the same order, the same counters.  Runs
- * alternate between SMs and sizes, so that the run going down holds
- * requests of another SM or size at times (no entry joins it then); half
- * are one instruction's, their entries of one kind, space and warp (the
- * run loops' uniform case); some
- * are served with no run going down (out NULL); and between runs both
- * caches get single requests through sc_access and, now and then, a
- * flush, which must find nothing of a run served before.
+ * A random run of 1 to MEM_RUN_MAX entries into *run (one of three SMs;
+ * 32 bytes, or the cache's sector when it is larger; kinds and spaces
+ * mixed, partial writes; lines from a pool a little larger than the
+ * cache); half are one instruction's, their entries of one kind, space
+ * and warp (the run loops' uniform case).  Returns the entries.
+ */
+static unsigned random_run(GRand *rand, const struct sc_config *cfg, struct mem_run *run)
+{
+	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
+	unsigned n = (unsigned)g_rand_int_range(rand, 1, MEM_RUN_MAX + 1);
+	uint32_t size = g_rand_boolean(rand) ? cfg->sector_bytes : MEM_ATOM;
+	bool uniform = g_rand_boolean(rand);
+	uint64_t low = 0;
+	uint32_t warp = 0;
+
+	*run = (struct mem_run){ .hdr = { mem_run_bytes(n), MEM_RUN } };
+	run->sm = (uint16_t)g_rand_int_range(rand, 0, 3);
+	run->size = size;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
+		uint64_t addr = UINT64_C(0x7f0000000000) + line * cfg->line_bytes +
+				(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / size)) * size;
+		uint32_t kind = (uint32_t)g_rand_int_range(rand, 0, 10);
+
+		kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
+		       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
+		if (!uniform || k == 0) {
+			low = kind | (uint64_t)g_rand_int_range(rand, 0, 2) << 4;
+			warp = (uint32_t)g_rand_int_range(rand, 0, 64);
+		}
+		run->req[k].addr = addr | low;
+		run->req[k].mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
+		run->req[k].warp = warp;
+	}
+	run->n = (uint16_t)n;
+	return n;
+}
+
+/*
+ * Random runs (random_run) through sc_access_run and, on a second cache,
+ * the same requests through sc_access one by one: the same requests down
+ * in the same order, the same counters.  Runs alternate between SMs and
+ * sizes, so that the run going down holds requests of another SM or size
+ * at times (no entry joins it then); some are served with no run going
+ * down (out NULL); and between runs both caches get single requests
+ * through sc_access and, now and then, a flush, which must find nothing
+ * of a run served before.
  */
 static void access_run_trial(const struct sc_config *cfg, guint32 seed)
 {
 	GRand *rand = g_rand_new_with_seed(seed);
 	struct run_rig a, b;
-	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
 
 	run_rig_init(&a, cfg, false);
 	run_rig_init(&b, cfg, true);
 	for (unsigned n_runs = 0; n_runs < 4000; n_runs++) {
-		struct mem_run run = { .hdr = { 0, MEM_RUN } };
-		unsigned n = (unsigned)g_rand_int_range(rand, 1, MEM_RUN_MAX + 1);
+		struct mem_run run;
 		bool with_out = g_rand_int_range(rand, 0, 8) != 0;
-		uint32_t size = g_rand_boolean(rand) ? cfg->sector_bytes : MEM_ATOM;
-		bool uniform = g_rand_boolean(rand);
-		uint64_t low = 0;
-		uint32_t warp = 0;
+		unsigned n = random_run(rand, cfg, &run);
 
-		run.sm = (uint16_t)g_rand_int_range(rand, 0, 3);
-		run.size = size;
-		for (unsigned k = 0; k < n; k++) {
-			uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
-			uint64_t addr = UINT64_C(0x7f0000000000) + line * cfg->line_bytes +
-					(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / size)) * size;
-			uint32_t kind = (uint32_t)g_rand_int_range(rand, 0, 10);
-
-			kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
-			       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
-			if (!uniform || k == 0) {
-				low = kind | (uint64_t)g_rand_int_range(rand, 0, 2) << 4;
-				warp = (uint32_t)g_rand_int_range(rand, 0, 64);
-			}
-			run.req[k].addr = addr | low;
-			run.req[k].mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
-			run.req[k].warp = warp;
-		}
-		run.n = (uint16_t)n;
-		run.hdr.size = mem_run_bytes(n);
 		for (unsigned k = 0; k < n; k++) {
 			struct mem_req r;
 
@@ -1605,9 +1615,42 @@ static void tally_of(const GArray *down, uint64_t atoms[MEM_REDUCTION - MEM_READ
 }
 
 /*
- * Random requests (32-byte ones mostly, of four SMs, each SM an input of
- * a round-robin merge, kinds and spaces mixed, partial writes, some
- * larger, some flagged to pass by) into two merges: one drained by
+ * A random request into *r, as an SM of four sends it to an L2: 32 bytes
+ * mostly, some larger, kinds and spaces mixed, partial writes, a few
+ * flagged to pass by; lines from a pool a little larger than the cache,
+ * and a third of the time the line of *last (the request before's
+ * address, UINT64_MAX before the first), by the same SM or another.
+ * *last becomes its address.
+ */
+static void random_request(GRand *rand, const struct sc_config *cfg, uint64_t *last,
+			   struct mem_req *r)
+{
+	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
+	uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
+	uint32_t size = g_rand_int_range(rand, 0, 20) ? MEM_ATOM :
+			g_rand_boolean(rand) ? 64 : 128;
+	uint64_t addr = UINT64_C(0x7f0000000000) + line * cfg->line_bytes +
+			(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / size)) * size;
+	uint32_t kind = (uint32_t)g_rand_int_range(rand, 0, 10);
+
+	kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
+	       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
+	if (*last != UINT64_MAX && g_rand_int_range(rand, 0, 3) == 0)
+		addr = (*last & ~(uint64_t)(cfg->line_bytes - 1)) +
+		       (addr & (cfg->line_bytes - 1));
+	*last = addr;
+	mem_req_init(r, kind, addr, size);
+	r->space = (uint8_t)g_rand_int_range(rand, 0, 2);
+	r->sm = (uint16_t)g_rand_int_range(rand, 0, 4);
+	r->warp = (uint32_t)g_rand_int_range(rand, 0, 64);
+	r->mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
+	if (g_rand_int_range(rand, 0, 30) == 0)
+		r->flags = MEM_F_BYPASS;
+}
+
+/*
+ * Random requests (random_request) of four SMs, each SM an input of
+ * a round-robin merge, into two merges: one drained by
  * sc_access_merged, the other serving one by one through sc_access.  The
  * merges serve the same order at the same moments (test-rr-merge), so
  * the two caches must send the same requests down in the same order and
@@ -1623,8 +1666,7 @@ static void access_merged_trial(const struct sc_config *cfg, guint32 seed)
 	struct mem_tally tally = { 0 };
 	struct merged_rig ga = { &a, NULL, NULL }, gb = { &b, NULL, NULL },
 			  gt = { &t, NULL, &tally };
-	uint32_t lines = (uint32_t)(cfg->size / cfg->line_bytes) * 5 / 4 + 3;
-	uint64_t last_addr = 0, want[MEM_REDUCTION - MEM_READ + 1] = { 0 };
+	uint64_t last_addr = UINT64_MAX, want[MEM_REDUCTION - MEM_READ + 1] = { 0 };
 
 	run_rig_init(&a, cfg, false);
 	run_rig_init(&b, cfg, false);
@@ -1636,27 +1678,8 @@ static void access_merged_trial(const struct sc_config *cfg, guint32 seed)
 	rr_merge_set_drain(gt.m, merged_drain);
 	for (unsigned i = 0; i < 40000; i++) {
 		struct mem_req r;
-		uint64_t line = (uint64_t)g_rand_int_range(rand, 0, (gint32)lines);
-		uint32_t size = g_rand_int_range(rand, 0, 20) ? MEM_ATOM :
-				g_rand_boolean(rand) ? 64 : 128;
-		uint64_t addr = UINT64_C(0x7f0000000000) + line * cfg->line_bytes +
-				(uint64_t)g_rand_int_range(rand, 0, (gint32)(cfg->line_bytes / size)) * size;
-		uint32_t kind = (uint32_t)g_rand_int_range(rand, 0, 10);
 
-		kind = kind < 5 ? MEM_READ : kind < 8 ? MEM_WRITE :
-		       kind == 8 ? MEM_ATOMIC : MEM_REDUCTION;
-		/* the same line again now and then, by the same SM or another */
-		if (i && g_rand_int_range(rand, 0, 3) == 0)
-			addr = (last_addr & ~(uint64_t)(cfg->line_bytes - 1)) +
-			       (addr & (cfg->line_bytes - 1));
-		last_addr = addr;
-		mem_req_init(&r, kind, addr, size);
-		r.space = (uint8_t)g_rand_int_range(rand, 0, 2);
-		r.sm = (uint16_t)g_rand_int_range(rand, 0, 4);
-		r.warp = (uint32_t)g_rand_int_range(rand, 0, 64);
-		r.mask = size > MEM_ATOM || g_rand_boolean(rand) ? UINT32_MAX : g_rand_int(rand);
-		if (g_rand_int_range(rand, 0, 30) == 0)
-			r.flags = MEM_F_BYPASS;
+		random_request(rand, cfg, &last_addr, &r);
 		rr_merge_push(ga.m, r.sm, &r);
 		rr_merge_push(gb.m, r.sm, &r);
 		rr_merge_push(gt.m, r.sm, &r);
@@ -1726,6 +1749,101 @@ static void test_access_merged(void)
 			access_merged_trial(&cfgs[i], seed * 6151 + i);
 }
 
+/*
+ * The loops compiled for the reference's geometries (4 and 32 ways of
+ * 128-byte lines, 32-byte sectors, fib_double of the address) against
+ * the loops of any geometry, which the same configuration indexed on the
+ * partition address takes: every request here has its address there, so
+ * the sets are the same.  Random runs with single requests between them
+ * (sc_access_run, sc_access) and flushes now and then, then random
+ * requests drained from a merge (sc_access_merged): the same requests
+ * down in the same order, the same counters.
+ */
+static void geometry_trial(const struct sc_config *cfg, guint32 seed)
+{
+	GRand *rand = g_rand_new_with_seed(seed);
+	struct sc_config any_cfg = *cfg;
+	struct run_rig any, geo;
+	struct merged_rig ma = { &any, NULL, NULL }, mg = { &geo, NULL, NULL };
+	uint64_t last_addr = UINT64_MAX;
+
+	any_cfg.index_on_partition = true;
+	run_rig_init(&any, &any_cfg, true);
+	run_rig_init(&geo, cfg, true);
+	g_assert_false(sc_geometry_compiled(any.c));
+	g_assert_true(sc_geometry_compiled(geo.c));
+	for (unsigned i = 0; i < 3000; i++) {
+		struct mem_run run;
+		unsigned n = random_run(rand, cfg, &run);
+
+		sc_access_run(any.c, &run, &any.run);
+		sc_access_run(geo.c, &run, &geo.run);
+		if (g_rand_int_range(rand, 0, 4) == 0) {
+			struct mem_req r;
+
+			mem_run_request(&run, (unsigned)g_rand_int_range(rand, 0, (gint32)n), &r);
+			r.warp ^= 1;
+			sc_access(any.c, &r);
+			sc_access(geo.c, &r);
+		}
+		if (g_rand_int_range(rand, 0, 200) == 0) {
+			sc_flush(any.c);
+			sc_flush(geo.c);
+		}
+	}
+	ma.m = rr_merge_new(4, false, merged_serve, &ma);
+	mg.m = rr_merge_new(4, false, merged_serve, &mg);
+	rr_merge_set_drain(ma.m, merged_drain);
+	rr_merge_set_drain(mg.m, merged_drain);
+	for (unsigned i = 0; i < 20000; i++) {
+		struct mem_req r;
+
+		random_request(rand, cfg, &last_addr, &r);
+		rr_merge_push(ma.m, r.sm, &r);
+		rr_merge_push(mg.m, r.sm, &r);
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		rr_merge_end(ma.m, i);
+		rr_merge_end(mg.m, i);
+	}
+	run_rig_send(&any);
+	run_rig_send(&geo);
+	assert_same_rigs(&any, &geo, seed);
+	g_assert_cmpuint(any.down->len, >, 5000);
+	rr_merge_free(ma.m);
+	rr_merge_free(mg.m);
+	run_rig_free(&any);
+	run_rig_free(&geo);
+	g_rand_free(rand);
+}
+
+static void test_compiled_geometries(void)
+{
+	/* the reference's L1 and L2, and each geometry under the other
+	 * write policies and FIFO */
+	const struct sc_config cfgs[] = {
+		{ .size = 4096, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
+		  .write_miss = SC_ALLOCATE, .count_write_misses = true },
+		{ .size = 32768, .assoc = 32, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_ALLOCATE, .sm_memos = 4 },
+		{ .size = 6144, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_FETCH, .replacement = SC_FIFO },
+		{ .size = 4096, .assoc = 4, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_BACK,
+		  .write_miss = SC_LAZY_FETCH, .count_write_misses = true },
+		{ .size = 32768, .assoc = 32, .line_bytes = 128, .sector_bytes = 32,
+		  .index = SET_INDEX_FIB_DOUBLE, .write_hit = SC_WRITE_THROUGH,
+		  .write_miss = SC_NO_ALLOCATE, .sm_memos = 4 },
+	};
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cfgs); i++)
+		for (guint32 seed = 1; seed <= 3; seed++)
+			geometry_trial(&cfgs[i], seed * 4099 + i);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1745,6 +1863,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/sector-cache/sm-memos", test_sm_memos);
 	g_test_add_func("/sector-cache/access-run", test_access_run);
 	g_test_add_func("/sector-cache/access-merged", test_access_merged);
+	g_test_add_func("/sector-cache/compiled-geometries", test_compiled_geometries);
 	g_test_add_func("/sector-cache/larger-sectors", test_larger_sectors);
 	g_test_add_func("/sector-cache/request-spans-sectors", test_request_spans_sectors);
 	g_test_add_func("/sector-cache/local-space", test_local_space_counts_apart);
