@@ -68,6 +68,7 @@ static const char *const ldgsts_names[] = { "keep", "drop", NULL };
 static const struct ss_param_desc params[] = {
 	{ "issue", SS_P_ENUM, "block_rr", "instruction issue order: block_rr (one line of each resident block in turn, the reference's), subcore_lrr (per sub-core loose round-robin over its warps), subcore_gto (per sub-core greedy-then-oldest), latency_queue (timing: one queue of ready warps per SM in the order they became ready, and in one tick the answered warps by id, then those ready right after their own issue, then those back from a refusal; one instruction a tick), nugteren (timing, loads only: Nugteren et al.'s model's issue: one warp a tick from one FIFO queue, each lane at its own load, the lanes in portions by lane 0's width, Fermi's coalescing in lane groups, lane 0 alone waiting when the L1 refuses it; see doc/nugteren-model.md)", issue_names, 0, 0, 0 },
 	{ "timing", SS_P_BOOL, "false", "timing mode: a warp waits for the answers to its loads before its next instruction, a refused request is sent again after the L1's retry, and a block is done when its last answer comes (needs classify = hw and a subcore_*, latency_queue or nugteren issue)", NULL, 0, 0, 0 },
+	{ "issue_sectors", SS_P_UINT, "256", "block_rr: a tick's rounds go on until the SM has sent this many sectors in it, or a block ended (0: one round a tick). The order of an SM's lines does not depend on it, nor does a round-robin L2's: only when they are sent does, so SMs whose lines touch few sectors keep up with those whose lines touch many, and the L2's merge holds less", NULL, 0, 1u << 20, 0 },
 	{ "subcores", SS_P_UINT, "4", "warp schedulers per SM: warp hw goes to hw % subcores (subcore_* issue)", NULL, 1, 32, 0 },
 	{ "sector_order", SS_P_ENUM, "pyset", "order of a line's sectors: pyset (the reference's Python set order), ascending, first_touch, descending", order_names, 0, 0, 0 },
 	{ "classify", SS_P_ENUM, "ref", "instruction classes: ref (opcode substrings, sticky flags; atomics and reductions counted, not sent), hw (opcode table, generic windows, atomics and reductions sent past the L1, byte masks)", classify_names, 0, 0, 0 },
@@ -338,6 +339,7 @@ struct warp_interleaver {
 	/* parameters */
 	enum issue_policy issue;
 	uint32_t subcores;
+	uint64_t issue_sectors;		/* block_rr: a tick's sectors, at least */
 	bool classify_hw, map_local, drop_ldgsts_shared;
 	uint64_t shared_window, local_window;
 	uint16_t sm;
@@ -351,6 +353,7 @@ struct warp_interleaver {
 	uint64_t begin_arg;		/* the begin's L1 size */
 	bool issuing;			/* inside one */
 	uint64_t issued_at;		/* tick of the last issue event + 1; 0: none */
+	uint64_t tick_sectors;		/* sent in the issue event running */
 	/* issue = block_rr */
 	GArray *resident;		/* struct resident, in dispatch order */
 	/* issue = subcore_*: per kernel */
@@ -430,6 +433,7 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 	ss_component_set_port_flags(c, "tb_in", SS_PORT_SILENT | SS_PORT_DEFERS);
 	w->issue = ss_param_enum(p, "issue");
 	w->subcores = ss_param_uint(p, "subcores");
+	w->issue_sectors = ss_param_uint(p, "issue_sectors");
 	w->classify_hw = ss_param_enum(p, "classify") == 1;
 	w->map_local = ss_param_enum(p, "local_map") == 1;
 	w->drop_ldgsts_shared = ss_param_enum(p, "ldgsts_shared") == 1;
@@ -510,6 +514,7 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 			 uint32_t n, const uint32_t *masks)
 {
+	w->tick_sectors += n;
 	if (G_UNLIKELY(w->mem_runs == MEM_RUNS_UNKNOWN))
 		w->mem_runs = ss_port_peer_flags(w->mem) & SS_PORT_BATCHES
 			    ? MEM_RUNS_ON : MEM_RUNS_OFF;
@@ -909,9 +914,10 @@ static void issue_line(struct warp_interleaver *w, const struct gpu_line *l,
 
 /*
  * One line of each resident block, in dispatch order; blocks that issued
- * their last go, the others keep their order.  Whether any is left.
+ * their last go, the others keep their order.  Whether any is left; in
+ * *finished, whether a block issued its last.
  */
-static bool issue_round(struct warp_interleaver *w)
+static bool issue_round(struct warp_interleaver *w, bool *finished_out)
 {
 	bool finished = false;
 	guint keep = 0;
@@ -947,6 +953,7 @@ static bool issue_round(struct warp_interleaver *w)
 			send_done(w, slot, blk);
 		}
 	}
+	*finished_out = finished;
 	if (!finished)
 		return w->resident->len > 0;
 	for (guint i = 0; i < w->resident->len; i++) {
@@ -1769,7 +1776,22 @@ static void issue_tick(struct ss_engine *e, void *data)
 	w->issuing = true;
 	w->issued_at = ss_engine_now(e) + 1;
 	if (w->issue == ISSUE_BLOCK_RR) {
-		more = issue_round(w);
+		bool finished;
+
+		/*
+		 * Rounds until issue_sectors went down.  An SM's order of
+		 * lines is the same; only the tick each goes in moves, and
+		 * nothing a block_rr run counts depends on it.  A block that
+		 * ends ends the tick: its slot's next block (dynamic dispatch)
+		 * comes at the next tick's start, and must find the rounds
+		 * where it would with one round a tick.  (Titanv-ref, full
+		 * benchmark app, two threads: 0.91 of the wall time with 256
+		 * against one round, 0.92 with 64; 512 and 1024 are slower.)
+		 */
+		w->tick_sectors = 0;
+		do
+			more = issue_round(w, &finished);
+		while (more && !finished && w->tick_sectors < w->issue_sectors);
 	} else if (w->issue == ISSUE_NUGTEREN) {
 		more = nug_tick(w);
 	} else {

@@ -457,6 +457,46 @@ static void test_unknown_warps(void)
 	finish(&rn);
 }
 
+/*
+ * block_rr's rounds per tick (issue_sectors), reference format, blocks of
+ * 3, 1, 2 and 2 lines.  Blocks 0 and 3 alone: one round a tick issues
+ * 0 3 | 0 3 | 0 over three ticks; with 256 sectors a tick the rounds go on
+ * until block 3 ends (a block's end ends the tick), so two ticks.  Blocks
+ * 0, 1, 2 with block 3 refilling block 1's slot at the start of tick 2,
+ * as a dynamic scheduler answers block 1's end in tick 1: the same lines
+ * in the same ticks either way, 3 joining the round of tick 2.  Rounds
+ * that went on past block 1's end would issue 0's last line before 3's
+ * first.
+ */
+static void test_block_rr_rounds(void)
+{
+	static const char *const budget[] = { "issue_sectors = 0\n", "issue_sectors = 256\n" };
+	static const char *const alone[] = {
+		"1:b0w0.0 1:b3w0.0 2:b0w0.1 2:b3w0.1 3:b0w0.2",
+		"1:b0w0.0 1:b3w0.0 1:b0w0.1 1:b3w0.1 2:b0w0.2",
+	};
+	struct sim_run rn;
+
+	for (int i = 0; i < 2; i++) {
+		use_kernel("ppt", 1, 1, 3);
+		start(1, (const uint64_t[]){ 0, 3 }, (const uint32_t[]){ 0, 1 }, 2);
+		last(0, 1);
+		rn = run_ok(1, budget[i]);
+		ASSERT_LOG(issued, alone[i]);
+		finish(&rn);
+
+		use_kernel("ppt", 1, 1, 3);
+		start(1, (const uint64_t[]){ 0, 1, 2 }, (const uint32_t[]){ 0, 1, 2 }, 3);
+		refill(2, 0, 1, 3);
+		last(3, 1);
+		rn = run_ok(1, budget[i]);
+		ASSERT_LOG(issued, "1:b0w0.0 1:b1w0.0 1:b2w0.0 2:b0w0.1 2:b2w0.1 2:b3w0.0 "
+			   "3:b0w0.2 3:b3w0.1");
+		ASSERT_LOG(events, "1:done(0,1,1) 2:done(0,2,2) 3:done(0,0,0) 3:done(0,1,3) 3:end(0)");
+		finish(&rn);
+	}
+}
+
 /* The tick of the first request. */
 static uint64_t first_request(void)
 {
@@ -762,6 +802,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/interleave/issue/gto", test_gto);
 	g_test_add_func("/interleave/issue/dispatch", test_dispatch);
 	g_test_add_func("/interleave/issue/unknown-warps", test_unknown_warps);
+	g_test_add_func("/interleave/issue/block-rr-rounds", test_block_rr_rounds);
 	g_test_add_func("/interleave/issue/last", test_last);
 	g_test_add_func("/interleave/classify/accelsim", test_classify);
 	g_test_add_func("/interleave/classify/ppt", test_ppt_hw);
