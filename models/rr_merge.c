@@ -16,6 +16,7 @@ struct rr_merge *rr_merge_new(unsigned n_inputs, bool arrival,
 	m->arrival = arrival;
 	m->serve = serve;
 	m->ctx = ctx;
+	m->round = g_new(struct rr_round_input, n_inputs);
 	return m;
 }
 
@@ -27,6 +28,7 @@ void rr_merge_free(struct rr_merge *m)
 		g_free(m->fifo[i].slot.buf);
 		g_free(m->fifo[i].whole.buf);
 	}
+	g_free(m->round);
 	g_free(m);
 }
 
@@ -121,6 +123,53 @@ static void drain(struct rr_merge *m)
 		m->serve(m->ctx, &r);
 }
 
+size_t rr_merge_rounds(struct rr_merge *m)
+{
+	size_t rounds = SIZE_MAX;
+	unsigned n = 0;
+
+	if (m->arrival)
+		return 0;
+	for (unsigned k = 0, i = m->cursor; k < m->n_in; k++) {
+		const struct rr_fifo *f = &m->fifo[i];
+
+		if (f->slot.n || !f->ended) {
+			/* an input with nothing yet, or a request kept whole */
+			if (!f->slot.n || f->whole.n)
+				return 0;
+			rounds = MIN(rounds, f->slot.n);
+			m->round[n++] = (struct rr_round_input){
+				f->slot.buf, f->slot.head, f->slot.cap - 1, f,
+			};
+		}
+		if (++i == m->n_in)
+			i = 0;
+	}
+	if (!n)
+		return 0;
+	m->n_round = n;
+	m->in_rounds = true;
+	return rounds;
+}
+
+void rr_merge_rounds_done(struct rr_merge *m, size_t rounds)
+{
+	for (unsigned k = 0; k < m->n_round; k++) {
+		struct rr_fifo *f = (struct rr_fifo *)m->round[k].f;
+
+		f->slot.head = (f->slot.head + rounds) & (f->slot.cap - 1);
+		f->slot.n -= rounds;
+	}
+	m->in_rounds = false;
+}
+
+/* A push or end between rr_merge_rounds() and _done() (see there). */
+static void check_not_in_rounds(const struct rr_merge *m)
+{
+	if (G_UNLIKELY(m->in_rounds))
+		g_error("rr_merge: a request pushed or an input ended while whole rounds were being taken");
+}
+
 void rr_merge_set_drain(struct rr_merge *m, rr_drain_fn drain_fn)
 {
 	m->drain = drain_fn;
@@ -132,6 +181,7 @@ static __attribute__((noinline)) void push_slow(struct rr_merge *m, unsigned i,
 {
 	struct rr_fifo *f = &m->fifo[i];
 
+	check_not_in_rounds(m);
 	if (m->arrival) {
 		m->serve(m->ctx, r);
 		return;
@@ -161,7 +211,8 @@ void rr_merge_push(struct rr_merge *m, unsigned i, const struct mem_req *r)
 {
 	struct rr_fifo *f = &m->fifo[i];
 
-	if (G_LIKELY(!m->arrival && i != m->cursor && f->slot.n != f->slot.cap &&
+	if (G_LIKELY(!(m->arrival | m->in_rounds) && i != m->cursor &&
+		     f->slot.n != f->slot.cap &&
 		     f->slot.n && slot_fits(r, &f->usual))) {
 		slot_put(f, r);
 		return;
@@ -186,6 +237,7 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
 	struct rr_fifo *f = &m->fifo[i];
 	const struct usual u = { .size = run->size, .sm = run->sm, .part_is_addr = true };
 
+	check_not_in_rounds(m);
 	if (!m->arrival && i != m->cursor &&
 	    (!f->slot.n || (f->usual.size == u.size && f->usual.sm == u.sm &&
 			    !f->usual.flags && f->usual.part_is_addr))) {
@@ -226,6 +278,7 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
 
 bool rr_merge_end(struct rr_merge *m, unsigned i)
 {
+	check_not_in_rounds(m);
 	if (m->fifo[i].ended)
 		g_error("rr_merge: input %u ended the kernel twice", i);
 	m->fifo[i].ended = true;

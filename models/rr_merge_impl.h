@@ -91,32 +91,43 @@ static inline void usual_set(struct rr_fifo *f, struct usual u)
  * and is only queued.  (Inside a serve(), where a loop in the graph may
  * push or end an input, the drain that is running takes what was queued.)
  */
+struct rr_round_input;
+
 struct rr_merge {
 	unsigned n_in, cursor, n_ended;
 	bool arrival;			/* no order: serve as they come */
+	bool in_rounds;			/* rr_merge_rounds() .. _done() */
+	unsigned n_round;		/* inputs in round[] */
+	struct rr_round_input *round;	/* n_in of them */
 	rr_serve_fn serve;
 	rr_drain_fn drain;		/* NULL: drain() serves one by one */
 	void *ctx;
 	struct rr_fifo fifo[];
 };
 
+/* The request of f's slot s (not of kind 0) into *r. */
+static inline __attribute__((always_inline)) void
+slot_request(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
+{
+	uint64_t addr = s->addr & ~(uint64_t)SLOT_LOW;
+
+	*r = f->tmpl;
+	r->hdr.kind = s->addr & 15;
+	r->addr = addr;
+	if (f->usual.part_is_addr)
+		r->part_addr = addr;
+	r->mask = s->mask;
+	r->space = (uint8_t)(s->addr >> 4 & 1);
+	r->warp = s->warp;
+}
+
 /* The request at the head of f, out of its ring(s) into *r. */
 static inline void fifo_pop(struct rr_fifo *f, struct mem_req *r)
 {
 	const struct rr_slot *s = (const struct rr_slot *)f->slot.buf + f->slot.head;
-	unsigned kind = s->addr & 15;
 
-	if (G_LIKELY(kind)) {
-		uint64_t addr = s->addr & ~(uint64_t)SLOT_LOW;
-
-		*r = f->tmpl;
-		r->hdr.kind = kind;
-		r->addr = addr;
-		if (f->usual.part_is_addr)
-			r->part_addr = addr;
-		r->mask = s->mask;
-		r->space = (uint8_t)(s->addr >> 4 & 1);
-		r->warp = s->warp;
+	if (G_LIKELY(s->addr & 15)) {
+		slot_request(f, s, r);
 	} else {
 		memcpy(r, (const struct mem_req *)f->whole.buf + f->whole.head, sizeof(*r));
 		f->whole.head = (f->whole.head + 1) & (f->whole.cap - 1);
@@ -152,5 +163,47 @@ rr_merge_take(struct rr_merge *m, struct mem_req *r)
 	}
 	return false;
 }
+
+/*
+ * Whole rounds.  The merge's order is that of (the request's place in its
+ * input's stream, the input), so while every input that has not ended
+ * holds R requests or more, and every ended one still holding some holds
+ * R or more, the next R x (those inputs) requests are the heads of their
+ * rings, round after round in the cursor's order, and taking them needs
+ * none of rr_merge_take()'s per-request bookkeeping (the turn, the ring's
+ * head and count): titanv-ref's L2 takes most of its requests so (the
+ * full benchmark app: drains that find 4 to 16 whole rounds waiting are
+ * half of them, while the SMs send a tick's lines at a time).
+ *
+ * rr_merge_rounds() says how many whole rounds there are (0: none, or an
+ * input holds a request of its `whole` ring) and lists their inputs;
+ * rr_round_take() gives input k's request of round r; rr_merge_rounds_done()
+ * takes the R rounds out.  In between, nothing may push into the merge
+ * or end an input (the rings' places would move): only a loop whose
+ * serving sends nothing that can come back to it takes rounds (an L2
+ * whose level below only counts, SS_PORT_COUNTS), and the merge
+ * g_error()s on a push or end meanwhile.
+ */
+struct rr_round_input {
+	const struct rr_slot *slot;
+	size_t head, mask;
+	const struct rr_fifo *f;
+};
+
+size_t rr_merge_rounds(struct rr_merge *m);
+
+static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr_merge *m)
+{
+	return m->round;
+}
+
+/* Round r's request of input `in`, into *r (as fifo_pop() makes it). */
+static inline __attribute__((always_inline)) void
+rr_round_take(const struct rr_round_input *in, size_t round, struct mem_req *r)
+{
+	slot_request(in->f, in->slot + ((in->head + round) & in->mask), r);
+}
+
+void rr_merge_rounds_done(struct rr_merge *m, size_t rounds);
 
 #endif

@@ -165,7 +165,9 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
  * calls meanwhile.  With `tally` (not NULL), what it sends down is
  * counted there instead (mem.h; for a level below that only counts),
  * the reads, writes, atomics and reductions; anything else still goes
- * to emit, which must send the tally first.
+ * to emit, which must send the tally first.  With a tally nothing it
+ * sends may come back to m during the call (the level below counts and
+ * answers nothing), so the loop takes whole rounds (rr_merge_impl.h).
  */
 struct rr_merge;
 void sc_access_merged(struct sc_cache *c, struct rr_merge *m,

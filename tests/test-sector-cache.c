@@ -1648,9 +1648,20 @@ static void random_request(GRand *rand, const struct sc_config *cfg, uint64_t *l
 		r->flags = MEM_F_BYPASS;
 }
 
+/* run into each merge as its SM's, then empty */
+static void push_run_to(struct mem_run *run, struct rr_merge *a, struct rr_merge *b,
+			struct rr_merge *c)
+{
+	rr_merge_push_run(a, run->sm, run);
+	rr_merge_push_run(b, run->sm, run);
+	rr_merge_push_run(c, run->sm, run);
+	run->n = 0;
+}
+
 /*
- * Random requests (random_request) of four SMs, each SM an input of
- * a round-robin merge, into two merges: one drained by
+ * Random requests (random_request) of four SMs in bursts, in runs
+ * where they fit one (so that a drain finds whole rounds waiting), each
+ * SM an input of a round-robin merge, into two merges: one drained by
  * sc_access_merged, the other serving one by one through sc_access.  The
  * merges serve the same order at the same moments (test-rr-merge), so
  * the two caches must send the same requests down in the same order and
@@ -1676,14 +1687,31 @@ static void access_merged_trial(const struct sc_config *cfg, guint32 seed)
 	gt.m = rr_merge_new(4, false, merged_serve, &gt);
 	rr_merge_set_drain(gb.m, merged_drain);
 	rr_merge_set_drain(gt.m, merged_drain);
-	for (unsigned i = 0; i < 40000; i++) {
-		struct mem_req r;
+	for (unsigned i = 0; i < 40000; ) {
+		/* a burst of one SM's, in runs where its requests fit them */
+		uint16_t sm = (uint16_t)g_rand_int_range(rand, 0, 4);
+		struct mem_run run = { .n = 0 };
 
-		random_request(rand, cfg, &last_addr, &r);
-		rr_merge_push(ga.m, r.sm, &r);
-		rr_merge_push(gb.m, r.sm, &r);
-		rr_merge_push(gt.m, r.sm, &r);
-		if (g_rand_int_range(rand, 0, 2000) == 0) {
+		for (int b = g_rand_int_range(rand, 1, 13); b > 0 && i < 40000; b--, i++) {
+			struct mem_req r;
+
+			random_request(rand, cfg, &last_addr, &r);
+			r.sm = sm;
+			if (g_rand_int_range(rand, 0, 4))
+				r.part_addr = r.addr;
+			if (mem_run_add(&run, &r))
+				continue;
+			if (run.n)
+				push_run_to(&run, ga.m, gb.m, gt.m);
+			if (mem_run_add(&run, &r))
+				continue;
+			rr_merge_push(ga.m, r.sm, &r);
+			rr_merge_push(gb.m, r.sm, &r);
+			rr_merge_push(gt.m, r.sm, &r);
+		}
+		if (run.n)
+			push_run_to(&run, ga.m, gb.m, gt.m);
+		if (g_rand_int_range(rand, 0, 300) == 0) {
 			sc_flush(a.c);
 			sc_flush(b.c);
 			sc_flush(t.c);
