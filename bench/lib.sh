@@ -21,29 +21,31 @@ time_runs() {
 	printf '%-40s %7s s   peak %6s MiB\n' "$name" "$median" "$peak"
 }
 
-# word_pairs NAME BIN A B ARGS...: the warm-up of each, then RUNS pairs
-# of runs, "BIN -q A ARGS" then "BIN -q B ARGS", alternating, so that the
+# quote WORD: WORD as one shell word, for a command given as a string.
+quote() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+# command_pairs NAME CMD1 CMD2: the warm-up of each, then RUNS pairs of
+# runs of the shell commands CMD1 then CMD2, alternating, so that the
 # machine's drift between blocks of runs (up to 1.5x here) cannot skew
 # their ratio; prints each side's median wall, the median of the pairs'
-# ratios A / B and the peak RSS, and leaves them in $median1, $median2
-# and $ratio.
-word_pairs() {
+# ratios CMD1 / CMD2 and the peak RSS (of either, children included),
+# and leaves them in $median1, $median2 and $ratio.
+command_pairs() {
 	name=$1
-	tbin=$2
-	word1=$3
-	word2=$4
-	shift 4
-	for w in "$word1" "$word2"; do
-		"$tbin" -q "$w" "$@" >/dev/null 2>&1 ||
-			{ echo "$0: $name failed: $tbin $w $*" >&2; exit 1; }
+	cmd1=$2
+	cmd2=$3
+	for c in "$cmd1" "$cmd2"; do
+		sh -c "$c" >/dev/null 2>&1 || { echo "$0: $name failed: $c" >&2; exit 1; }
 	done
 	: >"$tmp/pairs"
 	i=0
 	while [ "$i" -lt "$runs" ]; do
-		"$timer" -f '%e %M' -o "$tmp/one1" "$tbin" -q "$word1" "$@" >/dev/null 2>&1 ||
-			{ echo "$0: $name failed: $tbin $word1 $*" >&2; exit 1; }
-		"$timer" -f '%e %M' -o "$tmp/one2" "$tbin" -q "$word2" "$@" >/dev/null 2>&1 ||
-			{ echo "$0: $name failed: $tbin $word2 $*" >&2; exit 1; }
+		"$timer" -f '%e %M' -o "$tmp/one1" sh -c "$cmd1" >/dev/null 2>&1 ||
+			{ echo "$0: $name failed: $cmd1" >&2; exit 1; }
+		"$timer" -f '%e %M' -o "$tmp/one2" sh -c "$cmd2" >/dev/null 2>&1 ||
+			{ echo "$0: $name failed: $cmd2" >&2; exit 1; }
 		printf '%s %s\n' "$(tail -n 1 "$tmp/one1")" "$(tail -n 1 "$tmp/one2")" >>"$tmp/pairs"
 		i=$((i + 1))
 	done
@@ -55,6 +57,21 @@ word_pairs() {
 		awk '{ printf "%.1f", $1 / 1024 }')
 	printf '%-40s %7s s / %s s   %sx   peak %6s MiB\n' "$name" \
 		"$median1" "$median2" "$ratio" "$peak"
+}
+
+# word_pairs NAME BIN A B ARGS...: command_pairs of "BIN -q A ARGS" and
+# "BIN -q B ARGS".
+word_pairs() {
+	wname=$1
+	wbin=$(quote "$2")
+	wrest=""
+	word1=$(quote "$3")
+	word2=$(quote "$4")
+	shift 4
+	for a in "$@"; do
+		wrest="$wrest $(quote "$a")"
+	done
+	command_pairs "$wname" "$wbin -q $word1$wrest" "$wbin -q $word2$wrest"
 }
 
 # thread_pairs NAME BIN ARGS...: word_pairs of BIN ARGS on one thread and
