@@ -33,6 +33,10 @@ struct op_base {
  * OP_UNKNOWN for one the table lacks. */
 struct op_base op_base_of(const char *op, size_t n);
 
+/* The same answer from the table searched entry by entry: op_base_of()'s
+ * plain model, for tests. */
+struct op_base op_base_scan(const char *op, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
