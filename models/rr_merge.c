@@ -131,7 +131,7 @@ size_t rr_merge_rounds(struct rr_merge *m)
 	if (m->arrival)
 		return 0;
 	for (unsigned k = 0, i = m->cursor; k < m->n_in; k++) {
-		const struct rr_fifo *f = &m->fifo[i];
+		struct rr_fifo *f = &m->fifo[i];
 
 		if (f->slot.n || !f->ended) {
 			/* an input with nothing yet, or a request kept whole */
@@ -155,7 +155,7 @@ size_t rr_merge_rounds(struct rr_merge *m)
 void rr_merge_rounds_done(struct rr_merge *m, size_t rounds)
 {
 	for (unsigned k = 0; k < m->n_round; k++) {
-		struct rr_fifo *f = (struct rr_fifo *)m->round[k].f;
+		struct rr_fifo *f = m->round[k].f;
 
 		f->slot.head = (f->slot.head + rounds) & (f->slot.cap - 1);
 		f->slot.n -= rounds;

@@ -185,15 +185,18 @@ rr_merge_take(struct rr_merge *m, struct mem_req *r)
  * g_error()s on a push or end meanwhile.
  */
 struct rr_round_input {
-	const struct rr_slot *slot;
+	const struct rr_slot *slot;	/* f's ring, as it was at rr_merge_rounds() */
 	size_t head, mask;
-	const struct rr_fifo *f;
+	struct rr_fifo *f;
 };
 
 size_t rr_merge_rounds(struct rr_merge *m);
 
-static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr_merge *m)
+/* The inputs of the rounds, *n of them, in the order of a round. */
+static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr_merge *m,
+								  unsigned *n)
 {
+	*n = m->n_round;
 	return m->round;
 }
 

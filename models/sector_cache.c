@@ -1570,18 +1570,24 @@ static noinline bool prefetch_sets(const struct sc_cache *c, const struct mem_re
 
 /* The access path of a request, per write policy combination, extension
  * and geometry: a 32-byte one inline, any other by its sectors. */
+/* Request *r served: a 32-byte one inline, any other by its sectors. */
+#define SC_SERVE(r, wh, wm, ext, geo)						\
+	do {									\
+		if (G_UNLIKELY((r)->size != MEM_ATOM))				\
+			access_sectors(c, (r));					\
+		else if ((r)->hdr.kind == MEM_WRITE)				\
+			serve_atom(c, (r), kind_stats(c->st, (r)), SIZE_MAX, true,	\
+				   SC_##wh, SC_##wm, ext, geo);			\
+		else								\
+			serve_atom(c, (r), kind_stats(c->st, (r)), SIZE_MAX, false,	\
+				   SC_##wh, SC_##wm, ext, geo);			\
+	} while (0)
+
 #define SC_ACCESS_FN_X(wh, wm, x, ext, geo)					\
 static void access_##wh##_##wm##_##x(struct sc_cache *c,			\
 				     const struct mem_req *r)			\
 {										\
-	if (G_UNLIKELY(r->size != MEM_ATOM))					\
-		access_sectors(c, r);						\
-	else if (r->hdr.kind == MEM_WRITE)					\
-		serve_atom(c, r, kind_stats(c->st, r), SIZE_MAX, true,		\
-			   SC_##wh, SC_##wm, ext, geo);				\
-	else									\
-		serve_atom(c, r, kind_stats(c->st, r), SIZE_MAX, false,		\
-			   SC_##wh, SC_##wm, ext, geo);				\
+	SC_SERVE(r, wh, wm, ext, geo);						\
 }
 
 #define SC_ACCESS_FN(wh, wm)							\
@@ -1614,19 +1620,6 @@ SC_ACCESS_FN(WRITE_THROUGH, FETCH)
  * its first entry: per entry only the address and the byte mask change,
  * the direction is decided once and so are the counters of the kind.
  */
-/* sc_access_merged()'s loops: request q served. */
-#define SC_MERGED_SERVE(wh, wm, geo)						\
-	do {									\
-		if (G_UNLIKELY(q.size != MEM_ATOM))				\
-			access_sectors(c, &q);					\
-		else if (q.hdr.kind == MEM_WRITE)				\
-			serve_atom(c, &q, kind_stats(c->st, &q), SIZE_MAX, true,	\
-				   SC_##wh, SC_##wm, false, geo);		\
-		else								\
-			serve_atom(c, &q, kind_stats(c->st, &q), SIZE_MAX, false,	\
-				   SC_##wh, SC_##wm, false, geo);		\
-	} while (0)
-
 #define SC_RUN_UNIFORM_LOOP(wh, wm, is_write, geo)				\
 	for (unsigned k = 0; k < n; k++) {					\
 		const struct mem_run_entry e = run->req[k];			\
@@ -1676,18 +1669,18 @@ static noinline void merged_##wh##_##wm##_##x(struct sc_cache *c,		\
 										\
 	/* with a tally nothing served can come back (sc_access_merged()) */	\
 	while (c->tally && (rounds = rr_merge_rounds(m))) {			\
-		const struct rr_round_input *in = rr_merge_round_inputs(m);	\
-		const unsigned n_in = m->n_round;				\
+		unsigned n_in;							\
+		const struct rr_round_input *in = rr_merge_round_inputs(m, &n_in);	\
 										\
 		for (size_t r = 0; r < rounds; r++)				\
 			for (unsigned i = 0; i < n_in; i++) {			\
 				rr_round_take(&in[i], r, &q);			\
-				SC_MERGED_SERVE(wh, wm, geo);			\
+				SC_SERVE(&q, wh, wm, false, geo);		\
 			}							\
 		rr_merge_rounds_done(m, rounds);				\
 	}									\
 	while (rr_merge_take(m, &q))						\
-		SC_MERGED_SERVE(wh, wm, geo);					\
+		SC_SERVE(&q, wh, wm, false, geo);				\
 }
 
 #define SC_RUN_FN(wh, wm)							\
