@@ -63,6 +63,29 @@ enum body_state {
 	B_WARP,			/* after 'insts =': instruction lines */
 };
 
+/*
+ * What reading instruction lines takes, apart from where they are in the
+ * file: the kernel's grammar, the line's place for messages, its warp,
+ * and the builder and opcode cache its block goes to.  The reading thread
+ * has one (as_state.in); so has each thread that reads a load's blocks
+ * beside it (struct as_pool).
+ */
+struct as_lines {
+	unsigned version;		/* integer part */
+	bool lineinfo;
+	unsigned n_imm;			/* trailing immediates */
+	bool val_layout;		/* then Val|NoVal and values */
+	const char *name;		/* the file, as messages name it */
+	uint64_t lineno;		/* the line being read */
+	uint32_t warp;
+	bool keep;			/* the block is built, not only checked */
+	struct trace_reader *t;
+	struct block_loader *l;		/* the block's builder, the opcodes */
+	/* the tokens of one line (slow_instruction) */
+	char **tok, **tend;
+	size_t cap_tok;
+};
+
 struct as_state {
 	char *list_name;
 	GArray *entries;		/* struct as_entry */
@@ -70,10 +93,7 @@ struct as_state {
 	/* the current kernel */
 	const struct as_entry *cur;
 	struct line_reader lr;
-	unsigned version;		/* integer part */
-	bool lineinfo;
-	unsigned n_imm;			/* trailing immediates */
-	bool val_layout;		/* then Val|NoVal and values */
+	struct as_lines in;		/* this thread's, with the grammar */
 	uint64_t gx, gy, gz;
 	uint64_t warps;			/* per block */
 	bool validated;			/* the whole file has been read once */
@@ -82,17 +102,16 @@ struct as_state {
 	GArray *seen;			/* struct seen_block, ascending id */
 	/* the block being read */
 	uint64_t bx, by, bz, blk;
-	bool keep;
 	GArray *warps_seen;		/* uint32_t, ascending */
-	uint32_t warp;
 	uint64_t insts, n_insts, insts_line;
 	/* the blocks the current load wants */
 	const uint64_t *want;
 	size_t n_want, left;
-	/* the tokens of one line */
-	char **tok, **tend;
-	size_t cap_tok;
 };
+
+/* An error at the line just read; false, to end the caller's check. */
+#define line_error(s, err, ...) \
+	(trace_error((err), (s)->lr.name, (s)->lr.lineno, __VA_ARGS__), false)
 
 static void entry_clear(gpointer p)
 {
@@ -156,6 +175,8 @@ static bool as_open(struct trace_reader *t, const char *list, GError **err)
 	g_array_set_clear_func(s->entries, entry_clear);
 	s->seen = g_array_new(FALSE, FALSE, sizeof(struct seen_block));
 	s->warps_seen = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	s->in.t = t;
+	s->in.l = &t->loader;
 	lr_init(&s->lr);
 	lr_init(&r);
 	if (!lr_open(&r, list, s->list_name, NULL, err)) {
@@ -201,8 +222,8 @@ static void as_close(struct trace_reader *t)
 	g_array_free(s->entries, TRUE);
 	g_array_free(s->seen, TRUE);
 	g_array_free(s->warps_seen, TRUE);
-	g_free(s->tok);
-	g_free(s->tend);
+	g_free(s->in.tok);
+	g_free(s->in.tend);
 	g_free(s->list_name);
 	g_free(s);
 	t->state = NULL;
@@ -276,8 +297,8 @@ static bool parse_format(struct as_state *s, char *line)
 	char **w = g_strsplit_set(line, " \t", -1);
 	bool after = false;
 
-	s->n_imm = 0;
-	s->val_layout = false;
+	s->in.n_imm = 0;
+	s->in.val_layout = false;
 	for (char **p = w; *p; p++) {
 		if (!after) {
 			after = !strcmp(*p, "[mem_addresses]");
@@ -285,9 +306,9 @@ static bool parse_format(struct as_state *s, char *line)
 		}
 		if (!strcmp(*p, "immediate") || !strcmp(*p, "immediate1") ||
 		    !strcmp(*p, "immediate2"))
-			s->n_imm++;
+			s->in.n_imm++;
 		else if (strstr(*p, "NoVal"))
-			s->val_layout = true;
+			s->in.val_layout = true;
 	}
 	g_strfreev(w);
 	return after;
@@ -362,7 +383,7 @@ static bool header_value(struct trace_reader *t, struct as_state *s,
 				    trace_show(&sh, v, strlen(v)));
 			return false;
 		}
-		s->version = (unsigned)u;
+		s->in.version = (unsigned)u;
 		return true;
 	}
 	}
@@ -387,7 +408,7 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 	int rc;
 
 	*begin = false;
-	s->lineinfo = false;
+	s->in.lineinfo = false;
 	while ((rc = lr_next(&s->lr, &line, &len, err)) > 0) {
 		char *eq;
 		int key;
@@ -431,7 +452,7 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 					    trace_show(&sh, eq + 3, strlen(eq + 3)));
 				return false;
 			}
-			s->lineinfo = eq[3] == '1';
+			s->in.lineinfo = eq[3] == '1';
 		} else if (!strcmp(line + 1, "shmem base_addr") ||
 			   !strcmp(line + 1, "local mem base_addr")) {
 			/* the generic windows, for hw classification */
@@ -477,8 +498,8 @@ static bool read_header(struct trace_reader *t, struct as_state *s,
 		}
 	}
 	if (!have_format) {
-		s->n_imm = s->version < 5 ? 0 : s->version == 5 ? 1 : 2;
-		s->val_layout = s->version >= 6;
+		s->in.n_imm = s->in.version < 5 ? 0 : s->in.version == 5 ? 1 : 2;
+		s->in.val_layout = s->in.version >= 6;
 	}
 	return true;
 }
@@ -538,6 +559,7 @@ static bool as_next_kernel(struct trace_reader *t, bool *end, GError **err)
 	s->cur = &g_array_index(s->entries, struct as_entry, s->next);
 	t->kernel.id = (uint32_t)++s->next;
 	t->kernel.trace_file = s->cur->name;
+	s->in.name = s->cur->name;
 	if (!lr_open(&s->lr, s->cur->path, s->cur->name, NULL, err) ||
 	    !read_header(t, s, &begin, err)) {
 		lr_close(&s->lr);
@@ -640,47 +662,47 @@ static bool wanted(const struct as_state *s, uint64_t id)
  * trailing fields of '#traces format'.
  */
 
-static inline size_t tlen(const struct as_state *s, size_t k)
+static inline size_t tlen(const struct as_lines *s, size_t k)
 {
 	return (size_t)(s->tend[k] - s->tok[k]);
 }
 
 /* An error at the line just read; false, to end the caller's check. */
-#define line_error(s, err, ...) \
-	(trace_error((err), (s)->lr.name, (s)->lr.lineno, __VA_ARGS__), false)
+#define lines_error(s, err, ...) \
+	(trace_error((err), (s)->name, (s)->lineno, __VA_ARGS__), false)
 
-static G_GNUC_NO_INLINE bool bad_token(struct as_state *s, size_t k,
+static G_GNUC_NO_INLINE bool bad_token(struct as_lines *s, size_t k,
 					const char *what, const char *expect,
 					GError **err)
 {
 	struct shown sh;
 
-	return line_error(s, err, "%s '%s' is not %s", what,
+	return lines_error(s, err, "%s '%s' is not %s", what,
 			  trace_show(&sh, s->tok[k], tlen(s, k)), expect);
 }
 
-static bool bad_address(struct as_state *s, size_t k, const char *what,
+static bool bad_address(struct as_lines *s, size_t k, const char *what,
 			const char *expect, GError **err)
 {
 	struct shown sh;
 
-	return line_error(s, err, "cannot decode addresses: %s '%s' is not %s",
+	return lines_error(s, err, "cannot decode addresses: %s '%s' is not %s",
 			  what, trace_show(&sh, s->tok[k], tlen(s, k)), expect);
 }
 
-static G_GNUC_NO_INLINE bool truncated(struct as_state *s, const char *what,
+static G_GNUC_NO_INLINE bool truncated(struct as_lines *s, const char *what,
 					GError **err)
 {
-	return line_error(s, err, "truncated instruction line: no %s", what);
+	return lines_error(s, err, "truncated instruction line: no %s", what);
 }
 
-static bool trailing_error(struct as_state *s, size_t got, GError **err)
+static bool trailing_error(struct as_lines *s, size_t got, GError **err)
 {
 	if (s->val_layout)
-		return line_error(s, err,
+		return lines_error(s, err,
 				  "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got %zu",
 				  s->n_imm, s->n_imm == 1 ? "" : "s", got);
-	return line_error(s, err,
+	return lines_error(s, err,
 			  "expected %u field%s after the operands (per '#traces format'), got %zu",
 			  s->n_imm, s->n_imm == 1 ? "" : "s", got);
 }
@@ -702,7 +724,7 @@ static inline uint64_t blank_bytes(const char *p)
 	return ~(((x & ~HIGH_BITS) + 0x5f5f5f5f5f5f5f5fULL) | x) & HIGH_BITS;
 }
 
-static size_t split(struct as_state *s, char *p, size_t len)
+static size_t split(struct as_lines *s, char *p, size_t len)
 {
 	uint64_t in_token = 0;	/* the previous byte's flag, at bit 7 */
 	size_t n_start = 0, n_end = 0;
@@ -724,7 +746,7 @@ static size_t split(struct as_state *s, char *p, size_t len)
 	return n_end;
 }
 #else
-static size_t split(struct as_state *s, char *p, size_t len)
+static size_t split(struct as_lines *s, char *p, size_t len)
 {
 	char *q = p, *end = p + len;
 	size_t n = 0;
@@ -746,7 +768,7 @@ static size_t split(struct as_state *s, char *p, size_t len)
 }
 #endif
 
-static size_t tokenize(struct as_state *s, char *p, size_t len)
+static size_t tokenize(struct as_lines *s, char *p, size_t len)
 {
 	size_t most = len / 2 + 1;	/* "a b c" */
 
@@ -768,7 +790,7 @@ static bool contains(const char *s, size_t n, const char *what)
 	return false;
 }
 
-static bool is_val(const struct as_state *s, size_t k)
+static bool is_val(const struct as_lines *s, size_t k)
 {
 	size_t n = tlen(s, k);
 
@@ -776,7 +798,7 @@ static bool is_val(const struct as_state *s, size_t k)
 		(n == 5 && !memcmp(s->tok[k], "NoVal", 5));
 }
 
-static inline bool decimal_field(struct as_state *s, size_t k,
+static inline bool decimal_field(struct as_lines *s, size_t k,
 				 const char *what, uint64_t max, uint64_t *v,
 				 GError **err)
 {
@@ -787,7 +809,7 @@ static inline bool decimal_field(struct as_state *s, size_t k,
 }
 
 /* Registers: R<n>, UR<n>, P<n>, UP<n>, ...: a name, never a number. */
-static inline bool registers(struct as_state *s, size_t *i, size_t nt,
+static inline bool registers(struct as_lines *s, size_t *i, size_t nt,
 			     const char *count_what, const char *reg_what,
 			     GError **err)
 {
@@ -811,7 +833,7 @@ static inline bool registers(struct as_state *s, size_t *i, size_t nt,
  * payload starting at token i; `stop` = where the trailing fields and
  * the Val block can begin (the first Val|NoVal, or the line's end).
  */
-static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
+static bool decode(struct as_lines *s, size_t i, size_t stop, uint32_t n,
 		   uint64_t *lanes, GError **err)
 {
 	uint64_t mode, base;
@@ -820,7 +842,7 @@ static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
 	int64_t d;
 
 	if (stop <= i)
-		return line_error(s, err,
+		return lines_error(s, err,
 				  "cannot decode addresses: no address mode after the memory width");
 	avail = stop - i - 1;	/* tokens after the mode */
 	if (!parse_u64(s->tok[i], tlen(s, i), &mode))
@@ -829,7 +851,7 @@ static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
 	switch (mode) {
 	case 0:
 		if (avail < n)
-			return line_error(s, err,
+			return lines_error(s, err,
 					  "cannot decode addresses: mode 0 with %zu addresses for %u active lanes",
 					  avail, n);
 		for (uint32_t k = 0; k < n; k++, i++)
@@ -841,7 +863,7 @@ static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
 		return true;
 	case 1:
 		if (avail < 2)
-			return line_error(s, err,
+			return lines_error(s, err,
 					  "cannot decode addresses: mode 1 needs a base address and a stride");
 		if (!parse_hex64(s->tok[i], tlen(s, i), &base))
 			return bad_address(s, i, "base address", "hexadecimal",
@@ -859,14 +881,14 @@ static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
 		size_t deltas;
 
 		if (avail < 1)
-			return line_error(s, err,
+			return lines_error(s, err,
 					  "cannot decode addresses: mode 2 without a base address");
 		if (avail - 1 < s->n_imm)
 			return trailing_error(s, avail - 1, err);
 		deltas = avail - 1 - s->n_imm;
 		/* n - 1 from Accel-Sim's tracer, n from other writers */
 		if (deltas != n && deltas + 1 != n)
-			return line_error(s, err,
+			return lines_error(s, err,
 					  "mode 2 with %zu deltas for %u active lanes",
 					  deltas, n);
 		if (!parse_hex64(s->tok[i], tlen(s, i), &base))
@@ -884,7 +906,7 @@ static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
 		return true;
 	}
 	}
-	return line_error(s, err, "cannot decode addresses: unknown mode %s",
+	return lines_error(s, err, "cannot decode addresses: unknown mode %s",
 			  trace_show(&sh, s->tok[i - 1], tlen(s, i - 1)));
 }
 
@@ -894,7 +916,7 @@ static bool decode(struct as_state *s, size_t i, size_t stop, uint32_t n,
  * (shared, unknown spaces) or dropped; lanes[0..n-1] are the addresses of
  * mask's active lanes.  op ends at op_end, where a NUL is written.
  */
-static bool keep_line(struct trace_reader *t, struct as_state *s, char *op,
+static bool keep_line(struct as_lines *s, char *op,
 		      size_t baselen, char *op_end, uint64_t mask, uint32_t n,
 		      const uint64_t *lanes, uint64_t round, GError **err)
 {
@@ -905,17 +927,17 @@ static bool keep_line(struct trace_reader *t, struct as_state *s, char *op,
 	if (base.cls < OP_LOAD) {
 		/* shared address 0 is a real address: the mask decides */
 		if (base.cls == OP_SHARED) {
-			t->build.n_shared += mask != 0;
+			s->l->build.n_shared += mask != 0;
 		} else if (base.cls == OP_UNKNOWN) {
 			uint32_t k = 0;
 
 			while (k < n && !lanes[k])
 				k++;
-			t->build.n_unknown += k < n;
+			s->l->build.n_unknown += k < n;
 		}
 		return true;
 	}
-	dst = builder_reserve(&t->build, n);
+	dst = builder_reserve(&s->l->build, n);
 	/* the k-th active lane is the k-th set bit of the mask */
 	for (uint32_t k = 0, rest = (uint32_t)mask; k < n; k++, rest &= rest - 1) {
 		if (lanes[k]) {
@@ -926,10 +948,10 @@ static bool keep_line(struct trace_reader *t, struct as_state *s, char *op,
 	if (!m)
 		return true;
 	if (round > UINT32_MAX)
-		return line_error(s, err, "warp %u has more than %u instruction lines",
+		return lines_error(s, err, "warp %u has more than %u instruction lines",
 				  s->warp, UINT32_MAX);
 	*op_end = '\0';	/* a blank, or the line's end */
-	builder_add(&t->build, round << 32 | s->warp, trace_intern(t, op), m,
+	builder_add(&s->l->build, round << 32 | s->warp, loader_intern(s->t, s->l, op, (size_t)(op_end - op)), m,
 		    s->warp, listed);
 	return true;
 }
@@ -945,7 +967,7 @@ static inline bool is_bulk_copy(const char *op, size_t baselen)
  * every malformed one reported.  Well-formed lines mostly take the one-pass
  * fast_instruction() below instead.
  */
-static bool slow_instruction(struct trace_reader *t, struct as_state *s,
+static bool slow_instruction(struct as_lines *s,
 			     char *line, size_t len, uint64_t round,
 			     GError **err)
 {
@@ -993,7 +1015,7 @@ static bool slow_instruction(struct trace_reader *t, struct as_state *s,
 	baselen = dot ? (size_t)(dot - op) : tlen(s, opi);
 	/* counted as instructions of no known space */
 	if (is_bulk_copy(op, baselen)) {
-		t->build.n_unknown += s->keep && mask;
+		s->l->build.n_unknown += s->keep && mask;
 		return true;
 	}
 	if (!registers(s, &i, nt, "source count", "source register", err))
@@ -1012,7 +1034,7 @@ static bool slow_instruction(struct trace_reader *t, struct as_state *s,
 		for (stop = i; stop < nt && !is_val(s, stop); stop++)
 			;
 		if (stop == nt)
-			return line_error(s, err,
+			return lines_error(s, err,
 					  "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got no Val or NoVal",
 					  s->n_imm, s->n_imm == 1 ? "" : "s");
 	}
@@ -1026,7 +1048,7 @@ static bool slow_instruction(struct trace_reader *t, struct as_state *s,
 		return false;
 	if (!s->keep)
 		return true;
-	return keep_line(t, s, op, baselen, s->tend[opi], mask, n, lanes, round,
+	return keep_line(s, op, baselen, s->tend[opi], mask, n, lanes, round,
 			 err);
 }
 
@@ -1134,7 +1156,7 @@ static inline bool fast_rest_is(char *p, const char *end, unsigned want)
 	}
 }
 
-static bool fast_instruction(struct trace_reader *t, struct as_state *s,
+static bool fast_instruction(struct as_lines *s,
 			     char *line, size_t len, uint64_t round,
 			     bool *ok, GError **err)
 {
@@ -1164,7 +1186,7 @@ static bool fast_instruction(struct trace_reader *t, struct as_state *s,
 	dot = memchr(op, '.', (size_t)(op_end - op));
 	baselen = dot ? (size_t)(dot - op) : (size_t)(op_end - op);
 	if (is_bulk_copy(op, baselen)) {
-		t->build.n_unknown += s->keep && mask;
+		s->l->build.n_unknown += s->keep && mask;
 		*ok = true;
 		return true;
 	}
@@ -1220,20 +1242,28 @@ static bool fast_instruction(struct trace_reader *t, struct as_state *s,
 	}
 	if (!fast_rest_is(p, end, s->n_imm))
 		return false;
-	*ok = !s->keep || keep_line(t, s, op, baselen, op_end, mask, n, lanes,
+	*ok = !s->keep || keep_line(s, op, baselen, op_end, mask, n, lanes,
 				    round, err);
 	return true;
+}
+
+/* Instruction line `round` of warp s->warp, at line s->lineno. */
+static bool read_instruction(struct as_lines *s, char *line, size_t len,
+			     uint64_t round, GError **err)
+{
+	bool ok;
+
+	if (!s->val_layout && fast_instruction(s, line, len, round, &ok, err))
+		return ok;
+	return slow_instruction(s, line, len, round, err);
 }
 
 static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 			size_t len, GError **err)
 {
-	uint64_t round = s->n_insts++;
-	bool ok;
-
-	if (!s->val_layout && fast_instruction(t, s, line, len, round, &ok, err))
-		return ok;
-	return slow_instruction(t, s, line, len, round, err);
+	(void)t;
+	s->in.lineno = s->lr.lineno;
+	return read_instruction(&s->in, line, len, s->n_insts++, err);
 }
 
 /*
@@ -1265,7 +1295,7 @@ static bool end_warp(struct as_state *s, GError **err)
 		return true;
 	trace_error(err, s->lr.name, s->insts_line,
 		    "warp %u: 'insts = %" G_GUINT64_FORMAT "' but %" G_GUINT64_FORMAT " instruction lines",
-		    s->warp, s->insts, s->n_insts);
+		    s->in.warp, s->insts, s->n_insts);
 	return false;
 }
 
@@ -1273,10 +1303,10 @@ static bool end_block(struct trace_reader *t, struct as_state *s,
 		      GError **err)
 {
 	s->state = B_OUTSIDE;
-	if (!s->keep)
+	if (!s->in.keep)
 		return true;
 	s->left--;
-	return trace_finish_block(t, s->blk, true, err);
+	return trace_store_block(t, &s->in.l->build, s->blk, true, err);
 }
 
 /* A value of a block or warp line as a message quotes it. */
@@ -1312,9 +1342,9 @@ static bool thread_block(struct trace_reader *t, struct as_state *s,
 		return line_error(s, err, "thread block " TB_FMT " listed twice",
 				  d[0], d[1], d[2]);
 	s->pos++;
-	s->keep = wanted(s, s->blk) && !trace_find_block(t, s->blk);
-	if (s->keep)
-		builder_reset(&t->build);
+	s->in.keep = wanted(s, s->blk) && !trace_find_block(t, s->blk);
+	if (s->in.keep)
+		builder_reset(&s->in.l->build);
 	g_array_set_size(s->warps_seen, 0);
 	s->state = B_BLOCK;
 	return true;
@@ -1333,7 +1363,7 @@ static bool warp_line(struct as_state *s, const char *v, GError **err)
 				  "'warp = %s' before 'thread block = x,y,z'", show(v));
 	case B_WARP_HDR:
 		return line_error(s, err, "warp %u: 'warp = %s' before 'insts = K'",
-				  s->warp, show(v));
+				  s->in.warp, show(v));
 	case B_WARP:
 		if (!end_warp(s, err))
 			return false;
@@ -1352,7 +1382,7 @@ static bool warp_line(struct as_state *s, const char *v, GError **err)
 		return line_error(s, err,
 				  "warp %" G_GUINT64_FORMAT " listed twice in thread block " TB_FMT,
 				  w, s->bx, s->by, s->bz);
-	s->warp = (uint32_t)w;
+	s->in.warp = (uint32_t)w;
 	s->state = B_WARP_HDR;
 	return true;
 }
@@ -1369,7 +1399,7 @@ static bool insts_line(struct as_state *s, const char *v, GError **err)
 				  show(v));
 	case B_WARP:
 		return line_error(s, err, "warp %u: a second 'insts =' line",
-				  s->warp);
+				  s->in.warp);
 	case B_WARP_HDR:
 		break;
 	}
@@ -1398,12 +1428,12 @@ static bool stray_line(struct as_state *s, const char *p, GError **err)
 	case B_WARP_HDR:
 		return line_error(s, err,
 				  "warp %u: instruction line before 'insts = K'",
-				  s->warp);
+				  s->in.warp);
 	case B_WARP:
 		break;
 	}
 	return line_error(s, err, "unexpected line '%s' in warp %u",
-			  trace_show(&sh, p, strlen(p)), s->warp);
+			  trace_show(&sh, p, strlen(p)), s->in.warp);
 }
 
 /*
@@ -1458,7 +1488,7 @@ static bool scan(struct trace_reader *t, struct as_state *s, bool first,
 			case B_WARP_HDR:
 				return line_error(s, err,
 						  "warp %u: #END_TB before 'insts = K'",
-						  s->warp);
+						  s->in.warp);
 			case B_WARP:
 				if (!end_warp(s, err))
 					return false;

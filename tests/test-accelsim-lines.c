@@ -42,65 +42,71 @@ static const struct setting settings[] = {
 static GPtrArray *lines;		/* char *, each a line without its end */
 static guint n_fast, n_real_fast, n_real;	/* what the fast path took */
 
-static void state_init(struct as_state *s, struct trace_reader *t,
-		       const struct setting *set)
+static void state_init(struct as_lines *s, struct trace_reader *t,
+		       struct block_loader *l, const struct setting *set)
 {
 	memset(s, 0, sizeof(*s));
 	memset(t, 0, sizeof(*t));
-	lr_init(&s->lr);
-	/* what the messages call the file; lr_free leaves it (nothing open) */
-	s->lr.name = (char *)"t.traceg";
-	s->lr.lineno = 7;
+	loader_init(l);
+	pthread_mutex_init(&t->lock, NULL);
+	/* what the messages call the file and line */
+	s->name = "t.traceg";
+	s->lineno = 7;
 	s->version = set->version;
 	s->lineinfo = set->lineinfo;
 	s->n_imm = set->n_imm;
 	s->keep = set->keep;
 	s->warp = 3;
+	s->t = t;
+	s->l = l;
 	t->strings = g_string_chunk_new(256);
 }
 
-static void state_free(struct as_state *s, struct trace_reader *t,
-		       struct outcome *o)
+static void state_free(struct as_lines *s, struct trace_reader *t,
+		       struct block_loader *l, struct outcome *o)
 {
-	o->build = t->build;	/* moved: freed by outcome_free */
+	o->build = l->build;	/* moved: freed by outcome_free */
+	memset(&l->build, 0, sizeof(l->build));
+	loader_free(l);
+	pthread_mutex_destroy(&t->lock);
 	g_free(s->tok);
 	g_free(s->tend);
-	lr_free(&s->lr);
 	/* the opcodes the builder points at stay until outcome_free */
 }
 
 static void run_one(const char *line, const struct setting *set, bool fast,
 		    struct outcome *o, GStringChunk **strings)
 {
-	struct as_state s;
+	struct as_lines s;
 	struct trace_reader t;
+	struct block_loader l;
 	GError *err = NULL;
 	size_t len = strlen(line);
 	char *buf = g_malloc0(len + LR_SLACK + 1);
 
 	memcpy(buf, line, len);
-	state_init(&s, &t, set);
+	state_init(&s, &t, &l, set);
 	memset(o, 0, sizeof(*o));
 	if (fast) {
-		o->handled = fast_instruction(&t, &s, buf, len, 5, &o->ok, &err);
+		o->handled = fast_instruction(&s, buf, len, 5, &o->ok, &err);
 		if (!o->handled) {
 			/* a refusal changes nothing: the exact parser starts afresh */
-			g_assert_cmpuint(t.build.n_pend, ==, 0);
-			g_assert_cmpuint(t.build.n_shared, ==, 0);
-			g_assert_cmpuint(t.build.n_unknown, ==, 0);
+			g_assert_cmpuint(l.build.n_pend, ==, 0);
+			g_assert_cmpuint(l.build.n_shared, ==, 0);
+			g_assert_cmpuint(l.build.n_unknown, ==, 0);
 			g_assert_null(err);
 			g_assert_cmpmem(buf, len, line, len);
 		}
 	} else {
 		o->handled = true;
-		o->ok = slow_instruction(&t, &s, buf, len, 5, &err);
+		o->ok = slow_instruction(&s, buf, len, 5, &err);
 	}
 	g_assert_true(!o->handled || o->ok == (err == NULL));
 	if (err) {
 		o->error = g_strdup(err->message);
 		g_error_free(err);
 	}
-	state_free(&s, &t, o);
+	state_free(&s, &t, &l, o);
 	*strings = t.strings;
 	g_free(buf);
 }
