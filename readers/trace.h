@@ -70,9 +70,10 @@ bool trace_load_blocks(struct trace_reader *t, const uint64_t *ids, size_t n,
 /*
  * How many threads may read the blocks of one load (1, the default: the
  * caller's alone).  Formats that read each block on its own (the paper
- * tracer's, a file per block) share a load among that many; the blocks,
- * and any error, are those of one thread.  Accel-Sim's format, whose
- * kernel is one file read in order, reads on the caller's.
+ * tracer's, a file per block) share a load among that many; Accel-Sim's,
+ * whose kernel is one file read in order, follows the file on the
+ * caller's thread and hands blocks' instruction lines to the others.
+ * The blocks, and any error, are those of one thread.
  */
 void trace_set_loaders(struct trace_reader *t, unsigned n);
 

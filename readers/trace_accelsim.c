@@ -107,6 +107,9 @@ struct as_state {
 	/* the blocks the current load wants */
 	const uint64_t *want;
 	size_t n_want, left;
+	struct as_pool *pool;		/* the scan's helpers, NULL: none */
+	/* blocks handed to a pool in slabs, and slabs read here after all */
+	uint64_t n_slabs, n_taken_back;
 };
 
 /* An error at the line just read; false, to end the caller's check. */
@@ -520,8 +523,8 @@ static uint64_t as_kernel_bytes(struct trace_reader *t, size_t i)
 	return g_stat(e->path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
-static bool scan(struct trace_reader *t, struct as_state *s, bool first,
-		 bool stop_early, GError **err);
+static bool pooled_scan(struct trace_reader *t, struct as_state *s, bool first,
+			bool stop_early, GError **err);
 
 /* The rest of the first pass, keeping nothing: the current kernel's
  * file is then known to be well-formed. */
@@ -533,7 +536,7 @@ static bool finish_first_pass(struct trace_reader *t, struct as_state *s,
 	s->want = NULL;
 	s->n_want = 0;
 	s->left = 0;
-	ok = scan(t, s, true, false, err);
+	ok = pooled_scan(t, s, true, false, err);
 	s->validated = ok;
 	return ok;
 }
@@ -1258,10 +1261,327 @@ static bool read_instruction(struct as_lines *s, char *line, size_t len,
 	return slow_instruction(s, line, len, round, err);
 }
 
+/*
+ * ---- a load's blocks read on several threads ----------------------------
+ *
+ * An Accel-Sim kernel is one file, read in order, and nearly all of the
+ * reading is its instruction lines.  With a pool, the reading thread still
+ * follows the file's structure (blocks, warps, counts: every check but an
+ * instruction line's) and decides which blocks are kept, but copies a
+ * block's instruction lines into a slab, with each line's number, warp and
+ * round, and queues it; the pool's threads read the slabs (read_slab) and
+ * store the blocks kept.  When the queue is full the reading thread reads
+ * the block's lines itself as it meets them, so the work is shared whatever
+ * the threads' speeds, and a block whose text outgrows SLAB_MAX is read
+ * the same way from there on (its slab first), so memory stays bounded.
+ *
+ * The results are those of one thread: a block is built from the same
+ * lines in the same order whoever reads it, blocks are stored by id, and
+ * interned opcodes are texts.  The error is the one a single thread meets
+ * first.  Slabs are numbered in file order; every line of every slab lies
+ * before where the reading thread is, so the failure of the lowest slab,
+ * if any, comes first, else the reading thread's own; a block's slab that
+ * an error of the reading thread cut short is queued too, since its lines
+ * come before that error.  Once a slab has failed the reading thread stops
+ * at the next block and the pool skips the slabs after it.
+ */
+
+/* (tests/test-accelsim-pool.c sets these small, to reach every path) */
+#ifndef SLAB_MAX
+/* A block's text held for the pool, at most (it is read in place above) */
+#define SLAB_MAX (4u << 20)
+#endif
+#ifndef POOL_QUEUE
+/* Slabs queued, at most */
+#define POOL_QUEUE 4
+#endif
+#ifndef POOL_CORES
+#define POOL_CORES() MAX(g_get_num_processors(), 1u)
+#endif
+
+/* An instruction line in a slab: this, the text, its NUL, to 8 bytes. */
+struct slab_line {
+	uint64_t lineno, round;
+	uint32_t warp, len;
+};
+
+struct as_slab {
+	uint64_t seq;			/* its place among the pool's slabs */
+	uint64_t blk;
+	bool keep;			/* its lines are built, not only checked */
+	bool finish;			/* the block is stored when they are */
+	char *buf;			/* slab_line records, then LR_SLACK zeros */
+	size_t len, cap;
+	struct as_slab *next;		/* in the spare list */
+};
+
+struct as_worker {
+	struct as_pool *pool;
+	struct as_lines in;
+	struct block_loader l;
+	GThread *th;
+};
+
+struct as_pool {
+	/* a pthread mutex and conditions, which ThreadSanitizer sees */
+	pthread_mutex_t mu;
+	pthread_cond_t more;		/* a slab queued, or closing */
+	struct as_slab *queue[POOL_QUEUE];
+	unsigned head, n;		/* queued: queue[head], ... */
+	struct as_slab *spare;		/* read, kept for their buffers */
+	bool closing;
+	uint64_t next_seq;
+	int failed;			/* atomic: fail is set */
+	uint64_t fail_seq;		/* the lowest slab that failed */
+	GError *fail;			/* its error */
+	struct as_slab *cur;		/* the reading thread's, NULL: read in place */
+	unsigned n_workers;
+	struct as_worker *w;
+};
+
+/* A slab's records: false with *err at the first line that fails. */
+static bool read_slab(struct as_lines *x, struct as_slab *b, GError **err)
+{
+	x->keep = b->keep;
+	if (b->keep)
+		builder_reset(&x->l->build);
+	for (size_t at = 0; at < b->len;) {
+		struct slab_line h;
+		char *text = b->buf + at + sizeof(h);
+
+		memcpy(&h, b->buf + at, sizeof(h));
+		x->lineno = h.lineno;
+		x->warp = h.warp;
+		if (!read_instruction(x, text, h.len, h.round, err))
+			return false;
+		at += (sizeof(h) + h.len + 1 + 7) & ~(size_t)7;
+	}
+	return !b->finish || trace_store_block(x->t, &x->l->build, b->blk, true, err);
+}
+
+static gpointer pool_worker(gpointer data)
+{
+	struct as_worker *w = data;
+	struct as_pool *p = w->pool;
+
+	ss_interrupt_enter_thread();
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct as_slab *b;
+		GError *e = NULL;
+		bool skip;
+
+		while (!p->n && !p->closing)
+			pthread_cond_wait(&p->more, &p->mu);
+		if (!p->n)
+			break;
+		b = p->queue[p->head];
+		p->head = (p->head + 1) % POOL_QUEUE;
+		p->n--;
+		skip = p->fail && b->seq > p->fail_seq;
+		pthread_mutex_unlock(&p->mu);
+		if (!skip && !read_slab(&w->in, b, &e)) {
+			pthread_mutex_lock(&p->mu);
+			if (!p->fail || b->seq < p->fail_seq) {
+				g_clear_error(&p->fail);
+				p->fail = e;
+				p->fail_seq = b->seq;
+				g_atomic_int_set(&p->failed, 1);
+			} else {
+				g_error_free(e);
+			}
+		} else {
+			pthread_mutex_lock(&p->mu);
+		}
+		b->next = p->spare;
+		p->spare = b;
+	}
+	pthread_mutex_unlock(&p->mu);
+	ss_interrupt_leave_thread();
+	return NULL;
+}
+
+/*
+ * A pool of up to `n` threads for the scan that follows (n of 0 or a
+ * thread that cannot be had: none; the scan reads alone).
+ */
+static void pool_start(struct as_state *s, unsigned n)
+{
+	struct as_pool *p;
+
+	if (!n)
+		return;
+	p = g_new0(struct as_pool, 1);
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->more, NULL);
+	p->w = g_new0(struct as_worker, n);
+	for (unsigned i = 0; i < n; i++) {
+		struct as_worker *w = &p->w[p->n_workers];
+
+		w->pool = p;
+		w->in = s->in;
+		w->in.tok = w->in.tend = NULL;
+		w->in.cap_tok = 0;
+		loader_init(&w->l);
+		w->in.l = &w->l;
+		w->th = g_thread_try_new("sectorsim-read", pool_worker, w, NULL);
+		if (!w->th) {
+			loader_free(&w->l);
+			break;
+		}
+		p->n_workers++;
+	}
+	if (!p->n_workers) {
+		pthread_cond_destroy(&p->more);
+		pthread_mutex_destroy(&p->mu);
+		g_free(p->w);
+		g_free(p);
+		return;
+	}
+	s->pool = p;
+}
+
+/* A slab for block s->blk, or NULL (the queue is full: read in place). */
+static struct as_slab *pool_slab(struct as_state *s)
+{
+	struct as_pool *p = s->pool;
+	struct as_slab *b;
+
+	pthread_mutex_lock(&p->mu);
+	if (p->n == POOL_QUEUE) {
+		pthread_mutex_unlock(&p->mu);
+		return NULL;
+	}
+	if ((b = p->spare))
+		p->spare = b->next;
+	pthread_mutex_unlock(&p->mu);
+	if (!b)
+		b = g_new0(struct as_slab, 1);
+	s->n_slabs++;
+	b->seq = p->next_seq++;
+	b->blk = s->blk;
+	b->keep = s->in.keep;
+	b->finish = false;
+	b->len = 0;
+	return b;
+}
+
+/* The reading thread's slab to the workers (the queue has room: only the
+ * reading thread fills it, and it took the slab with room to spare). */
+static void pool_queue(struct as_pool *p, struct as_slab *b)
+{
+	pthread_mutex_lock(&p->mu);
+	p->queue[(p->head + p->n) % POOL_QUEUE] = b;
+	p->n++;
+	pthread_cond_signal(&p->more);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/*
+ * The block's lines so far, kept in its slab, are read here after all
+ * (it outgrew SLAB_MAX): the rest of the block is read as it comes.
+ */
+static bool slab_to_reader(struct as_state *s, GError **err)
+{
+	struct as_pool *p = s->pool;
+	struct as_slab *b = p->cur;
+	uint32_t warp = s->in.warp;
+	bool ok;
+
+	p->cur = NULL;
+	s->n_taken_back++;
+	ok = read_slab(&s->in, b, err);
+	s->in.warp = warp;
+	pthread_mutex_lock(&p->mu);
+	b->next = p->spare;
+	p->spare = b;
+	pthread_mutex_unlock(&p->mu);
+	return ok;
+}
+
+/* Line `line` (len bytes), instruction `round` of s->in.warp, into the
+ * slab. */
+static void slab_add(struct as_slab *b, const struct as_state *s,
+		     const char *line, size_t len, uint64_t round)
+{
+	struct slab_line h = {
+		.lineno = s->lr.lineno, .round = round,
+		.warp = s->in.warp, .len = (uint32_t)len,
+	};
+	size_t need = b->len + ((sizeof(h) + len + 1 + 7) & ~(size_t)7);
+
+	if (need + LR_SLACK > b->cap) {
+		b->cap = MAX(need + LR_SLACK, 2 * b->cap);
+		b->buf = g_realloc(b->buf, b->cap);
+	}
+	memcpy(b->buf + b->len, &h, sizeof(h));
+	memcpy(b->buf + b->len + sizeof(h), line, len);
+	/* the NUL, the padding and the slack a scanner may read */
+	memset(b->buf + b->len + sizeof(h) + len, 0, need + LR_SLACK - (b->len + sizeof(h) + len));
+	b->len = need;
+}
+
+/*
+ * The end of the pool: the reading thread's slab, if a block was cut
+ * short, queued; the workers joined.  `ok` and *scan_err: how the scan
+ * ended.  The result is the first failure in file order, into *err.
+ */
+static bool pool_end(struct as_state *s, bool ok, GError *scan_err, GError **err)
+{
+	struct as_pool *p = s->pool;
+
+	if (!p) {
+		if (scan_err)
+			g_propagate_error(err, scan_err);
+		return ok;
+	}
+	if (p->cur) {
+		if (p->cur->len)
+			pool_queue(p, p->cur);
+		else
+			g_free(p->cur->buf), g_free(p->cur);
+		p->cur = NULL;
+	}
+	pthread_mutex_lock(&p->mu);
+	p->closing = true;
+	pthread_cond_broadcast(&p->more);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < p->n_workers; i++) {
+		g_thread_join(p->w[i].th);
+		g_free(p->w[i].in.tok);
+		g_free(p->w[i].in.tend);
+		loader_free(&p->w[i].l);
+	}
+	if (p->fail) {
+		g_clear_error(&scan_err);
+		g_propagate_error(err, p->fail);
+		ok = false;
+	} else if (scan_err) {
+		g_propagate_error(err, scan_err);
+	}
+	while (p->spare) {
+		struct as_slab *b = p->spare;
+
+		p->spare = b->next;
+		g_free(b->buf);
+		g_free(b);
+	}
+	pthread_cond_destroy(&p->more);
+	pthread_mutex_destroy(&p->mu);
+	g_free(p->w);
+	g_free(p);
+	s->pool = NULL;
+	return ok;
+}
+
 static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
 			size_t len, GError **err)
 {
 	(void)t;
+	if (s->pool && s->pool->cur) {
+		slab_add(s->pool->cur, s, line, len, s->n_insts++);
+		return s->pool->cur->len <= SLAB_MAX || slab_to_reader(s, err);
+	}
 	s->in.lineno = s->lr.lineno;
 	return read_instruction(&s->in, line, len, s->n_insts++, err);
 }
@@ -1303,6 +1623,15 @@ static bool end_block(struct trace_reader *t, struct as_state *s,
 		      GError **err)
 {
 	s->state = B_OUTSIDE;
+	if (s->pool && s->pool->cur) {
+		struct as_slab *b = s->pool->cur;
+
+		s->pool->cur = NULL;
+		b->finish = b->keep;
+		s->left -= b->keep;
+		pool_queue(s->pool, b);
+		return true;
+	}
 	if (!s->in.keep)
 		return true;
 	s->left--;
@@ -1313,6 +1642,17 @@ static bool end_block(struct trace_reader *t, struct as_state *s,
 #define show(v) trace_show(&(struct shown){ { 0 } }, (v), strlen(v))
 
 #define TB_FMT "(%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ")"
+
+/* trace_find_block() while the pool's threads may be storing blocks. */
+static const struct gpu_block *find_block(struct trace_reader *t, uint64_t id)
+{
+	const struct gpu_block *b;
+
+	pthread_mutex_lock(&t->lock);
+	b = trace_find_block(t, id);
+	pthread_mutex_unlock(&t->lock);
+	return b;
+}
 
 static bool thread_block(struct trace_reader *t, struct as_state *s,
 			 const char *v, bool first, GError **err)
@@ -1342,8 +1682,14 @@ static bool thread_block(struct trace_reader *t, struct as_state *s,
 		return line_error(s, err, "thread block " TB_FMT " listed twice",
 				  d[0], d[1], d[2]);
 	s->pos++;
-	s->in.keep = wanted(s, s->blk) && !trace_find_block(t, s->blk);
-	if (s->in.keep)
+	s->in.keep = wanted(s, s->blk) && !find_block(t, s->blk);
+	if (s->pool) {
+		/* a block before this one failed: it is the error */
+		if (g_atomic_int_get(&s->pool->failed))
+			return false;
+		s->pool->cur = pool_slab(s);
+	}
+	if (s->in.keep && !(s->pool && s->pool->cur))
 		builder_reset(&s->in.l->build);
 	g_array_set_size(s->warps_seen, 0);
 	s->state = B_BLOCK;
@@ -1530,6 +1876,29 @@ static bool scan(struct trace_reader *t, struct as_state *s, bool first,
 	return true;
 }
 
+/* Below this many blocks wanted a load is not worth a thread. */
+#define POOL_MIN_BLOCKS 8
+
+/*
+ * scan() with a pool when the reader may use more threads than one and
+ * the scan may be long: a load of many blocks, or the rest of the first
+ * pass (want NULL), whose length is not known.
+ */
+static bool pooled_scan(struct trace_reader *t, struct as_state *s, bool first,
+			bool stop_early, GError **err)
+{
+	unsigned cores = POOL_CORES();
+	unsigned n = t->n_loaders > 1 && cores > 1 &&
+		     (!s->want || s->n_want >= POOL_MIN_BLOCKS)
+		? MIN(t->n_loaders, cores) - 1 : 0;
+	GError *e = NULL;
+	bool ok;
+
+	pool_start(s, n);
+	ok = scan(t, s, first, stop_early, &e);
+	return pool_end(s, ok, e, err);
+}
+
 /* Back to the first block of the current kernel's file. */
 static bool rewind_body(struct as_state *s, GError **err)
 {
@@ -1574,7 +1943,7 @@ static bool load_known(struct trace_reader *t, struct as_state *s,
 		if (!rewind_body(s, err))
 			return false;
 	}
-	return scan(t, s, false, true, err);
+	return pooled_scan(t, s, false, true, err);
 }
 
 /* How far the kernel's file has been read, for a progress line: all of
@@ -1602,7 +1971,7 @@ static bool as_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 	s->left = n;
 	/* all ahead of the first pass: it goes on, and stops with them;
 	 * else it reads on to the end, then the file is searched again */
-	ok = scan(t, s, true, !behind, err);
+	ok = pooled_scan(t, s, true, !behind, err);
 	if (ok && !lr_is_open(&s->lr))
 		s->validated = true;	/* it reached the end */
 	if (ok && behind)
