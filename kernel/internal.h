@@ -16,7 +16,7 @@
  * sequence order.  Events WHEEL_SLOTS or more ticks ahead wait in the heap
  * and join the wheel, in key order, when time comes within reach.
  */
-#define WHEEL_BITS 8
+#define WHEEL_BITS 12
 #define WHEEL_SLOTS (1u << WHEEL_BITS)
 #define WHEEL_MASK (WHEEL_SLOTS - 1)
 #define NODE_NIL UINT32_MAX

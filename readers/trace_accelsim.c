@@ -1359,44 +1359,54 @@ static bool read_slab(struct as_lines *x, struct as_slab *b, GError **err)
 	return !b->finish || trace_store_block(x->t, &x->l->build, b->blk, true, err);
 }
 
+/*
+ * The next queued slab read with x (the failure, if it is the lowest so
+ * far, kept): false when none is queued and, with `wait`, none will be.
+ */
+static bool pool_read_next(struct as_pool *p, struct as_lines *x, bool wait)
+{
+	struct as_slab *b;
+	GError *e = NULL;
+	bool skip;
+
+	pthread_mutex_lock(&p->mu);
+	while (wait && !p->n && !p->closing)
+		pthread_cond_wait(&p->more, &p->mu);
+	if (!p->n) {
+		pthread_mutex_unlock(&p->mu);
+		return false;
+	}
+	b = p->queue[p->head];
+	p->head = (p->head + 1) % POOL_QUEUE;
+	p->n--;
+	skip = p->fail && b->seq > p->fail_seq;
+	pthread_mutex_unlock(&p->mu);
+	if (!skip && !read_slab(x, b, &e)) {
+		pthread_mutex_lock(&p->mu);
+		if (!p->fail || b->seq < p->fail_seq) {
+			g_clear_error(&p->fail);
+			p->fail = e;
+			p->fail_seq = b->seq;
+			g_atomic_int_set(&p->failed, 1);
+		} else {
+			g_error_free(e);
+		}
+	} else {
+		pthread_mutex_lock(&p->mu);
+	}
+	b->next = p->spare;
+	p->spare = b;
+	pthread_mutex_unlock(&p->mu);
+	return true;
+}
+
 static gpointer pool_worker(gpointer data)
 {
 	struct as_worker *w = data;
-	struct as_pool *p = w->pool;
 
 	ss_interrupt_enter_thread();
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		struct as_slab *b;
-		GError *e = NULL;
-		bool skip;
-
-		while (!p->n && !p->closing)
-			pthread_cond_wait(&p->more, &p->mu);
-		if (!p->n)
-			break;
-		b = p->queue[p->head];
-		p->head = (p->head + 1) % POOL_QUEUE;
-		p->n--;
-		skip = p->fail && b->seq > p->fail_seq;
-		pthread_mutex_unlock(&p->mu);
-		if (!skip && !read_slab(&w->in, b, &e)) {
-			pthread_mutex_lock(&p->mu);
-			if (!p->fail || b->seq < p->fail_seq) {
-				g_clear_error(&p->fail);
-				p->fail = e;
-				p->fail_seq = b->seq;
-				g_atomic_int_set(&p->failed, 1);
-			} else {
-				g_error_free(e);
-			}
-		} else {
-			pthread_mutex_lock(&p->mu);
-		}
-		b->next = p->spare;
-		p->spare = b;
-	}
-	pthread_mutex_unlock(&p->mu);
+	while (pool_read_next(w->pool, &w->in, true))
+		;
 	ss_interrupt_leave_thread();
 	return NULL;
 }
@@ -1542,6 +1552,9 @@ static bool pool_end(struct as_state *s, bool ok, GError *scan_err, GError **err
 			g_free(p->cur->buf), g_free(p->cur);
 		p->cur = NULL;
 	}
+	/* what is queued is read here too, rather than waited for */
+	while (pool_read_next(p, &s->in, false))
+		;
 	pthread_mutex_lock(&p->mu);
 	p->closing = true;
 	pthread_cond_broadcast(&p->more);

@@ -27,9 +27,9 @@ static void test_order(void)
 		{ 5, -3 },	/* 2 */
 		{ 1, 500 },	/* 3 */
 		{ 5, 10 },	/* 4 */
-		{ 900, 0 },	/* 5: far, beyond the wheel */
-		{ 900, 0 },	/* 6 */
-		{ 900, -1 },	/* 7 */
+		{ WHEEL_SLOTS + 644, 0 },	/* 5: far, beyond the wheel */
+		{ WHEEL_SLOTS + 644, 0 },	/* 6 */
+		{ WHEEL_SLOTS + 644, -1 },	/* 7 */
 		{ 5, 2 },	/* 8 */
 	};
 	int expect[] = { 3, 2, 8, 0, 1, 4, 7, 5, 6 };
@@ -44,7 +44,7 @@ static void test_order(void)
 	g_assert_cmpuint(log->len, ==, G_N_ELEMENTS(expect));
 	for (unsigned i = 0; i < log->len; i++)
 		g_assert_cmpint(g_array_index(log, int, i), ==, expect[i]);
-	g_assert_cmpuint(ss_engine_now(e), ==, 900);
+	g_assert_cmpuint(ss_engine_now(e), ==, WHEEL_SLOTS + 644);
 	g_array_free(log, TRUE);
 	ss_engine_free(e);
 }
@@ -114,7 +114,10 @@ static void model_fire(struct ss_engine *e, void *data)
 	int children = g_rand_int_range(m->rng, 0, 3);
 
 	for (int c = 0; c < children && m->budget; c++, m->budget--) {
-		static const uint64_t reach[] = { 0, 1, 3, 255, 256, 257, 2000 };
+		/* near, at the wheel's edge either side, far */
+		static const uint64_t reach[] = {
+			0, 1, 3, WHEEL_SLOTS - 1, WHEEL_SLOTS, WHEEL_SLOTS + 1, 8 * WHEEL_SLOTS,
+		};
 		uint64_t d = g_rand_int_range(m->rng, 0, reach[g_rand_int_range(m->rng, 0, 7)] + 1);
 
 		model_schedule(m, ss_engine_now(e) + d, g_rand_int_range(m->rng, -4, 5));
@@ -132,7 +135,7 @@ static void test_random_against_reference(void)
 	m.slots = g_new(struct key, m.budget + 200);
 	the_model = &m;
 	for (int i = 0; i < 200; i++)
-		model_schedule(&m, g_rand_int_range(m.rng, 0, 3000),
+		model_schedule(&m, g_rand_int_range(m.rng, 0, 12 * WHEEL_SLOTS),
 			       g_rand_int_range(m.rng, -4, 5));
 	ss_engine_run(m.e, SS_TICK_MAX);
 	g_assert_cmpuint(m.pending->len, ==, 0);
