@@ -670,7 +670,7 @@ static inline size_t tlen(const struct as_lines *s, size_t k)
 	return (size_t)(s->tend[k] - s->tok[k]);
 }
 
-/* An error at the line just read; false, to end the caller's check. */
+/* An error at instruction line s->lineno; false, to end the caller's check. */
 #define lines_error(s, err, ...) \
 	(trace_error((err), (s)->name, (s)->lineno, __VA_ARGS__), false)
 
@@ -681,7 +681,7 @@ static G_GNUC_NO_INLINE bool bad_token(struct as_lines *s, size_t k,
 	struct shown sh;
 
 	return lines_error(s, err, "%s '%s' is not %s", what,
-			  trace_show(&sh, s->tok[k], tlen(s, k)), expect);
+			   trace_show(&sh, s->tok[k], tlen(s, k)), expect);
 }
 
 static bool bad_address(struct as_lines *s, size_t k, const char *what,
@@ -690,7 +690,7 @@ static bool bad_address(struct as_lines *s, size_t k, const char *what,
 	struct shown sh;
 
 	return lines_error(s, err, "cannot decode addresses: %s '%s' is not %s",
-			  what, trace_show(&sh, s->tok[k], tlen(s, k)), expect);
+			   what, trace_show(&sh, s->tok[k], tlen(s, k)), expect);
 }
 
 static G_GNUC_NO_INLINE bool truncated(struct as_lines *s, const char *what,
@@ -703,11 +703,11 @@ static bool trailing_error(struct as_lines *s, size_t got, GError **err)
 {
 	if (s->val_layout)
 		return lines_error(s, err,
-				  "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got %zu",
-				  s->n_imm, s->n_imm == 1 ? "" : "s", got);
+				   "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got %zu",
+				   s->n_imm, s->n_imm == 1 ? "" : "s", got);
 	return lines_error(s, err,
-			  "expected %u field%s after the operands (per '#traces format'), got %zu",
-			  s->n_imm, s->n_imm == 1 ? "" : "s", got);
+			   "expected %u field%s after the operands (per '#traces format'), got %zu",
+			   s->n_imm, s->n_imm == 1 ? "" : "s", got);
 }
 
 /*
@@ -846,7 +846,7 @@ static bool decode(struct as_lines *s, size_t i, size_t stop, uint32_t n,
 
 	if (stop <= i)
 		return lines_error(s, err,
-				  "cannot decode addresses: no address mode after the memory width");
+				   "cannot decode addresses: no address mode after the memory width");
 	avail = stop - i - 1;	/* tokens after the mode */
 	if (!parse_u64(s->tok[i], tlen(s, i), &mode))
 		return bad_address(s, i, "mode", "a number", err);
@@ -855,8 +855,8 @@ static bool decode(struct as_lines *s, size_t i, size_t stop, uint32_t n,
 	case 0:
 		if (avail < n)
 			return lines_error(s, err,
-					  "cannot decode addresses: mode 0 with %zu addresses for %u active lanes",
-					  avail, n);
+					   "cannot decode addresses: mode 0 with %zu addresses for %u active lanes",
+					   avail, n);
 		for (uint32_t k = 0; k < n; k++, i++)
 			if (!parse_hex64(s->tok[i], tlen(s, i), &lanes[k]))
 				return bad_address(s, i, "address",
@@ -867,7 +867,7 @@ static bool decode(struct as_lines *s, size_t i, size_t stop, uint32_t n,
 	case 1:
 		if (avail < 2)
 			return lines_error(s, err,
-					  "cannot decode addresses: mode 1 needs a base address and a stride");
+					   "cannot decode addresses: mode 1 needs a base address and a stride");
 		if (!parse_hex64(s->tok[i], tlen(s, i), &base))
 			return bad_address(s, i, "base address", "hexadecimal",
 					   err);
@@ -885,15 +885,15 @@ static bool decode(struct as_lines *s, size_t i, size_t stop, uint32_t n,
 
 		if (avail < 1)
 			return lines_error(s, err,
-					  "cannot decode addresses: mode 2 without a base address");
+					   "cannot decode addresses: mode 2 without a base address");
 		if (avail - 1 < s->n_imm)
 			return trailing_error(s, avail - 1, err);
 		deltas = avail - 1 - s->n_imm;
 		/* n - 1 from Accel-Sim's tracer, n from other writers */
 		if (deltas != n && deltas + 1 != n)
 			return lines_error(s, err,
-					  "mode 2 with %zu deltas for %u active lanes",
-					  deltas, n);
+					   "mode 2 with %zu deltas for %u active lanes",
+					   deltas, n);
 		if (!parse_hex64(s->tok[i], tlen(s, i), &base))
 			return bad_address(s, i, "base address", "hexadecimal",
 					   err);
@@ -910,7 +910,7 @@ static bool decode(struct as_lines *s, size_t i, size_t stop, uint32_t n,
 	}
 	}
 	return lines_error(s, err, "cannot decode addresses: unknown mode %s",
-			  trace_show(&sh, s->tok[i - 1], tlen(s, i - 1)));
+			   trace_show(&sh, s->tok[i - 1], tlen(s, i - 1)));
 }
 
 /*
@@ -952,9 +952,10 @@ static bool keep_line(struct as_lines *s, char *op,
 		return true;
 	if (round > UINT32_MAX)
 		return lines_error(s, err, "warp %u has more than %u instruction lines",
-				  s->warp, UINT32_MAX);
+				   s->warp, UINT32_MAX);
 	*op_end = '\0';	/* a blank, or the line's end */
-	builder_add(&s->l->build, round << 32 | s->warp, loader_intern(s->t, s->l, op, (size_t)(op_end - op)), m,
+	builder_add(&s->l->build, round << 32 | s->warp,
+		    loader_intern(s->t, s->l, op, (size_t)(op_end - op)), m,
 		    s->warp, listed);
 	return true;
 }
@@ -1038,8 +1039,8 @@ static bool slow_instruction(struct as_lines *s,
 			;
 		if (stop == nt)
 			return lines_error(s, err,
-					  "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got no Val or NoVal",
-					  s->n_imm, s->n_imm == 1 ? "" : "s");
+					   "expected %u field%s then Val or NoVal after the operands (per '#traces format'), got no Val or NoVal",
+					   s->n_imm, s->n_imm == 1 ? "" : "s");
 	}
 	if (!memw) {
 		if (stop - i != s->n_imm)
@@ -1339,6 +1340,31 @@ struct as_pool {
 	struct as_worker *w;
 };
 
+/* Slab b, read or given up, back to the spare list for its buffer. */
+static void pool_spare(struct as_pool *p, struct as_slab *b)
+{
+	pthread_mutex_lock(&p->mu);
+	b->next = p->spare;
+	p->spare = b;
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The pool's memory, once its threads are joined (or none started). */
+static void pool_free(struct as_pool *p)
+{
+	while (p->spare) {
+		struct as_slab *b = p->spare;
+
+		p->spare = b->next;
+		g_free(b->buf);
+		g_free(b);
+	}
+	pthread_cond_destroy(&p->more);
+	pthread_mutex_destroy(&p->mu);
+	g_free(p->w);
+	g_free(p);
+}
+
 /* A slab's records: false with *err at the first line that fails. */
 static bool read_slab(struct as_lines *x, struct as_slab *b, GError **err)
 {
@@ -1391,12 +1417,9 @@ static bool pool_read_next(struct as_pool *p, struct as_lines *x, bool wait)
 		} else {
 			g_error_free(e);
 		}
-	} else {
-		pthread_mutex_lock(&p->mu);
+		pthread_mutex_unlock(&p->mu);
 	}
-	b->next = p->spare;
-	p->spare = b;
-	pthread_mutex_unlock(&p->mu);
+	pool_spare(p, b);
 	return true;
 }
 
@@ -1442,10 +1465,7 @@ static void pool_start(struct as_state *s, unsigned n)
 		p->n_workers++;
 	}
 	if (!p->n_workers) {
-		pthread_cond_destroy(&p->more);
-		pthread_mutex_destroy(&p->mu);
-		g_free(p->w);
-		g_free(p);
+		pool_free(p);
 		return;
 	}
 	s->pool = p;
@@ -1502,10 +1522,7 @@ static bool slab_to_reader(struct as_state *s, GError **err)
 	s->n_taken_back++;
 	ok = read_slab(&s->in, b, err);
 	s->in.warp = warp;
-	pthread_mutex_lock(&p->mu);
-	b->next = p->spare;
-	p->spare = b;
-	pthread_mutex_unlock(&p->mu);
+	pool_spare(p, b);
 	return ok;
 }
 
@@ -1518,16 +1535,17 @@ static void slab_add(struct as_slab *b, const struct as_state *s,
 		.lineno = s->lr.lineno, .round = round,
 		.warp = s->in.warp, .len = (uint32_t)len,
 	};
-	size_t need = b->len + ((sizeof(h) + len + 1 + 7) & ~(size_t)7);
+	size_t text = b->len + sizeof(h), end = text + len;
+	size_t need = (end + 1 + 7) & ~(size_t)7;	/* b->len is a multiple of 8 */
 
 	if (need + LR_SLACK > b->cap) {
 		b->cap = MAX(need + LR_SLACK, 2 * b->cap);
 		b->buf = g_realloc(b->buf, b->cap);
 	}
 	memcpy(b->buf + b->len, &h, sizeof(h));
-	memcpy(b->buf + b->len + sizeof(h), line, len);
+	memcpy(b->buf + text, line, len);
 	/* the NUL, the padding and the slack a scanner may read */
-	memset(b->buf + b->len + sizeof(h) + len, 0, need + LR_SLACK - (b->len + sizeof(h) + len));
+	memset(b->buf + end, 0, need + LR_SLACK - end);
 	b->len = need;
 }
 
@@ -1549,7 +1567,7 @@ static bool pool_end(struct as_state *s, bool ok, GError *scan_err, GError **err
 		if (p->cur->len)
 			pool_queue(p, p->cur);
 		else
-			g_free(p->cur->buf), g_free(p->cur);
+			pool_spare(p, p->cur);
 		p->cur = NULL;
 	}
 	/* what is queued is read here too, rather than waited for */
@@ -1572,25 +1590,13 @@ static bool pool_end(struct as_state *s, bool ok, GError *scan_err, GError **err
 	} else if (scan_err) {
 		g_propagate_error(err, scan_err);
 	}
-	while (p->spare) {
-		struct as_slab *b = p->spare;
-
-		p->spare = b->next;
-		g_free(b->buf);
-		g_free(b);
-	}
-	pthread_cond_destroy(&p->more);
-	pthread_mutex_destroy(&p->mu);
-	g_free(p->w);
-	g_free(p);
+	pool_free(p);
 	s->pool = NULL;
 	return ok;
 }
 
-static bool instruction(struct trace_reader *t, struct as_state *s, char *line,
-			size_t len, GError **err)
+static bool instruction(struct as_state *s, char *line, size_t len, GError **err)
 {
-	(void)t;
 	if (s->pool && s->pool->cur) {
 		slab_add(s->pool->cur, s, line, len, s->n_insts++);
 		return s->pool->cur->len <= SLAB_MAX || slab_to_reader(s, err);
@@ -1821,7 +1827,7 @@ static bool scan(struct trace_reader *t, struct as_state *s, bool first,
 		/* instruction lines start with a PC, line number or prefix */
 		if (s->state == B_WARP && g_ascii_isxdigit(*p) &&
 		    (*p != 'c' || !g_str_has_prefix(p, "cluster"))) {
-			if (!instruction(t, s, p, len - (size_t)(p - line), err))
+			if (!instruction(s, p, len - (size_t)(p - line), err))
 				return false;
 			continue;
 		}
