@@ -73,9 +73,10 @@ struct cache_timing {
 	bool refused_now;	/* ... and the level below refused the one sent */
 	bool retry_again;	/* ... and a retry came meanwhile */
 	uint8_t *refused;	/* per input: refused, owed a MEM_RETRY */
-	/* waiting for MSHR room, in order from queue_head on (mshr_queue) */
-	GArray *queue;		/* struct queued */
-	guint queue_head;
+	/* waiting for MSHR room, oldest first: a ring of queue_ring_cap (0 or
+	 * a power of 2) from queue_head, queue_n long (at most mshr_queue) */
+	struct queued *queue_ring;
+	uint32_t queue_ring_cap, queue_head, queue_n;
 	uint32_t queue_cap;
 	bool serving;		/* serve_queue() is taking them */
 	uint32_t inputs;
@@ -83,6 +84,7 @@ struct cache_timing {
 	bool drain_wanted;
 	bool passing_now;	/* pass_by() is sending its request down */
 	uint64_t down_at;	/* tick of the last thing sent down */
+	uint64_t arrival_now;	/* the time of the answer on_arrival() acts on */
 };
 
 bool ct_wanted(const struct ss_params *p)
@@ -138,7 +140,6 @@ struct cache_timing *ct_new(struct ss_component *c, const struct ss_params *p,
 	t->camat = camat_new();
 	t->passing = g_array_new(FALSE, FALSE, sizeof(struct passing));
 	t->blocked = g_array_new(FALSE, FALSE, sizeof(struct mem_req));
-	t->queue = g_array_new(FALSE, FALSE, sizeof(struct queued));
 	t->queue_cap = (uint32_t)ss_param_uint(p, "mshr_queue");
 	t->refused = g_new0(uint8_t, MAX(inputs, 1));
 	return t;
@@ -153,7 +154,7 @@ void ct_free(struct cache_timing *t)
 	latency_free(t->hit_draw);
 	g_array_free(t->passing, TRUE);
 	g_array_free(t->blocked, TRUE);
-	g_array_free(t->queue, TRUE);
+	g_free(t->queue_ring);
 	g_free(t->refused);
 	g_free(t);
 }
@@ -255,16 +256,42 @@ static void pass_by(struct cache_timing *t, uint32_t input, const struct mem_req
 }
 
 static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
-		 uint64_t at, uint8_t *reason);
+		 uint64_t at, uint64_t n, uint8_t *reason);
 
-static guint queue_len(const struct cache_timing *t)
+static uint32_t queue_len(const struct cache_timing *t)
 {
-	return t->queue->len - t->queue_head;
+	return t->queue_n;
 }
 
-static struct queued *queue_at(const struct cache_timing *t, guint i)
+/* The oldest waiting (the queue is not empty). */
+static struct queued *queue_front(const struct cache_timing *t)
 {
-	return &g_array_index(t->queue, struct queued, i);
+	return &t->queue_ring[t->queue_head];
+}
+
+/* q at the end of the queue, which grows when full (never past mshr_queue). */
+static void queue_push(struct cache_timing *t, const struct queued *q)
+{
+	if (t->queue_n == t->queue_ring_cap) {
+		uint32_t cap = MAX(64, 2 * t->queue_ring_cap);
+		struct queued *ring = g_new(struct queued, cap);
+
+		for (uint32_t i = 0; i < t->queue_n; i++)
+			ring[i] = t->queue_ring[(t->queue_head + i) & (t->queue_ring_cap - 1)];
+		g_free(t->queue_ring);
+		t->queue_ring = ring;
+		t->queue_ring_cap = cap;
+		t->queue_head = 0;
+	}
+	t->queue_ring[(t->queue_head + t->queue_n) & (t->queue_ring_cap - 1)] = *q;
+	t->queue_n++;
+}
+
+/* The oldest leaves the queue. */
+static void queue_pop(struct cache_timing *t)
+{
+	t->queue_head = (t->queue_head + 1) & (t->queue_ring_cap - 1);
+	t->queue_n--;
 }
 
 /*
@@ -285,7 +312,7 @@ static void wait_or_refuse(struct cache_timing *t, uint32_t input, const struct 
 	}
 	struct queued q = { .req = *r, .at = at, .input = input, .reason = reason };
 
-	g_array_append_val(t->queue, q);
+	queue_push(t, &q);
 }
 
 /* Room in the table: the queue's head requests go in, in order, while
@@ -295,26 +322,20 @@ static void serve_queue(struct cache_timing *t)
 	/* once per answer from below: a cache without a queue reads no more */
 	if (t->serving || !t->queue_cap || !queue_len(t))
 		return;
+	const uint64_t n = now(t);
+
 	t->serving = true;
 	while (queue_len(t)) {
 		/* a copy: answering may queue more behind it */
-		struct queued q = *queue_at(t, t->queue_head);
+		struct queued q = *queue_front(t);
 		uint8_t reason;
 
 		if (!mshr_can_add(t->mshr, sc_line_of(t->cache, q.req.addr)))
 			break;
-		t->queue_head++;
-		if (!take(t, q.input, &q.req, q.at, &reason))
+		queue_pop(t);
+		if (!take(t, q.input, &q.req, q.at, n, &reason))
 			g_error("%s: the MSHR table refused a queued request it had room for",
 				t->c->name);
-	}
-	if (!queue_len(t)) {
-		g_array_set_size(t->queue, 0);
-		t->queue_head = 0;
-	} else if (t->queue_head >= 1024 && t->queue_head >= queue_len(t)) {
-		/* a queue that never empties: what was served goes */
-		g_array_remove_range(t->queue, 0, t->queue_head);
-		t->queue_head = 0;
 	}
 	t->serving = false;
 }
@@ -348,10 +369,10 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 
 	if (t->queue_cap && queue_len(t) && mem_req_wants_answer(r)) {
 		/* behind those that wait, as a queue in front of the cache */
-		wait_or_refuse(t, input, r, n, queue_at(t, t->queue_head)->reason, true);
+		wait_or_refuse(t, input, r, n, queue_front(t)->reason, true);
 		return true;
 	}
-	if (!take(t, input, r, n, &reason)) {
+	if (!take(t, input, r, n, n, &reason)) {
 		if (t->queue_cap)
 			wait_or_refuse(t, input, r, n, reason, false);
 		else
@@ -378,13 +399,13 @@ static void begin_miss(struct cache_timing *t, uint64_t at, uint64_t n)
 	(*t->st[CT_S_LOAD_CYCLES]) += n - at;
 }
 
+/* n: the event's time, which stays while it is handled (reading it is a
+ * call, made once by the caller) */
 static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r,
-		 uint64_t at, uint8_t *reason)
+		 uint64_t at, uint64_t n, uint8_t *reason)
 {
-	/* the event's time, which stays while it is handled: read once,
-	 * as reading it is a call */
-	const uint64_t n = now(t);
-	struct mshr_wait w;
+	struct mshr_entry *e;
+	struct mshr_wait *w;
 	enum mshr_state ms;
 	enum sc_probe p;
 	uint64_t line;
@@ -393,17 +414,19 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 
 	line = sc_line_of(t->cache, r->addr);
 	sbit = sc_sector_bit(t->cache, r->addr);
-	/* timed from its lookup, now; the time it queued is counted apart */
-	w = (struct mshr_wait){ .req = *r, .at = n, .input = input };
-	ms = mshr_state(t->mshr, line, sbit);
+	e = mshr_find(t->mshr, line);
+	ms = mshr_entry_state(e, sbit);
 	/* whoever sent a posted request cannot send it again: it is taken
 	 * whatever room the table has; the others are loads, which C-AMAT
 	 * times from their lookup (now) */
 	posted = !mem_req_wants_answer(r);
 	if (ms == MSHR_PENDING) {
-		w.ticket = (uint32_t)camat_next_ticket(t->camat);
-		if (!mshr_add(t->mshr, line, sbit, false, posted, &w, reason))
+		w = mshr_add_at(t->mshr, e, line, sbit, false, posted, reason);
+		if (!w)
 			return false;
+		/* timed from its lookup, now; the time it queued is counted apart */
+		*w = (struct mshr_wait){ .req = *r, .at = n, .input = input,
+					 .ticket = (uint32_t)camat_next_ticket(t->camat) };
 		if (!posted)
 			begin_miss(t, at, n);
 		sc_count_access(t->cache, r);
@@ -422,9 +445,11 @@ static bool take(struct cache_timing *t, uint32_t input, const struct mem_req *r
 		}
 		return true;
 	}
-	w.ticket = (uint32_t)camat_next_ticket(t->camat);
-	if (!mshr_add(t->mshr, line, sbit, true, posted, &w, reason))
+	w = mshr_add_at(t->mshr, e, line, sbit, true, posted, reason);
+	if (!w)
 		return false;
+	*w = (struct mshr_wait){ .req = *r, .at = n, .input = input,
+				 .ticket = (uint32_t)camat_next_ticket(t->camat) };
 	if (!posted)
 		begin_miss(t, at, n);
 	/* an entry holds the line: its other sectors find it reserved */
@@ -456,7 +481,7 @@ static void on_arrival(void *ctx, const struct mshr_wait *w, bool first)
 		 * before its own lookup is over: it is answered when the
 		 * lookup ends, not before.
 		 */
-		const uint64_t n = now(t);
+		const uint64_t n = t->arrival_now;
 		uint64_t ready = w->at + t->miss_latency;
 		uint64_t delay = ready > n ? ready - n : 0;
 
@@ -573,10 +598,12 @@ void ct_from_below(struct cache_timing *t, const struct mem_req *r)
 	case MEM_RESPONSE:
 		if (r->tag) {
 			answer_passing(t, r);
-		} else if (!mshr_arrive(t->mshr, sc_line_of(t->cache, r->addr),
-					sc_sector_bit(t->cache, r->addr), on_arrival, t)) {
-			g_error("%s: an answer from below for 0x%" G_GINT64_MODIFIER "x, which no MSHR entry waits for",
-				t->c->name, r->addr);
+		} else {
+			t->arrival_now = now(t);
+			if (!mshr_arrive(t->mshr, sc_line_of(t->cache, r->addr),
+					 sc_sector_bit(t->cache, r->addr), on_arrival, t))
+				g_error("%s: an answer from below for 0x%" G_GINT64_MODIFIER "x, which no MSHR entry waits for",
+					t->c->name, r->addr);
 		}
 		serve_queue(t);
 		send_retries(t);

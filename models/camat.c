@@ -29,6 +29,7 @@ struct camat {
 	struct hit_iv *hit;
 	size_t hit_head, hit_len, hit_cap;	/* live: [hit_head, hit_len) */
 	size_t cur;		/* where the last miss's start was found (they only grow) */
+	size_t cur_end;		/* ... and its end */
 	struct pending *pend;			/* a ring */
 	size_t pend_head, pend_len, pend_cap;	/* pend_cap: 0 or a power of 2 */
 	uint64_t ticket_base;			/* ticket of pend[pend_head] */
@@ -54,7 +55,7 @@ void camat_free(struct camat *a)
 
 void camat_reset(struct camat *a)
 {
-	a->hit_head = a->hit_len = a->cur = 0;
+	a->hit_head = a->hit_len = a->cur = a->cur_end = 0;
 	a->pend_head = a->pend_len = 0;
 	a->ticket_base = 0;
 	a->last_start = a->last_miss_start = 0;
@@ -94,6 +95,7 @@ static inline void hit_push(struct camat *a, uint64_t lo, uint64_t hi)
 				(a->hit_len - a->hit_head) * sizeof(*a->hit));
 			a->hit_len -= a->hit_head;
 			a->cur = a->cur > a->hit_head ? a->cur - a->hit_head : 0;
+			a->cur_end = a->cur_end > a->hit_head ? a->cur_end - a->hit_head : 0;
 			a->hit_head = 0;
 		} else {
 			a->hit_cap = MAX(64, 2 * a->hit_cap);
@@ -104,32 +106,47 @@ static inline void hit_push(struct camat *a, uint64_t lo, uint64_t hi)
 }
 
 /*
- * Cycles below x the hit phases cover (x at or after the live front),
- * looked for from *hint on, where the last interval starting below x is
- * left: the misses are swept in order of start, so a search from the
- * last one's place usually takes a step or two.
+ * Cycles below x the hit phases cover, looked for from *hint, where the
+ * last interval starting below x is left: misses are swept in order of
+ * start, and their ends come nearly in order too, so a search from the
+ * last one's place (each end has its own hint) takes a step or two, in
+ * either direction, galloping when it is further.
  */
 static inline uint64_t covered_below(const struct camat *a, uint64_t x, size_t *hint)
 {
-	size_t lo = MAX(*hint, a->hit_head), hi = a->hit_len, step = 1;
+	size_t head = a->hit_head, len = a->hit_len, lo, hi, step = 1;
 
-	if (a->hit_head == hi)
+	if (head == len)
 		return hit_covered(a);
-	if (lo >= hi || a->hit[lo].lo >= x) {
-		lo = a->hit_head;	/* behind the hint: from the front */
-		if (x <= a->hit[lo].lo) {
-			*hint = lo;
-			return a->hit[lo].cum;
-		}
-	} else {
-		/* gallop from the hint to an interval starting at or after x */
-		while (lo + step < hi && a->hit[lo + step].lo < x) {
+	lo = MIN(MAX(*hint, head), len - 1);
+	if (a->hit[lo].lo < x) {
+		/* forward, to an interval starting at or after x */
+		while (lo + step < len && a->hit[lo + step].lo < x) {
 			lo += step;
 			step *= 2;
 		}
-		hi = MIN(hi, lo + step + 1);
+		hi = MIN(len, lo + step + 1);
+	} else {
+		/* back, to an interval starting below x, if there is one */
+		hi = lo;
+		for (;;) {
+			if (hi - head < step) {
+				lo = head;
+				break;
+			}
+			lo = hi - step;
+			if (a->hit[lo].lo < x)
+				break;
+			hi = lo;
+			step *= 2;
+		}
+		if (a->hit[lo].lo >= x) {
+			*hint = lo;
+			return a->hit[lo].cum;
+		}
 	}
-	/* the last interval starting below x, in [lo, hi) */
+	/* the last interval starting below x, in [lo, hi): hit[lo] starts
+	 * below x, hit[hi] (if any) at or after it */
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -142,13 +159,15 @@ static inline uint64_t covered_below(const struct camat *a, uint64_t x, size_t *
 	return a->hit[lo].cum + (MIN(a->hit[lo].hi, x) - a->hit[lo].lo);
 }
 
-/* Cycles of [lo, hi) in no hit phase; lo is at or after the last miss's. */
+/* Cycles of [lo, hi) in no hit phase. */
 static uint64_t uncovered(struct camat *a, uint64_t lo, uint64_t hi)
 {
 	uint64_t below_lo = covered_below(a, lo, &a->cur);
-	size_t h = a->cur;
+	size_t h = MAX(a->cur_end, a->cur);
+	uint64_t below_hi = covered_below(a, hi, &h);
 
-	return (hi - lo) - (covered_below(a, hi, &h) - below_lo);
+	a->cur_end = h;
+	return (hi - lo) - (below_hi - below_lo);
 }
 
 static void close_union(struct camat *a)

@@ -181,13 +181,21 @@ static void slot_remove(struct mshr *m, const struct mshr_entry *e)
 	m->slot[i] = NULL;
 }
 
-enum mshr_state mshr_state(const struct mshr *m, uint64_t line, uint32_t sbit)
+struct mshr_entry *mshr_find(const struct mshr *m, uint64_t line)
 {
-	const struct mshr_entry *e = entry_of(m, line);
+	return entry_of(m, line);
+}
 
+enum mshr_state mshr_entry_state(const struct mshr_entry *e, uint32_t sbit)
+{
 	if (!e)
 		return MSHR_ABSENT;
 	return e->pending & sbit ? MSHR_PENDING : MSHR_LINE;
+}
+
+enum mshr_state mshr_state(const struct mshr *m, uint64_t line, uint32_t sbit)
+{
+	return mshr_entry_state(entry_of(m, line), sbit);
 }
 
 uint32_t mshr_used(const struct mshr *m)
@@ -212,17 +220,16 @@ uint64_t mshr_waiting(const struct mshr *m)
 	return m->waiting;
 }
 
-bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool force,
-	      const struct mshr_wait *w, uint8_t *reason)
+struct mshr_wait *mshr_add_at(struct mshr *m, struct mshr_entry *e, uint64_t line,
+			      uint32_t sbit, bool fetch, bool force, uint8_t *reason)
 {
-	struct mshr_entry *e = entry_of(m, line);
 	struct mshr_target *t;
 
 	if (!e) {
 		if (!force && !mshr_has_room(m)) {
 			(*m->st[MSHR_S_REFUSED_ENTRIES])++;
 			*reason = MEM_REFUSED_ENTRIES;
-			return false;
+			return NULL;
 		}
 		slots_reserve(m);
 		e = pool_get(m, &m->entries);
@@ -233,14 +240,13 @@ bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool for
 	} else if (!force && m->max_targets && e->n_targets >= m->max_targets) {
 		(*m->st[MSHR_S_REFUSED_TARGETS])++;
 		*reason = MEM_REFUSED_TARGETS;
-		return false;
+		return NULL;
 	}
 	if (fetch)
 		e->pending |= sbit;
 	else
 		(*m->st[MSHR_S_MERGES])++;
 	t = pool_get(m, &m->targets);
-	t->w = *w;
 	t->sbit = sbit;
 	t->next = NULL;
 	if (e->tail)
@@ -250,7 +256,18 @@ bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool for
 	e->tail = t;
 	e->n_targets++;
 	m->waiting++;
-	return true;
+	return &t->w;
+}
+
+bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool force,
+	      const struct mshr_wait *w, uint8_t *reason)
+{
+	struct mshr_wait *to = mshr_add_at(m, entry_of(m, line), line, sbit, fetch, force,
+					   reason);
+
+	if (to)
+		*to = *w;
+	return to != NULL;
 }
 
 uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
@@ -286,13 +303,14 @@ uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
 		pool_put(&m->entries, e);
 		m->used--;
 	}
+	/* each target goes back to the pool once fn is done with it: fn's
+	 * own adds take others */
 	while (out) {
 		struct mshr_target *t = out;
-		struct mshr_wait w = t->w;
 
 		out = t->next;
+		fn(ctx, &t->w, n++ == 0);
 		pool_put(&m->targets, t);
-		fn(ctx, &w, n++ == 0);
 	}
 	return n;
 }

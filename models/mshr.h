@@ -47,6 +47,15 @@ void mshr_free(struct mshr *m);
 
 enum mshr_state mshr_state(const struct mshr *m, uint64_t line, uint32_t sbit);
 
+/*
+ * The same in two steps, for a caller that then adds to the line: its
+ * entry (NULL: none), good until the table next changes, and what it
+ * holds for a sector.
+ */
+struct mshr_entry;
+struct mshr_entry *mshr_find(const struct mshr *m, uint64_t line);
+enum mshr_state mshr_entry_state(const struct mshr_entry *e, uint32_t sbit);
+
 /* A waiting request and what its owner keeps with it. */
 struct mshr_wait {
 	struct mem_req req;
@@ -65,6 +74,11 @@ struct mshr_wait {
  */
 bool mshr_add(struct mshr *m, uint64_t line, uint32_t sbit, bool fetch, bool force,
 	      const struct mshr_wait *w, uint8_t *reason);
+/* mshr_add() of `line`, whose entry mshr_find() gave as e (the table not
+ * changed since), that leaves the request to the caller: where to write
+ * it, or NULL when refused. */
+struct mshr_wait *mshr_add_at(struct mshr *m, struct mshr_entry *e, uint64_t line,
+			      uint32_t sbit, bool fetch, bool force, uint8_t *reason);
 
 /* Called with each request waiting on an arrived sector, in arrival order. */
 typedef void (*mshr_target_fn)(void *ctx, const struct mshr_wait *w, bool first);
