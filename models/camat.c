@@ -125,7 +125,8 @@ static inline uint64_t covered_below(const struct camat *a, uint64_t x, size_t *
 			lo += step;
 			step *= 2;
 		}
-		hi = MIN(len, lo + step + 1);
+		/* hit[lo + step], if any, starts at or after x */
+		hi = MIN(len, lo + step);
 	} else {
 		/* back, to an interval starting below x, if there is one */
 		hi = lo;
