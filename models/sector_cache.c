@@ -610,8 +610,9 @@ static bool keeps_sm_memos(const struct sc_config *cfg)
  * Slots of the line index of a geometry, 0 for none: a lookup in a set of
  * 64 ways or more compares that many fingerprints (16 a step), most of
  * them in vain in a streaming L1 of a few sets of 256 ways (the hardware
- * L1s), where a hash of the line finds its way in a probe or two.  Twice
- * the lines, so that the table is at most half full and probes are short.
+ * L1s), where a hash of the line finds its way in a probe or two.  Four
+ * times the lines, so that the table is at most a quarter full: the runs
+ * a removal shifts back stay short (at half full they took ~7 steps).
  */
 #define SC_INDEX_MIN_ASSOC 64
 
@@ -622,7 +623,7 @@ static uint64_t index_slots(uint32_t nsets, uint32_t assoc)
 	/* a key's home is its top bits: at most 2^32 slots */
 	if (assoc < SC_INDEX_MIN_ASSOC || n > (UINT64_C(1) << 31))
 		return 0;
-	while (slots < 2 * n)
+	while (slots < 4 * n)
 		slots *= 2;
 	return slots;
 }
@@ -2051,6 +2052,10 @@ void sc_prefetch(const struct sc_cache *c, const struct mem_req *r)
 
 	prefetch_set(c, set);
 	ss_prefetch((const char *)&c->ways[set * c->assoc] + CPU_LINE);
+	/* where the lookup starts (the set's first ways are not where its
+	 * line is in a set of hundreds) */
+	if (c->index)
+		ss_prefetch(&c->index[index_key(r->addr >> c->line_shift) >> c->index_shift]);
 }
 
 const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,
