@@ -81,15 +81,6 @@ struct sc_way {
 	uint32_t valid, dirty;		/* sector bit masks */
 };
 
-/*
- * A slot of the line index of a cache with many ways per set (see
- * SC_INDEX_MIN_ASSOC): the high half of the line's hash, and the way
- * (of the whole cache) + 1 holding it; way1 0 is a free slot.
- */
-struct sc_index_slot {
-	uint32_t key, way1;
-};
-
 struct sc_set {
 	uint32_t epoch;			/* the set is valid in this epoch only */
 	uint16_t head;			/* most recent (LRU) or newest (FIFO) */
@@ -150,11 +141,6 @@ struct sc_cache {
 	struct sc_set *sets;
 	struct sc_way *ways;
 	uint32_t epoch;			/* sets of older epochs are empty */
-	/* sets of SC_INDEX_MIN_ASSOC ways or more: where each line of a live
-	 * set is (NULL: the sets' fingerprints are searched) */
-	struct sc_index_slot *index;
-	uint32_t index_mask;		/* slots - 1 */
-	unsigned index_shift;		/* 32 - log2(slots): a key's home slot */
 	sc_emit_fn emit;
 	void *ctx;
 	/* sc_access_merged() with a tally: what goes down is counted there
@@ -342,8 +328,6 @@ static void free_arrays(struct sc_cache *c)
 	g_free(c->bytes);
 	g_free(c->sm_memo);
 	c->sm_memo = NULL;
-	g_free(c->index);
-	c->index = NULL;
 }
 
 /* Every SM's remembered line is stale: a new generation. */
@@ -359,9 +343,7 @@ static void sm_memo_forget(struct sc_cache *c)
 /*
  * Invalidation is a new epoch: a set is emptied when it is next looked up
  * (empty_set()), so that a kernel boundary costs nothing for the sets no
- * kernel touches, which with 80 L1s and a 40 MiB L2 is most of them.  A
- * line index (caches of many ways per set: a few sets, an L1's) is
- * cleared whole.
+ * kernel touches, which with 80 L1s and a 40 MiB L2 is most of them.
  */
 void sc_invalidate(struct sc_cache *c)
 {
@@ -374,9 +356,6 @@ void sc_invalidate(struct sc_cache *c)
 	c->memo_line = UINT64_MAX;
 	c->modified_lines = 0;
 	sm_memo_forget(c);
-	/* every line indexed was of an older epoch's set */
-	if (c->index)
-		memset(c->index, 0, ((size_t)c->index_mask + 1) * sizeof(*c->index));
 }
 
 /* An empty set of this epoch: every way empty (no valid sector, fingerprint
@@ -401,67 +380,6 @@ static noinline void empty_set(struct sc_cache *c, size_t set)
 static inline bool set_live(const struct sc_cache *c, size_t set)
 {
 	return c->sets[set].epoch == c->epoch;
-}
-
-/*
- * The line index (c->index): every way of a live set that a line took
- * (its fingerprint is not 0), under its tag, in an open-addressing table
- * with linear probing.  allocate() and sc_set_load() keep it so; an
- * invalidation, which makes every set old, empties it.
- */
-static always_inline uint32_t index_key(uint64_t line)
-{
-	/* another multiplier than the fingerprint's, whose bits differ */
-	return (uint32_t)((line * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
-}
-
-/* The way holding `line`, or SIZE_MAX. */
-static always_inline size_t index_find(const struct sc_cache *c, uint64_t line)
-{
-	uint32_t key = index_key(line);
-
-	for (uint32_t i = key >> c->index_shift;; i = (i + 1) & c->index_mask) {
-		const struct sc_index_slot *slot = &c->index[i];
-
-		if (!slot->way1)
-			return SIZE_MAX;
-		if (slot->key == key && c->ways[slot->way1 - 1].tag == line)
-			return slot->way1 - 1;
-	}
-}
-
-static void index_insert(struct sc_cache *c, uint64_t line, size_t way)
-{
-	uint32_t key = index_key(line), i = key >> c->index_shift;
-
-	while (c->index[i].way1)
-		i = (i + 1) & c->index_mask;
-	c->index[i] = (struct sc_index_slot){ key, (uint32_t)way + 1 };
-}
-
-/* Way `way`, which holds `line`, leaves the index; the slots after it on
- * its probe run move back, so that no search meets a hole before its way
- * (deletion by backward shift). */
-static void index_remove(struct sc_cache *c, uint64_t line, size_t way)
-{
-	uint32_t i = index_key(line) >> c->index_shift, j;
-
-	while (c->index[i].way1 != way + 1)
-		i = (i + 1) & c->index_mask;
-	for (j = i;;) {
-		uint32_t home;
-
-		j = (j + 1) & c->index_mask;
-		if (!c->index[j].way1)
-			break;
-		home = c->index[j].key >> c->index_shift;
-		/* slot j may fill hole i when its home is not in (i, j] */
-		if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
-			c->index[i] = c->index[j];
-			i = j;
-		}
-	}
-	c->index[i] = (struct sc_index_slot){ 0, 0 };
 }
 
 static sc_access_fn pick_access(const struct sc_config *cfg, bool extended,
@@ -595,7 +513,6 @@ struct sc_tables {
 	uint32_t *readable;
 	uint64_t *bytes;
 	struct sc_sm_memo *sm_memo;	/* NULL unless sm_memos applies */
-	struct sc_index_slot *index;	/* NULL unless index_slots() > 0 */
 };
 
 /* Whether the cache keeps cfg->sm_memos: an SM's line is looked up in the
@@ -606,45 +523,19 @@ static bool keeps_sm_memos(const struct sc_config *cfg)
 	return cfg->sm_memos && !cfg->index_on_partition;
 }
 
-/*
- * Slots of the line index of a geometry, 0 for none: a lookup in a set of
- * 64 ways or more compares that many fingerprints (16 a step), most of
- * them in vain in a streaming L1 of a few sets of 256 ways (the hardware
- * L1s), where a hash of the line finds its way in a probe or two.  Four
- * times the lines, so that the table is at most a quarter full: the runs
- * a removal shifts back stay short (at half full they took ~7 steps).
- */
-#define SC_INDEX_MIN_ASSOC 64
-
-static uint64_t index_slots(uint32_t nsets, uint32_t assoc)
-{
-	uint64_t n = (uint64_t)nsets * assoc, slots = 16;
-
-	/* a key's home is its top bits: at most 2^32 slots */
-	if (assoc < SC_INDEX_MIN_ASSOC || n > (UINT64_C(1) << 31))
-		return 0;
-	while (slots < 4 * n)
-		slots *= 2;
-	return slots;
-}
-
 static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 			 uint32_t nsets, uint32_t assoc, size_t block_bytes,
 			 uint32_t mask_words, uint64_t old_resident, char **why)
 {
 	uint64_t n = (uint64_t)nsets * assoc;
 	bool lazy = cfg->write_miss == SC_LAZY_FETCH;
-	uint64_t slots = index_slots(nsets, assoc);
 	/* at most 2^32 lines (check_geometry), so no product overflows */
 	uint64_t total = (uint64_t)nsets * block_bytes +
 			 (uint64_t)nsets * sizeof(struct sc_set) +
 			 n * sizeof(struct sc_way) +
 			 (lazy ? n * sizeof(uint32_t) + n * mask_words * sizeof(uint64_t) : 0) +
-			 (keeps_sm_memos(cfg) ? cfg->sm_memos * sizeof(struct sc_sm_memo) : 0) +
-			 slots * sizeof(struct sc_index_slot);
-	/* the index is cleared at every invalidation: resident */
-	uint64_t resident = (uint64_t)nsets * sizeof(struct sc_set) +
-			    slots * sizeof(struct sc_index_slot);
+			 (keeps_sm_memos(cfg) ? cfg->sm_memos * sizeof(struct sc_sm_memo) : 0);
+	uint64_t resident = (uint64_t)nsets * sizeof(struct sc_set);
 
 	memset(t, 0, sizeof(*t));
 	if (cfg->memory) {
@@ -669,19 +560,16 @@ static bool alloc_tables(struct sc_tables *t, const struct sc_config *cfg,
 		}
 		if (keeps_sm_memos(cfg))
 			t->sm_memo = g_try_new0(struct sc_sm_memo, cfg->sm_memos);
-		if (slots)
-			t->index = g_try_new0(struct sc_index_slot, slots);
 	}
 	if (!t->blocks || !t->sets || !t->ways ||
 	    (lazy && (!t->readable || !t->bytes)) ||
-	    (keeps_sm_memos(cfg) && !t->sm_memo) || (slots && !t->index)) {
+	    (keeps_sm_memos(cfg) && !t->sm_memo)) {
 		free(t->blocks);
 		g_free(t->sets);
 		g_free(t->ways);
 		g_free(t->readable);
 		g_free(t->bytes);
 		g_free(t->sm_memo);
-		g_free(t->index);
 		memset(t, 0, sizeof(*t));
 		if (cfg->memory) {
 			char *ignored = NULL;
@@ -717,8 +605,7 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	if (!alloc_tables(&t, cfg, nsets, assoc, block_bytes,
 			  (cfg->line_bytes + 63) / 64, c->resident_bytes, why))
 		return false;
-	c->resident_bytes = (uint64_t)nsets * sizeof(struct sc_set) +
-			    index_slots(nsets, assoc) * sizeof(struct sc_index_slot);
+	c->resident_bytes = (uint64_t)nsets * sizeof(struct sc_set);
 	c->cfg = *cfg;
 	c->nsets = nsets;
 	c->assoc = assoc;
@@ -754,9 +641,6 @@ static bool configure(struct sc_cache *c, const struct sc_config *cfg,
 	c->epoch = 0;
 	c->sm_memo = t.sm_memo;
 	c->sm_memo_gen = 1;
-	c->index = t.index;
-	c->index_mask = t.index ? (uint32_t)(index_slots(nsets, assoc) - 1) : 0;
-	c->index_shift = t.index ? 32 - log2u((uint64_t)c->index_mask + 1) : 0;
 	sc_invalidate(c);
 	return true;
 }
@@ -1100,12 +984,6 @@ static always_inline unsigned allocate(struct sc_cache *c, size_t set,
 		c->modified_lines -= rec->dirty != 0;
 	/* the new line is the most recent (LRU) or newest (FIFO) */
 	s->head = w;
-	if (G == SC_GEO_ANY && c->index) {
-		/* a way with a fingerprint holds an indexed line */
-		if (((uint16_t *)blk)[w])
-			index_remove(c, rec->tag, base + w);
-		index_insert(c, line, base + w);
-	}
 	rec->tag = line;
 	rec->valid = rec->dirty = 0;
 	((uint16_t *)blk)[w] = fingerprint(line);
@@ -1156,8 +1034,6 @@ static always_inline size_t lookup_g(struct sc_cache *c, size_t set, uint64_t li
 {
 	if (G_UNLIKELY(!set_live(c, set)))
 		empty_set(c, set);
-	if (G == SC_GEO_ANY && c->index)
-		return index_find(c, line);
 
 	size_t base = set * GEO(c, G, assoc);
 	uint16_t fp = fingerprint(line);
@@ -2052,10 +1928,6 @@ void sc_prefetch(const struct sc_cache *c, const struct mem_req *r)
 
 	prefetch_set(c, set);
 	ss_prefetch((const char *)&c->ways[set * c->assoc] + CPU_LINE);
-	/* where the lookup starts (the set's first ways are not where its
-	 * line is in a set of hundreds) */
-	if (c->index)
-		ss_prefetch(&c->index[index_key(r->addr >> c->line_shift) >> c->index_shift]);
 }
 
 const struct mem_req *sc_fetch_of(struct sc_cache *c, const struct mem_req *r,
@@ -2146,35 +2018,14 @@ static uint64_t modified_in_set(const struct sc_cache *c, uint32_t set)
 	return n;
 }
 
-/* The lines of a live set into the index (add), or out of it. */
-static void index_set(struct sc_cache *c, uint32_t set, bool add)
-{
-	const uint16_t *fp = set_fp(c, set);
-
-	if (!c->index)
-		return;
-	for (uint32_t w = 0; w < c->assoc; w++) {
-		size_t way = (size_t)set * c->assoc + w;
-
-		if (!fp[w])
-			continue;
-		if (add)
-			index_insert(c, c->ways[way].tag, way);
-		else
-			index_remove(c, c->ways[way].tag, way);
-	}
-}
-
 void sc_set_load(struct sc_cache *c, uint32_t set, const void *state)
 {
 	struct set_state_layout l = state_layout(c);
 	const uint8_t *b = state;
 	uint32_t head;
 
-	if (set_live(c, set)) {
+	if (set_live(c, set))
 		c->modified_lines -= modified_in_set(c, set);
-		index_set(c, set, false);
-	}
 	memcpy(&head, b + l.head, sizeof(head));
 	c->sets[set].head = (uint16_t)head;
 	c->sets[set].walk_from = 0;
@@ -2188,7 +2039,6 @@ void sc_set_load(struct sc_cache *c, uint32_t set, const void *state)
 		       (size_t)c->assoc * c->mask_words * sizeof(uint64_t));
 	}
 	c->modified_lines += modified_in_set(c, set);
-	index_set(c, set, true);
 	/* the remembered lines may have been this set's */
 	c->memo_line = UINT64_MAX;
 	sm_memo_forget(c);
