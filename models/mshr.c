@@ -21,12 +21,28 @@ struct mshr_target {
 	struct mshr_target *next;
 };
 
+/*
+ * The targets of an entry, in lists by sector: sectors 0 to 3 (every
+ * sector of a 128-byte line of 32-byte sectors) one list each, the rest
+ * together.  An arrival takes its sector's list whole, without reading
+ * the other sectors' targets: scattered records, each a cache miss.
+ */
+#define MSHR_LISTS 5
+
 struct mshr_entry {
 	uint64_t line;		/* the hash table's key points here */
 	uint32_t pending;	/* sectors asked for, not arrived */
 	uint32_t n_targets;
-	struct mshr_target *head, *tail;
+	struct mshr_target *head[MSHR_LISTS], *tail[MSHR_LISTS];
 };
+
+/* The list of the targets of sector `sbit`. */
+static unsigned list_of(uint32_t sbit)
+{
+	unsigned k = (unsigned)__builtin_ctz(sbit);
+
+	return k < MSHR_LISTS - 1 ? k : MSHR_LISTS - 1;
+}
 
 /*
  * Records of one size from slabs that are never moved or freed before the
@@ -249,11 +265,13 @@ struct mshr_wait *mshr_add_at(struct mshr *m, struct mshr_entry *e, uint64_t lin
 	t = pool_get(m, &m->targets);
 	t->sbit = sbit;
 	t->next = NULL;
-	if (e->tail)
-		e->tail->next = t;
+	unsigned l = list_of(sbit);
+
+	if (e->tail[l])
+		e->tail[l]->next = t;
 	else
-		e->head = t;
-	e->tail = t;
+		e->head[l] = t;
+	e->tail[l] = t;
 	e->n_targets++;
 	m->waiting++;
 	return &t->w;
@@ -274,7 +292,8 @@ uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
 		     mshr_target_fn fn, void *ctx)
 {
 	struct mshr_entry *e = entry_of(m, line);
-	struct mshr_target *out = NULL, **out_tail = &out, **p;
+	struct mshr_target *out, **out_tail = &out, **p;
+	unsigned l;
 	uint32_t n = 0;
 
 	if (!e || !(e->pending & sbit))
@@ -282,34 +301,46 @@ uint32_t mshr_arrive(struct mshr *m, uint64_t line, uint32_t sbit,
 	/* the sector's targets leave the entry before anyone hears of them,
 	 * so that fn finds the table as it will stay */
 	e->pending &= ~sbit;
-	e->tail = NULL;
-	for (p = &e->head; *p;) {
-		struct mshr_target *t = *p;
+	l = list_of(sbit);
+	if (l < MSHR_LISTS - 1) {
+		/* the sector's own list, whole */
+		out = e->head[l];
+		e->head[l] = e->tail[l] = NULL;
+		for (struct mshr_target *t = out; t; t = t->next)
+			n++;
+	} else {
+		/* the sectors that share a list: this one's out of it */
+		e->tail[l] = NULL;
+		for (p = &e->head[l]; *p;) {
+			struct mshr_target *t = *p;
 
-		if (t->sbit == sbit) {
-			*p = t->next;
-			t->next = NULL;
-			*out_tail = t;
-			out_tail = &t->next;
-			e->n_targets--;
-			m->waiting--;
-		} else {
-			e->tail = t;
-			p = &t->next;
+			if (t->sbit == sbit) {
+				*p = t->next;
+				t->next = NULL;
+				*out_tail = t;
+				out_tail = &t->next;
+				n++;
+			} else {
+				e->tail[l] = t;
+				p = &t->next;
+			}
 		}
+		*out_tail = NULL;
 	}
-	if (!e->head) {
+	e->n_targets -= n;
+	m->waiting -= n;
+	if (!e->n_targets) {
 		slot_remove(m, e);
 		pool_put(&m->entries, e);
 		m->used--;
 	}
 	/* each target goes back to the pool once fn is done with it: fn's
 	 * own adds take others */
-	while (out) {
+	for (uint32_t k = 0; out; k++) {
 		struct mshr_target *t = out;
 
 		out = t->next;
-		fn(ctx, &t->w, n++ == 0);
+		fn(ctx, &t->w, k == 0);
 		pool_put(&m->targets, t);
 	}
 	return n;

@@ -151,47 +151,75 @@ static void test_mshr_reuse(void)
 	g_array_free(a.first, TRUE);
 }
 
-static void count_arrival(void *ctx, const struct mshr_wait *w, bool first)
+/* What an arrival handed over: each target's id (its `at`), in order,
+ * and whether only the first was called first. */
+struct arrived_ids {
+	GArray *ids;
+	bool first_ok;
+};
+
+static void note_arrival(void *ctx, const struct mshr_wait *w, bool first)
 {
-	(*(unsigned *)ctx)++;
+	struct arrived_ids *a = ctx;
+
+	a->first_ok &= first == (a->ids->len == 0);
+	g_array_append_val(a->ids, w->at);
 }
 
-/* Random adds and arrivals against a plain set of the pending (line,
- * sector) pairs: the table finds what is there, and only that, through
- * its growth and the backward shifts of its deletions. */
+/*
+ * Random adds and arrivals on lines of 8 sectors (some with a list of
+ * their own in an entry, some sharing one) against a plain list of the
+ * targets of each (line, sector): the table finds what is there, and only
+ * that, through its growth and the backward shifts of its deletions, and
+ * an arrival hands over exactly its sector's targets, in the order added,
+ * the one that fetched first.
+ */
 static void test_mshr_against_plain(void)
 {
+	enum { LINES = 300, SECTORS = 8 };
 	struct mshr *m = mshr_new(0, 0, stats);
-	GHashTable *plain = g_hash_table_new(g_int64_hash, g_int64_equal);
+	static GArray *plain[LINES * SECTORS];	/* ids waiting; NULL: not pending */
 	GRand *rng = g_rand_new_with_seed(13);
-	static uint64_t keys[300 * 4];
+	struct arrived_ids a = { g_array_new(FALSE, FALSE, sizeof(uint64_t)), true };
 	uint8_t reason;
 
 	for (int step = 0; step < 200000; step++) {
-		uint64_t line = g_rand_int_range(rng, 0, 300) * UINT64_C(1000003);
-		uint32_t s = g_rand_int_range(rng, 0, 4), sbit = 1u << s;
-		uint64_t key = line * 4 + s;
-		bool there = g_hash_table_contains(plain, &key);
+		uint32_t li = g_rand_int_range(rng, 0, LINES);
+		uint64_t line = li * UINT64_C(1000003);
+		uint32_t s = g_rand_int_range(rng, 0, SECTORS), sbit = 1u << s;
+		GArray **want = &plain[li * SECTORS + s];
 		struct mshr_wait w = wait_for(line);
 
-		g_assert_cmpint(mshr_state(m, line, sbit) == MSHR_PENDING, ==, there);
+		g_assert_cmpint(mshr_state(m, line, sbit) == MSHR_PENDING, ==, *want != NULL);
 		if (g_rand_boolean(rng)) {
-			g_assert_true(mshr_add(m, line, sbit, !there, false, &w, &reason));
-			if (!there) {
-				uint64_t *k = &keys[(line / 1000003) * 4 + s];
+			uint64_t id = (uint64_t)step;
 
-				*k = key;
-				g_hash_table_add(plain, k);
-			}
+			w.at = id;
+			g_assert_true(mshr_add(m, line, sbit, !*want, false, &w, &reason));
+			if (!*want)
+				*want = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+			g_array_append_val(*want, id);
 		} else {
-			unsigned n = 0;
+			uint32_t n;
 
-			mshr_arrive(m, line, sbit, count_arrival, &n);
-			g_assert_cmpint(n > 0, ==, there);
-			g_hash_table_remove(plain, &key);
+			g_array_set_size(a.ids, 0);
+			a.first_ok = true;
+			n = mshr_arrive(m, line, sbit, note_arrival, &a);
+			g_assert_true(a.first_ok);
+			g_assert_cmpuint(n, ==, a.ids->len);
+			g_assert_cmpuint(n, ==, *want ? (*want)->len : 0);
+			for (guint k = 0; k < n; k++)
+				g_assert_cmpuint(g_array_index(a.ids, uint64_t, k), ==,
+						 g_array_index(*want, uint64_t, k));
+			if (*want)
+				g_array_free(*want, TRUE);
+			*want = NULL;
 		}
 	}
-	g_hash_table_destroy(plain);
+	for (size_t k = 0; k < G_N_ELEMENTS(plain); k++)
+		if (plain[k])
+			g_array_free(plain[k], TRUE);
+	g_array_free(a.ids, TRUE);
 	g_rand_free(rng);
 	mshr_free(m);
 }
