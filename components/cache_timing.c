@@ -298,7 +298,7 @@ static void queue_pop(struct cache_timing *t)
  * r waits in the queue for room in the table (a queue in front of the
  * cache), or is refused when the queue is full.  `behind`: it was not
  * looked at, as others wait before it; its refusal counts for the reason
- * the head waits (a request looked at was counted by mshr_add).
+ * the head waits (a request looked at was counted by mshr_add_at).
  */
 static void wait_or_refuse(struct cache_timing *t, uint32_t input, const struct mem_req *r,
 			   uint64_t at, uint8_t reason, bool behind)
@@ -384,7 +384,7 @@ bool ct_request(struct cache_timing *t, uint32_t input, const struct mem_req *r)
 /*
  * A read, atomic or reduction looked up and acted on: answered (a hit),
  * or waiting in an MSHR entry; false, with the reason, when the table has
- * no room for it (mshr_add counted the refusal).
+ * no room for it (mshr_add_at counted the refusal).
  */
 /*
  * A load that came at `at` and waits for the level below, now in an MSHR
