@@ -156,6 +156,10 @@ struct sc_cache {
 	const struct mem_req *pass;
 	const struct mem_run_entry *pass_entry;
 	struct mem_run *pass_out;
+	/* pass_out holds requests of pass's SM and size, one at least: true
+	 * once seen so, false once anything goes down through emit, which
+	 * may send that run and start another (emit_req()'s short test) */
+	bool pass_fits;
 	struct sc_config cfg;
 
 	uint32_t *readable;		/* lazy_fetch: readable sectors per way */
@@ -785,6 +789,7 @@ static always_inline void send(struct sc_cache *c, enum mem_op op,
 {
 	if (c->tally && mem_tally_count(c->tally, op, size))
 		return;
+	c->pass_fits = false;
 	c->emit(c->ctx, down_req(&c->down, op, addr, size, mask, from));
 }
 
@@ -799,14 +804,19 @@ static always_inline void emit_req(struct sc_cache *c, const struct mem_req *d)
 {
 	struct mem_run *o = c->pass_out;
 
-	if (d == c->pass && o && o->n - 1u < MEM_RUN_MAX - 1u &&
-	    o->sm == d->sm && o->size == d->size) {
+	/* pass's SM and size are its run's: once the run going down was
+	 * seen to share them, only a send through emit can change that */
+	if (d == c->pass && o && (c->pass_fits ? o->n < MEM_RUN_MAX
+				  : o->n - 1u < MEM_RUN_MAX - 1u &&
+				    o->sm == d->sm && o->size == d->size)) {
 		o->req[o->n++] = *c->pass_entry;
 		o->hdr.size += (uint32_t)sizeof(o->req[0]);
+		c->pass_fits = true;
 		return;
 	}
 	if (c->tally && mem_tally_add(c->tally, d))
 		return;
+	c->pass_fits = false;
 	c->emit(c->ctx, d);
 }
 
@@ -1674,8 +1684,9 @@ static noinline void merged_##wh##_##wm##_##x(struct sc_cache *c,		\
 										\
 		for (size_t r = 0; r < rounds; r++)				\
 			for (unsigned i = 0; i < n_in; i++) {			\
-				rr_round_take(&in[i], r, &q);			\
-				SC_SERVE(&q, wh, wm, false, geo);		\
+				const struct mem_req *rq = rr_round_request(&in[i], r);	\
+										\
+				SC_SERVE(rq, wh, wm, false, geo);		\
 			}							\
 		rr_merge_rounds_done(m, rounds);				\
 	}									\
@@ -1847,6 +1858,7 @@ void sc_access_run(struct sc_cache *c, const struct mem_run *run,
 	mem_run_request(run, 0, &q);
 	c->pass = &q;
 	c->pass_out = out;
+	c->pass_fits = false;	/* out may hold another SM's or size's */
 	/* sized: a cache no kernel sized has no sets (and fails the access) */
 	if (c->sets && c->run_access && run->size == MEM_ATOM) {
 		c->run_access(c, run, &q);
