@@ -828,6 +828,14 @@ static noinline void write_back(struct sc_cache *c, uint64_t tag,
 
 	if (c->cfg.write_hit != SC_WRITE_BACK)
 		return;		/* a write-through cache has nothing to write back */
+	if (c->tally) {
+		/* counted, not sent: the sectors together */
+		uint32_t n = (uint32_t)__builtin_popcount(dirty);
+
+		c->st[counter] += n;
+		mem_tally_count_n(c->tally, MEM_WRITE, c->cfg.sector_bytes, n);
+		return;
+	}
 	while (dirty) {
 		unsigned s = __builtin_ctz(dirty);
 

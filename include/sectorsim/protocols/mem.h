@@ -267,6 +267,14 @@ static inline bool mem_tally_count(struct mem_tally *t, uint32_t op, uint32_t si
 	return true;
 }
 
+/* mem_tally_count() of n requests alike (op one a tally counts). */
+static inline void mem_tally_count_n(struct mem_tally *t, uint32_t op, uint32_t size,
+				     uint32_t n)
+{
+	t->atoms[op - MEM_READ] += (uint64_t)mem_atoms(size) * n;
+	t->n += n;
+}
+
 /* Whether r is one a tally counts, and then it is counted. */
 static inline bool mem_tally_add(struct mem_tally *t, const struct mem_req *r)
 {
