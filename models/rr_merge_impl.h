@@ -218,8 +218,8 @@ static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr
  * million): the L2's partition, the critical path of the app's streaming
  * kernel on two threads, waited on them.  Asking 8 rounds (two cache
  * lines) ahead costs ~5 instructions a request (+0.9 % of the app's) and
- * took 0.91 of the app's wall time on two threads (native file, two
- * sittings of 21 and 25 pairs); 4 and 16 rounds did no better.
+ * took 0.91 to 0.96 of the app's wall time on two threads (native file,
+ * three sittings of 21 to 25 pairs); 4 and 16 rounds did no better.
  */
 #define RR_PREFETCH_ROUNDS 8
 
