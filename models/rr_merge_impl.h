@@ -62,9 +62,8 @@ struct ring {
 
 /*
  * The requests of one input not served yet.  `tmpl` is a request with the
- * usual's fields set, so that a slot becomes a request with a copy and the
- * fields it has (slot_fields()); those are zero, or the last request's made
- * in the template itself (rr_round_request()).
+ * usual's fields set and the rest zero, so that a slot becomes a request
+ * with a copy and the five fields it has.
  */
 struct rr_fifo {
 	struct mem_req tmpl;
@@ -107,13 +106,13 @@ struct rr_merge {
 	struct rr_fifo fifo[];
 };
 
-/* The fields of slot s (not of kind 0) into *r, a request with f's usual
- * fields (a copy of f->tmpl, or f->tmpl itself). */
+/* The request of f's slot s (not of kind 0) into *r. */
 static inline __attribute__((always_inline)) void
-slot_fields(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
+slot_request(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
 {
 	uint64_t addr = s->addr & ~(uint64_t)SLOT_LOW;
 
+	*r = f->tmpl;
 	r->hdr.kind = s->addr & 15;
 	r->addr = addr;
 	if (f->usual.part_is_addr)
@@ -121,14 +120,6 @@ slot_fields(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
 	r->mask = s->mask;
 	r->space = (uint8_t)(s->addr >> 4 & 1);
 	r->warp = s->warp;
-}
-
-/* The request of f's slot s (not of kind 0) into *r. */
-static inline __attribute__((always_inline)) void
-slot_request(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
-{
-	*r = f->tmpl;
-	slot_fields(f, s, r);
 }
 
 /* The request at the head of f, out of its ring(s) into *r. */
@@ -211,7 +202,7 @@ static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr
 }
 
 /*
- * How many rounds ahead rr_round_request() asks the memory for an input's
+ * How many rounds ahead rr_round_take() asks the memory for an input's
  * slot.  An input's ring is read one slot a round, 80 inputs apart on
  * titanv-ref's L2, and the slots of an input that ran ahead of the others
  * were written long before (the full benchmark app queues up to half a
@@ -223,19 +214,12 @@ static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr
  */
 #define RR_PREFETCH_ROUNDS 8
 
-/*
- * Round r's request of input `in` (as fifo_pop() makes it), made in the
- * input's template: the slot's fields are the only ones of a request that
- * change from one of the input's slots to the next, so they are all this
- * writes (a copy of the whole request per request cost some 8 instructions
- * of the L2's ~130).  Good until the input's next take.
- */
-static inline __attribute__((always_inline)) const struct mem_req *
-rr_round_request(const struct rr_round_input *in, size_t round)
+/* Round r's request of input `in`, into *r (as fifo_pop() makes it). */
+static inline __attribute__((always_inline)) void
+rr_round_take(const struct rr_round_input *in, size_t round, struct mem_req *r)
 {
 	ss_prefetch(in->slot + ((in->head + round + RR_PREFETCH_ROUNDS) & in->mask));
-	slot_fields(in->f, in->slot + ((in->head + round) & in->mask), &in->f->tmpl);
-	return &in->f->tmpl;
+	slot_request(in->f, in->slot + ((in->head + round) & in->mask), r);
 }
 
 void rr_merge_rounds_done(struct rr_merge *m, size_t rounds);

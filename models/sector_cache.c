@@ -1692,9 +1692,8 @@ static noinline void merged_##wh##_##wm##_##x(struct sc_cache *c,		\
 										\
 		for (size_t r = 0; r < rounds; r++)				\
 			for (unsigned i = 0; i < n_in; i++) {			\
-				const struct mem_req *rq = rr_round_request(&in[i], r);	\
-										\
-				SC_SERVE(rq, wh, wm, false, geo);		\
+				rr_round_take(&in[i], r, &q);			\
+				SC_SERVE(&q, wh, wm, false, geo);		\
 			}							\
 		rr_merge_rounds_done(m, rounds);				\
 	}									\

@@ -192,7 +192,8 @@ static void world_drain(void *ctx)
 
 		for (size_t k = 0; k < rounds; k++)
 			for (unsigned i = 0; i < n_in; i++) {
-				serve(w, rr_round_request(&in[i], k));
+				rr_round_take(&in[i], k, &r);
+				serve(w, &r);
 				w->taken_in_rounds++;
 			}
 		rr_merge_rounds_done(w->m, rounds);

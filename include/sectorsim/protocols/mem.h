@@ -254,25 +254,23 @@ struct mem_tally {
 
 G_STATIC_ASSERT(sizeof(struct mem_tally) <= SS_MSG_MAX);
 
-/* A request of kind `op` and `size` bytes counted: whether op is one a
- * tally counts. */
-static inline bool mem_tally_count(struct mem_tally *t, uint32_t op, uint32_t size)
-{
-	uint32_t k = op - MEM_READ;
-
-	if (k > MEM_REDUCTION - MEM_READ)
-		return false;
-	t->atoms[k] += mem_atoms(size);
-	t->n++;
-	return true;
-}
-
-/* mem_tally_count() of n requests alike (op one a tally counts). */
+/* n requests alike of kind `op` (one a tally counts) and `size` bytes
+ * counted. */
 static inline void mem_tally_count_n(struct mem_tally *t, uint32_t op, uint32_t size,
 				     uint32_t n)
 {
 	t->atoms[op - MEM_READ] += (uint64_t)mem_atoms(size) * n;
 	t->n += n;
+}
+
+/* A request of kind `op` and `size` bytes counted: whether op is one a
+ * tally counts. */
+static inline bool mem_tally_count(struct mem_tally *t, uint32_t op, uint32_t size)
+{
+	if (op - MEM_READ > MEM_REDUCTION - MEM_READ)
+		return false;
+	mem_tally_count_n(t, op, size, 1);
+	return true;
 }
 
 /* Whether r is one a tally counts, and then it is counted. */
