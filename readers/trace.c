@@ -77,6 +77,13 @@ bool trace_store_block(struct trace_reader *t, struct block_builder *bb,
 	return true;
 }
 
+void trace_store_built(struct trace_reader *t, struct gpu_block *b)
+{
+	pthread_mutex_lock(&t->lock);
+	g_hash_table_replace(t->loaded, &b->id, b);
+	pthread_mutex_unlock(&t->lock);
+}
+
 void trace_block_cut(struct trace_reader *t, uint64_t id, const char *name)
 {
 	pthread_mutex_lock(&t->lock);

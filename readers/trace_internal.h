@@ -636,6 +636,9 @@ void trace_block_cut(struct trace_reader *t, uint64_t id, const char *name);
 /* trace_finish_block for load_block, from the loader's builder. */
 bool trace_store_block(struct trace_reader *t, struct block_builder *b,
 		       uint64_t id, bool sort, GError **err);
+/* The same for load_block, of block b built beforehand (builder_finish:
+ * a read-ahead's), which the reader now owns. */
+void trace_store_built(struct trace_reader *t, struct gpu_block *b);
 
 /* ---- the formats -------------------------------------------------------- */
 
@@ -708,7 +711,8 @@ struct trace_format {
 	 * Several may run at once on different threads, each with its own
 	 * loader: it may read t->kernel, t->dir and what open() and
 	 * next_kernel() left in t->state, and change nothing of t but
-	 * through loader_intern and trace_store_block.
+	 * through loader_intern, trace_store_block, trace_store_built,
+	 * trace_block_cut and trace_set_bytes_read.
 	 */
 	bool (*load_block)(struct trace_reader *t, struct block_loader *l,
 			   uint64_t id, GError **err);
@@ -730,5 +734,12 @@ struct trace_format {
 	/* The format keeps trace_reader.bytes_read as it reads a kernel. */
 	bool counts_bytes_read;
 };
+
+/*
+ * For tests: native_readahead_wait (native.h) for a paper-format trace:
+ * wait until the read-ahead of t's next kernel has built what it will;
+ * how many blocks it built (0 when none runs).
+ */
+size_t ppt_readahead_wait(struct trace_reader *t);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * The paper tracer's format ("ppt"): app_config.py, read as text by a
  * small tokenizer (never executed), and memory_traces/kernel_K_block_B.mem,
- * one file per block, opened only when the block is asked for.  A block
+ * one file per block, opened when the block is asked for (or, with loaders
+ * to share, by the next kernel's read-ahead: see below).  A block
  * file's lines are its lines in issue order, each an opcode and then
  * hexadecimal addresses, separated by spaces.
  *
@@ -18,8 +19,13 @@
  * them from addresses, so files written with them read wrongly; a warp id
  * such as "3" reads as the address 0x3.
  */
+/* SCHED_IDLE */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +35,8 @@
 #include "trace_internal.h"
 
 #define APP_CONFIG "app_config.py"
+
+struct ppt_readahead;
 
 struct ppt_kernel {
 	uint32_t id;
@@ -42,6 +50,11 @@ struct ppt_state {
 	size_t next;
 	char *traces;		/* DIR/memory_traces */
 	GHashTable *files_by_id;	/* kernel id -> struct ppt_files */
+	/* the next kernel's blocks being built ahead (NULL: none yet), and
+	 * the current kernel's built ahead, not yet asked for (id -> struct
+	 * ppt_ahead; under the reader's lock while loaders share a load) */
+	struct ppt_readahead *ra;
+	GHashTable *ahead;
 };
 
 /* ---- app_config.py ------------------------------------------------------ */
@@ -542,12 +555,17 @@ static bool ppt_open(struct trace_reader *t, const char *file, GError **err)
 	return ok;
 }
 
+static void readahead_free(struct ppt_state *s);
+
 static void ppt_close(struct trace_reader *t)
 {
 	struct ppt_state *s = t->state;
 
 	if (!s)
 		return;
+	readahead_free(s);
+	if (s->ahead)
+		g_hash_table_destroy(s->ahead);
 	g_array_free(s->kernels, TRUE);
 	g_free(s->traces);
 	if (s->files_by_id)
@@ -721,6 +739,9 @@ static bool ppt_count_stored(struct trace_reader *t, uint64_t *n, GError **err)
 	return true;
 }
 
+static void readahead_start(struct trace_reader *t, struct ppt_state *s);
+static void readahead_take(struct trace_reader *t, struct ppt_state *s);
+
 static bool ppt_next_kernel(struct trace_reader *t, bool *end,
 			    GError **err)
 {
@@ -728,6 +749,9 @@ static bool ppt_next_kernel(struct trace_reader *t, bool *end,
 	const struct ppt_kernel *pk;
 	struct gpu_kernel *k = &t->kernel;
 
+	/* the last kernel's blocks built ahead and not asked for */
+	g_clear_pointer(&s->ahead, g_hash_table_destroy);
+	readahead_take(t, s);
 	if (s->next >= s->kernels->len) {
 		*end = true;
 		return true;
@@ -753,6 +777,7 @@ static bool ppt_next_kernel(struct trace_reader *t, bool *end,
 	k->smem = pk->smem;
 	k->stream_id = pk->stream;
 	k->trace_file = s->traces;
+	readahead_start(t, s);
 	return true;
 }
 
@@ -774,15 +799,20 @@ static bool address_error(struct line_reader *r, const char *tok, size_t n,
 	return false;
 }
 
+static const char *readahead_intern(struct ppt_readahead *ra, const char *op);
+
 /*
- * One file: every line a gpu_line in file order, address-less ones too
- * (they take a slot in the interleaving).  Split on single spaces, empty
- * tokens ignored, so "OP  a" and "OP a " read like "OP a"; a blank line
- * is an address-less line with an empty opcode, which is what the
- * reference's line.strip().split(' ') makes of it.
+ * One file, open in l->lr, into l->build: every line a gpu_line in file
+ * order, address-less ones too (they take a slot in the interleaving).
+ * Split on single spaces, empty tokens ignored, so "OP  a" and "OP a "
+ * read like "OP a"; a blank line is an address-less line with an empty
+ * opcode, which is what the reference's line.strip().split(' ') makes of
+ * it.  Opcode texts are interned among the reader's (ra NULL: a load) or
+ * the read-ahead's (which touches nothing of t).
  */
-static bool load_file(struct trace_reader *t, struct block_loader *l,
-		      uint64_t id, GError **err)
+static inline __attribute__((always_inline)) bool
+parse_file(struct trace_reader *t, struct block_loader *l,
+	   struct ppt_readahead *ra, GError **err)
 {
 	struct line_reader *r = &l->lr;
 	uint64_t idx = 0;
@@ -807,7 +837,7 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 			*p++ = '\0';
 		/* not p - op: a NUL inside cuts the text that is interned */
 		op_len = strlen(op);
-		opcode = loader_intern(t, l, op, op_len);
+		opcode = ra ? readahead_intern(ra, op) : loader_intern(t, l, op, op_len);
 		/* at most one address per two bytes ("a ") */
 		dst = builder_reserve(&l->build, (size_t)(end - p) / 2 + 1);
 		/* the usual line whole; anything else token by token */
@@ -852,12 +882,21 @@ static bool load_file(struct trace_reader *t, struct block_loader *l,
 		}
 		builder_add(&l->build, idx++, opcode, n, GPU_WARP_UNKNOWN, 0);
 	}
-	if (rc < 0)
+	return rc == 0;
+}
+
+static bool load_file(struct trace_reader *t, struct block_loader *l,
+		      uint64_t id, GError **err)
+{
+	if (!parse_file(t, l, NULL, err))
 		return false;
-	if (r->cut_last)
-		trace_block_cut(t, id, r->name);
+	if (l->lr.cut_last)
+		trace_block_cut(t, id, l->lr.name);
 	return trace_store_block(t, &l->build, id, false, err);
 }
+
+static bool adopt_ahead(struct trace_reader *t, struct ppt_state *s, uint64_t id,
+			const char *name);
 
 /* Each block its own file, so that loaders may read several at once. */
 static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
@@ -869,6 +908,8 @@ static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
 
 	g_snprintf(name, sizeof(name), "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
 		   t->kernel.id, id);
+	if (s->ahead && adopt_ahead(t, s, id, name))
+		return true;
 	g_string_printf(l->path, "%s" G_DIR_SEPARATOR_S "%s", s->traces, name);
 	if (!lr_open(&l->lr, l->path->str, name, &missing, err)) {
 		if (!missing)
@@ -886,6 +927,233 @@ static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
 	trace_set_bytes_read(t, lr_stored_offset(&l->lr), true);
 	lr_close(&l->lr);
 	return ok;
+}
+
+/* ---- read-ahead ------------------------------------------------------------ */
+
+/*
+ * While a kernel runs, a thread of idle priority builds the next kernel's
+ * blocks, file by file in ascending block order, so that the next
+ * kernel's loads find them done, as the native reader does
+ * (trace_native.c).  A load of the paper format costs every core at a
+ * kernel's start (the large benchmark app: 53 and 64 ms of a 0.69 s run
+ * at its second and third kernels), while during a kernel a core is idle
+ * now and then (its SMs waiting for the L2, the L2 draining the kernel's
+ * tail); a thread of idle priority (SCHED_IDLE) runs only then.  Its
+ * blocks are what a load builds from the same files; their opcode texts
+ * are interned in a string chunk that becomes the reader's when the
+ * kernel starts, so they are the kernel's own pointers.  What a load
+ * would have noted as it read the file (the bytes read, for the progress
+ * line; a last line cut short) is noted when the block is taken.  It
+ * stops at the first file it cannot open or read and keeps nothing of
+ * it: the load meets it again and reports it, as a run without the
+ * read-ahead would.  Only when loads are shared among threads (--threads
+ * above 1), and up to PPT_READAHEAD_BYTES of blocks.
+ */
+#define PPT_READAHEAD_BYTES (UINT64_C(64) << 20)
+
+/* A block built ahead, and what its load would have noted. */
+struct ppt_ahead {
+	struct gpu_block *b;
+	uint64_t bytes;		/* of its file, as stored */
+	bool cut;		/* its file ended inside a line */
+};
+
+struct ppt_readahead {
+	struct ppt_state *s;
+	size_t kernel;		/* its index in s->kernels */
+	GThread *thread;	/* NULL: not running */
+	int stop;		/* atomic: the kernel is starting, stop now */
+	GStringChunk *strings;	/* the kernel's texts */
+	GHashTable *blocks;	/* id -> struct ppt_ahead */
+	struct block_loader l;	/* its line reader, builder and path; the
+				 * opcode table maps a text to its interned copy */
+};
+
+static void ppt_ahead_free(gpointer p)
+{
+	struct ppt_ahead *a = p;
+
+	g_free(a->b);
+	g_free(a);
+}
+
+static const char *readahead_intern(struct ppt_readahead *ra, const char *op)
+{
+	const char *v = g_hash_table_lookup(ra->l.opcodes, op);
+
+	if (!v) {
+		/* _const: the loads of its kernel find the same copy */
+		v = g_string_chunk_insert_const(ra->strings, op);
+		g_hash_table_insert(ra->l.opcodes, (gpointer)v, (gpointer)v);
+	}
+	return v;
+}
+
+static gpointer readahead_main(gpointer data)
+{
+	struct ppt_readahead *ra = data;
+	const struct ppt_kernel *pk =
+		&g_array_index(ra->s->kernels, struct ppt_kernel, ra->kernel);
+	const struct ppt_files *f =
+		g_hash_table_lookup(ra->s->files_by_id, GUINT_TO_POINTER(pk->id));
+	struct block_loader *l = &ra->l;
+	uint64_t bytes = 0;
+	GError *err = NULL;
+
+#ifdef SCHED_IDLE
+	struct sched_param idle = { 0 };
+
+	/* may be refused (a seccomp filter): it then takes its share */
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+#endif
+	for (guint i = 0; f && i < f->blocks->len; i++) {
+		uint64_t id = g_array_index(f->blocks, uint64_t, i);
+		struct ppt_ahead *a;
+		struct gpu_block *b;
+		bool missing, ok;
+
+		/* sorted: no block at or past the grid is ever asked for */
+		if (id >= pk->grid || bytes >= PPT_READAHEAD_BYTES ||
+		    __atomic_load_n(&ra->stop, __ATOMIC_RELAXED))
+			break;
+		g_string_printf(l->path, "%s" G_DIR_SEPARATOR_S "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
+				ra->s->traces, pk->id, id);
+		/* a file it cannot open is left to the load, missing or not */
+		if (!lr_open(&l->lr, l->path->str, l->path->str, &missing, &err))
+			break;
+		ok = parse_file(NULL, l, ra, &err);
+		b = ok ? builder_finish(&l->build, id, false, &err) : NULL;
+		if (b) {
+			a = g_new(struct ppt_ahead, 1);
+			*a = (struct ppt_ahead){ b, lr_stored_offset(&l->lr), l->lr.cut_last };
+			g_hash_table_replace(ra->blocks, &b->id, a);
+			bytes += l->build.finished_bytes;
+		}
+		lr_close(&l->lr);
+		if (!b)
+			break;
+	}
+	g_clear_error(&err);
+	return NULL;
+}
+
+/* The next kernel's read-ahead, when there is a next kernel and loads
+ * are shared among threads. */
+static void readahead_start(struct trace_reader *t, struct ppt_state *s)
+{
+	struct ppt_readahead *ra = s->ra;
+	sigset_t all, old;
+
+	if (t->n_loaders < 2 || s->next >= s->kernels->len)
+		return;
+	if (!ra) {
+		ra = s->ra = g_new0(struct ppt_readahead, 1);
+		ra->s = s;
+		ra->strings = g_string_chunk_new(4096);
+		loader_init(&ra->l);
+	}
+	ra->kernel = s->next;
+	ra->stop = 0;
+	ra->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+					   ppt_ahead_free);
+	/* a signal goes to a thread that acts on it (ss_interrupt_enter_thread) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ra->thread = g_thread_try_new("sectorsim-ahead", readahead_main, ra, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!ra->thread)
+		g_clear_pointer(&ra->blocks, g_hash_table_destroy);
+}
+
+/* Stop the read-ahead (at its next file) and wait for it. */
+static void readahead_join(struct ppt_readahead *ra)
+{
+	if (!ra || !ra->thread)
+		return;
+	__atomic_store_n(&ra->stop, 1, __ATOMIC_RELAXED);
+	g_thread_join(ra->thread);
+	ra->thread = NULL;
+}
+
+/*
+ * As kernel s->next starts (t->strings just cleared): the read-ahead's
+ * blocks become the kernel's built ahead, and its texts the reader's.
+ */
+static void readahead_take(struct trace_reader *t, struct ppt_state *s)
+{
+	struct ppt_readahead *ra = s->ra;
+
+	if (!ra || !ra->blocks)
+		return;		/* none started */
+	readahead_join(ra);
+	if (ra->kernel == s->next && g_hash_table_size(ra->blocks)) {
+		GStringChunk *empty = t->strings;
+
+		t->strings = ra->strings;
+		ra->strings = empty;
+		s->ahead = ra->blocks;
+	} else {
+		g_hash_table_destroy(ra->blocks);
+	}
+	ra->blocks = NULL;
+	g_string_chunk_clear(ra->strings);
+	g_hash_table_remove_all(ra->l.opcodes);
+}
+
+/*
+ * Block `id` of the current kernel (file `name`) from those built ahead,
+ * with what its load would have noted; false if it was not built ahead.
+ * Loaders may ask at once: the reader's lock guards s->ahead too.
+ */
+static bool adopt_ahead(struct trace_reader *t, struct ppt_state *s, uint64_t id,
+			const char *name)
+{
+	struct ppt_ahead *a;
+
+	pthread_mutex_lock(&t->lock);
+	a = g_hash_table_lookup(s->ahead, &id);
+	if (a)
+		g_hash_table_steal(s->ahead, &id);
+	pthread_mutex_unlock(&t->lock);
+	if (!a)
+		return false;
+	trace_store_built(t, a->b);
+	trace_set_bytes_read(t, a->bytes, true);
+	if (a->cut)
+		trace_block_cut(t, id, name);
+	g_free(a);
+	return true;
+}
+
+extern const struct trace_format trace_format_ppt;
+
+size_t ppt_readahead_wait(struct trace_reader *t)
+{
+	struct ppt_state *s = t->state;
+
+	if (t->fmt != &trace_format_ppt || !s->ra || !s->ra->blocks)
+		return 0;
+	if (s->ra->thread) {
+		g_thread_join(s->ra->thread);
+		s->ra->thread = NULL;
+	}
+	return g_hash_table_size(s->ra->blocks);
+}
+
+static void readahead_free(struct ppt_state *s)
+{
+	struct ppt_readahead *ra = s->ra;
+
+	if (!ra)
+		return;
+	readahead_join(ra);
+	if (ra->blocks)
+		g_hash_table_destroy(ra->blocks);
+	g_string_chunk_free(ra->strings);
+	loader_free(&ra->l);
+	g_free(ra);
+	s->ra = NULL;
 }
 
 const struct trace_format trace_format_ppt = {

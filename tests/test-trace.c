@@ -2794,6 +2794,117 @@ static void test_native_readahead(void)
 	g_free(dir);
 }
 
+/*
+ * The paper format's read-ahead: with loaders to share, the next kernel's
+ * block files are built while one runs, in ascending order up to the
+ * grid; taken, they are the blocks one loader reads, their opcodes the
+ * kernel's interned texts, and what the loads note (the bytes read, a
+ * file cut inside its last line) is the same.  A file it cannot read
+ * stops it: the blocks before it are built, and the load meets the
+ * error, as one loader does.
+ */
+static void test_ppt_readahead(void)
+{
+	enum { GRID = 120, KERNELS = 3, HOLE = 5, CUT = 7, BAD = 50 };
+	GString *cfg = g_string_new(NULL);
+	char *dir = g_dir_make_tmp("sectorsim-trace-XXXXXX", NULL);
+	char *traces = g_build_filename(dir, "memory_traces", NULL);
+	uint64_t ids[GRID];
+	const struct gpu_block *one[GRID], *two[GRID];
+	GError *err = NULL, *err2 = NULL;
+
+	g_assert_cmpint(g_mkdir_with_parents(traces, 0755), ==, 0);
+	for (unsigned k = 1; k <= KERNELS; k++)
+		g_string_append_printf(cfg, "kernel_%u = {\"kernel_name\": \"k%u\", \"num_registers\": 8,"
+				       " \"shared_mem_bytes\": 0, \"grid_size\": %u, \"block_size\": 64}\n",
+				       k, k, GRID);
+	g_string_append(cfg, "app_kernels_id = [1, 2, 3]\n");
+	char *app = g_build_filename(dir, "app_config.py", NULL);
+
+	g_assert_true(g_file_set_contents(app, cfg->str, -1, NULL));
+	for (unsigned k = 1; k <= KERNELS; k++)
+		for (unsigned b = 0; b < GRID + 4; b++) {
+			/* a hole (an empty block); past the grid only in kernel 2 */
+			if (b == HOLE || (b >= GRID && k != 2))
+				continue;
+			GString *text = g_string_new(NULL);
+
+			for (unsigned i = 0; i < 3 + b % 4; i++)
+				g_string_append_printf(text, "%s 0x%x 0x%x\n",
+						       (i + b) % 3 ? "LDG.E" : "STG.E.64",
+						       0x1000 * k + 64 * b + 4 * i,
+						       0x1000 * k + 64 * b + 4 * i + 128);
+			if (k == 2 && b == CUT)
+				g_string_append(text, "LDG.E 0x20");	/* no line end */
+			if (k == 3 && b == BAD)
+				g_string_append(text, "LDG.E zz\n");
+			char *name = g_strdup_printf("kernel_%u_block_%u.mem", k, b);
+			char *path = g_build_filename(traces, name, NULL);
+
+			g_assert_true(g_file_set_contents(path, text->str, -1, NULL));
+			g_free(path);
+			g_free(name);
+			g_string_free(text, TRUE);
+		}
+	for (unsigned b = 0; b < GRID; b++)
+		ids[b] = b;
+
+	struct trace_reader *t1 = open_ok(dir, TRACE_AUTO), *t2 = open_ok(dir, TRACE_AUTO);
+	struct gpu_block_source *s1 = trace_block_source(t1), *s2 = trace_block_source(t2);
+
+	trace_set_loaders(t2, 2);
+	for (unsigned k = 1; k <= KERNELS; k++) {
+		uint64_t n = k < KERNELS ? BAD : GRID;
+		uint64_t bytes1, bytes2;
+		const char *first1, *first2;
+
+		next_ok(t1);
+		next_ok(t2);
+		/* kernel 2 whole (not the files past its grid), kernel 3 up to
+		 * the bad file, then nothing */
+		g_assert_cmpuint(ppt_readahead_wait(t2), ==,
+				 k == 1 ? GRID - 1 : k == 2 ? BAD - 1 : 0);
+		if (k == KERNELS)
+			n = BAD;
+		g_assert_true(trace_load_blocks(t1, ids, n, one, &err));
+		g_assert_no_error(err);
+		/* in two loads, as a dynamic scheduler asks */
+		g_assert_true(trace_load_blocks(t2, ids, n / 3, two, &err));
+		g_assert_true(trace_load_blocks(t2, ids + n / 3, n - n / 3, two + n / 3, &err));
+		g_assert_no_error(err);
+		for (unsigned b = 0; b < n; b++) {
+			assert_identical_block(two[b], one[b]);
+			for (uint32_t i = 0; i < two[b]->n_lines; i++)
+				g_assert_true(two[b]->lines[i].opcode ==
+					      trace_intern(t2, two[b]->lines[i].opcode));
+		}
+		g_assert_true(s1->ops->bytes_read(s1, &bytes1));
+		g_assert_true(s2->ops->bytes_read(s2, &bytes2));
+		g_assert_cmpuint(bytes2, ==, bytes1);
+		g_assert_cmpuint(s2->ops->cut_short(s2, &first2), ==,
+				 s1->ops->cut_short(s1, &first1));
+		g_assert_cmpstr(first2, ==, first1);
+		if (k == 2)
+			g_assert_cmpstr(first2, ==, "kernel_2_block_7.mem");
+	}
+	/* the bad file: the same error either way */
+	g_assert_false(trace_load_blocks(t1, ids + BAD, GRID - BAD, one, &err));
+	g_assert_false(trace_load_blocks(t2, ids + BAD, GRID - BAD, two, &err2));
+	g_assert_nonnull(err);
+	g_assert_nonnull(err2);
+	g_assert_cmpstr(err2->message, ==, err->message);
+	g_clear_error(&err);
+	g_clear_error(&err2);
+	g_assert_null(trace_next_kernel(t2, &err));
+	trace_close(t1);
+	trace_close(t2);
+	g_string_free(cfg, TRUE);
+	g_free(app);
+	g_free(traces);
+	remove_tree(dir);
+	g_free(dir);
+}
+
 /* ---- the chunks' checksum ---------------------------------------------------- */
 
 /* native_crc32 is zlib's crc32, whichever library computes it. */
@@ -2955,6 +3066,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/native/forms", test_native_forms);
 	g_test_add_func("/trace/native/shared-load", test_native_shared_load);
 	g_test_add_func("/trace/native/readahead", test_native_readahead);
+	g_test_add_func("/trace/ppt/readahead", test_ppt_readahead);
 	g_test_add_func("/trace/bad/app-config", test_bad_app_config);
 	g_test_add_func("/trace/bad/mem-token", test_bad_mem);
 	g_test_add_func("/trace/bad/kernelslist", test_bad_kernelslist);
