@@ -10,8 +10,12 @@
  * Storage: a block is one allocation (block_builder.c), kept by its id
  * until the next kernel starts, when all blocks of the kernel are freed.
  */
+/* SCHED_IDLE */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -82,6 +86,99 @@ void trace_store_built(struct trace_reader *t, struct gpu_block *b)
 	pthread_mutex_lock(&t->lock);
 	g_hash_table_replace(t->loaded, &b->id, b);
 	pthread_mutex_unlock(&t->lock);
+}
+
+/* ---- read-ahead ------------------------------------------------------------ */
+
+void trace_readahead_init(struct trace_readahead *ra)
+{
+	memset(ra, 0, sizeof(*ra));
+	ra->strings = g_string_chunk_new(4096);
+}
+
+static gpointer readahead_thread(gpointer data)
+{
+	struct trace_readahead *ra = data;
+#ifdef SCHED_IDLE
+	struct sched_param idle = { 0 };
+
+	/* may be refused (a seccomp filter): it then takes its share */
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+#endif
+	return ra->fn(ra->data);
+}
+
+void trace_readahead_start(struct trace_readahead *ra, size_t kernel,
+			   GDestroyNotify free_value, GThreadFunc fn, void *data)
+{
+	sigset_t all, old;
+
+	ra->kernel = kernel;
+	ra->stop = 0;
+	ra->fn = fn;
+	ra->data = data;
+	ra->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+					   free_value);
+	/* a signal goes to a thread that acts on it (ss_interrupt_enter_thread) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ra->thread = g_thread_try_new("sectorsim-ahead", readahead_thread, ra, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!ra->thread)
+		g_clear_pointer(&ra->blocks, g_hash_table_destroy);
+}
+
+/* Stop it (at its next block) and wait for it. */
+static void readahead_join(struct trace_readahead *ra)
+{
+	if (!ra->thread)
+		return;
+	__atomic_store_n(&ra->stop, 1, __ATOMIC_RELAXED);
+	g_thread_join(ra->thread);
+	ra->thread = NULL;
+}
+
+GHashTable *trace_readahead_take(struct trace_reader *t, struct trace_readahead *ra,
+				 size_t next)
+{
+	GHashTable *blocks = NULL;
+
+	if (!ra->blocks)
+		return NULL;	/* none started */
+	readahead_join(ra);
+	if (ra->kernel == next && g_hash_table_size(ra->blocks)) {
+		GStringChunk *empty = t->strings;
+
+		t->strings = ra->strings;
+		ra->strings = empty;
+		blocks = ra->blocks;
+	} else {
+		g_hash_table_destroy(ra->blocks);
+	}
+	ra->blocks = NULL;
+	g_string_chunk_clear(ra->strings);
+	return blocks;
+}
+
+size_t trace_readahead_wait(struct trace_readahead *ra)
+{
+	if (!ra->blocks)
+		return 0;
+	if (ra->thread) {
+		g_thread_join(ra->thread);
+		ra->thread = NULL;
+	}
+	return g_hash_table_size(ra->blocks);
+}
+
+void trace_readahead_clear(struct trace_readahead *ra)
+{
+	readahead_join(ra);
+	if (ra->blocks)
+		g_hash_table_destroy(ra->blocks);
+	if (ra->strings)
+		g_string_chunk_free(ra->strings);
+	memset(ra, 0, sizeof(*ra));
 }
 
 void trace_block_cut(struct trace_reader *t, uint64_t id, const char *name)

@@ -640,6 +640,52 @@ bool trace_store_block(struct trace_reader *t, struct block_builder *b,
  * a read-ahead's), which the reader now owns. */
 void trace_store_built(struct trace_reader *t, struct gpu_block *b);
 
+/* ---- read-ahead ------------------------------------------------------------ */
+
+/*
+ * A thread of idle priority (SCHED_IDLE: it runs only on a core no other
+ * thread wants) that builds the next kernel's blocks while one runs, for
+ * a format to take when that kernel starts (the native and paper
+ * formats, with loaders to share).  The format's function builds into
+ * `blocks` (id -> the format's value) with its texts interned in
+ * `strings` (g_string_chunk_insert_const, as the loads intern theirs),
+ * touching nothing else that changes until it is joined, and returns at
+ * trace_readahead_stopped() or at its first failure, keeping nothing of
+ * it: the load that meets it again reports it.
+ */
+struct trace_readahead {
+	size_t kernel;		/* the format's index of the kernel it builds */
+	GThread *thread;	/* NULL: not running */
+	int stop;		/* atomic: that kernel is starting, stop now */
+	GStringChunk *strings;	/* that kernel's texts */
+	GHashTable *blocks;	/* built so far; NULL: none started */
+	GThreadFunc fn;
+	void *data;
+};
+
+void trace_readahead_init(struct trace_readahead *ra);
+/* The end of the read-ahead, whatever it did. */
+void trace_readahead_clear(struct trace_readahead *ra);
+/* Start fn(data) building kernel `kernel` into a new table whose values
+ * free_value frees; nothing is started if no thread can be. */
+void trace_readahead_start(struct trace_readahead *ra, size_t kernel,
+			   GDestroyNotify free_value, GThreadFunc fn, void *data);
+static inline bool trace_readahead_stopped(struct trace_readahead *ra)
+{
+	return __atomic_load_n(&ra->stop, __ATOMIC_RELAXED);
+}
+/*
+ * As the format's kernel `next` starts (t->strings just emptied): the
+ * read-ahead stopped and joined; if it built that kernel, its table is
+ * returned (the caller's now) and its texts become t->strings, else
+ * NULL, its work dropped.
+ */
+GHashTable *trace_readahead_take(struct trace_reader *t, struct trace_readahead *ra,
+				 size_t next);
+/* For tests: wait until it has built what it will, without stopping it;
+ * how many blocks (0 when none runs). */
+size_t trace_readahead_wait(struct trace_readahead *ra);
+
 /* ---- the formats -------------------------------------------------------- */
 
 /*

@@ -11,15 +11,10 @@
  * it is decompressed.  Blocks come out exactly as the source trace's
  * reader built them: same lines, opcode texts, warps, lanes, addresses.
  */
-/* SCHED_IDLE */
-#define _GNU_SOURCE
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -917,53 +912,38 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 #define READAHEAD_BYTES (UINT64_C(96) << 20)
 
 struct readahead {
+	struct trace_readahead base;	/* blocks: id -> block built */
 	struct native_state *s;
-	size_t kernel;		/* its index in s->kernels */
-	GThread *thread;	/* NULL: not running */
-	int stop;		/* atomic: the kernel is starting, stop now */
-	GStringChunk *strings;	/* the kernel's texts */
 	struct kernel_info ki;
-	GHashTable *blocks;	/* id -> block built */
 	struct chunk_cursor cc;
 	struct block_builder build;
 };
-
-static bool readahead_stopped(struct readahead *ra)
-{
-	return __atomic_load_n(&ra->stop, __ATOMIC_RELAXED);
-}
 
 static gpointer readahead_main(gpointer data)
 {
 	struct readahead *ra = data;
 	struct native_state *s = ra->s;
 	const struct native_kernel *nk =
-		&g_array_index(s->kernels, struct native_kernel, ra->kernel);
+		&g_array_index(s->kernels, struct native_kernel, ra->base.kernel);
 	struct gpu_kernel k;
 	uint64_t bytes = 0;
 	GError *err = NULL;
 
-#ifdef SCHED_IDLE
-	struct sched_param idle = { 0 };
-
-	/* may be refused (a seccomp filter): it then takes its share */
-	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
-#endif
 	if (!load_payload(s, &ra->cc, &nk->kernel, &err) ||
-	    !parse_kernel(s, &nk->kernel, &ra->cc, ra->strings, &k, &ra->ki, &err))
+	    !parse_kernel(s, &nk->kernel, &ra->cc, ra->base.strings, &k, &ra->ki, &err))
 		goto out;
 	for (guint i = 0; i < nk->blocks->len; i++) {
 		const struct chunk_ref *c = &g_array_index(nk->blocks, struct chunk_ref, i);
 
-		if (readahead_stopped(ra) || !load_payload(s, &ra->cc, c, &err))
+		if (trace_readahead_stopped(&ra->base) || !load_payload(s, &ra->cc, c, &err))
 			goto out;
 		cursor_rewind(&ra->cc, c);
 		while (ra->cc.cursor_left) {
 			uint64_t id;
 
-			if (readahead_stopped(ra) || bytes >= READAHEAD_BYTES ||
+			if (trace_readahead_stopped(&ra->base) || bytes >= READAHEAD_BYTES ||
 			    !next_block(NULL, s, &ra->ki, &ra->cc, EVERY_BLOCK, &id,
-					ra->blocks, &err))
+					ra->base.blocks, &err))
 				goto out;
 			bytes += ra->build.finished_bytes;
 		}
@@ -978,62 +958,25 @@ out:
 static void readahead_start(struct trace_reader *t, struct native_state *s)
 {
 	struct readahead *ra = s->ra;
-	sigset_t all, old;
 
 	if (t->n_loaders < 2 || s->next == s->kernels->len)
 		return;
 	if (!ra) {
 		ra = s->ra = g_new0(struct readahead, 1);
 		ra->s = s;
-		ra->strings = g_string_chunk_new(4096);
+		trace_readahead_init(&ra->base);
 		ra->cc.z = ZSTD_createDCtx();
 		ra->cc.build = &ra->build;
 	}
-	ra->kernel = s->next;
-	ra->stop = 0;
 	ra->cc.in_hand = NULL;
-	ra->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
-	/* a signal goes to a thread that acts on it (ss_interrupt_enter_thread) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ra->thread = g_thread_try_new("sectorsim-ahead", readahead_main, ra, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!ra->thread)
-		g_clear_pointer(&ra->blocks, g_hash_table_destroy);
+	trace_readahead_start(&ra->base, s->next, g_free, readahead_main, ra);
 }
 
-/* Stop the read-ahead (at its next block) and wait for it. */
-static void readahead_join(struct readahead *ra)
-{
-	if (!ra || !ra->thread)
-		return;
-	__atomic_store_n(&ra->stop, 1, __ATOMIC_RELAXED);
-	g_thread_join(ra->thread);
-	ra->thread = NULL;
-}
-
-/*
- * As kernel s->next starts (t->strings just cleared): the read-ahead's
- * blocks become the kernel's built ahead, and its texts the reader's.
- */
+/* As kernel s->next starts: what the read-ahead built of it. */
 static void readahead_take(struct trace_reader *t, struct native_state *s)
 {
-	struct readahead *ra = s->ra;
-
-	if (!ra || !ra->blocks)
-		return;		/* none started */
-	readahead_join(ra);
-	if (ra->kernel == s->next && g_hash_table_size(ra->blocks)) {
-		GStringChunk *empty = t->strings;
-
-		t->strings = ra->strings;
-		ra->strings = empty;
-		s->ahead = ra->blocks;
-	} else {
-		g_hash_table_destroy(ra->blocks);
-	}
-	ra->blocks = NULL;
-	g_string_chunk_clear(ra->strings);
+	if (s->ra)
+		s->ahead = trace_readahead_take(t, &s->ra->base, s->next);
 }
 
 extern const struct trace_format trace_format_native;
@@ -1042,13 +985,9 @@ size_t native_readahead_wait(struct trace_reader *t)
 {
 	struct native_state *s = t->state;
 
-	if (t->fmt != &trace_format_native || !s->ra || !s->ra->blocks)
+	if (t->fmt != &trace_format_native || !s->ra)
 		return 0;
-	if (s->ra->thread) {
-		g_thread_join(s->ra->thread);
-		s->ra->thread = NULL;
-	}
-	return g_hash_table_size(s->ra->blocks);
+	return trace_readahead_wait(&s->ra->base);
 }
 
 static void readahead_free(struct native_state *s)
@@ -1057,10 +996,7 @@ static void readahead_free(struct native_state *s)
 
 	if (!ra)
 		return;
-	readahead_join(ra);
-	if (ra->blocks)
-		g_hash_table_destroy(ra->blocks);
-	g_string_chunk_free(ra->strings);
+	trace_readahead_clear(&ra->base);
 	kernel_info_free(&ra->ki);
 	cursor_free(&ra->cc);
 	builder_free(&ra->build);

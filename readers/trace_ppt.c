@@ -19,13 +19,8 @@
  * them from addresses, so files written with them read wrongly; a warp id
  * such as "3" reads as the address 0x3.
  */
-/* SCHED_IDLE */
-#define _GNU_SOURCE
 #include "config.h"
 
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -960,12 +955,8 @@ struct ppt_ahead {
 };
 
 struct ppt_readahead {
+	struct trace_readahead base;
 	struct ppt_state *s;
-	size_t kernel;		/* its index in s->kernels */
-	GThread *thread;	/* NULL: not running */
-	int stop;		/* atomic: the kernel is starting, stop now */
-	GStringChunk *strings;	/* the kernel's texts */
-	GHashTable *blocks;	/* id -> struct ppt_ahead */
 	struct block_loader l;	/* its line reader, builder and path; the
 				 * opcode table maps a text to its interned copy */
 };
@@ -984,7 +975,7 @@ static const char *readahead_intern(struct ppt_readahead *ra, const char *op)
 
 	if (!v) {
 		/* _const: the loads of its kernel find the same copy */
-		v = g_string_chunk_insert_const(ra->strings, op);
+		v = g_string_chunk_insert_const(ra->base.strings, op);
 		g_hash_table_insert(ra->l.opcodes, (gpointer)v, (gpointer)v);
 	}
 	return v;
@@ -994,19 +985,13 @@ static gpointer readahead_main(gpointer data)
 {
 	struct ppt_readahead *ra = data;
 	const struct ppt_kernel *pk =
-		&g_array_index(ra->s->kernels, struct ppt_kernel, ra->kernel);
+		&g_array_index(ra->s->kernels, struct ppt_kernel, ra->base.kernel);
 	const struct ppt_files *f =
 		g_hash_table_lookup(ra->s->files_by_id, GUINT_TO_POINTER(pk->id));
 	struct block_loader *l = &ra->l;
 	uint64_t bytes = 0;
 	GError *err = NULL;
 
-#ifdef SCHED_IDLE
-	struct sched_param idle = { 0 };
-
-	/* may be refused (a seccomp filter): it then takes its share */
-	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
-#endif
 	for (guint i = 0; f && i < f->blocks->len; i++) {
 		uint64_t id = g_array_index(f->blocks, uint64_t, i);
 		struct ppt_ahead *a;
@@ -1015,7 +1000,7 @@ static gpointer readahead_main(gpointer data)
 
 		/* sorted: no block at or past the grid is ever asked for */
 		if (id >= pk->grid || bytes >= PPT_READAHEAD_BYTES ||
-		    __atomic_load_n(&ra->stop, __ATOMIC_RELAXED))
+		    trace_readahead_stopped(&ra->base))
 			break;
 		g_string_printf(l->path, "%s" G_DIR_SEPARATOR_S "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
 				ra->s->traces, pk->id, id);
@@ -1027,7 +1012,7 @@ static gpointer readahead_main(gpointer data)
 		if (b) {
 			a = g_new(struct ppt_ahead, 1);
 			*a = (struct ppt_ahead){ b, lr_stored_offset(&l->lr), l->lr.cut_last };
-			g_hash_table_replace(ra->blocks, &b->id, a);
+			g_hash_table_replace(ra->base.blocks, &b->id, a);
 			bytes += l->build.finished_bytes;
 		}
 		lr_close(&l->lr);
@@ -1043,62 +1028,25 @@ static gpointer readahead_main(gpointer data)
 static void readahead_start(struct trace_reader *t, struct ppt_state *s)
 {
 	struct ppt_readahead *ra = s->ra;
-	sigset_t all, old;
 
 	if (t->n_loaders < 2 || s->next >= s->kernels->len)
 		return;
 	if (!ra) {
 		ra = s->ra = g_new0(struct ppt_readahead, 1);
 		ra->s = s;
-		ra->strings = g_string_chunk_new(4096);
+		trace_readahead_init(&ra->base);
 		loader_init(&ra->l);
 	}
-	ra->kernel = s->next;
-	ra->stop = 0;
-	ra->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
-					   ppt_ahead_free);
-	/* a signal goes to a thread that acts on it (ss_interrupt_enter_thread) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ra->thread = g_thread_try_new("sectorsim-ahead", readahead_main, ra, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!ra->thread)
-		g_clear_pointer(&ra->blocks, g_hash_table_destroy);
+	/* its texts were the last kernel's, or emptied */
+	g_hash_table_remove_all(ra->l.opcodes);
+	trace_readahead_start(&ra->base, s->next, ppt_ahead_free, readahead_main, ra);
 }
 
-/* Stop the read-ahead (at its next file) and wait for it. */
-static void readahead_join(struct ppt_readahead *ra)
-{
-	if (!ra || !ra->thread)
-		return;
-	__atomic_store_n(&ra->stop, 1, __ATOMIC_RELAXED);
-	g_thread_join(ra->thread);
-	ra->thread = NULL;
-}
-
-/*
- * As kernel s->next starts (t->strings just cleared): the read-ahead's
- * blocks become the kernel's built ahead, and its texts the reader's.
- */
+/* As kernel s->next starts: what the read-ahead built of it. */
 static void readahead_take(struct trace_reader *t, struct ppt_state *s)
 {
-	struct ppt_readahead *ra = s->ra;
-
-	if (!ra || !ra->blocks)
-		return;		/* none started */
-	readahead_join(ra);
-	if (ra->kernel == s->next && g_hash_table_size(ra->blocks)) {
-		GStringChunk *empty = t->strings;
-
-		t->strings = ra->strings;
-		ra->strings = empty;
-		s->ahead = ra->blocks;
-	} else {
-		g_hash_table_destroy(ra->blocks);
-	}
-	ra->blocks = NULL;
-	g_string_chunk_clear(ra->strings);
-	g_hash_table_remove_all(ra->l.opcodes);
+	if (s->ra)
+		s->ahead = trace_readahead_take(t, &s->ra->base, s->next);
 }
 
 /*
@@ -1132,13 +1080,9 @@ size_t ppt_readahead_wait(struct trace_reader *t)
 {
 	struct ppt_state *s = t->state;
 
-	if (t->fmt != &trace_format_ppt || !s->ra || !s->ra->blocks)
+	if (t->fmt != &trace_format_ppt || !s->ra)
 		return 0;
-	if (s->ra->thread) {
-		g_thread_join(s->ra->thread);
-		s->ra->thread = NULL;
-	}
-	return g_hash_table_size(s->ra->blocks);
+	return trace_readahead_wait(&s->ra->base);
 }
 
 static void readahead_free(struct ppt_state *s)
@@ -1147,10 +1091,7 @@ static void readahead_free(struct ppt_state *s)
 
 	if (!ra)
 		return;
-	readahead_join(ra);
-	if (ra->blocks)
-		g_hash_table_destroy(ra->blocks);
-	g_string_chunk_free(ra->strings);
+	trace_readahead_clear(&ra->base);
 	loader_free(&ra->l);
 	g_free(ra);
 	s->ra = NULL;
