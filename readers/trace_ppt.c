@@ -942,7 +942,9 @@ static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
  * line; a last line cut short) is noted when the block is taken.  It
  * stops at the first file it cannot open or read and keeps nothing of
  * it: the load meets it again and reports it, as a run without the
- * read-ahead would.  Only when loads are shared among threads (--threads
+ * read-ahead would.  A file changed or removed after it was read ahead
+ * is the block it was then (a trace is not to change while it is run;
+ * without the read-ahead, a file removed is an error).  Only when loads are shared among threads (--threads
  * above 1), and up to PPT_READAHEAD_BYTES of blocks.
  */
 #define PPT_READAHEAD_BYTES (UINT64_C(64) << 20)
@@ -996,16 +998,18 @@ static gpointer readahead_main(gpointer data)
 		uint64_t id = g_array_index(f->blocks, uint64_t, i);
 		struct ppt_ahead *a;
 		struct gpu_block *b;
+		char name[64];
 		bool missing, ok;
 
 		/* sorted: no block at or past the grid is ever asked for */
 		if (id >= pk->grid || bytes >= PPT_READAHEAD_BYTES ||
 		    trace_readahead_stopped(&ra->base))
 			break;
-		g_string_printf(l->path, "%s" G_DIR_SEPARATOR_S "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
-				ra->s->traces, pk->id, id);
+		g_snprintf(name, sizeof(name), "kernel_%u_block_%" G_GUINT64_FORMAT ".mem",
+			   pk->id, id);
+		g_string_printf(l->path, "%s" G_DIR_SEPARATOR_S "%s", ra->s->traces, name);
 		/* a file it cannot open is left to the load, missing or not */
-		if (!lr_open(&l->lr, l->path->str, l->path->str, &missing, &err))
+		if (!lr_open(&l->lr, l->path->str, name, &missing, &err))
 			break;
 		ok = parse_file(NULL, l, ra, &err);
 		b = ok ? builder_finish(&l->build, id, false, &err) : NULL;
