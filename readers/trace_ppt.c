@@ -944,8 +944,9 @@ static bool ppt_load_block(struct trace_reader *t, struct block_loader *l,
  * it: the load meets it again and reports it, as a run without the
  * read-ahead would.  A file changed or removed after it was read ahead
  * is the block it was then (a trace is not to change while it is run;
- * without the read-ahead, a file removed is an error).  Only when loads are shared among threads (--threads
- * above 1), and up to PPT_READAHEAD_BYTES of blocks.
+ * without the read-ahead, a file removed is an error).  Only when loads
+ * are shared among threads (--threads above 1), and up to
+ * PPT_READAHEAD_BYTES of blocks.
  */
 #define PPT_READAHEAD_BYTES (UINT64_C(64) << 20)
 
