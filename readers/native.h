@@ -103,9 +103,15 @@ static inline bool native_get_uv(const uint8_t **p, const uint8_t *end,
 {
 	uint64_t acc = 0;
 
-	/* most deltas fit in one byte: no loop for them */
+	/* most deltas fit in one byte, and a full warp's count with its
+	 * form (32 << 3) in two: no loop for them */
 	if (G_LIKELY(*p < end && !(**p & 0x80))) {
 		*v = *(*p)++;
+		return true;
+	}
+	if (end - *p >= 2 && !((*p)[1] & 0x80)) {
+		*v = (uint64_t)((*p)[0] & 0x7f) | (uint64_t)(*p)[1] << 7;
+		*p += 2;
 		return true;
 	}
 	for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
