@@ -19,6 +19,7 @@ static const struct ss_param_desc params[] = {
 	{ "format", SS_P_ENUM, "auto", "auto (a file with the native magic number: native; app_config.py: ppt, else kernelslist.g: accelsim, else NAME_00.trc or a file NAME.trc: trc), ppt, accelsim, native or trc (Nugteren et al.'s cache model)", trace_format_names, 0, 0, 0 },
 	{ "kernels", SS_P_LIST, "", "ids of the kernels to run (as reported: kernel_id); empty: all", NULL, 0, 0, 0 },
 	{ "loads_only", SS_P_BOOL, "false", "read the trace's loads only, as Nugteren et al.'s cache model does (trc traces only): stores dropped before a thread's accesses are numbered, and a kernel without a load ends the trace", NULL, 0, 0, 0 },
+	{ "pyset_sectors", SS_P_BOOL, "false", "keep the sectors of the reference's coalescing that a native trace holds (version 4 on: a Python set's order of 32-byte sectors, 128-byte lines), which a warp_interleaver coalescing so (sector_order = pyset, sector_bytes = 32B, line_bytes = 128B) takes instead of coalescing each line again; false: they are passed over (the reference-compatible configurations set true)", NULL, 0, 0, 0 },
 	{ "launch_gap", SS_P_UINT, "4096", "ticks from a kernel's end to the next kernel's start (its launch); nothing runs between kernels, so no count depends on it, but the components on other threads than the trace source may run up to that far ahead of those that end a kernel (--threads)", NULL, 1, 1u << 30, 0 },
 	{ NULL, 0, NULL, NULL, NULL, 0, 0, 0 },
 };
@@ -50,6 +51,7 @@ struct trace_source {
 	unsigned n_skipped;	/* of those, done already (GPU_KERNEL_SKIP) */
 	uint64_t launch_gap;	/* ticks from a kernel's end to the next's start */
 	bool loads_only;
+	bool pyset_sectors;
 };
 
 static int ts_create(struct ss_component *c, const struct ss_params *p,
@@ -71,6 +73,7 @@ static int ts_create(struct ss_component *c, const struct ss_params *p,
 	/* a kernel's end starts the next one launch_gap ticks later (ts_recv) */
 	t->launch_gap = ss_param_uint(p, "launch_gap");
 	t->loads_only = ss_param_bool(p, "loads_only");
+	t->pyset_sectors = ss_param_bool(p, "pyset_sectors");
 	ss_component_set_port_flags(c, "done", SS_PORT_SILENT);
 	ss_component_set_port_lookahead(c, "done", t->launch_gap);
 	return 0;
@@ -123,6 +126,8 @@ static void next_kernel(struct ss_engine *e, void *data)
 		 * waits for them: on every thread the run has.
 		 */
 		trace_set_loaders(t->reader, ss_engine_threads(e));
+		if (t->pyset_sectors)
+			trace_keep_pyset_sectors(t->reader);
 		if (t->loads_only && !trace_set_loads_only(t->reader, &err)) {
 			ss_component_fail(&t->c, SS_ERROR_CONFIG, "loads_only = true: %s",
 					  err->message);

@@ -412,6 +412,9 @@ struct warp_interleaver {
 	uint32_t nq_head, nq_len, nq_cap;
 	GArray *answered;		/* struct lq_item: answered, to queue */
 	bool lead_refused;		/* the L1 refused the request just sent */
+	/* its coalescer is the one gpu_line.pyset_sectors hold the output
+	 * of: a line holding them is not coalesced again */
+	bool takes_pyset;
 };
 
 static int wi_create(struct ss_component *c, const struct ss_params *p,
@@ -478,6 +481,8 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 	w->done = ss_component_port(c, "done", 0);
 	w->coalescer = coalescer_new(orders[ss_param_enum(p, "sector_order")],
 				     sector, line);
+	w->takes_pyset = orders[ss_param_enum(p, "sector_order")] == COALESCE_PYSET &&
+			 sector == GPU_PYSET_SECTOR_BYTES && line == GPU_PYSET_LINE_BYTES;
 	if (!w->coalescer) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "sector_bytes %" G_GUINT64_FORMAT " and line_bytes %" G_GUINT64_FORMAT ": no coalescer for them",
@@ -607,7 +612,16 @@ static void issue_ref(struct warp_interleaver *w, const struct gpu_line *l)
 	enum ref_class ref = opinfo_of(w, op)->ref;	/* decoded once per opcode */
 
 	sectors_reserve(w, l->n_addr);
-	if (l->step)
+	if (l->pyset_sectors && w->takes_pyset) {
+		/* coalesced when the trace was converted (native format) */
+		uint64_t base = l->addr[0] >> GPU_PYSET_SECTOR_SHIFT;
+
+		n = l->n_pyset_sectors;
+		lines = l->pyset_lines;
+		for (uint32_t k = 0; k < n; k++)
+			w->sectors[k] = (base + (uint64_t)(int64_t)l->pyset_sectors[k])
+					<< GPU_PYSET_SECTOR_SHIFT;
+	} else if (l->step)
 		n = coalesce_progression(w->coalescer, l->addr[0],
 					 (uint64_t)(int64_t)l->step, l->n_addr,
 					 w->sectors, &lines);

@@ -163,7 +163,7 @@ FUZZ_NO_COVERAGE G_GNUC_UNUSED static bool fuzz_mentions(const uint8_t *data, si
 #include "trace.h"
 
 /* Every kernel of the trace in FUZZ_DIR, and blocks 0..6 and the last one
- * of each (their lines and addresses read through), with the block
+ * of each (their lines, addresses and pyset sectors read through), with the block
  * source's count of the blocks it holds (as the report asks it when a
  * kernel ends; before the loads on every other kernel, so that the loads
  * then find the blocks again in a file read to its end), until an error. */
@@ -178,6 +178,8 @@ static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 		g_clear_error(&err);
 		return;
 	}
+	/* a native trace's sectors are parsed too (PYSET chunks) */
+	trace_keep_pyset_sectors(t);
 	for (int nk = 0; nk < 256 && (k = trace_next_kernel(t, &err)); nk++) {
 		uint64_t ids[8];
 		const struct gpu_block *out[8];
@@ -206,6 +208,8 @@ static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 				sink += strlen(ln->opcode) + ln->warp + ln->lanes;
 				for (uint32_t a = 0; a < ln->n_addr; a++)
 					sink += gpu_line_addr(ln, a);
+				for (uint32_t s = 0; ln->pyset_sectors && s < ln->n_pyset_sectors; s++)
+					sink += (uint64_t)ln->pyset_sectors[s];
 			}
 	}
 	(void)sink;

@@ -4,7 +4,8 @@
  * lines in the order it reads them, each with a key giving its issue order;
  * builder_finish() sorts them by key when asked (Accel-Sim: by round, then
  * warp, the reference's lockstep over the warps) and lays out the block as
- * one allocation: the gpu_block, its lines, then their addresses.
+ * one allocation: the gpu_block, its lines, their addresses, then their
+ * pyset sectors.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@ void builder_free(struct block_builder *b)
 	g_free(b->sorted);
 	g_free(b->rounds);
 	g_free(b->pool);
+	g_free(b->pyset_pool);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -25,23 +27,49 @@ void builder_reset(struct block_builder *b)
 {
 	b->n_pend = 0;
 	b->n_pool = 0;
+	b->n_pyset_pool = 0;
 	b->n_shared = 0;
 	b->n_unknown = 0;
 }
 
+/* pool, of `*cap` elements of `size` bytes with `used` taken, with room
+ * for n more (grown by doubling); !pool: even n == 0 needs a pool, NULL +
+ * 0 being undefined */
+static void *pool_room(void *pool, size_t *cap, size_t used, size_t n, size_t size)
+{
+	if (*cap - used < n || !pool) {
+		*cap = MAX(MAX(*cap * 2, used + n), 4096);
+		pool = g_realloc_n(pool, *cap, size);
+	}
+	return pool;
+}
+
 uint64_t *builder_reserve(struct block_builder *b, size_t n)
 {
-	/* !pool: even n == 0 needs a pool, NULL + 0 being undefined */
-	if (b->cap_pool - b->n_pool < n || !b->pool) {
-		size_t cap = MAX(MAX(b->cap_pool * 2, b->n_pool + n), 4096);
-
-		b->pool = g_renew(uint64_t, b->pool, cap);
-		b->cap_pool = cap;
-	}
+	b->pool = pool_room(b->pool, &b->cap_pool, b->n_pool, n, sizeof(*b->pool));
 	return b->pool + b->n_pool;
 }
 
-static void add_pending(struct block_builder *b, uint64_t key, const char *opcode,
+int32_t *builder_reserve_pyset(struct block_builder *b, size_t n)
+{
+	b->pyset_pool = pool_room(b->pyset_pool, &b->cap_pyset_pool, b->n_pyset_pool,
+				  n, sizeof(*b->pyset_pool));
+	return b->pyset_pool + b->n_pyset_pool;
+}
+
+void builder_pyset(struct block_builder *b, uint16_t n, uint16_t lines)
+{
+	struct pending_line *p = &b->pend[b->n_pend - 1];
+
+	p->pyset_off = b->n_pyset_pool;
+	p->n_pyset = n;
+	p->pyset_lines = lines;
+	b->n_pyset_pool += n;
+}
+
+/* inline in both callers: it runs once per line of a trace */
+static inline __attribute__((always_inline)) void
+add_pending(struct block_builder *b, uint64_t key, const char *opcode,
 			uint32_t n_addr, uint32_t warp, uint32_t lanes, int32_t step)
 {
 	if (b->n_pend == b->cap_pend) {
@@ -151,9 +179,11 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 {
 	size_t lines_at = ALIGN8(sizeof(struct gpu_block));
 	size_t addr_at = lines_at + ALIGN8(b->n_pend * sizeof(struct gpu_line));
+	size_t pyset_at = addr_at + b->n_pool * sizeof(uint64_t);
 	struct gpu_block *blk;
 	struct gpu_line *lines;
 	uint64_t *addr;
+	int32_t *pyset;
 
 	if (b->n_pend > UINT32_MAX) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INPUT,
@@ -163,13 +193,16 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 	}
 	bool moved = sort && sort_pending(b);
 
-	b->finished_bytes = addr_at + b->n_pool * sizeof(uint64_t);
+	b->finished_bytes = pyset_at + b->n_pyset_pool * sizeof(int32_t);
 	blk = g_malloc(b->finished_bytes);
 	lines = (struct gpu_line *)((char *)blk + lines_at);
 	addr = (uint64_t *)((char *)blk + addr_at);
+	pyset = (int32_t *)((char *)blk + pyset_at);
 	/* lines in the order added: their addresses are the pool's, in order */
 	if (!moved && b->n_pool)	/* an empty block may have no pool */
 		memcpy(addr, b->pool, b->n_pool * sizeof(uint64_t));
+	if (!moved && b->n_pyset_pool)
+		memcpy(pyset, b->pyset_pool, b->n_pyset_pool * sizeof(int32_t));
 	for (size_t i = 0; i < b->n_pend; i++) {
 		const struct pending_line *p = &b->pend[i];
 
@@ -178,11 +211,19 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 		lines[i] = (struct gpu_line){
 			.opcode = p->opcode, .addr = moved ? addr : addr + p->addr_off,
 			.n_addr = p->n_addr, .warp = p->warp, .lanes = p->lanes,
-			.step = p->step,
+			.step = p->step, .n_pyset_sectors = p->n_pyset,
+			.pyset_lines = p->pyset_lines,
 		};
+		if (p->n_pyset)
+			lines[i].pyset_sectors = moved ? pyset : pyset + p->pyset_off;
 		if (moved) {
 			memcpy(addr, b->pool + p->addr_off, n * sizeof(uint64_t));
 			addr += n;
+			if (p->n_pyset) {
+				memcpy(pyset, b->pyset_pool + p->pyset_off,
+				       p->n_pyset * sizeof(int32_t));
+				pyset += p->n_pyset;
+			}
 		}
 	}
 	blk->id = id;

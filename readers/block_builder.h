@@ -3,7 +3,8 @@
  * Assembling one gpu_block from the lines a format reader decodes: lines
  * and their addresses go into scratch arrays that are reused from block to
  * block, and builder_finish() copies them, put in issue order, into a
- * single allocation (the gpu_block, its lines, then their addresses), so
+ * single allocation (the gpu_block, its lines, their addresses, then
+ * their pyset sectors when the format holds them), so
  * that reading allocates per block, never per line.  A line whose 2 to
  * GPU_STEP_MAX addresses are an arithmetic progression with a non-zero
  * step that fits 32 bits keeps its first address and its step
@@ -28,6 +29,9 @@ struct pending_line {
 	uint32_t warp;
 	uint32_t lanes;		/* gpu_line.lanes */
 	int32_t step;		/* gpu_line.step: 0, or one address in the pool */
+	size_t pyset_off;	/* into block_builder.pyset_pool */
+	uint16_t n_pyset;	/* gpu_line.n_pyset_sectors: 0, none */
+	uint16_t pyset_lines;	/* gpu_line.pyset_lines */
 };
 
 struct block_builder {
@@ -36,6 +40,8 @@ struct block_builder {
 	size_t *rounds, cap_rounds;	/* counting sort by round */
 	uint64_t *pool;			/* the lines' addresses */
 	size_t n_pool, cap_pool;
+	int32_t *pyset_pool;		/* their gpu_line.pyset_sectors */
+	size_t n_pyset_pool, cap_pyset_pool;
 	/* instructions of the block that are not lines (gpu_block.n_shared,
 	 * n_unknown): the format reader counts them here */
 	uint32_t n_shared, n_unknown;
@@ -61,6 +67,12 @@ void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
 void builder_add_step(struct block_builder *b, uint64_t key, const char *opcode,
 		      uint32_t n_addr, uint64_t first, int32_t step,
 		      uint32_t warp, uint32_t lanes);
+/* Room for `n` of the next line's pyset sectors (gpu_line.pyset_sectors),
+ * to be written before builder_pyset() keeps them. */
+int32_t *builder_reserve_pyset(struct block_builder *b, size_t n);
+/* The line added last has the n pyset sectors (1 <= n <= n_addr) just
+ * written at the spot builder_reserve_pyset() gave, in `lines` lines. */
+void builder_pyset(struct block_builder *b, uint16_t n, uint16_t lines);
 /*
  * The block `id` from the lines added since the reset, in key order when
  * `sort` (else in the order added); g_free() releases it.  NULL with *err

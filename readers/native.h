@@ -20,10 +20,11 @@
 /* PNG-style: a high byte, the name, and line ends a text transfer mangles */
 #define NATIVE_MAGIC "\x89SST\r\n\x1a\n"
 #define NATIVE_MAGIC_LEN 8
-#define NATIVE_VERSION 3
+#define NATIVE_VERSION 4
 #define NATIVE_VERSION_OLDEST 1	/* read too: version 1's kernels lack
 				   binary_version; versions 1 and 2 code every
-				   address as a varint (NATIVE_FORM_DELTAS) */
+				   address as a varint (NATIVE_FORM_DELTAS);
+				   versions 1 to 3 hold no pyset sectors */
 #define NATIVE_FILE_HEADER 16	/* magic, u32 version, u32 header size */
 #define NATIVE_CHUNK_HEADER 32
 /* a chunk's payload, decompressed, at most (a writer aims at 1 MiB) */
@@ -33,6 +34,9 @@ enum native_chunk {
 	NATIVE_BLOCKS = 1,	/* a: first block id, b: blocks in the chunk */
 	NATIVE_KERNEL = 2,	/* a: the kernel's ordinal (from 1), b: 0 */
 	NATIVE_END = 3,		/* a: kernels in the file, b: 0; no payload */
+	NATIVE_PYSET = 4,	/* version 4 on, right after the BLOCKS chunk
+				   whose a and b it has: its lines' sectors as
+				   the reference coalesces them */
 };
 
 /*
@@ -52,6 +56,18 @@ enum native_form {
 	NATIVE_N_FORMS
 };
 #define NATIVE_FORM_BITS 3
+
+/*
+ * The width of a line's pyset sector offsets (version 4 on), in the low
+ * bits of its sector count: n_sectors << NATIVE_PYSET_W_BITS | width, the
+ * offsets being 1 << width bytes each (two's complement, little-endian).
+ */
+enum native_pyset_width {
+	NATIVE_PYSET_W1 = 0, NATIVE_PYSET_W2 = 1, NATIVE_PYSET_W4 = 2,
+	NATIVE_PYSET_W8 = 3,	/* read, but not kept: a line's sectors lie
+				   2^31 sectors or more from its first address */
+};
+#define NATIVE_PYSET_W_BITS 2
 /* a progression is a warp's lanes at most: its count cannot outgrow the
  * bytes that hold it by more than this */
 #define NATIVE_STEP_MAX 32

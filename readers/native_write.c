@@ -19,6 +19,7 @@
 #include <isa-l/crc.h>
 #endif
 #include <sectorsim/engine.h>
+#include "coalesce.h"
 #include "native.h"
 #include "trace.h"
 
@@ -107,58 +108,76 @@ struct writer {
 	void *packed;		/* a compressed payload */
 	size_t cap_packed;
 	GByteArray *raw;	/* the chunk being built */
+	GByteArray *pyset_raw;	/* and its lines' pyset sectors */
 	uint64_t first, n_blocks, last_id;
 	/* the current kernel */
 	GHashTable *opcode_index;	/* interned text -> index + 1 */
 	GPtrArray *opcodes;		/* index -> text */
 	GArray *stored;			/* uint64_t ids of the blocks written */
 	GArray *held;			/* uint64_t pairs: [start, end) runs */
+	/* each line's pyset sectors (version 4): the reference's coalescer */
+	struct coalescer *pyset;
+	uint64_t *sectors;
+	uint32_t cap_sectors;
 };
 
-static bool put_chunk(struct writer *w, uint32_t type, uint64_t a, uint64_t b,
-		      GError **err)
+/* A chunk of payload `raw` (emptied after). */
+static bool put_chunk_of(struct writer *w, GByteArray *raw, uint32_t type,
+			 uint64_t a, uint64_t b, GError **err)
 {
 	struct native_chunk_header h = { .type = type, .a = a, .b = b };
 	uint8_t head[NATIVE_CHUNK_HEADER];
-	size_t bound = ZSTD_compressBound(w->raw->len), got = 0;
+	size_t bound = ZSTD_compressBound(raw->len), got = 0;
 
 	/* a chunk holds whole blocks: one block may be too big for it */
-	if (w->raw->len > NATIVE_RAW_MAX)
+	if (raw->len > NATIVE_RAW_MAX)
 		return ss_set_error(err, SS_ERROR_INPUT,
 				    "%s: a thread block of %u bytes encoded, more than the "
 				    "%u of a native chunk; this trace cannot be converted "
 				    "(run it as it is)", ss_output_name(w->out),
-				    w->raw->len, NATIVE_RAW_MAX);
-	if (w->raw->len) {
+				    raw->len, NATIVE_RAW_MAX);
+	if (raw->len) {
 		if (w->cap_packed < bound) {
 			g_free(w->packed);
 			w->cap_packed = bound;
 			w->packed = g_malloc(bound);
 		}
-		got = ZSTD_compressCCtx(w->z, w->packed, bound, w->raw->data,
-					w->raw->len, w->level);
+		got = ZSTD_compressCCtx(w->z, w->packed, bound, raw->data,
+					raw->len, w->level);
 		if (ZSTD_isError(got))
 			return ss_set_error(err, SS_ERROR, "%s: zstd: %s",
 					    ss_output_name(w->out),
 					    ZSTD_getErrorName(got));
 	}
-	h.raw_len = w->raw->len;
+	h.raw_len = raw->len;
 	h.stored_len = (uint32_t)got;
-	h.crc = native_crc32(w->raw->data, w->raw->len);
+	h.crc = native_crc32(raw->data, raw->len);
 	native_put_header(head, &h);
 	ss_output_write(w->out, head, sizeof(head));
 	if (got)
 		ss_output_write(w->out, w->packed, got);
-	g_byte_array_set_size(w->raw, 0);
+	g_byte_array_set_size(raw, 0);
 	return ss_output_flush(w->out, err);
 }
 
+static bool put_chunk(struct writer *w, uint32_t type, uint64_t a, uint64_t b,
+		      GError **err)
+{
+	return put_chunk_of(w, w->raw, type, a, b, err);
+}
+
+/* The blocks put so far as a BLOCKS chunk, and their lines' pyset
+ * sectors as the PYSET chunk after it (none when no line has an address). */
 static bool flush_blocks(struct writer *w, GError **err)
 {
 	bool ok = true;
 
-	if (w->n_blocks)
+	if (w->n_blocks) {
 		ok = put_chunk(w, NATIVE_BLOCKS, w->first, w->n_blocks, err);
+		if (ok && w->pyset_raw->len)
+			ok = put_chunk_of(w, w->pyset_raw, NATIVE_PYSET, w->first,
+					  w->n_blocks, err);
+	}
 	w->n_blocks = 0;
 	return ok;
 }
@@ -235,10 +254,46 @@ static void put_addresses(GByteArray *r, const uint64_t *a, uint32_t n,
 }
 
 /*
+ * The sectors of line l (n_addr >= 1) as the reference's coalescer orders
+ * them: their count with the width of their offsets, how many lines they
+ * fall in, then each one's index (address / 32) minus the index of the
+ * line's first address, in the narrowest width that holds them all.
+ */
+static void put_pyset(struct writer *w, const struct gpu_line *l, const uint64_t *a)
+{
+	GByteArray *r = w->pyset_raw;
+	uint32_t n, lines, width = NATIVE_PYSET_W1;
+	uint64_t base = a[0] >> GPU_PYSET_SECTOR_SHIFT;
+
+	if (l->n_addr > w->cap_sectors) {
+		w->cap_sectors = MAX(l->n_addr, 2 * w->cap_sectors);
+		w->sectors = g_renew(uint64_t, w->sectors, w->cap_sectors);
+	}
+	n = coalesce(w->pyset, a, l->n_addr, w->sectors, &lines);
+	for (uint32_t k = 0; k < n; k++) {
+		int64_t off = (int64_t)((w->sectors[k] >> GPU_PYSET_SECTOR_SHIFT) - base);
+
+		if (off < INT8_MIN || off > INT8_MAX)
+			width = MAX(width, off < INT16_MIN || off > INT16_MAX ?
+				    off < INT32_MIN || off > INT32_MAX ?
+				    NATIVE_PYSET_W8 : NATIVE_PYSET_W4 : NATIVE_PYSET_W2);
+	}
+	native_put_uv(r, (uint64_t)n << NATIVE_PYSET_W_BITS | width);
+	native_put_uv(r, lines);
+	for (uint32_t k = 0; k < n; k++) {
+		uint64_t off = GUINT64_TO_LE((w->sectors[k] >> GPU_PYSET_SECTOR_SHIFT) - base);
+
+		/* the low bytes of a little-endian word */
+		g_byte_array_append(r, (const guint8 *)&off, 1u << width);
+	}
+}
+
+/*
  * A block: its id (from the chunk's previous one), its counts, and per
  * line the opcode index, warp + 1 (0: unknown), the lanes (as a
  * difference from the line before's), the address count with the
- * addresses' form, and the addresses.
+ * addresses' form and the addresses; their pyset sectors go to the
+ * chunk's PYSET chunk.
  */
 static void put_block(struct writer *w, const struct gpu_block *b)
 {
@@ -266,6 +321,8 @@ static void put_block(struct writer *w, const struct gpu_block *b)
 		prev_lanes = l->lanes;
 		native_put_uv(r, (uint64_t)l->n_addr << NATIVE_FORM_BITS | form);
 		put_addresses(r, a, l->n_addr, form, &prev);
+		if (l->n_addr)
+			put_pyset(w, l, a);
 	}
 	g_array_append_val(w->stored, b->id);
 }
@@ -382,7 +439,9 @@ static bool convert_kernel(struct writer *w, struct trace_reader *t,
 			/* an empty block loads as absent: not stored */
 			if (b->n_lines || b->n_shared || b->n_unknown) {
 				put_block(w, b);
-				if (w->raw->len >= CHUNK_TARGET && !flush_blocks(w, err))
+				if ((w->raw->len >= CHUNK_TARGET ||
+				     w->pyset_raw->len >= CHUNK_TARGET) &&
+				    !flush_blocks(w, err))
 					return false;
 			}
 			if (src->ops->release)
@@ -433,10 +492,13 @@ bool native_convert(const char *src, enum trace_format_id fmt,
 	}
 	w.z = ZSTD_createCCtx();
 	w.raw = g_byte_array_new();
+	w.pyset_raw = g_byte_array_new();
 	w.opcode_index = g_hash_table_new(g_direct_hash, g_direct_equal);
 	w.opcodes = g_ptr_array_new();
 	w.stored = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	w.held = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	w.pyset = coalescer_new(COALESCE_PYSET, GPU_PYSET_SECTOR_BYTES,
+				GPU_PYSET_LINE_BYTES);
 	memcpy(head, NATIVE_MAGIC, NATIVE_MAGIC_LEN);
 	memcpy(head + 8, &version, 4);
 	memcpy(head + 12, &head_len, 4);
@@ -465,10 +527,13 @@ out:
 	ZSTD_freeCCtx(w.z);
 	g_free(w.packed);
 	g_byte_array_free(w.raw, TRUE);
+	g_byte_array_free(w.pyset_raw, TRUE);
 	g_hash_table_destroy(w.opcode_index);
 	g_ptr_array_free(w.opcodes, TRUE);
 	g_array_free(w.stored, TRUE);
 	g_array_free(w.held, TRUE);
+	coalescer_free(w.pyset);
+	g_free(w.sectors);
 	trace_close(t);
 	return ok;
 }

@@ -324,6 +324,12 @@ bool trace_set_loads_only(struct trace_reader *t, GError **err)
 	return true;
 }
 
+void trace_keep_pyset_sectors(struct trace_reader *t)
+{
+	if (t->fmt->keep_pyset_sectors)
+		t->fmt->keep_pyset_sectors(t);
+}
+
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id)
 {
 	return g_hash_table_lookup(t->loaded, &id);

@@ -86,6 +86,14 @@ void trace_set_loaders(struct trace_reader *t, unsigned n);
  */
 bool trace_set_loads_only(struct trace_reader *t, GError **err);
 
+/*
+ * Keep the sectors of the reference's coalescing (gpu_line.pyset_sectors)
+ * in the lines, when the trace holds them (native format version 4 on);
+ * by default they are passed over, which costs nothing else.  Before the
+ * first kernel.
+ */
+void trace_keep_pyset_sectors(struct trace_reader *t);
+
 /* The same as a gpu_block_source, for the GPU_KERNEL_BEGIN message. */
 struct gpu_block_source *trace_block_source(struct trace_reader *t);
 

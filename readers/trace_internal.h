@@ -777,6 +777,8 @@ struct trace_format {
 	bool (*count_stored)(struct trace_reader *t, uint64_t *n, GError **err);
 	/* Optional (NULL: not offered): trace_set_loads_only. */
 	void (*set_loads_only)(struct trace_reader *t);
+	/* Optional (NULL: the format holds none): trace_keep_pyset_sectors. */
+	void (*keep_pyset_sectors)(struct trace_reader *t);
 	/* The format keeps trace_reader.bytes_read as it reads a kernel. */
 	bool counts_bytes_read;
 };

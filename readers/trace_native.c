@@ -26,6 +26,11 @@
 struct chunk_ref {
 	uint64_t off;		/* of the chunk header */
 	struct native_chunk_header h;
+	/* a BLOCKS chunk's PYSET chunk (pyset.off 0: none) */
+	struct chunk_pyset {
+		uint64_t off;
+		struct native_chunk_header h;
+	} pyset;
 };
 
 struct native_kernel {
@@ -45,7 +50,12 @@ struct chunk_cursor {
 	uint8_t *raw;
 	size_t cap_raw, raw_len;
 	const struct chunk_ref *in_hand;	/* whose blocks raw holds, or NULL */
+	/* with trace_keep_pyset_sectors: in_hand's PYSET payload, if any */
+	uint8_t *pyset_raw;
+	size_t cap_pyset_raw, pyset_len;
+	bool has_pyset;
 	const uint8_t *cursor;
+	const uint8_t *pyset_cursor;		/* NULL: no PYSET payload */
 	uint64_t cursor_id, cursor_left;	/* the next block's id; blocks left */
 	bool cursor_fresh;			/* no block read from it yet */
 	struct block_builder *build;		/* where its blocks are built */
@@ -80,6 +90,7 @@ struct native_state {
 	/* the current kernel's blocks built ahead (id -> block; NULL: none) */
 	GHashTable *ahead;
 	struct readahead *ra;	/* building the next kernel's; NULL: idle */
+	bool keep_pyset;	/* trace_keep_pyset_sectors */
 };
 
 #define bad(err, s, ...) (trace_error((err), (s)->name, 0, __VA_ARGS__), false)
@@ -107,11 +118,12 @@ static bool read_at(struct native_state *s, uint64_t off, void *buf, size_t n,
 	return true;
 }
 
-/* The chunk's payload into cc->raw (CRC checked); false with *err. */
-static bool load_payload(struct native_state *s, struct chunk_cursor *cc,
-			 const struct chunk_ref *c, GError **err)
+/* The payload of the chunk at `off` with header h into *raw (grown as
+ * need be, CRC checked); false with *err. */
+static bool decompress(struct native_state *s, struct chunk_cursor *cc,
+		       uint64_t off, const struct native_chunk_header *h,
+		       uint8_t **raw, size_t *cap_raw, GError **err)
 {
-	const struct native_chunk_header *h = &c->h;
 	size_t got;
 	uint32_t crc;
 
@@ -120,27 +132,45 @@ static bool load_payload(struct native_state *s, struct chunk_cursor *cc,
 		cc->cap_packed = h->stored_len;
 		cc->packed = g_malloc(cc->cap_packed);
 	}
-	if (cc->cap_raw < (size_t)h->raw_len + 1) {
-		g_free(cc->raw);
-		cc->cap_raw = (size_t)h->raw_len + 1;
-		cc->raw = g_malloc(cc->cap_raw);
+	if (*cap_raw < (size_t)h->raw_len + 1) {
+		g_free(*raw);
+		*cap_raw = (size_t)h->raw_len + 1;
+		*raw = g_malloc(*cap_raw);
 	}
-	cc->in_hand = NULL;
-	if (!read_at(s, c->off + NATIVE_CHUNK_HEADER, cc->packed, h->stored_len, err))
+	if (!read_at(s, off + NATIVE_CHUNK_HEADER, cc->packed, h->stored_len, err))
 		return false;
-	got = h->raw_len ? ZSTD_decompressDCtx(cc->z, cc->raw, h->raw_len,
+	got = h->raw_len ? ZSTD_decompressDCtx(cc->z, *raw, h->raw_len,
 					       cc->packed, h->stored_len) : 0;
 	if (ZSTD_isError(got) || got != h->raw_len)
 		return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 			   " does not decompress to its %u bytes (%s); the file is damaged",
-			   c->off, h->raw_len,
+			   off, h->raw_len,
 			   ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
-	crc = native_crc32(cc->raw, h->raw_len);
+	crc = native_crc32(*raw, h->raw_len);
 	if (crc != h->crc)
 		return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 			   ": checksum %08x, expected %08x; the file is damaged",
-			   c->off, crc, h->crc);
-	cc->raw_len = h->raw_len;
+			   off, crc, h->crc);
+	return true;
+}
+
+/* The chunk's payload into cc->raw, and with trace_keep_pyset_sectors
+ * its PYSET chunk's into cc->pyset_raw; false with *err. */
+static bool load_payload(struct native_state *s, struct chunk_cursor *cc,
+			 const struct chunk_ref *c, GError **err)
+{
+	cc->in_hand = NULL;
+	cc->has_pyset = false;
+	if (!decompress(s, cc, c->off, &c->h, &cc->raw, &cc->cap_raw, err))
+		return false;
+	cc->raw_len = c->h.raw_len;
+	if (s->keep_pyset && c->pyset.off) {
+		if (!decompress(s, cc, c->pyset.off, &c->pyset.h, &cc->pyset_raw,
+				&cc->cap_pyset_raw, err))
+			return false;
+		cc->pyset_len = c->pyset.h.raw_len;
+		cc->has_pyset = true;
+	}
 	return true;
 }
 
@@ -149,6 +179,7 @@ static void cursor_free(struct chunk_cursor *cc)
 	ZSTD_freeDCtx(cc->z);
 	g_free(cc->packed);
 	g_free(cc->raw);
+	g_free(cc->pyset_raw);
 }
 
 /* ---- open: the index -------------------------------------------------- */
@@ -181,7 +212,7 @@ static bool index_chunks(struct native_state *s, struct native_kernel *kept,
 	uint8_t head[NATIVE_FILE_HEADER], ch[NATIVE_CHUNK_HEADER];
 	uint32_t version, head_len;
 	struct stat st;
-	uint64_t off, size;
+	uint64_t off, size, last_end = 0;	/* last_end: of the last BLOCKS chunk */
 
 	if (fstat(s->fd, &st) != 0)
 		return bad(err, s, "cannot read: %s", g_strerror(errno));
@@ -258,6 +289,19 @@ static bool index_chunks(struct native_state *s, struct native_kernel *kept,
 				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
 					   ": blocks out of order; the file is damaged", off);
 			g_array_append_val(kept->blocks, c);
+			last_end = end;
+		} else if (c.h.type == NATIVE_PYSET && s->version >= 4) {
+			struct chunk_ref *last = kept->blocks->len
+				? &g_array_index(kept->blocks, struct chunk_ref,
+						 kept->blocks->len - 1) : NULL;
+
+			if (!last || last->pyset.off || off != last_end ||
+			    c.h.a != last->h.a || c.h.b != last->h.b || !c.h.raw_len)
+				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
+					   ": a PYSET chunk not right after the BLOCKS "
+					   "chunk of its blocks; the file is damaged", off);
+			last->pyset.off = off;
+			last->pyset.h = c.h;
 		} else if (c.h.type == NATIVE_KERNEL) {
 			if (c.h.a != s->kernels->len + 1)
 				return bad(err, s, "chunk at byte %" G_GUINT64_FORMAT
@@ -343,6 +387,10 @@ static uint64_t native_kernel_bytes(struct trace_reader *t, size_t i)
 #define damaged(err, s, c, what) \
 	bad(err, s, "chunk at byte %" G_GUINT64_FORMAT ": %s; the file is damaged", \
 	    (c)->off, what)
+/* the same of BLOCKS chunk c's PYSET chunk */
+#define pyset_damaged(err, s, c, what) \
+	bad(err, s, "chunk at byte %" G_GUINT64_FORMAT ": %s; the file is damaged", \
+	    (c)->pyset.off, what)
 
 static bool get_u32(const uint8_t **p, const uint8_t *end, uint32_t *v)
 {
@@ -626,6 +674,63 @@ static bool get_addresses(const uint8_t **p, const uint8_t *e, unsigned form,
 	return true;
 }
 
+/* The n offsets at p, of 1, 2 or 4 bytes each, into dst: a loop per
+ * width, so that the width is not read per sector. */
+static inline void get_offsets(const uint8_t *p, uint64_t n, unsigned width,
+			       int32_t *dst)
+{
+	if (width == NATIVE_PYSET_W1) {
+		for (uint64_t k = 0; k < n; k++)
+			dst[k] = (int8_t)p[k];
+	} else if (width == NATIVE_PYSET_W2) {
+		for (uint64_t k = 0; k < n; k++) {
+			uint16_t v;
+
+			memcpy(&v, p + 2 * k, 2);
+			dst[k] = (int16_t)GUINT16_FROM_LE(v);
+		}
+	} else {
+		for (uint64_t k = 0; k < n; k++) {
+			uint32_t v;
+
+			memcpy(&v, p + 4 * k, 4);
+			dst[k] = (int32_t)GUINT32_FROM_LE(v);
+		}
+	}
+}
+
+/*
+ * A line's pyset sectors (version 4 on; the line has n_addr >= 1
+ * addresses) at *p, kept for the line added last to bb (NULL: only passed
+ * over).  A line whose offsets take 8 bytes, or whose sectors are more
+ * than a gpu_line counts, keeps none: its consumers coalesce its
+ * addresses themselves.
+ */
+static bool get_pyset(const uint8_t **p, const uint8_t *e, uint64_t n_addr,
+		      struct block_builder *bb, const char **why)
+{
+	uint64_t n_width, n, lines;
+	unsigned width;
+
+	if (!native_get_uv(p, e, &n_width) || !native_get_uv(p, e, &lines)) {
+		*why = "a line's sectors do not parse";
+		return false;
+	}
+	n = n_width >> NATIVE_PYSET_W_BITS;
+	width = (unsigned)(n_width & ((1u << NATIVE_PYSET_W_BITS) - 1));
+	if (!n || n > n_addr || !lines || lines > n ||
+	    n > (uint64_t)(e - *p) >> width) {
+		*why = "a line's sector counts do not fit its addresses";
+		return false;
+	}
+	if (bb && width != NATIVE_PYSET_W8 && n <= UINT16_MAX) {
+		get_offsets(*p, n, width, builder_reserve_pyset(bb, (size_t)n));
+		builder_pyset(bb, (uint16_t)n, (uint16_t)lines);
+	}
+	*p += n << width;
+	return true;
+}
+
 /* next_block()'s `want` for building every block (an id is below the
  * grid's size, so never this) */
 #define EVERY_BLOCK UINT64_MAX
@@ -641,6 +746,9 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		       uint64_t want, uint64_t *id, GHashTable *into, GError **err)
 {
 	const uint8_t *p = cc->cursor, *e = cc->raw + cc->raw_len;
+	/* the lines' pyset sectors, in step with them (NULL: not kept) */
+	const uint8_t *pp = cc->pyset_cursor;
+	const uint8_t *pe = pp ? cc->pyset_raw + cc->pyset_len : NULL;
 	const struct chunk_ref *c = cc->in_hand;
 	struct block_builder *bb = cc->build;
 	uint64_t d, n_lines, prev = 0;
@@ -667,6 +775,7 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 	for (uint64_t i = 0; i < n_lines; i++) {
 		uint64_t op, warp, lanes, n_form, n_addr, *dst = NULL;
 		unsigned form;
+		const char *why;
 
 		if (!native_get_uv(&p, e, &op) || op >= ki->n_opcodes ||
 		    !native_get_uv(&p, e, &warp) || warp > (uint64_t)UINT32_MAX ||
@@ -702,23 +811,28 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 						 warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
 						 (uint32_t)lanes);
 			prev += (n_addr - 1) * (uint64_t)step;
-			continue;
+		} else {
+			if (build)
+				dst = builder_reserve(bb, (size_t)n_addr);
+			if (!get_addresses(&p, e, form, (uint32_t)n_addr, &prev, dst))
+				return damaged(err, s, c, "an address does not parse");
+			if (build)
+				builder_add(bb, i, ki->opcodes[op], (uint32_t)n_addr,
+					    warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
+					    (uint32_t)lanes);
 		}
-		if (build)
-			dst = builder_reserve(bb, (size_t)n_addr);
-		if (!get_addresses(&p, e, form, (uint32_t)n_addr, &prev, dst))
-			return damaged(err, s, c, "an address does not parse");
-		if (build)
-			builder_add(bb, i, ki->opcodes[op], (uint32_t)n_addr,
-				    warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
-				    (uint32_t)lanes);
+		if (pp && n_addr && !get_pyset(&pp, pe, n_addr, build ? bb : NULL, &why))
+			return pyset_damaged(err, s, c, why);
 	}
 	cc->cursor = p;
+	cc->pyset_cursor = pp;
 	cc->cursor_id = *id;
 	cc->cursor_left--;
 	cc->cursor_fresh = false;
 	if (!cc->cursor_left && p != e)
 		return damaged(err, s, c, "bytes follow the chunk's last block");
+	if (!cc->cursor_left && pp != pe)
+		return pyset_damaged(err, s, c, "bytes follow the last line's sectors");
 	if (build && into) {
 		struct gpu_block *b = builder_finish(bb, *id, false, err);
 
@@ -735,6 +849,7 @@ static void cursor_rewind(struct chunk_cursor *cc, const struct chunk_ref *c)
 {
 	cc->in_hand = c;
 	cc->cursor = cc->raw;
+	cc->pyset_cursor = cc->has_pyset ? cc->pyset_raw : NULL;
 	cc->cursor_id = c->h.a;
 	cc->cursor_left = c->h.b;
 	cc->cursor_fresh = true;
@@ -881,8 +996,13 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
 			 "is listed but in no chunk; the file is damaged",
 			 orphan, t->kernel.ordinal);
 	if (ok && last) {
-		/* chunks come in block order: the last one's reaches furthest */
-		s->furthest = MAX(s->furthest, last->off + NATIVE_CHUNK_HEADER + last->h.stored_len);
+		/* chunks come in block order: the last one's reaches furthest
+		 * (with its PYSET chunk, read or passed by) */
+		uint64_t reach = last->pyset.off ? last->pyset.off + NATIVE_CHUNK_HEADER +
+						   last->pyset.h.stored_len
+						 : last->off + NATIVE_CHUNK_HEADER + last->h.stored_len;
+
+		s->furthest = MAX(s->furthest, reach);
 		/* up to the KERNEL chunk, read already: the whole kernel */
 		trace_set_bytes_read(t, s->furthest >= nk->kernel.off ? UINT64_MAX
 				     : s->furthest - s->kernel_first, false);
@@ -1033,6 +1153,11 @@ static bool native_count_stored(struct trace_reader *t, uint64_t *n, GError **er
 	return true;
 }
 
+static void native_keep_pyset_sectors(struct trace_reader *t)
+{
+	((struct native_state *)t->state)->keep_pyset = true;
+}
+
 const struct trace_format trace_format_native = {
 	.name = "native",
 	.marker = NULL,
@@ -1048,4 +1173,5 @@ const struct trace_format trace_format_native = {
 	.load = native_load,
 	.next_stored = native_next_stored,
 	.count_stored = native_count_stored,
+	.keep_pyset_sectors = native_keep_pyset_sectors,
 };

@@ -791,6 +791,58 @@ static void test_bad_blocks(void)
 	}
 }
 
+/*
+ * A line holding pyset sectors (a native trace's, gpu_line.pyset_sectors)
+ * is not coalesced again by an interleaver whose coalescing they are
+ * (classify = ref, sector_order = pyset, 32-byte sectors, 128-byte
+ * lines): its sectors go in the order they hold, here made backwards on
+ * purpose.  Any other coalescing coalesces the line's addresses itself:
+ * ascending order, or 64-byte lines (a line count of its own).
+ */
+static void test_pyset_sectors(void)
+{
+	static const uint64_t addr[] = { 0x1000, 0x1020, 0x1040, 0x1060 };
+	static const int32_t backwards[] = { 3, 2, 1, 0 };
+	static const struct gpu_line line[] = {
+		{ .opcode = "LDG.E", .addr = addr, .n_addr = 4, .warp = 0, .lanes = 0xf,
+		  .pyset_sectors = backwards, .n_pyset_sectors = 4, .pyset_lines = 1 },
+	};
+	static const struct gpu_block made = { .id = 2, .n_lines = 1, .lines = line };
+	static const struct {
+		const char *params;
+		const char *want;
+		uint64_t trans;		/* gmem_ld_trans: the lines counted */
+	} cases[] = {
+		{ "sector_order = pyset\n",
+		  "R G 1060 ffffffff\nR G 1040 ffffffff\nR G 1020 ffffffff\nR G 1000 ffffffff\n", 1 },
+		{ "sector_order = ascending\n",
+		  "R G 1000 ffffffff\nR G 1020 ffffffff\nR G 1040 ffffffff\nR G 1060 ffffffff\n", 1 },
+		{ "sector_order = pyset\nline_bytes = 64B\n", NULL, 2 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct sim_run rn;
+
+		use_kernel("accelsim", 1, 1, 2);
+		start(1, (const uint64_t[]){ 2 }, (const uint32_t[]){ 0 }, 1);
+		g_array_index(script.actions, struct action, 1).made = &made;
+		last(0, 1);
+		rn = run_ok(1, cases[i].params);
+		if (cases[i].want) {
+			ASSERT_LOG(requests, cases[i].want);
+		} else {
+			char *got = requests();
+
+			/* four sectors, not the line's backwards order */
+			g_assert_cmpuint(strlen(got), ==, strlen("R G 1000 ffffffff\n") * 4);
+			g_assert_true(!g_str_has_prefix(got, "R G 1060 ffffffff\nR G 1040 ffffffff\n"));
+			g_free(got);
+		}
+		g_assert_cmpuint(counter(&rn, "sm[0].gmem_ld_trans"), ==, cases[i].trans);
+		finish(&rn);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int status;
@@ -809,6 +861,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/interleave/classify/local-map", test_local_map);
 	g_test_add_func("/interleave/errors", test_errors);
 	g_test_add_func("/interleave/bad-blocks", test_bad_blocks);
+	g_test_add_func("/interleave/pyset-sectors", test_pyset_sectors);
 	status = g_test_run();
 	g_rmdir(tmpdir);
 	g_free(tmpdir);

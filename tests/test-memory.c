@@ -185,7 +185,7 @@ static void test_size_beyond_memory(void)
 
 	g_test_message("exit %d: %s", rc, text);
 	g_assert_cmpint(rc, ==, 2);
-	g_assert_nonnull(strstr(text, "titanv-ref.ini:44: l2 (type l2_slice_set): create: "));
+	g_assert_nonnull(strstr(text, "titanv-ref.ini:45: l2 (type l2_slice_set): create: "));
 	g_assert_nonnull(strstr(text, " (274877906944 bytes): the cache's tables need "));
 	g_assert_null(strstr(text, "ERROR **"));
 	g_assert_cmpuint(strlen(text), ==, strcspn(text, "\n") + 1);

@@ -226,11 +226,13 @@ ok $? "trace.format = native: the same results"
 size=$(wc -c <"$sample" | tr -d ' ')
 blocks=16
 blocks_stored=$(u32 "$sample" $((blocks + 8)))
-kernel=$((blocks + 32 + blocks_stored))
+pyset=$((blocks + 32 + blocks_stored))
+pyset_stored=$(u32 "$sample" $((pyset + 8)))
+kernel=$((pyset + 32 + pyset_stored))
 kernel_stored=$(u32 "$sample" $((kernel + 8)))
 end=$((kernel + 32 + kernel_stored))
-is "$(u32 "$sample" $blocks) $(u32 "$sample" $kernel) $(u32 "$sample" $end) $((end + 32))" \
-	"1 2 3 $size" "the sample's file: a BLOCKS chunk, a KERNEL chunk, an END chunk"
+is "$(u32 "$sample" $blocks) $(u32 "$sample" $pyset) $(u32 "$sample" $kernel) $(u32 "$sample" $end) $((end + 32))" \
+	"1 4 2 3 $size" "the sample's file: a BLOCKS chunk, its PYSET chunk, a KERNEL chunk, an END chunk"
 
 # bad TAG WANT DESC [ARGS...]: sectorsim ARGS (default: titanv.ini on
 # $tmp/TAG.sst) exits 2 with one line that names TAG.sst and holds WANT
@@ -262,7 +264,7 @@ done
 
 patch "$sample" 8 7 "$tmp/version.sst"
 bad version "version 7" "version 7"
-has "$err" "reads versions 1 to 3" "version 7: the message says which versions are read"
+has "$err" "reads versions 1 to 4" "version 7: the message says which versions are read"
 
 # a version-1 file (written by sectorsim before the binary version was
 # kept) reads as before: the sample's results
@@ -274,7 +276,15 @@ is "$(rows "$tmp/v1.csv")" "$(rows "$tmp/v1-text.csv")" "a version-1 native file
 run -q --csv "$tmp/v2.csv" "$titanv" "$srcdir/data/native-v2/vectoradd-a100.sst"
 is "$st" 0 "a version-2 native file: exit 0" || diag "$err"
 is "$(rows "$tmp/v2.csv")" "$(rows "$tmp/v1-text.csv")" "a version-2 native file: the text trace's results"
-is "$(od -A n -t u1 -j 8 -N 1 "$sample" | tr -d ' ')" 3 "convert writes version 3"
+# a version-3 file (no PYSET chunks): the text trace's results, under
+# the reference's configuration too, whose lines are then coalesced
+run -q --csv "$tmp/v3.csv" "$titanv" "$srcdir/data/trace/native/vectoradd-a100-v3.sst"
+is "$st" 0 "a version-3 native file: exit 0" || diag "$err"
+is "$(rows "$tmp/v3.csv")" "$(rows "$tmp/v1-text.csv")" "a version-3 native file: the text trace's results"
+run -q --csv "$tmp/v3-ref.csv" "$cfg/validation/titanv-ref.ini" "$srcdir/data/trace/native/vectoradd-a100-v3.sst"
+is "$(rows "$tmp/v3-ref.csv")" "$(rows "$tmp/sample-titanv-ref-src.csv")" \
+	"a version-3 native file under titanv-ref.ini: the text trace's results"
+is "$(od -A n -t u1 -j 8 -N 1 "$sample" | tr -d ' ')" 4 "convert writes version 4"
 patch "$sample" 12 17 "$tmp/header.sst"
 bad header "header of 17 bytes" "a header size of 17"
 flip "$sample" $((blocks + 12)) "$tmp/crc.sst"
@@ -289,6 +299,32 @@ flip "$sample" $((kernel + 32 + kernel_stored / 2)) "$tmp/kpayload.sst"
 bad kpayload "damaged" "a bit flipped in the KERNEL chunk's payload"
 patch "$sample" "$blocks" 9 "$tmp/type.sst"
 bad type "unknown type 9" "a chunk of type 9"
+
+# The PYSET chunk is read only by a configuration that keeps the sectors
+# (trace.pyset_sectors = true, the reference's): damage there fails it,
+# naming the PYSET chunk, and no other.
+flip "$sample" $((pyset + 12)) "$tmp/pcrc.sst"
+bad pcrc "chunk at byte $pyset: checksum" "a bit flipped in the PYSET chunk's checksum, kept" \
+	-q "$cfg/validation/titanv-ref.ini" "$tmp/pcrc.sst"
+run -q --csv "$tmp/pcrc.csv" "$titanv" "$tmp/pcrc.sst"
+is "$st" 0 "the PYSET chunk's bad checksum, not kept (titanv.ini): exit 0" || diag "$err"
+is "$(rows "$tmp/pcrc.csv")" "$(rows "$tmp/sample-titanv-src.csv")" \
+	"the PYSET chunk's bad checksum, not kept (titanv.ini): the sample's results"
+run -q --csv "$tmp/pcrc-off.csv" -p trace.pyset_sectors=false "$cfg/validation/titanv-ref.ini" "$tmp/pcrc.sst"
+is "$(rows "$tmp/pcrc-off.csv")" "$(rows "$tmp/sample-titanv-ref-src.csv")" \
+	"the PYSET chunk's bad checksum under titanv-ref.ini with trace.pyset_sectors = false: the sample's results"
+patch "$sample" $((pyset + 16)) 1 "$tmp/pwhere.sst"
+bad pwhere "chunk at byte $pyset: a PYSET chunk not right after the BLOCKS chunk of its blocks" \
+	"a PYSET chunk of other blocks than the BLOCKS chunk before it"
+patch "$sample" "$pyset" 1 "$tmp/ptype.sst"
+bad ptype "blocks out of order" "the PYSET chunk made a BLOCKS chunk"
+# a reference interleaver that orders sectors otherwise coalesces itself
+for order in ascending first_touch; do
+	run -q --csv "$tmp/order-src.csv" -p "sm.sector_order=$order" "$cfg/validation/titanv-ref.ini" "$top/traces/vectoradd-a100"
+	run -q --csv "$tmp/order-sst.csv" -p "sm.sector_order=$order" "$cfg/validation/titanv-ref.ini" "$sample"
+	[ "$st" = 0 ] && [ "$(rows "$tmp/order-src.csv")" = "$(rows "$tmp/order-sst.csv")" ]
+	ok $? "titanv-ref.ini with sm.sector_order = $order: the native file's results are the source's"
+done
 patch "$sample" $((end + 16)) 2 "$tmp/count.sst"
 bad count "damaged" "an END chunk that counts 2 kernels"
 { cat "$sample"; printf 'x'; } >"$tmp/trailing.sst"
@@ -313,8 +349,10 @@ bad empty "" "an empty file, the format by default"
 # then the error
 ppt=$tmp/ppt.sst
 k1=16
+k1=$((k1 + 32 + $(u32 "$ppt" $((k1 + 8)))))	# kernel 1's PYSET chunk
 k1=$((k1 + 32 + $(u32 "$ppt" $((k1 + 8)))))	# kernel 1's KERNEL chunk
 k2=$((k1 + 32 + $(u32 "$ppt" $((k1 + 8)))))	# kernel 2's BLOCKS chunk
+k2=$((k2 + 32 + $(u32 "$ppt" $((k2 + 8)))))	# kernel 2's PYSET chunk
 k2=$((k2 + 32 + $(u32 "$ppt" $((k2 + 8)))))	# kernel 2's KERNEL chunk
 is "$(u32 "$ppt" $k1) $(u32 "$ppt" $k2)" "2 2" "ppt's file: two KERNEL chunks"
 flip "$ppt" $((k2 + 12)) "$tmp/late.sst"

@@ -442,7 +442,7 @@ fi
 # ---- a report wired to components that are not there ----------------------------
 run --quiet -p report.sm=smx "$ref"
 is "$st" 2 "kernel_report naming no SM array: exit 2"
-has "$err" "titanv-ref.ini:64: report (type kernel_report): init: sm = smx: no warp_interleaver array of that name" "the message names the section and the parameter"
+has "$err" "titanv-ref.ini:65: report (type kernel_report): init: sm = smx: no warp_interleaver array of that name" "the message names the section and the parameter"
 run --quiet -p report.l2_model=sdcm "$ref"
 is "$st" 2 "kernel_report told the L2 is an SDCM when it is not: exit 2"
 has "$err" "'l2' has no counter ldl_accesses or hit_tot; expected an sdcm_cache" "the message says what was expected"

@@ -20,6 +20,7 @@
 #include "native.h"
 #include "unit_pool.h"
 #include "accelsim_grid.h"
+#include "coalesce.h"
 #include <zlib.h>
 #include <zstd.h>
 
@@ -2254,7 +2255,10 @@ static void test_ppt_file_gone(void)
  */
 typedef void (*raw_mutate_fn)(uint8_t *raw, size_t len);
 
-static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
+/* native_crafted_damage() of the file's chunk `nth` (0: the BLOCKS
+ * chunk, 1: its PYSET chunk), read keeping the pyset sectors. */
+static void native_crafted_chunk_damage(raw_mutate_fn mutate, unsigned nth,
+					const char *want)
 {
 	static const char *const files[] = { "kernelslist.g", "kernel-1.traceg\n",
 		"kernel-1.traceg",
@@ -2278,6 +2282,7 @@ static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
 	uint64_t id = 0;
 	const struct gpu_block *out;
 	struct trace_reader *t;
+	size_t at = NATIVE_FILE_HEADER;
 
 	native_convert(dir, TRACE_ACCELSIM, sst, 3, NULL, &err);
 	g_assert_no_error(err);
@@ -2289,11 +2294,14 @@ static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
 	trace_close(t);
 
 	g_assert_true(g_file_get_contents(sst, &bytes, &len, NULL));
-	native_get_header((const uint8_t *)bytes + NATIVE_FILE_HEADER, &h);
-	g_assert_cmpuint(h.type, ==, 1);	/* BLOCKS */
+	native_get_header((const uint8_t *)bytes + at, &h);
+	if (nth) {
+		at += NATIVE_CHUNK_HEADER + h.stored_len;
+		native_get_header((const uint8_t *)bytes + at, &h);
+	}
+	g_assert_cmpuint(h.type, ==, nth ? NATIVE_PYSET : NATIVE_BLOCKS);
 	raw = g_malloc(h.raw_len);
-	got = ZSTD_decompress(raw, h.raw_len,
-			      bytes + NATIVE_FILE_HEADER + NATIVE_CHUNK_HEADER,
+	got = ZSTD_decompress(raw, h.raw_len, bytes + at + NATIVE_CHUNK_HEADER,
 			      h.stored_len);
 	g_assert_cmpuint(got, ==, h.raw_len);
 	mutate(raw, h.raw_len);
@@ -2306,11 +2314,10 @@ static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
 			break;
 	}
 	g_assert_true(packed == h.stored_len || packed + 8 <= h.stored_len);
-	memcpy(bytes + NATIVE_FILE_HEADER + NATIVE_CHUNK_HEADER, frame, packed);
+	memcpy(bytes + at + NATIVE_CHUNK_HEADER, frame, packed);
 	if (packed < h.stored_len) {
 		/* a skippable frame: magic, length, that many bytes */
-		uint8_t *pad = (uint8_t *)bytes + NATIVE_FILE_HEADER +
-			       NATIVE_CHUNK_HEADER + packed;
+		uint8_t *pad = (uint8_t *)bytes + at + NATIVE_CHUNK_HEADER + packed;
 		uint32_t skip = h.stored_len - (uint32_t)packed - 8;
 
 		memcpy(pad, "\x50\x2a\x4d\x18", 4);
@@ -2319,10 +2326,11 @@ static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
 		memset(pad + 8, 0, skip);
 	}
 	h.crc = (uint32_t)crc32(crc32(0, NULL, 0), raw, h.raw_len);
-	native_put_header((uint8_t *)bytes + NATIVE_FILE_HEADER, &h);
+	native_put_header((uint8_t *)bytes + at, &h);
 	g_assert_true(g_file_set_contents(sst, bytes, (gssize)len, NULL));
 
 	t = open_ok(sst, TRACE_AUTO);
+	trace_keep_pyset_sectors(t);
 	next_ok(t);
 	g_assert_false(trace_load_blocks(t, &id, 1, &out, &err));
 	assert_input_error(err, want);
@@ -2335,6 +2343,11 @@ static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
 	g_free(bytes);
 	remove_tree(dir);
 	g_free(dir);
+}
+
+static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
+{
+	native_crafted_chunk_damage(mutate, 0, want);
 }
 
 /* Where the k-th varint of the crafted payload starts: the block's head
@@ -2403,6 +2416,41 @@ static void fixed_past_end(uint8_t *raw, size_t len)
 }
 
 /*
+ * The crafted line's PYSET entry: its 4 sectors (4 << 2, offsets of 1
+ * byte), in 1 line, then the 4 offsets.
+ */
+static void pyset_head(const uint8_t *raw, size_t len)
+{
+	g_assert_cmpuint(len, ==, 6);
+	g_assert_cmpuint(raw[0], ==, 4 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W1);
+	g_assert_cmpuint(raw[1], ==, 1);
+}
+
+static void pyset_none(uint8_t *raw, size_t len)
+{
+	pyset_head(raw, len);
+	raw[0] = NATIVE_PYSET_W1;	/* no sector */
+}
+
+static void pyset_lines_over(uint8_t *raw, size_t len)
+{
+	pyset_head(raw, len);
+	raw[1] = 5;		/* more lines than sectors */
+}
+
+static void pyset_wide_past_end(uint8_t *raw, size_t len)
+{
+	pyset_head(raw, len);
+	raw[0] = 4 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W8;	/* 32 bytes of offsets */
+}
+
+static void pyset_fewer(uint8_t *raw, size_t len)
+{
+	pyset_head(raw, len);
+	raw[0] = 3 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W1;	/* a byte left over */
+}
+
+/*
  * A native file whose line names a warp outside its block (which the text
  * readers refuse), or whose count and form say what no writer writes, is
  * damage (a step of 0 too, which would make 32 addresses of a few bytes),
@@ -2415,6 +2463,115 @@ static void test_native_crafted_damage(void)
 	native_crafted_damage(step_too_long, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
 	native_crafted_damage(fixed_past_end, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
 	native_crafted_damage(step_zero, "^.*/k\\.sst: chunk at byte 16: a line's step is 0 or does not fit 32 bits; the file is damaged$");
+	/* the PYSET chunk's, named by its own offset */
+	native_crafted_chunk_damage(pyset_none, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: a line's sector counts do not fit its addresses; the file is damaged$");
+	native_crafted_chunk_damage(pyset_lines_over, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: a line's sector counts do not fit its addresses; the file is damaged$");
+	native_crafted_chunk_damage(pyset_wide_past_end, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: a line's sector counts do not fit its addresses; the file is damaged$");
+	native_crafted_chunk_damage(pyset_fewer, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: bytes follow the last line's sectors; the file is damaged$");
+}
+
+/*
+ * The pyset sectors a native file holds (version 4): kept on request
+ * (trace_keep_pyset_sectors), those the reference's coalescer makes of
+ * each line's addresses, with its line count; passed over otherwise, and
+ * absent from a version-3 file.  The traces: the sample and the small
+ * paper-format and Accel-Sim ones.
+ */
+static size_t check_pyset(const char *sst, bool keep, bool want)
+{
+	struct trace_reader *t = open_ok(sst, TRACE_AUTO);
+	struct coalescer *co = coalescer_new(COALESCE_PYSET, GPU_PYSET_SECTOR_BYTES,
+					     GPU_PYSET_LINE_BYTES);
+	const struct gpu_kernel *k;
+	GError *err = NULL;
+	size_t n_lines = 0, n_kept = 0, n_far = 0;
+	uint64_t *sec = NULL;
+	uint32_t cap = 0;
+
+	if (keep)
+		trace_keep_pyset_sectors(t);
+	while ((k = trace_next_kernel(t, &err))) {
+		const struct gpu_block **b = all_blocks(t, k);
+
+		for (uint64_t i = 0; i < k->grid_size; i++)
+			for (uint32_t j = 0; j < b[i]->n_lines; j++) {
+				const struct gpu_line *l = &b[i]->lines[j];
+				uint64_t buf[GPU_STEP_MAX];
+				uint32_t n, lines;
+
+				bool near = true;
+
+				n_lines++;
+				if (!want || !l->n_addr) {
+					g_assert_null(l->pyset_sectors);
+					continue;
+				}
+				if (l->n_addr > cap) {
+					cap = l->n_addr;
+					sec = g_renew(uint64_t, sec, cap);
+				}
+				n = coalesce(co, gpu_line_addrs(l, buf), l->n_addr, sec, &lines);
+				/* offsets of 8 bytes are not kept (the fixture's
+				 * local load whose lanes wrap past 0 has them) */
+				for (uint32_t s = 0; s < n; s++) {
+					int64_t off = (int64_t)((sec[s] >> GPU_PYSET_SECTOR_SHIFT) -
+								(l->addr[0] >> GPU_PYSET_SECTOR_SHIFT));
+
+					near = near && off >= INT32_MIN && off <= INT32_MAX;
+				}
+				if (!near) {
+					g_assert_null(l->pyset_sectors);
+					n_far++;
+					continue;
+				}
+				g_assert_nonnull(l->pyset_sectors);
+				n_kept++;
+				g_assert_cmpuint(l->n_pyset_sectors, ==, n);
+				g_assert_cmpuint(l->pyset_lines, ==, lines);
+				for (uint32_t s = 0; s < n; s++)
+					g_assert_cmphex(((l->addr[0] >> GPU_PYSET_SECTOR_SHIFT) +
+							 (uint64_t)(int64_t)l->pyset_sectors[s])
+							<< GPU_PYSET_SECTOR_SHIFT, ==, sec[s]);
+			}
+		g_free(b);
+	}
+	g_assert_no_error(err);
+	g_assert_cmpuint(n_lines, >, 0);
+	if (want)
+		g_assert_cmpuint(n_kept, >, 0);
+	g_free(sec);
+	coalescer_free(co);
+	trace_close(t);
+	return n_far;
+}
+
+static void test_native_pyset(void)
+{
+	static const char *const sources[] = { "ppt", "accelsim" };
+	char *dir = g_dir_make_tmp("sectorsim-pyset-XXXXXX", NULL);
+	char *sst = g_build_filename(dir, "t.sst", NULL);
+	char *v3 = fixture("native/vectoradd-a100-v3.sst");
+	GError *err = NULL;
+	size_t far = 0;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(sources) + 1; i++) {
+		char *src = i < G_N_ELEMENTS(sources) ? fixture(sources[i])
+			    : g_test_build_filename(G_TEST_DIST, "..", "traces",
+						    "vectoradd-a100", NULL);
+
+		native_convert(src, TRACE_AUTO, sst, 3, NULL, &err);
+		g_assert_no_error(err);
+		far += check_pyset(sst, true, true);
+		check_pyset(sst, false, false);
+		g_free(src);
+	}
+	g_assert_cmpuint(far, ==, 1);	/* the fixture's wrapping line */
+	check_pyset(v3, true, false);
+	g_unlink(sst);
+	g_rmdir(dir);
+	g_free(v3);
+	g_free(sst);
+	g_free(dir);
 }
 
 /* One Accel-Sim load of the lanes in `mask`, lane l's address addr(l). */
@@ -3074,6 +3231,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/loader-intern", test_loader_intern);
 	g_test_add_func("/trace/native/crafted-damage", test_native_crafted_damage);
 	g_test_add_func("/trace/native/forms", test_native_forms);
+	g_test_add_func("/trace/native/pyset", test_native_pyset);
 	g_test_add_func("/trace/native/shared-load", test_native_shared_load);
 	g_test_add_func("/trace/native/readahead", test_native_readahead);
 	g_test_add_func("/trace/ppt/readahead", test_ppt_readahead);

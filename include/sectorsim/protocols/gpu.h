@@ -48,7 +48,25 @@ struct gpu_line {
 	uint32_t lanes;		/* bit i: lane i's address is in the line (so
 				   popcount = n_addr); 0: the format has no lanes */
 	int32_t step;		/* 0: addr[] lists them all; else a progression */
+	/*
+	 * The line's sectors as the reference's coalescer orders them
+	 * (models/coalesce.h: COALESCE_PYSET, sectors of GPU_PYSET_SECTOR_BYTES,
+	 * lines of GPU_PYSET_LINE_BYTES), when the trace holds them (native
+	 * format version 4 on), else NULL: sector k is the address
+	 * ((addr[0] >> GPU_PYSET_SECTOR_SHIFT) + pyset_sectors[k]) <<
+	 * GPU_PYSET_SECTOR_SHIFT, modulo 2^64.  A consumer coalescing the
+	 * same way may take them instead of coalescing.
+	 */
+	const int32_t *pyset_sectors;
+	uint16_t n_pyset_sectors;	/* 1 .. n_addr when pyset_sectors */
+	uint16_t pyset_lines;		/* distinct lines among them */
 };
+
+/* The coalescing gpu_line.pyset_sectors holds: 32-byte sectors, lines of
+ * 128 bytes for pyset_lines. */
+#define GPU_PYSET_SECTOR_SHIFT 5
+#define GPU_PYSET_SECTOR_BYTES (1u << GPU_PYSET_SECTOR_SHIFT)
+#define GPU_PYSET_LINE_BYTES 128
 
 /* Address k (< n_addr) of line l. */
 static inline uint64_t gpu_line_addr(const struct gpu_line *l, uint32_t k)
