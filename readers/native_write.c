@@ -166,17 +166,23 @@ static bool put_chunk(struct writer *w, uint32_t type, uint64_t a, uint64_t b,
 	return put_chunk_of(w, w->raw, type, a, b, err);
 }
 
-/* The blocks put so far as a BLOCKS chunk, and their lines' pyset
- * sectors as the PYSET chunk after it (none when no line has an address). */
+/*
+ * The blocks put so far as a BLOCKS chunk, and their lines' pyset sectors
+ * as the PYSET chunk after it: none when no line has an address, nor when
+ * they pass a chunk's 64 MiB (one thread block can: its sectors take up to
+ * five times its progressions' bytes), whose lines are then coalesced by
+ * whoever reads them, as a version-3 file's.
+ */
 static bool flush_blocks(struct writer *w, GError **err)
 {
 	bool ok = true;
 
 	if (w->n_blocks) {
 		ok = put_chunk(w, NATIVE_BLOCKS, w->first, w->n_blocks, err);
-		if (ok && w->pyset_raw->len)
+		if (ok && w->pyset_raw->len && w->pyset_raw->len <= NATIVE_RAW_MAX)
 			ok = put_chunk_of(w, w->pyset_raw, NATIVE_PYSET, w->first,
 					  w->n_blocks, err);
+		g_byte_array_set_size(w->pyset_raw, 0);
 	}
 	w->n_blocks = 0;
 	return ok;

@@ -3,11 +3,12 @@
  * The native trace format's reader (native.h, doc/trace-format.md).  open()
  * reads the file header and walks the chunk headers only (seeking past
  * every payload) into an index: per kernel its KERNEL chunk and its BLOCKS
- * chunks with their first block ids, and the END chunk must close the
- * file, so a truncated file is refused before anything runs.  A kernel's
- * KERNEL chunk is read when the kernel starts; a BLOCKS chunk when a block
- * in it is loaded, and kept until a block of another chunk is wanted (the
- * scheduler asks in ascending order).  Every payload's CRC is checked as
+ * chunks with their first block ids and PYSET chunks, and the END chunk
+ * must close the file, so a truncated file is refused before anything
+ * runs.  A kernel's KERNEL chunk is read when the kernel starts; a BLOCKS
+ * chunk (and its PYSET chunk, with trace_keep_pyset_sectors only) when a
+ * block in it is loaded, and kept until a block of another chunk is
+ * wanted (the scheduler asks in ascending order).  Every payload's CRC is checked as
  * it is decompressed.  Blocks come out exactly as the source trace's
  * reader built them: same lines, opcode texts, warps, lanes, addresses.
  */

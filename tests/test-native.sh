@@ -313,6 +313,13 @@ is "$(rows "$tmp/pcrc.csv")" "$(rows "$tmp/sample-titanv-src.csv")" \
 run -q --csv "$tmp/pcrc-off.csv" -p trace.pyset_sectors=false "$cfg/validation/titanv-ref.ini" "$tmp/pcrc.sst"
 is "$(rows "$tmp/pcrc-off.csv")" "$(rows "$tmp/sample-titanv-ref-src.csv")" \
 	"the PYSET chunk's bad checksum under titanv-ref.ini with trace.pyset_sectors = false: the sample's results"
+# a BLOCKS chunk without its PYSET chunk (the writer leaves out one that
+# would pass 64 MiB): its lines are coalesced, with the same results
+{ head -c "$pyset" "$sample"; tail -c +$((kernel + 1)) "$sample"; } >"$tmp/nopyset.sst"
+run -q --csv "$tmp/nopyset.csv" "$cfg/validation/titanv-ref.ini" "$tmp/nopyset.sst"
+is "$st" 0 "a BLOCKS chunk without its PYSET chunk: exit 0" || diag "$err"
+is "$(rows "$tmp/nopyset.csv")" "$(rows "$tmp/sample-titanv-ref-src.csv")" \
+	"a BLOCKS chunk without its PYSET chunk, under titanv-ref.ini: the sample's results"
 patch "$sample" $((pyset + 16)) 1 "$tmp/pwhere.sst"
 bad pwhere "chunk at byte $pyset: a PYSET chunk not right after the BLOCKS chunk of its blocks" \
 	"a PYSET chunk of other blocks than the BLOCKS chunk before it"
