@@ -89,8 +89,7 @@ bool trace_set_loads_only(struct trace_reader *t, GError **err);
 /*
  * Keep the sectors of the reference's coalescing (gpu_line.pyset_sectors)
  * in the lines, when the trace holds them (native format version 4 on);
- * by default they are passed over, which costs nothing else.  Before the
- * first kernel.
+ * by default they are not read at all.  Before the first kernel.
  */
 void trace_keep_pyset_sectors(struct trace_reader *t);
 
