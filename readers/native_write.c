@@ -268,8 +268,9 @@ static void put_addresses(GByteArray *r, const uint64_t *a, uint32_t n,
 static void put_pyset(struct writer *w, const struct gpu_line *l, const uint64_t *a)
 {
 	GByteArray *r = w->pyset_raw;
-	uint32_t n, lines, width = NATIVE_PYSET_W1;
+	uint32_t n, lines, width;
 	uint64_t base = a[0] >> GPU_PYSET_SECTOR_SHIFT;
+	int64_t lo = 0, hi = 0;		/* the offsets' range */
 
 	if (l->n_addr > w->cap_sectors) {
 		w->cap_sectors = MAX(l->n_addr, 2 * w->cap_sectors);
@@ -279,11 +280,12 @@ static void put_pyset(struct writer *w, const struct gpu_line *l, const uint64_t
 	for (uint32_t k = 0; k < n; k++) {
 		int64_t off = (int64_t)((w->sectors[k] >> GPU_PYSET_SECTOR_SHIFT) - base);
 
-		if (off < INT8_MIN || off > INT8_MAX)
-			width = MAX(width, off < INT16_MIN || off > INT16_MAX ?
-				    off < INT32_MIN || off > INT32_MAX ?
-				    NATIVE_PYSET_W8 : NATIVE_PYSET_W4 : NATIVE_PYSET_W2);
+		lo = MIN(lo, off);
+		hi = MAX(hi, off);
 	}
+	width = lo >= INT8_MIN && hi <= INT8_MAX ? NATIVE_PYSET_W1 :
+		lo >= INT16_MIN && hi <= INT16_MAX ? NATIVE_PYSET_W2 :
+		lo >= INT32_MIN && hi <= INT32_MAX ? NATIVE_PYSET_W4 : NATIVE_PYSET_W8;
 	native_put_uv(r, (uint64_t)n << NATIVE_PYSET_W_BITS | width);
 	native_put_uv(r, lines);
 	for (uint32_t k = 0; k < n; k++) {

@@ -592,25 +592,27 @@ static bool addresses_fit(unsigned form, uint64_t n, uint64_t left)
 	}
 }
 
-/* A difference coded in w bytes (little-endian, zigzagged). */
-static inline uint64_t get_fixed(const uint8_t *p, unsigned w)
+/* The w-byte (1, 2 or 4) little-endian integer at p. */
+static inline uint32_t get_le(const uint8_t *p, unsigned w)
 {
-	uint64_t z;
-
-	if (w == 1) {
-		z = *p;
-	} else if (w == 2) {
+	if (w == 1)
+		return *p;
+	if (w == 2) {
 		uint16_t v;
 
 		memcpy(&v, p, 2);
-		z = GUINT16_FROM_LE(v);
-	} else {
-		uint32_t v;
-
-		memcpy(&v, p, 4);
-		z = GUINT32_FROM_LE(v);
+		return GUINT16_FROM_LE(v);
 	}
-	return native_unzigzag(z);
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return GUINT32_FROM_LE(v);
+}
+
+/* A difference coded in w bytes (little-endian, zigzagged). */
+static inline uint64_t get_fixed(const uint8_t *p, unsigned w)
+{
+	return native_unzigzag(get_le(p, w));
 }
 
 /* The lane differences of a fixed-width line, w bytes each: a loop per
@@ -682,21 +684,13 @@ static inline void get_offsets(const uint8_t *p, uint64_t n, unsigned width,
 {
 	if (width == NATIVE_PYSET_W1) {
 		for (uint64_t k = 0; k < n; k++)
-			dst[k] = (int8_t)p[k];
+			dst[k] = (int8_t)get_le(p + k, 1);
 	} else if (width == NATIVE_PYSET_W2) {
-		for (uint64_t k = 0; k < n; k++) {
-			uint16_t v;
-
-			memcpy(&v, p + 2 * k, 2);
-			dst[k] = (int16_t)GUINT16_FROM_LE(v);
-		}
+		for (uint64_t k = 0; k < n; k++)
+			dst[k] = (int16_t)get_le(p + 2 * k, 2);
 	} else {
-		for (uint64_t k = 0; k < n; k++) {
-			uint32_t v;
-
-			memcpy(&v, p + 4 * k, 4);
-			dst[k] = (int32_t)GUINT32_FROM_LE(v);
-		}
+		for (uint64_t k = 0; k < n; k++)
+			dst[k] = (int32_t)get_le(p + 4 * k, 4);
 	}
 }
 
