@@ -139,7 +139,7 @@ size_t rr_merge_rounds(struct rr_merge *m)
 				return 0;
 			rounds = MIN(rounds, f->slot.n);
 			m->round[n++] = (struct rr_round_input){
-				f->slot.buf, f->slot.head, f->slot.cap - 1, f,
+				f->slot.buf, f->slot.head, f->slot.cap - 1, f, f->tmpl,
 			};
 		}
 		if (++i == m->n_in)

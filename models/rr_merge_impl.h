@@ -189,13 +189,18 @@ struct rr_round_input {
 	const struct rr_slot *slot;	/* f's ring, as it was at rr_merge_rounds() */
 	size_t head, mask;
 	struct rr_fifo *f;
+	/* the input's request: its template, copied in once, then each
+	 * slot's fields (titanv-ref, native benchmark app, one thread: 24 M
+	 * of 5,273 M instructions fewer than a copy of the template per
+	 * request) */
+	struct mem_req req;
 };
 
 size_t rr_merge_rounds(struct rr_merge *m);
 
 /* The inputs of the rounds, *n of them, in the order of a round. */
-static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr_merge *m,
-								  unsigned *n)
+static inline struct rr_round_input *rr_merge_round_inputs(const struct rr_merge *m,
+							    unsigned *n)
 {
 	*n = m->n_round;
 	return m->round;
@@ -214,12 +219,23 @@ static inline const struct rr_round_input *rr_merge_round_inputs(const struct rr
  */
 #define RR_PREFETCH_ROUNDS 8
 
-/* Round r's request of input `in`, into *r (as fifo_pop() makes it). */
-static inline __attribute__((always_inline)) void
-rr_round_take(const struct rr_round_input *in, size_t round, struct mem_req *r)
+/* Round r's request of input `in` (as fifo_pop() makes it), in in->req
+ * until the next take of that input. */
+static inline __attribute__((always_inline)) const struct mem_req *
+rr_round_take(struct rr_round_input *in, size_t round)
 {
+	const struct rr_slot *s = in->slot + ((in->head + round) & in->mask);
+	uint64_t addr = s->addr & ~(uint64_t)SLOT_LOW;
+
 	ss_prefetch(in->slot + ((in->head + round + RR_PREFETCH_ROUNDS) & in->mask));
-	slot_request(in->f, in->slot + ((in->head + round) & in->mask), r);
+	in->req.hdr.kind = s->addr & 15;
+	in->req.addr = addr;
+	if (in->f->usual.part_is_addr)
+		in->req.part_addr = addr;
+	in->req.mask = s->mask;
+	in->req.space = (uint8_t)(s->addr >> 4 & 1);
+	in->req.warp = s->warp;
+	return &in->req;
 }
 
 void rr_merge_rounds_done(struct rr_merge *m, size_t rounds);

@@ -1688,12 +1688,13 @@ static noinline void merged_##wh##_##wm##_##x(struct sc_cache *c,		\
 	/* with a tally nothing served can come back (sc_access_merged()) */	\
 	while (c->tally && (rounds = rr_merge_rounds(m))) {			\
 		unsigned n_in;							\
-		const struct rr_round_input *in = rr_merge_round_inputs(m, &n_in);	\
+		struct rr_round_input *in = rr_merge_round_inputs(m, &n_in);	\
 										\
 		for (size_t r = 0; r < rounds; r++)				\
 			for (unsigned i = 0; i < n_in; i++) {			\
-				rr_round_take(&in[i], r, &q);			\
-				SC_SERVE(&q, wh, wm, false, geo);		\
+				const struct mem_req *t = rr_round_take(&in[i], r);	\
+										\
+				SC_SERVE(t, wh, wm, false, geo);		\
 			}							\
 		rr_merge_rounds_done(m, rounds);				\
 	}									\

@@ -188,11 +188,11 @@ static void world_drain(void *ctx)
 	w->own_drains++;
 	for (size_t rounds; w->rounds && (rounds = rr_merge_rounds(w->m)); ) {
 		unsigned n_in;
-		const struct rr_round_input *in = rr_merge_round_inputs(w->m, &n_in);
+		struct rr_round_input *in = rr_merge_round_inputs(w->m, &n_in);
 
 		for (size_t k = 0; k < rounds; k++)
 			for (unsigned i = 0; i < n_in; i++) {
-				rr_round_take(&in[i], k, &r);
+				r = *rr_round_take(&in[i], k);
 				serve(w, &r);
 				w->taken_in_rounds++;
 			}
