@@ -200,6 +200,14 @@ ok $? "convert --level 19: the same results"
 sim l19back convert "$tmp/l19.sst" "$tmp/l19-3.sst"
 cmp -s "$tmp/l19-3.sst" "$sample"
 ok $? "the --level 19 file converted at the default level: the default's bytes"
+for level in -7 3; do
+	sim "l$level" convert --level "$level" "$top/traces/vectoradd-a100" "$tmp/l$level.sst"
+	sim "l${level}run" -q --csv "$tmp/l$level.csv" "$titanv" "$tmp/l$level.sst"
+	[ "$(cat "$tmp/l$level.st")" = 0 ] && [ "$(cat "$tmp/l${level}run.st")" = 0 ] &&
+		[ "$(rows "$tmp/l$level.csv")" = "$(rows "$tmp/sample-titanv-src.csv")" ] &&
+		! cmp -s "$tmp/l$level.sst" "$sample"
+	ok $? "convert --level $level: other bytes than the default's, the same results"
+done
 
 "$SECTORSIM" convert "$top/traces/vectoradd-a100" - >"$tmp/stdout.sst" 2>"$tmp/stdout.err"
 st=$?
@@ -426,8 +434,9 @@ cerr "with one argument" "$sample"
 has "$err" "1 argument; expected TRACE OUT" "convert with one argument: the message"
 cerr "with three arguments" "$sample" "$tmp/kept.sst" "$tmp/x.sst"
 cerr "--level 0" --level 0 "$sample" "$tmp/kept.sst"
-has "$err" "--level 0; expected 1 to 19" "convert --level 0: the message"
+has "$err" "--level 0; expected -7 to -1 or 1 to 19" "convert --level 0: the message"
 cerr "--level 20" --level 20 "$sample" "$tmp/kept.sst"
+cerr "--level -8" --level -8 "$sample" "$tmp/kept.sst"
 cerr "--format bogus" --format bogus "$sample" "$tmp/kept.sst"
 cerr "--format ppt of an Accel-Sim trace" --format ppt "$srcdir/data/trace/accelsim" "$tmp/kept.sst"
 cerr "--bogus" --bogus "$sample" "$tmp/kept.sst"

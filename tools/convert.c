@@ -26,10 +26,10 @@ static void convert_warning(const char *msg)
 int sectorsim_convert_main(int argc, char **argv)
 {
 	char *format = NULL;
-	int level = 3;
+	int level = NATIVE_LEVEL_DEFAULT;
 	GOptionEntry entries[] = {
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &format, "Read TRACE as this format: auto (the default), ppt, accelsim, native or trc", "NAME" },
-		{ "level", 0, 0, G_OPTION_ARG_INT, &level, "zstd compression level, 1 to 19 (default 3): higher is smaller and slower to write, as fast to read", "N" },
+		{ "level", 0, 0, G_OPTION_ARG_INT, &level, "zstd compression level, -7 to -1 or 1 to 19 (default -1): higher is smaller and slower to write; negative levels read fastest", "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	enum trace_format_id fmt = TRACE_AUTO;
@@ -76,8 +76,9 @@ int sectorsim_convert_main(int argc, char **argv)
 		}
 		fmt = (enum trace_format_id)i;
 	}
-	if (level < 1 || level > 19) {
-		fprintf(stderr, "sectorsim convert: --level %d; expected 1 to 19\n", level);
+	if (level < NATIVE_LEVEL_MIN || level > NATIVE_LEVEL_MAX || !level) {
+		fprintf(stderr, "sectorsim convert: --level %d; expected %d to -1 or 1 to %d\n",
+			level, NATIVE_LEVEL_MIN, NATIVE_LEVEL_MAX);
 		goto out;
 	}
 	if (!native_convert(argv[1], fmt, argv[2], level, convert_warning, &err)) {

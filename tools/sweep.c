@@ -397,7 +397,7 @@ static int decode_once(struct sweep *s)
 	if (!s->quiet)
 		fprintf(stderr, "sectorsim sweep: decoding %s once for the %zu points\n",
 			s->trace, s->n_points);
-	if (!native_convert(s->trace, TRACE_AUTO, out, 1, NULL, &err)) {
+	if (!native_convert(s->trace, TRACE_AUTO, out, NATIVE_LEVEL_DEFAULT, NULL, &err)) {
 		int status = fail(err->code == SS_ERROR_INPUT || err->code == SS_ERROR_CONFIG
 				  ? EXIT_INPUT : EXIT_INTERNAL, "%s", err->message);
 
