@@ -32,39 +32,11 @@ void builder_reset(struct block_builder *b)
 	b->n_unknown = 0;
 }
 
-/* pool, of `*cap` elements of `size` bytes with `used` taken, with room
- * for n more (grown by doubling); !pool: even n == 0 needs a pool, NULL +
- * 0 being undefined */
-static void *pool_room(void *pool, size_t *cap, size_t used, size_t n, size_t size)
+/* builder_pool_room()'s growth: by doubling, to 4096 elements at least */
+void *builder_pool_grow(void *pool, size_t *cap, size_t used, size_t n, size_t size)
 {
-	if (*cap - used < n || !pool) {
-		*cap = MAX(MAX(*cap * 2, used + n), 4096);
-		pool = g_realloc_n(pool, *cap, size);
-	}
-	return pool;
-}
-
-uint64_t *builder_reserve(struct block_builder *b, size_t n)
-{
-	b->pool = pool_room(b->pool, &b->cap_pool, b->n_pool, n, sizeof(*b->pool));
-	return b->pool + b->n_pool;
-}
-
-int32_t *builder_reserve_pyset(struct block_builder *b, size_t n)
-{
-	b->pyset_pool = pool_room(b->pyset_pool, &b->cap_pyset_pool, b->n_pyset_pool,
-				  n, sizeof(*b->pyset_pool));
-	return b->pyset_pool + b->n_pyset_pool;
-}
-
-void builder_pyset(struct block_builder *b, uint16_t n, uint16_t lines)
-{
-	struct pending_line *p = &b->pend[b->n_pend - 1];
-
-	p->pyset_off = b->n_pyset_pool;
-	p->n_pyset = n;
-	p->pyset_lines = lines;
-	b->n_pyset_pool += n;
+	*cap = MAX(MAX(*cap * 2, used + n), 4096);
+	return g_realloc_n(pool, *cap, size);
 }
 
 /* inline in both callers: it runs once per line of a trace */

@@ -53,8 +53,28 @@ struct block_builder {
 void builder_free(struct block_builder *b);
 /* Start a new block: no lines, no counts. */
 void builder_reset(struct block_builder *b);
+void *builder_pool_grow(void *pool, size_t *cap, size_t used, size_t n, size_t size);
+
+/*
+ * pool, of `*cap` elements of `size` bytes with `used` taken, with room
+ * for n more; !pool: even n == 0 needs a pool, NULL + 0 being undefined.
+ * Inline, with the growth out of line: the reservations below run per
+ * line of a trace, the native reader's twice.
+ */
+static inline void *builder_pool_room(void *pool, size_t *cap, size_t used, size_t n,
+				      size_t size)
+{
+	if (G_UNLIKELY(*cap - used < n || !pool))
+		return builder_pool_grow(pool, cap, used, n, size);
+	return pool;
+}
+
 /* Room for `n` more addresses at b->pool + b->n_pool. */
-uint64_t *builder_reserve(struct block_builder *b, size_t n);
+static inline uint64_t *builder_reserve(struct block_builder *b, size_t n)
+{
+	b->pool = builder_pool_room(b->pool, &b->cap_pool, b->n_pool, n, sizeof(*b->pool));
+	return b->pool + b->n_pool;
+}
 /*
  * The line whose n_addr addresses were just written at the reserved spot;
  * lanes: which lanes they belong to (gpu_line.lanes), 0 when not known.
@@ -69,10 +89,25 @@ void builder_add_step(struct block_builder *b, uint64_t key, const char *opcode,
 		      uint32_t warp, uint32_t lanes);
 /* Room for `n` of the next line's pyset sectors (gpu_line.pyset_sectors),
  * to be written before builder_pyset() keeps them. */
-int32_t *builder_reserve_pyset(struct block_builder *b, size_t n);
+static inline int32_t *builder_reserve_pyset(struct block_builder *b, size_t n)
+{
+	b->pyset_pool = builder_pool_room(b->pyset_pool, &b->cap_pyset_pool,
+					  b->n_pyset_pool, n, sizeof(*b->pyset_pool));
+	return b->pyset_pool + b->n_pyset_pool;
+}
+
 /* The line added last has the n pyset sectors (1 <= n <= n_addr) just
  * written at the spot builder_reserve_pyset() gave, in `lines` lines. */
-void builder_pyset(struct block_builder *b, uint16_t n, uint16_t lines);
+static inline void builder_pyset(struct block_builder *b, uint16_t n, uint16_t lines)
+{
+	struct pending_line *p = &b->pend[b->n_pend - 1];
+
+	p->pyset_off = b->n_pyset_pool;
+	p->n_pyset = n;
+	p->pyset_lines = lines;
+	b->n_pyset_pool += n;
+}
+
 /*
  * The block `id` from the lines added since the reset, in key order when
  * `sort` (else in the order added); g_free() releases it.  NULL with *err
