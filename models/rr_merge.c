@@ -238,7 +238,9 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
 	const struct usual u = { .size = run->size, .sm = run->sm, .part_is_addr = true };
 
 	check_not_in_rounds(m);
-	if (!m->arrival && i != m->cursor &&
+	/* the input whose turn it is too: it then holds nothing (see struct
+	 * rr_merge), takes the whole run, and is drained */
+	if (!m->arrival &&
 	    (!f->slot.n || (f->usual.size == u.size && f->usual.sm == u.sm &&
 			    !f->usual.flags && f->usual.part_is_addr))) {
 		if (!f->slot.n)
@@ -254,6 +256,8 @@ void rr_merge_push_run(struct rr_merge *m, unsigned i, const struct mem_run *run
 		memcpy(buf + tail, run->req, first * sizeof(*buf));
 		memcpy(buf, run->req + first, (run->n - first) * sizeof(*buf));
 		f->slot.n += run->n;
+		if (i == m->cursor)
+			drain(m);
 		return;
 	}
 	/*
