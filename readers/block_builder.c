@@ -39,52 +39,11 @@ void *builder_pool_grow(void *pool, size_t *cap, size_t used, size_t n, size_t s
 	return g_realloc_n(pool, *cap, size);
 }
 
-/* inline in both callers: it runs once per line of a trace */
-static inline __attribute__((always_inline)) void
-add_pending(struct block_builder *b, uint64_t key, const char *opcode,
-			uint32_t n_addr, uint32_t warp, uint32_t lanes, int32_t step)
+/* builder_add_pending()'s growth of the pending lines */
+void builder_pend_grow(struct block_builder *b)
 {
-	if (b->n_pend == b->cap_pend) {
-		b->cap_pend = MAX(b->cap_pend * 2, 256);
-		b->pend = g_renew(struct pending_line, b->pend, b->cap_pend);
-	}
-	b->pend[b->n_pend++] = (struct pending_line){
-		.key = key, .opcode = opcode, .addr_off = b->n_pool,
-		.n_addr = n_addr, .warp = warp, .lanes = lanes, .step = step,
-	};
-	b->n_pool += step ? 1 : n_addr;
-}
-
-/* The step of the n addresses a when they are a progression that a line
- * can hold (gpu_line.step), else 0. */
-static int32_t step_of(const uint64_t *a, uint32_t n)
-{
-	int64_t step;
-
-	if (n < 2 || n > GPU_STEP_MAX)
-		return 0;
-	step = (int64_t)(a[1] - a[0]);
-	if (step < INT32_MIN || step > INT32_MAX)
-		return 0;
-	for (uint32_t k = 2; k < n; k++)
-		if (a[k] - a[k - 1] != (uint64_t)step)
-			return 0;
-	return (int32_t)step;
-}
-
-void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp, uint32_t lanes)
-{
-	add_pending(b, key, opcode, n_addr, warp, lanes,
-		    step_of(b->pool + b->n_pool, n_addr));
-}
-
-void builder_add_step(struct block_builder *b, uint64_t key, const char *opcode,
-		      uint32_t n_addr, uint64_t first, int32_t step,
-		      uint32_t warp, uint32_t lanes)
-{
-	*builder_reserve(b, 1) = first;
-	add_pending(b, key, opcode, n_addr, warp, lanes, step);
+	b->cap_pend = MAX(b->cap_pend * 2, 256);
+	b->pend = g_renew(struct pending_line, b->pend, b->cap_pend);
 }
 
 static int cmp_key(const void *a, const void *b)

@@ -75,18 +75,62 @@ static inline uint64_t *builder_reserve(struct block_builder *b, size_t n)
 	b->pool = builder_pool_room(b->pool, &b->cap_pool, b->n_pool, n, sizeof(*b->pool));
 	return b->pool + b->n_pool;
 }
+void builder_pend_grow(struct block_builder *b);
+
+/* A line in the pending list (inline in both adders: they run once per
+ * line of a trace). */
+static inline __attribute__((always_inline)) void
+builder_add_pending(struct block_builder *b, uint64_t key, const char *opcode,
+		    uint32_t n_addr, uint32_t warp, uint32_t lanes, int32_t step)
+{
+	if (G_UNLIKELY(b->n_pend == b->cap_pend))
+		builder_pend_grow(b);
+	b->pend[b->n_pend++] = (struct pending_line){
+		.key = key, .opcode = opcode, .addr_off = b->n_pool,
+		.n_addr = n_addr, .warp = warp, .lanes = lanes, .step = step,
+	};
+	b->n_pool += step ? 1 : n_addr;
+}
+
+/* The step of the n addresses a when they are a progression that a line
+ * can hold (gpu_line.step), else 0. */
+static inline int32_t builder_step_of(const uint64_t *a, uint32_t n)
+{
+	int64_t step;
+
+	if (n < 2 || n > GPU_STEP_MAX)
+		return 0;
+	step = (int64_t)(a[1] - a[0]);
+	if (step < INT32_MIN || step > INT32_MAX)
+		return 0;
+	for (uint32_t k = 2; k < n; k++)
+		if (a[k] - a[k - 1] != (uint64_t)step)
+			return 0;
+	return (int32_t)step;
+}
+
 /*
  * The line whose n_addr addresses were just written at the reserved spot;
  * lanes: which lanes they belong to (gpu_line.lanes), 0 when not known.
  * A line that is a progression (gpu_line.step) keeps only its first.
  */
-void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
-		 uint32_t n_addr, uint32_t warp, uint32_t lanes);
+static inline void builder_add(struct block_builder *b, uint64_t key, const char *opcode,
+			       uint32_t n_addr, uint32_t warp, uint32_t lanes)
+{
+	builder_add_pending(b, key, opcode, n_addr, warp, lanes,
+			    builder_step_of(b->pool + b->n_pool, n_addr));
+}
+
 /* A line known to be a progression: n_addr addresses from `first`, `step`
  * apart (2 <= n_addr <= GPU_STEP_MAX, step not 0). */
-void builder_add_step(struct block_builder *b, uint64_t key, const char *opcode,
-		      uint32_t n_addr, uint64_t first, int32_t step,
-		      uint32_t warp, uint32_t lanes);
+static inline void builder_add_step(struct block_builder *b, uint64_t key,
+				    const char *opcode, uint32_t n_addr, uint64_t first,
+				    int32_t step, uint32_t warp, uint32_t lanes)
+{
+	*builder_reserve(b, 1) = first;
+	builder_add_pending(b, key, opcode, n_addr, warp, lanes, step);
+}
+
 /* Room for `n` of the next line's pyset sectors (gpu_line.pyset_sectors),
  * to be written before builder_pyset() keeps them. */
 static inline int32_t *builder_reserve_pyset(struct block_builder *b, size_t n)
