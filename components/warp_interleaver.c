@@ -415,6 +415,9 @@ struct warp_interleaver {
 	/* its coalescer is the one gpu_line.pyset_sectors hold the output
 	 * of: a line holding them is not coalesced again */
 	bool takes_pyset;
+	/* its sectors are of 32 bytes or a multiple: every address in
+	 * sectors[] is one a run's entry can hold */
+	bool sectors_aligned;
 };
 
 static int wi_create(struct ss_component *c, const struct ss_params *p,
@@ -483,6 +486,7 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 				     sector, line);
 	w->takes_pyset = orders[ss_param_enum(p, "sector_order")] == COALESCE_PYSET &&
 			 sector == GPU_PYSET_SECTOR_BYTES && line == GPU_PYSET_LINE_BYTES;
+	w->sectors_aligned = sector % MEM_ATOM == 0;
 	if (!w->coalescer) {
 		g_set_error(err, SS_ERROR, SS_ERROR_CONFIG,
 			    "sector_bytes %" G_GUINT64_FORMAT " and line_bytes %" G_GUINT64_FORMAT ": no coalescer for them",
@@ -573,8 +577,9 @@ static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 
 		run.sm = r->sm;
 		run.size = r->size;
-		for (uint32_t i = 0; i < n; i++)
-			odd |= sec[i];
+		if (!w->sectors_aligned)
+			for (uint32_t i = 0; i < n; i++)
+				odd |= sec[i];
 		if (!(odd & (MEM_ATOM - 1))) {
 			for (uint32_t at = 0; at < n; at += MEM_RUN_MAX) {
 				uint32_t k = MIN(n - at, MEM_RUN_MAX);
