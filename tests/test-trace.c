@@ -3072,6 +3072,71 @@ static void test_ppt_readahead(void)
 	g_free(dir);
 }
 
+/* ---- varints ---------------------------------------------------------------- */
+
+/* v's varint decoded from a buffer that ends with it and from one that
+ * goes on (the reader's one-load path for 3 to 8 bytes reads past the
+ * varint, and must ignore what follows): the value and the bytes taken. */
+static void check_varint(uint64_t v)
+{
+	GByteArray *b = g_byte_array_new();
+	const uint8_t *p;
+	uint64_t got = 0;
+	guint len;
+
+	native_put_uv(b, v);
+	len = b->len;
+	p = b->data;
+	g_assert_true(native_get_uv(&p, b->data + len, &got));
+	g_assert_cmpuint(got, ==, v);
+	g_assert_true(p == b->data + len);
+	for (int k = 0; k < 9; k++) {
+		uint8_t x = 0xff;
+
+		g_byte_array_append(b, &x, 1);
+	}
+	p = b->data;
+	g_assert_true(native_get_uv(&p, b->data + b->len, &got));
+	g_assert_cmpuint(got, ==, v);
+	g_assert_true(p == b->data + len);
+	/* cut short by one byte: no value */
+	p = b->data;
+	if (len > 1)
+		g_assert_false(native_get_uv(&p, b->data + len - 1, &got));
+	g_byte_array_unref(b);
+}
+
+/* Every length of varint, at its bounds and between, and what does not
+ * decode: one over 64 bits, one that never ends. */
+static void test_native_varint(void)
+{
+	GRand *r = g_rand_new_with_seed(7);
+	static const uint8_t over[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+					0x80, 0x02, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t endless[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const uint8_t *p;
+	uint64_t got;
+
+	for (unsigned bits = 0; bits <= 64; bits++) {
+		uint64_t top = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+
+		check_varint(top);
+		if (bits < 64)
+			check_varint(top + 1);
+		for (int k = 0; k < 50; k++) {
+			uint64_t x = (uint64_t)g_rand_int(r) << 32 | g_rand_int(r);
+
+			check_varint(bits == 64 ? x : x & top);
+		}
+	}
+	p = over;
+	g_assert_false(native_get_uv(&p, over + sizeof(over), &got));
+	p = endless;
+	g_assert_false(native_get_uv(&p, endless + sizeof(endless), &got));
+	g_rand_free(r);
+}
+
 /* ---- the chunks' checksum ---------------------------------------------------- */
 
 /* native_crc32 is zlib's crc32, whichever library computes it. */
@@ -3206,6 +3271,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/find-space", test_find_space);
 	g_test_add_func("/trace/unit-pool", test_unit_pool);
 	g_test_add_func("/trace/native/crc32", test_native_crc32);
+	g_test_add_func("/trace/native/varint", test_native_varint);
 	g_test_add_func("/trace/format-names", test_format_names);
 	g_test_add_func("/trace/bytes-read", test_bytes_read);
 	g_test_add_func("/trace/ppt/kernels", test_ppt_kernels);
