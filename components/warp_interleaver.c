@@ -513,6 +513,23 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
 
 #define fail(w, ...) ss_component_fail(&(w)->c, SS_ERROR_INTERNAL, __VA_ARGS__)
 
+/* Whether w's memory takes runs (mem.h): asked of its port once. */
+static inline bool takes_runs(struct warp_interleaver *w)
+{
+	if (G_UNLIKELY(w->mem_runs == MEM_RUNS_UNKNOWN))
+		w->mem_runs = ss_port_peer_flags(w->mem) & SS_PORT_BATCHES
+			    ? MEM_RUNS_ON : MEM_RUNS_OFF;
+	return w->mem_runs == MEM_RUNS_ON;
+}
+
+/* run's first k entries, filled, go down as a run. */
+static inline void send_run(struct warp_interleaver *w, struct mem_run *run, uint32_t k)
+{
+	run->n = (uint16_t)k;
+	run->hdr = (struct ss_msg){ mem_run_bytes(k), MEM_RUN };
+	ss_port_send(w->mem, &run->hdr);
+}
+
 /*
  * One functional instruction's requests: r with each of its n sectors
  * (w->sectors) and, given masks, their byte masks.  To a level that
@@ -521,56 +538,10 @@ static int wi_create(struct ss_component *c, const struct ss_params *p,
  * that they arrive when their requests would have.
  */
 static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
-			 uint32_t n, const uint32_t *masks);
-
-/*
- * A line's n pyset sectors, as gpu_line.pyset_sectors gives them against
- * `base` (its first address's sector), sent as send_sectors() would send
- * them: as runs made straight from the offsets when the memory takes runs
- * of r's shape (32-byte aligned by construction), else through the
- * sector buffer (titanv-ref on the native benchmark app, one thread:
- * 4,907 M instructions against 5,032 M filling the buffer first).
- */
-static void send_pyset_sectors(struct warp_interleaver *w, struct mem_req *r,
-			       uint32_t n, uint64_t base, const int32_t *off)
-{
-	if (w->mem_runs == MEM_RUNS_ON && n > 1 && mem_run_shape(r)) {
-		const uint64_t low = mem_run_low(r);
-		const uint32_t mask = r->mask, warp = r->warp;
-		struct mem_run run;
-
-		w->tick_sectors += n;
-		run.sm = r->sm;
-		run.size = r->size;
-		for (uint32_t at = 0; at < n; at += MEM_RUN_MAX) {
-			uint32_t k = MIN(n - at, MEM_RUN_MAX);
-
-			/* unrolled: the loop's own count and test were a quarter
-			 * of its instructions (4,739 -> 4,728 M in all) */
-#pragma GCC unroll 4
-			for (uint32_t j = 0; j < k; j++)
-				run.req[j] = (struct mem_run_entry){
-					(base + (uint64_t)(int64_t)off[at + j]) << GPU_PYSET_SECTOR_SHIFT | low,
-					mask, warp };
-			run.n = (uint16_t)k;
-			run.hdr = (struct ss_msg){ mem_run_bytes(k), MEM_RUN };
-			ss_port_send(w->mem, &run.hdr);
-		}
-		return;
-	}
-	for (uint32_t k = 0; k < n; k++)
-		w->sectors[k] = (base + (uint64_t)(int64_t)off[k]) << GPU_PYSET_SECTOR_SHIFT;
-	send_sectors(w, r, n, NULL);
-}
-
-static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 			 uint32_t n, const uint32_t *masks)
 {
 	w->tick_sectors += n;
-	if (G_UNLIKELY(w->mem_runs == MEM_RUNS_UNKNOWN))
-		w->mem_runs = ss_port_peer_flags(w->mem) & SS_PORT_BATCHES
-			    ? MEM_RUNS_ON : MEM_RUNS_OFF;
-	if (w->mem_runs == MEM_RUNS_ON && n > 1 && mem_run_shape(r)) {
+	if (takes_runs(w) && n > 1 && mem_run_shape(r)) {
 		/* what the entries share, read once: the stores to the run
 		 * would otherwise have the compiler read r again per entry */
 		const uint64_t *sec = w->sectors, low = mem_run_low(r);
@@ -595,9 +566,7 @@ static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 					for (uint32_t j = 0; j < k; j++)
 						run.req[j] = (struct mem_run_entry){
 							sec[at + j] | low, mask, warp };
-				run.n = (uint16_t)k;
-				run.hdr = (struct ss_msg){ mem_run_bytes(k), MEM_RUN };
-				ss_port_send(w->mem, &run.hdr);
+				send_run(w, &run, k);
 			}
 			return;
 		}
@@ -608,6 +577,47 @@ static void send_sectors(struct warp_interleaver *w, struct mem_req *r,
 			r->mask = masks[i];
 		ss_port_send(w->mem, &r->hdr);
 	}
+}
+
+/*
+ * A line's n pyset sectors, as gpu_line.pyset_sectors gives them against
+ * `base` (its first address's sector), sent as send_sectors() would send
+ * them: as runs made straight from the offsets when the memory takes runs
+ * of r's shape (32-byte aligned by construction), else through the
+ * sector buffer (titanv-ref on the native benchmark app, one thread:
+ * 4,907 M instructions against 5,032 M filling the buffer first).
+ */
+static void send_pyset_sectors(struct warp_interleaver *w, struct mem_req *r,
+			       uint32_t n, uint64_t base, const int32_t *off)
+{
+	/* mem_runs read as it is: still unknown, the fallback below asks
+	 * (takes_runs() here cost 22 M instructions on the app, GCC laying
+	 * the loop out worse) */
+	if (w->mem_runs == MEM_RUNS_ON && n > 1 && mem_run_shape(r)) {
+		const uint64_t low = mem_run_low(r);
+		const uint32_t mask = r->mask, warp = r->warp;
+		struct mem_run run;
+
+		w->tick_sectors += n;
+		run.sm = r->sm;
+		run.size = r->size;
+		for (uint32_t at = 0; at < n; at += MEM_RUN_MAX) {
+			uint32_t k = MIN(n - at, MEM_RUN_MAX);
+
+			/* unrolled: the loop's own count and test were a quarter
+			 * of its instructions (4,739 -> 4,728 M in all) */
+#pragma GCC unroll 4
+			for (uint32_t j = 0; j < k; j++)
+				run.req[j] = (struct mem_run_entry){
+					(base + (uint64_t)(int64_t)off[at + j]) << GPU_PYSET_SECTOR_SHIFT | low,
+					mask, warp };
+			send_run(w, &run, k);
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		w->sectors[k] = (base + (uint64_t)(int64_t)off[k]) << GPU_PYSET_SECTOR_SHIFT;
+	send_sectors(w, r, n, NULL);
 }
 
 static void send_control(struct warp_interleaver *w, enum mem_ctl ctl,

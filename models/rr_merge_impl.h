@@ -106,13 +106,13 @@ struct rr_merge {
 	struct rr_fifo fifo[];
 };
 
-/* The request of f's slot s (not of kind 0) into *r. */
+/* What slot s (not of kind 0) of f's holds, into *r, whose other fields
+ * are f's template's. */
 static inline __attribute__((always_inline)) void
-slot_request(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
+slot_fields(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
 {
 	uint64_t addr = s->addr & ~(uint64_t)SLOT_LOW;
 
-	*r = f->tmpl;
 	r->hdr.kind = s->addr & 15;
 	r->addr = addr;
 	if (f->usual.part_is_addr)
@@ -120,6 +120,14 @@ slot_request(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r
 	r->mask = s->mask;
 	r->space = (uint8_t)(s->addr >> 4 & 1);
 	r->warp = s->warp;
+}
+
+/* The request of f's slot s (not of kind 0) into *r. */
+static inline __attribute__((always_inline)) void
+slot_request(const struct rr_fifo *f, const struct rr_slot *s, struct mem_req *r)
+{
+	*r = f->tmpl;
+	slot_fields(f, s, r);
 }
 
 /* The request at the head of f, out of its ring(s) into *r. */
@@ -224,17 +232,8 @@ static inline struct rr_round_input *rr_merge_round_inputs(const struct rr_merge
 static inline __attribute__((always_inline)) const struct mem_req *
 rr_round_take(struct rr_round_input *in, size_t round)
 {
-	const struct rr_slot *s = in->slot + ((in->head + round) & in->mask);
-	uint64_t addr = s->addr & ~(uint64_t)SLOT_LOW;
-
 	ss_prefetch(in->slot + ((in->head + round + RR_PREFETCH_ROUNDS) & in->mask));
-	in->req.hdr.kind = s->addr & 15;
-	in->req.addr = addr;
-	if (in->f->usual.part_is_addr)
-		in->req.part_addr = addr;
-	in->req.mask = s->mask;
-	in->req.space = (uint8_t)(s->addr >> 4 & 1);
-	in->req.warp = s->warp;
+	slot_fields(in->f, in->slot + ((in->head + round) & in->mask), &in->req);
 	return &in->req;
 }
 
