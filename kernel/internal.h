@@ -142,6 +142,9 @@ size_t ss_partition_pending(struct ss_engine *e);
 /* Steps run by the partition of component c (0 on one queue), for tests:
  * how far a partition could run at a time shows in how many it took. */
 uint64_t ss_partition_steps(struct ss_engine *e, const struct ss_component *c);
+/* Partition `part`'s components, named as in the configuration, each
+ * run of consecutive instances as one range: "sm[0..39], l1[0..39]". */
+char *ss_partition_names(const struct ss_engine *e, unsigned part);
 /* runopts.c: whether every instance's type has every bit of `flags` */
 bool ss_engine_every_type_has_flag(const struct ss_engine *e, unsigned flags);
 /* ss_engine_fail's: the rank of a failure now, and a time-ordered run's

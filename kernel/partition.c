@@ -32,7 +32,9 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -267,6 +269,7 @@ struct part {
 	uint64_t last_sent;		/* key of its last message on a cut link */
 	unsigned last_src;		/* the sender of that, or SRC_OWN */
 	uint64_t steps;			/* run so far (tests: ss_partition_steps) */
+	gint64 busy_us;			/* spent in its steps, so far */
 };
 
 struct ss_partitions {
@@ -280,6 +283,7 @@ struct ss_partitions {
 	unsigned threads;		/* the pool's, the caller's included */
 	bool done;
 	bool ordered;			/* cut links run in time order */
+	gint64 run_us;			/* the pool's run, from start to join */
 	uint64_t *floor;		/* under the lock: see compute_floors */
 	uint64_t *inb;			/* under the lock: see compute_floors */
 	/* under the lock, per partition: messages it took from links with
@@ -1769,11 +1773,14 @@ static gpointer worker(gpointer data)
 		ps->running++;
 		pthread_mutex_unlock(&ps->lock);
 
+		gint64 t0 = g_get_monotonic_time();
+
 		if (ps->ordered)
 			step_ordered(ps, p);
 		else
 			step(ps, p);
 		p->steps++;
+		p->busy_us += g_get_monotonic_time() - t0;
 
 		pthread_mutex_lock(&ps->lock);
 		ps->running--;
@@ -2029,11 +2036,14 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 	 */
 	g_error_free(g_error_new_literal(SS_ERROR, SS_ERROR_INTERNAL, ""));
 	pool = g_new0(GThread *, n_extra + 1);
+	gint64 start = g_get_monotonic_time();
+
 	for (unsigned i = 0; i < n_extra; i++)
 		pool[i] = g_thread_new("sectorsim-worker", worker, &ps->thread[i + 1]);
 	worker(&ps->thread[0]);
 	for (unsigned i = 0; i < n_extra; i++)
 		g_thread_join(pool[i]);
+	ps->run_us = g_get_monotonic_time() - start;
 	g_free(pool);
 	/* work left that no partition could take: the floors are wrong */
 	if (ps->ordered && !halted(ps) && ps->horizon == KEY_NONE)
@@ -2104,6 +2114,70 @@ size_t ss_partition_pending(struct ss_engine *e)
 		for (unsigned i = 0; i < e->parts->n; i++)
 			n += ss_engine_pending(e->parts->part[i].q);
 	return n;
+}
+
+/* The index range an instance name began, closed: "[3]" or "[0..39]"
+ * (hi UINT_MAX: it was a plain name). */
+static void range_close(GString *out, unsigned lo, unsigned hi)
+{
+	if (hi == UINT_MAX)
+		return;
+	if (lo == hi)
+		g_string_append_printf(out, "[%u]", lo);
+	else
+		g_string_append_printf(out, "[%u..%u]", lo, hi);
+}
+
+char *ss_partition_names(const struct ss_engine *e, unsigned part)
+{
+	GString *out = g_string_new(NULL);
+	GString *base = g_string_new(NULL);	/* the name of the range open */
+	unsigned lo = UINT_MAX, hi = UINT_MAX;
+
+	for (guint i = 0; i < e->root->components->len; i++) {
+		const struct ss_component *c = e->root->components->pdata[i];
+		const char *br;
+		size_t len;
+		unsigned idx;
+
+		if (c->part != part)
+			continue;
+		br = strchr(c->name, '[');
+		len = br ? (size_t)(br - c->name) : strlen(c->name);
+		idx = br ? (unsigned)strtoul(br + 1, NULL, 10) : UINT_MAX;
+		/* base[i] after base[i - 1] widens its range */
+		if (br && hi != UINT_MAX && idx == hi + 1 && base->len == len &&
+		    !strncmp(base->str, c->name, len)) {
+			hi = idx;
+			continue;
+		}
+		range_close(out, lo, hi);
+		g_string_append_printf(out, "%s%.*s", out->len ? ", " : "",
+				       (int)len, c->name);
+		g_string_truncate(base, 0);
+		g_string_append_len(base, c->name, (gssize)len);
+		lo = hi = idx;
+	}
+	range_close(out, lo, hi);
+	g_string_free(base, TRUE);
+	return g_string_free(out, FALSE);
+}
+
+bool ss_engine_busiest_partition(const struct ss_engine *e, double *busy_s,
+				 double *run_s, char **names)
+{
+	const struct ss_partitions *ps = e->root->parts;
+	const struct part *best = NULL;
+
+	if (!ps || ps->n < 2)
+		return false;
+	for (unsigned i = 0; i < ps->n; i++)
+		if (!best || ps->part[i].busy_us > best->busy_us)
+			best = &ps->part[i];
+	*busy_s = best->busy_us / 1e6;
+	*run_s = ps->run_us / 1e6;
+	*names = ss_partition_names(e, best->id);
+	return true;
 }
 
 uint64_t ss_partition_steps(struct ss_engine *e, const struct ss_component *c)

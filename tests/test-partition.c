@@ -406,6 +406,69 @@ static void run_on(struct graph *g, unsigned threads)
 	g_assert_cmpuint(ss_engine_threads(g->e), ==, MIN(threads, n));
 }
 
+/*
+ * The busiest partition of a run on several: one of the plan's (the
+ * sink alone, or a group of sources named as one range), its time
+ * within the run's.  Which one it is depends on the threads' timing.
+ */
+static void check_busiest(struct graph *g, unsigned threads)
+{
+	double busy = -1, ran = -1;
+	char *names = NULL;
+
+	if (ss_engine_partitions(g->e) == 1) {
+		g_assert_false(ss_engine_busiest_partition(g->e, &busy, &ran, &names));
+		g_assert_null(names);
+		return;
+	}
+	g_assert_true(ss_engine_busiest_partition(g->e, &busy, &ran, &names));
+	g_test_message("%u threads: the busiest partition (%s) ran %.6f s of %.6f s",
+		       threads, names, busy, ran);
+	g_assert_cmpfloat(busy, >=, 0);
+	g_assert_cmpfloat(busy, <=, ran);
+	if (strcmp(names, "sink")) {
+		/* src[i], or src[i..j]: consecutive sources, as planned */
+		unsigned lo = 0, hi = 0;
+		int got = sscanf(names, "src[%u..%u]", &lo, &hi);
+		char *want = got == 2 ? g_strdup_printf("src[%u..%u]", lo, hi)
+				      : g_strdup_printf("src[%u]", lo);
+
+		g_assert_cmpint(got, >=, 1);
+		g_assert_cmpstr(names, ==, want);
+		g_assert_cmpuint(lo, <, N_SRC);
+		if (got == 2)
+			g_assert_true(lo < hi && hi < N_SRC);
+		g_free(want);
+	}
+	g_free(names);
+	/* every partition's names: the sink's, and ranges that cover the
+	 * sources once each, in order */
+	unsigned next = 0;
+
+	for (unsigned i = 0; i < ss_engine_partitions(g->e); i++) {
+		char *n = ss_partition_names(g->e, i);
+		unsigned lo, hi;
+
+		if (!strcmp(n, "sink")) {
+			g_free(n);
+			continue;
+		}
+		if (sscanf(n, "src[%u..%u]", &lo, &hi) != 2) {
+			g_assert_cmpint(sscanf(n, "src[%u]", &lo), ==, 1);
+			hi = lo;
+		}
+		char *want = lo == hi ? g_strdup_printf("src[%u]", lo)
+				      : g_strdup_printf("src[%u..%u]", lo, hi);
+
+		g_assert_cmpstr(n, ==, want);
+		g_assert_cmpuint(lo, ==, next);
+		next = hi + 1;
+		g_free(want);
+		g_free(n);
+	}
+	g_assert_cmpuint(next, ==, N_SRC);
+}
+
 static void test_run(void)
 {
 	static const unsigned threads[] = { 1, 2, 3, 8 };
@@ -422,6 +485,7 @@ static void test_run(void)
 		for (unsigned i = 0; i < N_SRC; i++)
 			g_assert_cmpuint(g.sink->next[i], ==, TICKS * PER_TICK);
 		g_assert_cmpuint(ss_partition_pending(g.e), ==, 0);
+		check_busiest(&g, threads[t]);
 		graph_free(&g);
 	}
 }

@@ -154,6 +154,20 @@ case $err in
 *", 4 partitions on 2 threads"*) ok 0 "a thread_group of the L2: its own partition" ;;
 *) ok 1 "a thread_group of the L2: its own partition" || diag "$err" ;;
 esac
+# the busiest partition, named as the configuration names its components
+# (which one it is depends on the threads' timing), within the run's time
+busiest=$(printf '%s\n' "$err" | sed -n 's/^sectorsim: the busiest partition (\(.*\)) ran \([0-9.]*\) s of the threads'"'"' \([0-9.]*\) s$/\1|\2|\3/p')
+case ${busiest%%|*} in
+"trace, sched, dram, report" | l2 | "sm[0..39], l1[0..39]" | "sm[40..79], l1[40..79]")
+	awk -v b="$busiest" 'BEGIN { split(b, f, "|"); exit !(f[2] <= f[3]) }'
+	ok $? "a thread_group of the L2: the busiest partition ($busiest)" ;;
+*) ok 1 "a thread_group of the L2: the busiest partition" || diag "$err" ;;
+esac
+run --threads 1 "$tmp/group.ini" "$top/traces/vectoradd-a100"
+case $err in
+*"busiest partition"*) ok 1 "one thread: no busiest partition" || diag "$err" ;;
+*) ok 0 "one thread: no busiest partition" ;;
+esac
 printf '[simulation]\ninclude = %s\n[component l2]\nthread_group =\n' \
 	"$cfg/validation/titanv-ref.ini" > "$tmp/group0.ini"
 run "$tmp/group0.ini" "$top/traces/vectoradd-a100"

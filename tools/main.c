@@ -372,6 +372,15 @@ static int simulate(struct ss_sim *sim, const struct options *o)
 			ss_engine_now(e), (g_get_monotonic_time() - t0) / 1e6,
 			ss_engine_partitions(e), ss_engine_partitions(e) == 1 ? "" : "s",
 			ss_engine_threads(e), ss_engine_threads(e) == 1 ? "" : "s");
+	double busy, ran;
+	char *names;
+
+	/* what bounds a run on several threads (timing: varies run to run) */
+	if (!o->run.quiet && ss_engine_busiest_partition(e, &busy, &ran, &names)) {
+		fprintf(stderr, "sectorsim: the busiest partition (%s) ran %.3f s of the threads' %.3f s\n",
+			names, busy, ran);
+		g_free(names);
+	}
 	if (raw_stats_wanted(e, o))
 		status = write_stats(e, o);
 	return status;

@@ -300,6 +300,17 @@ uint64_t ss_engine_events_run(const struct ss_engine *e);
 /* Partitions the run ran as (1: one event queue) and threads it used. */
 unsigned ss_engine_partitions(const struct ss_engine *e);
 unsigned ss_engine_threads(const struct ss_engine *e);
+/*
+ * Of a run on several partitions: the one that spent the longest in its
+ * steps, that time and the run's on the threads (seconds), and its
+ * components, named as in the configuration ("sm[0..39], l1[0..39]";
+ * g_free() *names).  False when the run was one partition.  Times, not
+ * results: they differ from run to run.  A busiest partition near the
+ * whole run bounds it, whatever the thread count (a thread_group may
+ * split it).
+ */
+bool ss_engine_busiest_partition(const struct ss_engine *e, double *busy_s,
+				 double *run_s, char **names);
 /* Event records allocated so far: flat in steady state (tests check it). */
 size_t ss_engine_event_capacity(const struct ss_engine *e);
 
