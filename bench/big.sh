@@ -27,7 +27,9 @@
 #                     (the target's, the median of RUNS pairs against zcat)
 #   native titanv-ref L1 sector accesses per second (target >= 50 M), on
 #                     one thread and on two; the native file is converted
-#                     by BUILDDIR's sectorsim for each run of the script
+#                     by BUILDDIR's sectorsim for each run of the script;
+#                     and, from one more run on the default threads, the
+#                     busiest partition and how long it ran (what bounds it)
 #   peak RSS          of every sectorsim run (target <= 256 MiB)
 # and, against its target of issue #13:
 #   accelsim timing   configs/timing/titanv.ini: wall, and its ratio to
@@ -92,8 +94,11 @@ time_runs "native, titanv-ref.ini, --threads 1" "$bin" -q --threads 1 "$ref" "$t
 nat_s=$median
 time_runs "native, titanv-ref.ini, --threads 2" "$bin" -q --threads 2 "$ref" "$tmp/big.sst"
 nat2_s=$median
-accesses=$("$bin" "$ref" "$tmp/big.sst" 2>&1 >/dev/null |
-	sed -n 's/.* kernels, \([0-9]*\) L1 sector accesses.*/\1/p')
+# one more run, not timed, for its summary lines: the accesses, and the
+# partition that bounds a run on the default threads
+"$bin" "$ref" "$tmp/big.sst" 2>"$tmp/native.err" >/dev/null
+accesses=$(sed -n 's/.* kernels, \([0-9]*\) L1 sector accesses.*/\1/p' "$tmp/native.err")
+busiest=$(sed -n 's/^sectorsim: the busiest partition/the busiest partition/p' "$tmp/native.err")
 
 # the numbers: every integer equal, every other value within 1e-9
 "$bin" -q --json "$tmp/ref.json" "$ref" "$big/ppt" >/dev/null
@@ -129,3 +134,4 @@ awk -v r="$ref_s" -v c="$cat_s" -v a="$as_s" -v z="$zcat_s" -v a2="$as2_s" \
 	printf "native titanv-ref: %.1f M L1 sector accesses/s; --threads 2: %.1f M (target >= 50)\n", acc / n / 1e6, acc / n2 / 1e6
 	printf "accelsim .gz timing/titanv: %.2f s, %.2fx titanv.ini (target <= 4)\n", t, tx
 }'
+[ -z "$busiest" ] || echo "native titanv-ref, default threads: $busiest"
