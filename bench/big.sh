@@ -97,7 +97,7 @@ nat2_s=$median
 # one more run, not timed, for its summary lines: the accesses, and the
 # partition that bounds a run on the default threads
 "$bin" "$ref" "$tmp/big.sst" 2>"$tmp/native.err" >/dev/null
-accesses=$(sed -n 's/.* kernels, \([0-9]*\) L1 sector accesses.*/\1/p' "$tmp/native.err")
+accesses=$(sed -n 's/.* kernels*, \([0-9]*\) L1 sector accesses.*/\1/p' "$tmp/native.err")
 busiest=$(sed -n 's/^sectorsim: the busiest partition/the busiest partition/p' "$tmp/native.err")
 
 # the numbers: every integer equal, every other value within 1e-9

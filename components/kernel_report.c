@@ -2655,8 +2655,9 @@ static void report_finish(struct ss_component *c)
 	if (!flush_stdout(r))
 		return;
 	if (!ss_engine_run_options(c->engine)->quiet)
-		fprintf(stderr, "sectorsim: %u kernels, %" G_GUINT64_FORMAT " L1 sector accesses in %.3f s: %.1f M accesses/s\n",
-			r->n_rows, r->l1_accesses, secs, secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
+		fprintf(stderr, "sectorsim: %u kernel%s, %" G_GUINT64_FORMAT " L1 sector accesses in %.3f s: %.1f M accesses/s\n",
+			r->n_rows, r->n_rows == 1 ? "" : "s", r->l1_accesses, secs,
+			secs > 0 ? r->l1_accesses / secs / 1e6 : 0);
 	if (stopped) {
 		/* the finished kernels stay in FILE.part for --resume */
 		const char *jp = r->json.out ? ss_output_part(r->json.out) : NULL;

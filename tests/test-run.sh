@@ -337,6 +337,11 @@ else
 	skip "tgkill by syscall number: x86-64 and python3 only" 6
 fi
 
+# the summary line on stderr counts the kernels, in the singular for one
+run "$titanv" "$tmp/reg"
+has "$err" "sectorsim: 2 kernels, " "two kernels: the summary line counts them"
+run "$titanv" "$top/traces/vectoradd-a100"
+has "$err" "sectorsim: 1 kernel, " "one kernel: the summary line says so in the singular"
 run --quiet "$titanv" "$tmp/reg"
 has "$out" "app: mean over the 2 kernels simulated" "two kernels: the app summary closes the table"
 has "$out" "$(printf '  %-26s %20s' gmem_ld_reqs 3126)" "the summary's mean of two equal kernels"
