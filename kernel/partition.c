@@ -32,9 +32,7 @@
  */
 #include "config.h"
 
-#include <limits.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -2116,50 +2114,40 @@ size_t ss_partition_pending(struct ss_engine *e)
 	return n;
 }
 
-/* The index range an instance name began, closed: "[3]" or "[0..39]"
- * (hi UINT_MAX: it was a plain name). */
-static void range_close(GString *out, unsigned lo, unsigned hi)
+/* The index range an array's run of instances began, closed: "[3]" or
+ * "[0..39]" (hi < 0: a component outside an array). */
+static void range_close(GString *out, int lo, int hi)
 {
-	if (hi == UINT_MAX)
+	if (hi < 0)
 		return;
 	if (lo == hi)
-		g_string_append_printf(out, "[%u]", lo);
+		g_string_append_printf(out, "[%d]", lo);
 	else
-		g_string_append_printf(out, "[%u..%u]", lo, hi);
+		g_string_append_printf(out, "[%d..%d]", lo, hi);
 }
 
 char *ss_partition_names(const struct ss_engine *e, unsigned part)
 {
 	GString *out = g_string_new(NULL);
-	GString *base = g_string_new(NULL);	/* the name of the range open */
-	unsigned lo = UINT_MAX, hi = UINT_MAX;
+	const char *open = NULL;	/* the base name of the run open */
+	int lo = -1, hi = -1;
 
 	for (guint i = 0; i < e->root->components->len; i++) {
 		const struct ss_component *c = e->root->components->pdata[i];
-		const char *br;
-		size_t len;
-		unsigned idx;
 
 		if (c->part != part)
 			continue;
-		br = strchr(c->name, '[');
-		len = br ? (size_t)(br - c->name) : strlen(c->name);
-		idx = br ? (unsigned)strtoul(br + 1, NULL, 10) : UINT_MAX;
-		/* base[i] after base[i - 1] widens its range */
-		if (br && hi != UINT_MAX && idx == hi + 1 && base->len == len &&
-		    !strncmp(base->str, c->name, len)) {
-			hi = idx;
+		/* base[i] after base[i - 1] widens its run */
+		if (hi >= 0 && c->index == hi + 1 && !strcmp(c->base, open)) {
+			hi = c->index;
 			continue;
 		}
 		range_close(out, lo, hi);
-		g_string_append_printf(out, "%s%.*s", out->len ? ", " : "",
-				       (int)len, c->name);
-		g_string_truncate(base, 0);
-		g_string_append_len(base, c->name, (gssize)len);
-		lo = hi = idx;
+		g_string_append_printf(out, "%s%s", out->len ? ", " : "", c->base);
+		open = c->base;
+		lo = hi = c->index;
 	}
 	range_close(out, lo, hi);
-	g_string_free(base, TRUE);
 	return g_string_free(out, FALSE);
 }
 
