@@ -64,6 +64,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # shellcheck source=lib.sh
 . "$src/bench/lib.sh"
+program_of "$build"
 
 ref=$src/configs/validation/titanv-ref.ini
 hw=$src/configs/titanv.ini

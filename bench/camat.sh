@@ -14,8 +14,11 @@
 set -eu
 
 [ $# -ge 1 ] || { echo "usage: $0 BUILDDIR [RUNS]" >&2; exit 2; }
-bin=$(cd "$1" && pwd)/sectorsim
+build=$(cd "$1" && pwd)
+bin=$build/sectorsim
 runs=${2:-5}
+src=$(cd "$(dirname "$0")/.." && pwd)
+timer=/usr/bin/time
 csv=${SECTORSIM_CAMAT:-/tmp/sectorsim-camat-10m.csv}
 rows=10000000
 [ -x "$bin" ] || { echo "$0: $bin: no sectorsim there; build first" >&2; exit 2; }
@@ -35,11 +38,14 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sectorsim-bench-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck source=lib.sh
+. "$src/bench/lib.sh"
+program_of "$build"
 "$bin" camat "$csv" >/dev/null
 i=0
 while [ "$i" -lt "$runs" ]; do
-	/usr/bin/time -f '%e %M' -o "$tmp/one" "$bin" camat "$csv" >/dev/null
-	tail -n 1 "$tmp/one" >>"$tmp/times"
+	timed "$tmp/one" "$bin" camat "$csv"
+	cat "$tmp/one" >>"$tmp/times"
 	i=$((i + 1))
 done
 sort -n "$tmp/times" | awk -v n="$runs" -v rows="$rows" '

@@ -34,6 +34,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # shellcheck source=lib.sh
 . "$src/bench/lib.sh"
+program_of "$build"
 
 hw=$src/configs/titanv.ini
 # 1..POINTS ways would change nothing but the tags' count; the L2's ways
