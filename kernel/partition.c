@@ -27,8 +27,9 @@
  * partition sees what it would see on one queue.  Two partitions acting
  * at one key could not be ordered: the run stops, saying so.
  *
- * A sender whose undelivered bytes pass a bound waits for its receivers,
- * delivering what comes for it meanwhile, so memory stays bounded.
+ * A sender whose undelivered batches hold more than a bound waits for its
+ * receivers, delivering what comes for it meanwhile, so memory stays
+ * bounded, whatever the number of threads.
  */
 #include "config.h"
 
@@ -55,17 +56,27 @@
 #define FLUSH_BYTES (64 * 1024)		/* a batch leaves early from this size */
 #define SPIN_ROUNDS 2000		/* pauses a thread spins for work before sleeping */
 /*
- * A sender's undelivered bytes before it waits.  Free partitions of a kind
- * are kept within SKEW_TICKS of each other; a bound of a few of their
- * steps lets them run on while their receiver reads (with 256 KiB, a step
- * of 40 SMs reached it, and the SMs and the L2 took turns).  In time order
- * the L2 may trail the SMs by many ticks.  The bytes are the batches' as
- * coded (cut_append): an L1's request to the L2 takes about 20, a
- * quarter of what it took when these bounds were set, so they now hold
- * about four times the messages.
+ * A sender's undelivered batches before it waits, on two threads.  Free
+ * partitions of a kind are kept within SKEW_TICKS of each other; a bound
+ * of a few of their steps lets them run on while their receiver reads
+ * (with 256 KiB, a step of 40 SMs reached it, and the SMs and the L2 took
+ * turns).  In time order the L2 may trail the SMs by many ticks.  What is
+ * counted is the batches' memory, their buffers' capacity: a batch sent at
+ * a step's end with a few messages keeps a buffer of FLUSH_BYTES and more,
+ * so counting only what it holds let 64 SM groups of titanv.ini keep 1.2 GB
+ * of batches under valgrind's scheduling, 170 MB on 64 threads here.  An
+ * L1's request to the L2 takes about 20 bytes as coded (cut_append).
+ *
+ * With more threads there are more partitions of a kind, each a smaller
+ * share of the work, so each sender's bound is its share of what two
+ * threads' senders may hold (ss_partition_run: BOUND x 2 / threads), but
+ * not below BOUND_MIN, a few batches: the run's memory does not grow with
+ * its threads (titanv.ini on the full benchmark app, 64 threads: 319 MiB
+ * at its peak against 118 on two, before).
  */
 #define BOUND (2u * 1024 * 1024)
-#define BOUND_ORDERED (4u * 1024 * 1024)
+#define BOUND_ORDERED (12u * 1024 * 1024)
+#define BOUND_MIN (512u * 1024)
 
 /*
  * Time order: a message's key is the (tick, priority) of the event that
@@ -209,7 +220,8 @@ struct part {
 	size_t out_len;			/* bytes in them */
 	/* under the run's lock */
 	struct batch *in_head, *in_tail;	/* arrived, in arrival order */
-	size_t sent_unread;		/* bytes it sent not yet delivered (atomic) */
+	size_t sent_unread;		/* its batches not yet delivered: their
+					   buffers' bytes (atomic) */
 	bool over_bound;		/* waits for its receivers to read */
 	enum part_state state;
 	struct part *next_ready;
@@ -279,6 +291,7 @@ struct ss_partitions {
 	unsigned queued;		/* partitions in the threads' queues (atomic reads) */
 	unsigned running;		/* steps under way */
 	unsigned threads;		/* the pool's, the caller's included */
+	size_t bound;			/* a sender's batches' bytes before it waits */
 	bool done;
 	bool ordered;			/* cut links run in time order */
 	gint64 run_us;			/* the pool's run, from start to join */
@@ -1093,7 +1106,7 @@ static void flush(struct ss_partitions *ps, struct part *p)
 			continue;
 		p->out[d] = NULL;
 		batch_append(&to->in_head, &to->in_tail, b);
-		__atomic_add_fetch(&p->sent_unread, b->len, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&p->sent_unread, b->cap, __ATOMIC_RELAXED);
 		if (!ps->ordered) {
 			/*
 			 * What came counts for its kind's caps at once, unless
@@ -1147,10 +1160,10 @@ static void deliver(struct ss_partitions *ps, struct part *p, struct batch *list
 		pthread_mutex_lock(&ps->lock);
 		struct part *src = &ps->part[b->src];
 
-		size_t left = __atomic_sub_fetch(&src->sent_unread, b->len,
+		size_t left = __atomic_sub_fetch(&src->sent_unread, b->cap,
 						 __ATOMIC_RELAXED);
 
-		if (src->over_bound && left <= BOUND / 2) {
+		if (src->over_bound && left <= ps->bound / 2) {
 			src->over_bound = false;
 			make_ready(ps, src);
 		}
@@ -1297,7 +1310,7 @@ static bool can_progress(struct ss_partitions *ps, const struct part *p)
 		return false;
 	if (p->head < key_in)
 		return p->head <= safe &&
-			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND_ORDERED;
+			__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= ps->bound;
 	return key_in != KEY_NONE && key_in <= safe && done_to > key_in;
 }
 
@@ -1562,7 +1575,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 			 */
 			if (key_own > safe ||
 			    (key_own != p->last_key &&
-			     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND_ORDERED))
+			     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > ps->bound))
 				break;
 			ss_engine_run_to(p->q, key_tick(limit), key_prio(limit));
 			p->last_key = MAX(p->last_key, key_of(p->q->now, p->q->prio_now));
@@ -1608,7 +1621,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 
 		used = b->next;
 		if (!b->timed)
-			__atomic_sub_fetch(&ps->part[b->src].sent_unread, b->len,
+			__atomic_sub_fetch(&ps->part[b->src].sent_unread, b->cap,
 					   __ATOMIC_RELAXED);
 		b->next = ps->spare;
 		ps->spare = b;
@@ -1650,11 +1663,11 @@ static void publish_tick(struct part *p)
 
 /*
  * One step of p in a free run: what came for it, then up to STEP_TICKS
- * of its ticks, stopping early when it has sent BOUND bytes its receivers
- * have not taken yet (they will run, and wake it, as their queues hold
- * its batches), when its next tick is past its kind's cap (kin_cap: it
- * is capped, and the end of a step of its kind wakes it), or when the
- * run halts.
+ * of its ticks, stopping early when the batches it sent that its
+ * receivers have not taken yet hold more than ps->bound (they will run,
+ * and wake it, as their queues hold its batches), when its next tick is
+ * past its kind's cap (kin_cap: it is capped, and the end of a step of
+ * its kind wakes it), or when the run halts.
  */
 static void step(struct ss_partitions *ps, struct part *p)
 {
@@ -1673,7 +1686,7 @@ static void step(struct ss_partitions *ps, struct part *p)
 	for (unsigned t = 0; t < STEP_TICKS && !halted(ps); t++) {
 		uint64_t tick;
 
-		if (__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > BOUND ||
+		if (__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > ps->bound ||
 		    !ss_engine_next_tick(p->q, &tick))
 			break;
 		if (tick > cap) {
@@ -1804,7 +1817,7 @@ static gpointer worker(gpointer data)
 			p->capped = false;
 		if (p->in_head ||
 		    (ss_engine_pending(p->q) && !p->capped &&
-		     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= BOUND))
+		     __atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) <= ps->bound))
 			make_ready(ps, p);
 		else if (ss_engine_pending(p->q) && !p->capped)
 			p->over_bound = true;
@@ -2002,6 +2015,9 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 	unsigned n_extra = MIN(threads, ps->n) - 1;
 
 	ps->threads = n_extra + 1;
+	ps->bound = ps->ordered ? BOUND_ORDERED : BOUND;
+	if (ps->threads > 2)
+		ps->bound = MAX(BOUND_MIN, ps->bound * 2 / ps->threads);
 	ps->thread = g_new0(struct pool_thread, ps->threads);
 	for (unsigned t = 0; t < ps->threads; t++) {
 		ps->thread[t].ps = ps;
