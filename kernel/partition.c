@@ -60,19 +60,22 @@
  * partitions of a kind are kept within SKEW_TICKS of each other; a bound
  * of a few of their steps lets them run on while their receiver reads
  * (with 256 KiB, a step of 40 SMs reached it, and the SMs and the L2 took
- * turns).  In time order the L2 may trail the SMs by many ticks.  What is
- * counted is the batches' memory, their buffers' capacity: a batch sent at
- * a step's end with a few messages keeps a buffer of FLUSH_BYTES and more,
- * so counting only what it holds let 64 SM groups of titanv.ini keep 1.2 GB
- * of batches under valgrind's scheduling, 170 MB on 64 threads here.  An
- * L1's request to the L2 takes about 20 bytes as coded (cut_append).
+ * turns).  In time order the L2 may trail the SMs by many ticks, and a
+ * step's batch to it holds about a third of its buffer, hence the larger
+ * bound there.  What is counted is the batches' memory, their buffers'
+ * capacity: a batch sent at a step's end with a few messages keeps a
+ * buffer of FLUSH_BYTES and more, and counting only what the batches held
+ * let titanv.ini's 64 SM groups on the full benchmark app keep ~170 MB of
+ * them (1.2 GB under valgrind's scheduling).  An L1's request to the L2
+ * takes about 20 bytes as coded (cut_append).
  *
  * With more threads there are more partitions of a kind, each a smaller
  * share of the work, so each sender's bound is its share of what two
  * threads' senders may hold (ss_partition_run: BOUND x 2 / threads), but
  * not below BOUND_MIN, a few batches: the run's memory does not grow with
- * its threads (titanv.ini on the full benchmark app, 64 threads: 319 MiB
- * at its peak against 118 on two, before).
+ * its threads (titanv.ini on the full benchmark app at its peak: 118 MiB
+ * on two threads, and on 64 319 MiB with every sender bounded alike, 156
+ * MiB so).
  */
 #define BOUND (2u * 1024 * 1024)
 #define BOUND_ORDERED (12u * 1024 * 1024)
