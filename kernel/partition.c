@@ -14,9 +14,9 @@
  * partition sent over cut links leaves as a batch at the end of its step.
  *
  * When every cut link is free, partitions run freely: a step delivers
- * what came for the partition, in order per sender, then runs up to
- * STEP_TICKS of its ticks; nothing but the order of each link's messages
- * and their grouping by tick matters, and the queues keep both.
+ * what came for the partition, in order per sender, then runs a few of
+ * its ticks; nothing but the order of each link's messages and their
+ * grouping by tick matters, and the queues keep both.
  *
  * Otherwise every cut link runs in time order: a message carries the key
  * (tick, priority) of the event that sent it, and a step merges the
@@ -41,24 +41,41 @@
  * A step runs at most STEP_TICKS ticks, so that the partitions of a kind
  * (the SMs) advance together through the pool's queue and a receiver that
  * serves them in turn (a round-robin merge) holds little of any of them.
+ * In a free run, FREE_STEP_TICKS_PER_THREAD ticks per thread of the run
+ * up to STEP_TICKS (ss_partition_run: ps->free_step), so that a step
+ * keeps about the same work however finely the threads split the SMs.  A
+ * free run's ticks are large (a reference SM issues a line of every
+ * resident block in each: the full benchmark app's SMs issue in ~550
+ * ticks), and a merge that waits for the other SM groups keeps what came
+ * meanwhile in its rings, out of the processor's caches once they grow:
+ * on two threads, steps of 4 ticks and a skew (below) of 8 took 0.960 of
+ * the wall time of 16 and 32 (titanv-ref, the native file, 31 pairs; the
+ * paper format 0.933, 15 pairs; each half of the change ~0.97 alone).  On
+ * 64 threads on this 2-core machine they took 1.48 of it, steps of one
+ * or two SMs' work paying for the pool each time; the step grows with
+ * the threads so that such runs keep the steps they had.  In time order 4
+ * ticks were slower (titanv.ini 1.013, timing/titanv.ini 1.053), each
+ * step paying for its floors: there it stays STEP_TICKS.
  */
 #define STEP_TICKS 16
+#define FREE_STEP_TICKS_PER_THREAD 2
 /*
  * Free runs: how far (ticks) a partition may run ahead of the slowest of
- * its kind (the other SM groups) that has work or messages.  A receiver
- * that serves them in turn (a round-robin merge) holds what the fast ones
- * sent until the slow ones' turns come, so without it that grows with the
- * skew the pool's scheduling allows.  On the full benchmark app under
- * titanv-ref the merge held 23 MB on one thread, 45-60 MB on 3 or 8
- * without a cap, the same at 256 ticks on 8, and 23 MB again at 32.
+ * its kind (the other SM groups) that has work or messages, SKEW_STEPS of
+ * its steps.  A receiver that serves them in turn (a round-robin merge)
+ * holds what the fast ones sent until the slow ones' turns come, so
+ * without it that grows with the skew the pool's scheduling allows.  On
+ * the full benchmark app under titanv-ref the merge held 23 MB on one
+ * thread, 45-60 MB on 3 or 8 without a cap, the same at 256 ticks on 8,
+ * and 23 MB again at 32.
  */
-#define SKEW_TICKS (2 * STEP_TICKS)
+#define SKEW_STEPS 2
 #define FLUSH_BYTES (64 * 1024)		/* a batch leaves early from this size */
 #define SPIN_ROUNDS 2000		/* pauses a thread spins for work before sleeping */
 /*
  * A sender's undelivered batches before it waits, on two threads.  Free
- * partitions of a kind are kept within SKEW_TICKS of each other; a bound
- * of a few of their steps lets them run on while their receiver reads
+ * partitions of a kind are kept within SKEW_STEPS steps of each other; a
+ * bound of a few of their steps lets them run on while their receiver reads
  * (with 256 KiB, a step of 40 SMs reached it, and the SMs and the L2 took
  * turns).  In time order the L2 may trail the SMs by many ticks, and a
  * step's batch to it holds about a third of its buffer, hence the larger
@@ -234,7 +251,7 @@ struct part {
 	 * its work, as published at its last step's end (its next event, or
 	 * a message that came while it ran) and lowered when a message comes
 	 * while it is not running (UINT64_MAX: none; atomic, written under
-	 * the lock); and whether it stopped SKEW_TICKS ahead of its kind.
+	 * the lock); and whether it stopped SKEW_STEPS steps ahead of its kind.
 	 */
 	unsigned *kin, n_kin;
 	uint64_t next_tick;
@@ -295,6 +312,7 @@ struct ss_partitions {
 	unsigned running;		/* steps under way */
 	unsigned threads;		/* the pool's, the caller's included */
 	size_t bound;			/* a sender's batches' bytes before it waits */
+	unsigned free_step;		/* a free run's step, in ticks */
 	bool done;
 	bool ordered;			/* cut links run in time order */
 	gint64 run_us;			/* the pool's run, from start to join */
@@ -1153,7 +1171,7 @@ static void deliver(struct ss_partitions *ps, struct part *p, struct batch *list
 			/*
 			 * With nothing queued, its clock moves to the sender's
 			 * time, as on one thread: partitions of a kind stay on
-			 * one clock, which SKEW_TICKS compares.
+			 * one clock, which the skew cap compares.
 			 */
 			if (key_tick(d->key) > p->q->now && !ss_engine_pending(p->q))
 				ss_engine_advance(p->q, key_tick(d->key), key_prio(d->key));
@@ -1633,7 +1651,7 @@ static void step_ordered(struct ss_partitions *ps, struct part *p)
 }
 
 /*
- * The last tick p may run: SKEW_TICKS past the slowest of its kind with
+ * The last tick p may run: SKEW_STEPS steps past the slowest of its kind with
  * work (UINT64_MAX when alone).  Reads the others' next_tick unlocked: a
  * stale value only makes p stop early or late, and a stopped p is looked
  * at again under the lock (worker).
@@ -1646,7 +1664,9 @@ static uint64_t kin_cap(const struct part *p)
 	for (unsigned i = 0; i < p->n_kin; i++)
 		low = MIN(low, __atomic_load_n(&ps->part[p->kin[i]].next_tick,
 					       __ATOMIC_RELAXED));
-	return low > UINT64_MAX - SKEW_TICKS ? UINT64_MAX : low + SKEW_TICKS;
+	uint64_t skew = (uint64_t)SKEW_STEPS * ps->free_step;
+
+	return low > UINT64_MAX - skew ? UINT64_MAX : low + skew;
 }
 
 /*
@@ -1665,12 +1685,12 @@ static void publish_tick(struct part *p)
 }
 
 /*
- * One step of p in a free run: what came for it, then up to STEP_TICKS
- * of its ticks, stopping early when the batches it sent that its
- * receivers have not taken yet hold more than ps->bound (they will run,
- * and wake it, as their queues hold its batches), when its next tick is
- * past its kind's cap (kin_cap: it is capped, and the end of a step of
- * its kind wakes it), or when the run halts.
+ * One step of p in a free run: what came for it, then up to
+ * ps->free_step of its ticks, stopping early when the batches it sent
+ * that its receivers have not taken yet hold more than ps->bound (they
+ * will run, and wake it, as their queues hold its batches), when its next
+ * tick is past its kind's cap (kin_cap: it is capped, and the end of a
+ * step of its kind wakes it), or when the run halts.
  */
 static void step(struct ss_partitions *ps, struct part *p)
 {
@@ -1686,7 +1706,7 @@ static void step(struct ss_partitions *ps, struct part *p)
 	deliver(ps, p, in);
 	uint64_t cap = kin_cap(p);
 
-	for (unsigned t = 0; t < STEP_TICKS && !halted(ps); t++) {
+	for (unsigned t = 0; t < ps->free_step && !halted(ps); t++) {
 		uint64_t tick;
 
 		if (__atomic_load_n(&p->sent_unread, __ATOMIC_RELAXED) > ps->bound ||
@@ -1969,7 +1989,7 @@ void ss_partition_prepare(struct ss_engine *e, unsigned n_parts)
 		plan_promises(e, ps);
 	}
 	if (!ps->ordered) {
-		/* free runs: each partition's kin, for SKEW_TICKS */
+		/* free runs: each partition's kin, for the skew cap (kin_cap) */
 		char **kind = g_new(char *, n_parts);
 
 		for (unsigned i = 0; i < n_parts; i++)
@@ -2018,6 +2038,7 @@ void ss_partition_run(struct ss_engine *e, unsigned threads)
 	unsigned n_extra = MIN(threads, ps->n) - 1;
 
 	ps->threads = n_extra + 1;
+	ps->free_step = MIN(STEP_TICKS, FREE_STEP_TICKS_PER_THREAD * ps->threads);
 	ps->bound = ps->ordered ? BOUND_ORDERED : BOUND;
 	if (ps->threads > 2)
 		ps->bound = MAX(BOUND_MIN, ps->bound * 2 / ps->threads);
