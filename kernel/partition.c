@@ -48,9 +48,10 @@
  * resident block in each: the full benchmark app's SMs issue in ~550
  * ticks), and a merge that waits for the other SM groups keeps what came
  * meanwhile in its rings, out of the processor's caches once they grow:
- * on two threads, steps of 4 ticks and a skew (below) of 8 took 0.960 of
- * the wall time of 16 and 32 (titanv-ref, the native file, 31 pairs; the
- * paper format 0.933, 15 pairs; each half of the change ~0.97 alone).  On
+ * on two threads, steps of 4 ticks and a skew (below) of 8 took 0.960 to
+ * 0.974 of the wall time of 16 and 32 (titanv-ref, the native file, 31
+ * to 40 pairs; the paper format 0.950-0.962, 21 pairs; each half of the
+ * change ~0.97 alone).  On
  * 64 threads on this 2-core machine they took 1.48 of it, steps of one
  * or two SMs' work paying for the pool each time; the step grows with
  * the threads so that such runs keep the steps they had.  In time order 4
