@@ -21,7 +21,8 @@
 #   ppt titanv        wall, on one thread and on two, and the speed-up
 #                     (target >= 1.7x)
 # A speed-up is the median of the ratios of RUNS pairs of runs, one thread
-# then two, which the machine's drift between blocks of runs cannot skew.
+# and two (either first, in turn), which neither the machine's drift
+# between blocks of runs nor the place in a pair can skew.
 #   accelsim titanv   wall, and its ratio to zcat (target <= 1.2), on one
 #                     thread (against the zcat floor's median) and on two
 #                     (the target's, the median of RUNS pairs against zcat)

@@ -57,11 +57,12 @@ quote() {
 }
 
 # command_pairs NAME CMD1 CMD2: the warm-up of each, then RUNS pairs of
-# runs of the shell commands CMD1 then CMD2, alternating, so that the
-# machine's drift between blocks of runs (up to 1.5x here) cannot skew
-# their ratio; prints each side's median wall, the median of the pairs'
-# ratios CMD1 / CMD2 and the peak RSS (of either, children included),
-# and leaves them in $median1, $median2 and $ratio.
+# runs of the shell commands CMD1 and CMD2 (CMD1 first in every other
+# pair), so that neither the machine's drift between blocks of runs (up
+# to 1.5x here) nor the place in a pair can skew their ratio; prints
+# each side's median wall, the median of the pairs' ratios CMD1 / CMD2
+# and the peak RSS (of either, children included), and leaves them in
+# $median1, $median2 and $ratio.
 command_pairs() {
 	name=$1
 	cmd1=$2
@@ -72,8 +73,15 @@ command_pairs() {
 	: >"$tmp/pairs"
 	i=0
 	while [ "$i" -lt "$runs" ]; do
-		timed "$tmp/one1" sh -c "$cmd1" || { echo "$0: $name failed: $cmd1" >&2; exit 1; }
-		timed "$tmp/one2" sh -c "$cmd2" || { echo "$0: $name failed: $cmd2" >&2; exit 1; }
+		# which goes first alternates: on this machine a pair's first
+		# run differs from its second, which would skew every ratio
+		if [ $((i % 2)) -eq 0 ]; then
+			timed "$tmp/one1" sh -c "$cmd1" || { echo "$0: $name failed: $cmd1" >&2; exit 1; }
+			timed "$tmp/one2" sh -c "$cmd2" || { echo "$0: $name failed: $cmd2" >&2; exit 1; }
+		else
+			timed "$tmp/one2" sh -c "$cmd2" || { echo "$0: $name failed: $cmd2" >&2; exit 1; }
+			timed "$tmp/one1" sh -c "$cmd1" || { echo "$0: $name failed: $cmd1" >&2; exit 1; }
+		fi
 		printf '%s %s\n' "$(cat "$tmp/one1")" "$(cat "$tmp/one2")" >>"$tmp/pairs"
 		i=$((i + 1))
 	done
