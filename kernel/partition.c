@@ -51,12 +51,11 @@
  * on two threads, steps of 4 ticks and a skew (below) of 8 took 0.960 to
  * 0.974 of the wall time of 16 and 32 (titanv-ref, the native file, 31
  * to 40 pairs; the paper format 0.950-0.962, 21 pairs; each half of the
- * change ~0.97 alone).  On
- * 64 threads on this 2-core machine they took 1.48 of it, steps of one
- * or two SMs' work paying for the pool each time; the step grows with
- * the threads so that such runs keep the steps they had.  In time order 4
- * ticks were slower (titanv.ini 1.013, timing/titanv.ini 1.053), each
- * step paying for its floors: there it stays STEP_TICKS.
+ * change ~0.97 alone).  On 64 threads on a 2-core machine they took 1.48
+ * of it, steps of one or two SMs' work paying for the pool each time; the
+ * step grows with the threads so that such runs keep the steps they had.
+ * In time order 4 ticks were slower (titanv.ini 1.013, timing/titanv.ini
+ * 1.053), each step paying for its floors: there it stays STEP_TICKS.
  */
 #define STEP_TICKS 16
 #define FREE_STEP_TICKS_PER_THREAD 2
