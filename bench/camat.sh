@@ -22,7 +22,7 @@ timer=/usr/bin/time
 csv=${SECTORSIM_CAMAT:-/tmp/sectorsim-camat-10m.csv}
 rows=10000000
 [ -x "$bin" ] || { echo "$0: $bin: no sectorsim there; build first" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "$0: /usr/bin/time: not found; apt-get install time" >&2; exit 2; }
+[ -x "$timer" ] || { echo "$0: $timer: not found; apt-get install time" >&2; exit 2; }
 
 if [ ! -s "$csv" ]; then
 	echo "writing $rows rows into $csv ..." >&2
