@@ -128,6 +128,8 @@ static void next_kernel(struct ss_engine *e, void *data)
 		trace_set_loaders(t->reader, ss_engine_threads(e));
 		if (t->pyset_sectors)
 			trace_keep_pyset_sectors(t->reader);
+		/* every receiver of gpu.dispatch reads streamed blocks */
+		trace_stream_lines(t->reader);
 		if (t->loads_only && !trace_set_loads_only(t->reader, &err)) {
 			ss_component_fail(&t->c, SS_ERROR_CONFIG, "loads_only = true: %s",
 					  err->message);

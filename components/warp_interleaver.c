@@ -278,10 +278,14 @@ struct resident {			/* issue = block_rr */
 	const struct gpu_block *block;
 	uint32_t next;			/* its next line */
 	uint32_t slot;
+	struct gpu_line_cursor cur;	/* a streamed block's place */
 };
 
 struct block_slot {			/* issue = subcore_* */
 	const struct gpu_block *block;	/* NULL: free */
+	/* a streamed block, whose lines `block` gathers; NULL: none */
+	const struct gpu_block *streamed;
+	struct gpu_block_gathered *gathered;	/* NULL until one is */
 	uint32_t *idx;			/* its lines, warp after warp */
 	uint32_t idx_cap;
 	uint32_t warps_left;		/* warps with instructions left */
@@ -356,6 +360,7 @@ struct warp_interleaver {
 	uint64_t tick_sectors;		/* sent in the issue event running */
 	/* issue = block_rr */
 	GArray *resident;		/* struct resident, in dispatch order */
+	struct gpu_line_room room;	/* the streamed line being issued */
 	/* issue = subcore_*: per kernel */
 	enum warps_kind warps;
 	enum issue_policy policy;	/* LRR when warps are unknown */
@@ -645,6 +650,18 @@ static void send_done(struct warp_interleaver *w, uint32_t slot,
 	/* the block that bounded the promise may be this one */
 	if (w->promises)
 		w->promised = 0;
+}
+
+/* Slot r's block issued its last line: the slot is free, and the block
+ * the scheduler dispatched (not its lines gathered) is done. */
+static void slot_done(struct warp_interleaver *w, uint32_t r)
+{
+	struct block_slot *slot = &w->slots[r];
+	const struct gpu_block *b = slot->streamed ? slot->streamed : slot->block;
+
+	slot->block = NULL;
+	slot->streamed = NULL;
+	send_done(w, r, b);
 }
 
 /* Room for n sectors, and their masks. */
@@ -1008,18 +1025,34 @@ static bool issue_round(struct warp_interleaver *w, bool *finished_out)
 		 * (titanv-ref on one thread, full app, native file: 3 % less
 		 * time).
 		 */
-		if (b->next + 1 < blk->n_lines) {
-			const struct gpu_line *next = &blk->lines[b->next + 1];
-			const char *a = (const char *)next->addr;
-			size_t bytes = (next->step ? 1 : next->n_addr) * sizeof(*next->addr);
+		if (blk->stream) {
+			/* decoded as it is issued, into the room the SM reuses */
+			struct gpu_line l;
+			GError *err = NULL;
 
-			/* one prefetch per 64-byte cache line */
-			for (size_t k = 0; k < bytes; k += 64)
-				ss_prefetch(a + k);
-			if (b->next + 2 < blk->n_lines)
-				ss_prefetch(next + 1);
+			if (!blk->stream->next(blk, &b->cur, &l, &w->room, &err)) {
+				ss_engine_fail(w->c.engine, err);
+				g_array_set_size(w->resident, 0);
+				*finished_out = false;
+				return false;
+			}
+			b->next++;
+			issue_line(w, &l, slot);
+		} else {
+			if (b->next + 1 < blk->n_lines) {
+				const struct gpu_line *next = &blk->lines[b->next + 1];
+				const char *a = (const char *)next->addr;
+				size_t bytes = (next->step ? 1 : next->n_addr) *
+					       sizeof(*next->addr);
+
+				/* one prefetch per 64-byte cache line */
+				for (size_t k = 0; k < bytes; k += 64)
+					ss_prefetch(a + k);
+				if (b->next + 2 < blk->n_lines)
+					ss_prefetch(next + 1);
+			}
+			issue_line(w, &blk->lines[b->next++], slot);
 		}
-		issue_line(w, &blk->lines[b->next++], slot);
 		/* last use of b: the scheduler may answer DONE with a block,
 		 * which moves the array */
 		if (b->next == blk->n_lines) {
@@ -1184,12 +1217,8 @@ static void warp_finished(struct warp_interleaver *w, uint32_t h)
 	if (w->greedy[h % w->nsched] == h)
 		w->greedy[h % w->nsched] = NONE;
 	w->live_warps--;
-	if (!--slot->warps_left) {
-		const struct gpu_block *b = slot->block;
-
-		slot->block = NULL;
-		send_done(w, r, b);
-	}
+	if (!--slot->warps_left)
+		slot_done(w, r);
 	/* inside an issue, issue_tick ends the kernel itself */
 	if (w->last && !has_work(w) && !w->issuing) {
 		w->end_due = true;
@@ -1432,6 +1461,7 @@ static void nug_place(struct warp_interleaver *w, uint32_t r, const struct gpu_b
 
 	if (!nug_leaders(w, r, b)) {
 		slot->block = NULL;
+		slot->streamed = NULL;
 		return;
 	}
 	for (uint32_t v = 0; v < w->wpb; v++) {
@@ -1610,10 +1640,8 @@ static void issue_subcores(struct warp_interleaver *w)
 				w->greedy[s] = NONE;
 		}
 		issue_line(w, &b->lines[li], r);
-		if (warp_done && !--slot->warps_left) {
-			slot->block = NULL;
-			send_done(w, r, b);
-		}
+		if (warp_done && !--slot->warps_left)
+			slot_done(w, r);
 	}
 }
 
@@ -1669,8 +1697,10 @@ static void ensure_slots(struct warp_interleaver *w, uint32_t need)
 static void reset_subcores(struct warp_interleaver *w, uint32_t slots)
 {
 	ensure_slots(w, slots);
-	for (uint32_t i = 0; i < w->n_slots; i++)
+	for (uint32_t i = 0; i < w->n_slots; i++) {
 		w->slots[i].block = NULL;
+		w->slots[i].streamed = NULL;
+	}
 	memset(w->hw, 0, w->hw_cap * sizeof(*w->hw));
 	memset(w->ready, 0, (size_t)w->ready_words * w->subcores * sizeof(uint64_t));
 	for (uint32_t s = 0; s < G_N_ELEMENTS(w->last_j); s++)
@@ -1739,8 +1769,33 @@ static bool place_warps(struct warp_interleaver *w, uint32_t r, const struct gpu
 /* A block in slot r: its warps become the schedulers'. */
 static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu_block *b)
 {
-	bool known = b->lines[0].warp != GPU_WARP_UNKNOWN;
+	const struct gpu_block *streamed = NULL;
 	struct block_slot *slot;
+
+	ensure_slots(w, r + 1);
+	if (w->slots[r].block) {
+		fail(w, "kernel %u block %" G_GUINT64_FORMAT " dispatched to slot %u, which block %" G_GUINT64_FORMAT " still holds",
+		     w->kernel->id, b->id, r, w->slots[r].block->id);
+		return;
+	}
+	if (b->stream) {
+		/* these issues visit a block's lines warp by warp: its lines
+		 * gathered into the slot's storage, which the next block of
+		 * the slot reuses */
+		struct block_slot *sl = &w->slots[r];
+		GError *err = NULL;
+
+		if (!sl->gathered)
+			sl->gathered = g_new0(struct gpu_block_gathered, 1);
+		streamed = b;
+		b = gpu_block_gather(streamed, sl->gathered, &err);
+		if (!b) {
+			ss_engine_fail(w->c.engine, err);
+			return;
+		}
+	}
+
+	bool known = b->lines[0].warp != GPU_WARP_UNKNOWN;
 
 	if (w->warps == WARPS_UNDECIDED) {
 		w->warps = known ? WARPS_KNOWN : WARPS_UNKNOWN;
@@ -1760,20 +1815,17 @@ static void place_block(struct warp_interleaver *w, uint32_t r, const struct gpu
 		     w->kernel->id, b->id, known ? "with" : "without");
 		return;
 	}
-	ensure_slots(w, r + 1);
 	slot = &w->slots[r];
-	if (slot->block) {
-		fail(w, "kernel %u block %" G_GUINT64_FORMAT " dispatched to slot %u, which block %" G_GUINT64_FORMAT " still holds",
-		     w->kernel->id, b->id, r, slot->block->id);
-		return;
-	}
 	slot->block = b;
+	slot->streamed = streamed;
 	slot->warps_left = 0;
 	slot->lines_left = b->n_lines;
 	slot->dispatched = w->n_dispatched++;
 	if (known) {
-		if (!place_warps(w, r, b))
+		if (!place_warps(w, r, b)) {
 			slot->block = NULL;
+			slot->streamed = NULL;
+		}
 		return;
 	}
 	w->hw[r] = (struct hw_warp){ .n = b->n_lines };
@@ -1998,6 +2050,9 @@ static void wi_recv(struct ss_component *c, struct ss_port *in,
 		if (w->issue == ISSUE_BLOCK_RR) {
 			struct resident r = { .block = d->block, .slot = d->slot };
 
+			if (d->block->stream)
+				d->block->stream->open(d->block, &r.cur);
+
 			g_array_append_val(w->resident, r);
 		} else {
 			place_block(w, d->slot, d->block);
@@ -2033,7 +2088,12 @@ static void wi_destroy(struct ss_component *c)
 	for (uint32_t i = 0; i < w->n_slots; i++) {
 		g_free(w->slots[i].idx);
 		g_free(w->slots[i].lead);
+		if (w->slots[i].gathered) {
+			gpu_block_gathered_free(w->slots[i].gathered);
+			g_free(w->slots[i].gathered);
+		}
 	}
+	gpu_line_room_free(&w->room);
 	g_free(w->cursor);
 	g_free(w->nq);
 	if (w->answered)

@@ -163,15 +163,19 @@ FUZZ_NO_COVERAGE G_GNUC_UNUSED static bool fuzz_mentions(const uint8_t *data, si
 #include "trace.h"
 
 /* Every kernel of the trace in FUZZ_DIR, and blocks 0..6 and the last one
- * of each (their lines, addresses and pyset sectors read through), with the block
- * source's count of the blocks it holds (as the report asks it when a
- * kernel ends; before the loads on every other kernel, so that the loads
- * then find the blocks again in a file read to its end), until an error. */
-static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
+ * of each (their lines, addresses and pyset sectors read through; with
+ * `stream`, a native trace's blocks streamed, as a run reads them), with
+ * the block source's count of the blocks it holds (as the report asks it
+ * when a kernel ends; before the loads on every other kernel, so that the
+ * loads then find the blocks again in a file read to its end), until an
+ * error. */
+static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt,
+			       bool stream)
 {
 	GError *err = NULL;
 	struct trace_reader *t = trace_open(path, fmt, &err);
 	const struct gpu_kernel *k;
+	struct gpu_block_gathered g = { 0 };
 	volatile uint64_t sink = 0;
 
 	if (!t) {
@@ -180,6 +184,8 @@ static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 	}
 	/* a native trace's sectors are parsed too (PYSET chunks) */
 	trace_keep_pyset_sectors(t);
+	if (stream)
+		trace_stream_lines(t);
 	for (int nk = 0; nk < 256 && (k = trace_next_kernel(t, &err)); nk++) {
 		uint64_t ids[8];
 		const struct gpu_block *out[8];
@@ -201,9 +207,13 @@ static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 		if (!(nk % 2) && !src->ops->count_held(src, &held, &err))
 			break;
 		sink += held;
-		for (size_t b = 0; b < n; b++)
-			for (uint32_t l = 0; l < out[b]->n_lines; l++) {
-				const struct gpu_line *ln = &out[b]->lines[l];
+		for (size_t b = 0; b < n; b++) {
+			const struct gpu_block *blk = gpu_block_gather(out[b], &g, &err);
+
+			if (!blk)
+				break;
+			for (uint32_t l = 0; l < blk->n_lines; l++) {
+				const struct gpu_line *ln = &blk->lines[l];
 
 				sink += strlen(ln->opcode) + ln->warp + ln->lanes;
 				for (uint32_t a = 0; a < ln->n_addr; a++)
@@ -211,16 +221,20 @@ static void fuzz_walk_trace_at(const char *path, enum trace_format_id fmt)
 				for (uint32_t s = 0; ln->pyset_sectors && s < ln->n_pyset_sectors; s++)
 					sink += (uint64_t)ln->pyset_sectors[s];
 			}
+		}
+		if (err)
+			break;
 	}
 	(void)sink;
 	g_clear_error(&err);
+	gpu_block_gathered_free(&g);
 	trace_close(t);
 }
 
 /* The trace in the temporary folder (a folder format's marker is there). */
 static inline void fuzz_walk_trace(enum trace_format_id fmt)
 {
-	fuzz_walk_trace_at(fuzz_dir, fmt);
+	fuzz_walk_trace_at(fuzz_dir, fmt, false);
 }
 #endif
 

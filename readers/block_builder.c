@@ -162,6 +162,7 @@ struct gpu_block *builder_finish(struct block_builder *b, uint64_t id,
 	blk->lines = lines;
 	blk->n_shared = b->n_shared;
 	blk->n_unknown = b->n_unknown;
+	blk->stream = NULL;
 	builder_reset(b);
 	return blk;
 }

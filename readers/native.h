@@ -21,11 +21,17 @@
 /* PNG-style: a high byte, the name, and line ends a text transfer mangles */
 #define NATIVE_MAGIC "\x89SST\r\n\x1a\n"
 #define NATIVE_MAGIC_LEN 8
-#define NATIVE_VERSION 4
+#define NATIVE_VERSION 5
 #define NATIVE_VERSION_OLDEST 1	/* read too: version 1's kernels lack
 				   binary_version; versions 1 and 2 code every
 				   address as a varint (NATIVE_FORM_DELTAS);
-				   versions 1 to 3 hold no pyset sectors */
+				   versions 1 to 3 hold no pyset sectors;
+				   versions 1 to 4 give no block's length */
+/* Version 5 on, a block's head gives the bytes of its lines, and a PYSET
+ * payload gives each block's sectors' bytes before them: a reader finds a
+ * block without decoding the ones before it, and may decode its lines
+ * one at a time while the block runs (gpu_block.stream). */
+#define NATIVE_VERSION_LENGTHS 5
 #define NATIVE_FILE_HEADER 16	/* magic, u32 version, u32 header size */
 #define NATIVE_CHUNK_HEADER 32
 /* a chunk's payload, decompressed, at most (a writer aims at 1 MiB) */

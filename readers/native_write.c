@@ -109,6 +109,8 @@ struct writer {
 	size_t cap_packed;
 	GByteArray *raw;	/* the chunk being built */
 	GByteArray *pyset_raw;	/* and its lines' pyset sectors */
+	uint64_t pyset_sectors;	/* bytes of pyset_raw that are sectors, not lengths */
+	GByteArray *block_raw, *block_pyset;	/* a block's lines, and their sectors */
 	uint64_t first, n_blocks, last_id;
 	/* the current kernel */
 	GHashTable *opcode_index;	/* interned text -> index + 1 */
@@ -179,10 +181,11 @@ static bool flush_blocks(struct writer *w, GError **err)
 
 	if (w->n_blocks) {
 		ok = put_chunk(w, NATIVE_BLOCKS, w->first, w->n_blocks, err);
-		if (ok && w->pyset_raw->len && w->pyset_raw->len <= NATIVE_RAW_MAX)
+		if (ok && w->pyset_sectors && w->pyset_raw->len <= NATIVE_RAW_MAX)
 			ok = put_chunk_of(w, w->pyset_raw, NATIVE_PYSET, w->first,
 					  w->n_blocks, err);
 		g_byte_array_set_size(w->pyset_raw, 0);
+		w->pyset_sectors = 0;
 	}
 	w->n_blocks = 0;
 	return ok;
@@ -267,7 +270,7 @@ static void put_addresses(GByteArray *r, const uint64_t *a, uint32_t n,
  */
 static void put_pyset(struct writer *w, const struct gpu_line *l, const uint64_t *a)
 {
-	GByteArray *r = w->pyset_raw;
+	GByteArray *r = w->block_pyset;
 	uint32_t n, lines, width;
 	uint64_t base = a[0] >> GPU_PYSET_SECTOR_SHIFT;
 	int64_t lo = 0, hi = 0;		/* the offsets' range */
@@ -297,26 +300,28 @@ static void put_pyset(struct writer *w, const struct gpu_line *l, const uint64_t
 }
 
 /*
- * A block: its id (from the chunk's previous one), its counts, and per
- * line the opcode index, warp + 1 (0: unknown), the lanes (as a
- * difference from the line before's), the address count with the
- * addresses' form and the addresses; their pyset sectors go to the
- * chunk's PYSET chunk.
+ * A block: its id (from the chunk's previous one), its counts, the bytes
+ * of its lines, and per line the opcode index, warp + 1 (0: unknown), the
+ * lanes (as a difference from the line before's), the address count with
+ * the addresses' form and the addresses; their pyset sectors go to the
+ * chunk's PYSET chunk, after their bytes.
  */
 static void put_block(struct writer *w, const struct gpu_block *b)
 {
-	GByteArray *r = w->raw;
+	GByteArray *r = w->block_raw;
 	uint64_t prev = 0;
 	uint32_t prev_lanes = 0;
 
 	if (!w->n_blocks)
 		w->first = w->last_id = b->id;
-	native_put_uv(r, b->id - w->last_id);
+	native_put_uv(w->raw, b->id - w->last_id);
 	w->last_id = b->id;
 	w->n_blocks++;
-	native_put_uv(r, b->n_shared);
-	native_put_uv(r, b->n_unknown);
-	native_put_uv(r, b->n_lines);
+	native_put_uv(w->raw, b->n_shared);
+	native_put_uv(w->raw, b->n_unknown);
+	native_put_uv(w->raw, b->n_lines);
+	g_byte_array_set_size(r, 0);
+	g_byte_array_set_size(w->block_pyset, 0);
 	for (uint32_t i = 0; i < b->n_lines; i++) {
 		const struct gpu_line *l = &b->lines[i];
 		uint64_t buf[GPU_STEP_MAX];
@@ -332,6 +337,11 @@ static void put_block(struct writer *w, const struct gpu_block *b)
 		if (l->n_addr)
 			put_pyset(w, l, a);
 	}
+	native_put_uv(w->raw, r->len);
+	g_byte_array_append(w->raw, r->data, r->len);
+	native_put_uv(w->pyset_raw, w->block_pyset->len);
+	g_byte_array_append(w->pyset_raw, w->block_pyset->data, w->block_pyset->len);
+	w->pyset_sectors += w->block_pyset->len;
 	g_array_append_val(w->stored, b->id);
 }
 
@@ -501,6 +511,8 @@ bool native_convert(const char *src, enum trace_format_id fmt,
 	w.z = ZSTD_createCCtx();
 	w.raw = g_byte_array_new();
 	w.pyset_raw = g_byte_array_new();
+	w.block_raw = g_byte_array_new();
+	w.block_pyset = g_byte_array_new();
 	w.opcode_index = g_hash_table_new(g_direct_hash, g_direct_equal);
 	w.opcodes = g_ptr_array_new();
 	w.stored = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -536,6 +548,8 @@ out:
 	g_free(w.packed);
 	g_byte_array_free(w.raw, TRUE);
 	g_byte_array_free(w.pyset_raw, TRUE);
+	g_byte_array_free(w.block_raw, TRUE);
+	g_byte_array_free(w.block_pyset, TRUE);
 	g_hash_table_destroy(w.opcode_index);
 	g_ptr_array_free(w.opcodes, TRUE);
 	g_array_free(w.stored, TRUE);

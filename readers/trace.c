@@ -330,6 +330,22 @@ void trace_keep_pyset_sectors(struct trace_reader *t)
 		t->fmt->keep_pyset_sectors(t);
 }
 
+void trace_stream_lines(struct trace_reader *t)
+{
+	if (t->fmt->stream_lines)
+		t->fmt->stream_lines(t);
+}
+
+void trace_block_free(gpointer block)
+{
+	struct gpu_block *b = block;
+
+	if (b->stream)
+		((const struct trace_block_stream *)b->stream)->free(b);
+	else
+		g_free(b);
+}
+
 const struct gpu_block *trace_find_block(struct trace_reader *t, uint64_t id)
 {
 	return g_hash_table_lookup(t->loaded, &id);
@@ -456,7 +472,7 @@ static struct trace_reader *reader_new(const struct trace_format *fmt,
 	t->dir = g_strdup(dir);
 	t->strings = g_string_chunk_new(4096);
 	t->loaded = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
-					  g_free);
+					  trace_block_free);
 	loader_init(&t->loader);
 	t->n_loaders = 1;
 	pthread_mutex_init(&t->lock, NULL);

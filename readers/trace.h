@@ -93,6 +93,15 @@ bool trace_set_loads_only(struct trace_reader *t, GError **err);
  */
 void trace_keep_pyset_sectors(struct trace_reader *t);
 
+/*
+ * Hand blocks out streamed (gpu_block.stream) where the format stores them
+ * so (native format version 5 on): a block's lines are decoded as its
+ * receiver reads them, and a kernel holds its file's bytes instead of its
+ * decoded lines.  By default every block holds its lines.  Before the
+ * first kernel.
+ */
+void trace_stream_lines(struct trace_reader *t);
+
 /* The same as a gpu_block_source, for the GPU_KERNEL_BEGIN message. */
 struct gpu_block_source *trace_block_source(struct trace_reader *t);
 

@@ -779,9 +779,23 @@ struct trace_format {
 	void (*set_loads_only)(struct trace_reader *t);
 	/* Optional (NULL: the format holds none): trace_keep_pyset_sectors. */
 	void (*keep_pyset_sectors)(struct trace_reader *t);
+	/* Optional (NULL: every block holds its lines): trace_stream_lines. */
+	void (*stream_lines)(struct trace_reader *t);
 	/* The format keeps trace_reader.bytes_read as it reads a kernel. */
 	bool counts_bytes_read;
 };
+
+/*
+ * What a streamed block's gpu_block.stream points at: the receivers'
+ * operations, then how the reader frees such a block (the blocks of
+ * trace_reader.loaded are freed with trace_block_free()).
+ */
+struct trace_block_stream {
+	struct gpu_block_stream lines;	/* first */
+	void (*free)(struct gpu_block *b);
+};
+
+void trace_block_free(gpointer block);
 
 /*
  * For tests: native_readahead_wait (native.h) for a paper-format trace:

@@ -11,6 +11,9 @@
  * wanted (the scheduler asks in ascending order).  Every payload's CRC is checked as
  * it is decompressed.  Blocks come out exactly as the source trace's
  * reader built them: same lines, opcode texts, warps, lanes, addresses.
+ * From version 5 on, with trace_stream_lines, a block is not decoded as it
+ * loads: it keeps its chunk's payload and gives its lines one at a time
+ * as its SM issues them (struct native_block).
  */
 #include "config.h"
 
@@ -41,6 +44,26 @@ struct native_kernel {
 };
 
 /*
+ * A BLOCKS chunk's payload (and its PYSET chunk's) that streamed blocks
+ * read their lines from (native_state.stream): freed with the last block
+ * that refers to it and the cursor that loaded it, blocks being freed on
+ * whichever thread releases them.
+ */
+struct native_payload {
+	gint refs;
+	uint8_t *raw, *pyset;	/* pyset NULL: none kept */
+};
+
+static void payload_unref(struct native_payload *pl)
+{
+	if (pl && g_atomic_int_dec_and_test(&pl->refs)) {
+		g_free(pl->raw);
+		g_free(pl->pyset);
+		g_free(pl);
+	}
+}
+
+/*
  * A chunk decompressed, and where its next block is: the reader's own, and
  * one per loader of a load shared among threads (native_load).
  */
@@ -55,6 +78,9 @@ struct chunk_cursor {
 	uint8_t *pyset_raw;
 	size_t cap_pyset_raw, pyset_len;
 	bool has_pyset;
+	/* the payloads in hand: raw and pyset_raw, or pl's (streamed lines) */
+	const uint8_t *data, *pyset_data;
+	struct native_payload *pl;		/* NULL unless streamed */
 	const uint8_t *cursor;
 	const uint8_t *pyset_cursor;		/* NULL: no PYSET payload */
 	uint64_t cursor_id, cursor_left;	/* the next block's id; blocks left */
@@ -92,6 +118,8 @@ struct native_state {
 	GHashTable *ahead;
 	struct readahead *ra;	/* building the next kernel's; NULL: idle */
 	bool keep_pyset;	/* trace_keep_pyset_sectors */
+	bool stream;		/* trace_stream_lines: blocks of version 5 on
+				   come out streamed (gpu_block.stream) */
 };
 
 #define bad(err, s, ...) (trace_error((err), (s)->name, 0, __VA_ARGS__), false)
@@ -160,15 +188,36 @@ static bool decompress(struct native_state *s, struct chunk_cursor *cc,
 static bool load_payload(struct native_state *s, struct chunk_cursor *cc,
 			 const struct chunk_ref *c, GError **err)
 {
+	bool pyset = s->keep_pyset && c->pyset.off;
+
 	cc->in_hand = NULL;
 	cc->has_pyset = false;
-	if (!decompress(s, cc, c->off, &c->h, &cc->raw, &cc->cap_raw, err))
-		return false;
-	cc->raw_len = c->h.raw_len;
-	if (s->keep_pyset && c->pyset.off) {
-		if (!decompress(s, cc, c->pyset.off, &c->pyset.h, &cc->pyset_raw,
-				&cc->cap_pyset_raw, err))
+	payload_unref(cc->pl);
+	cc->pl = NULL;
+	if (s->stream && s->version >= NATIVE_VERSION_LENGTHS &&
+	    c->h.type == NATIVE_BLOCKS) {
+		/* buffers of their own, which the chunk's blocks keep */
+		struct native_payload *pl = g_new0(struct native_payload, 1);
+		size_t cap = 0, cap_pyset = 0;
+
+		pl->refs = 1;
+		cc->pl = pl;
+		if (!decompress(s, cc, c->off, &c->h, &pl->raw, &cap, err) ||
+		    (pyset && !decompress(s, cc, c->pyset.off, &c->pyset.h,
+					  &pl->pyset, &cap_pyset, err)))
 			return false;
+		cc->data = pl->raw;
+		cc->pyset_data = pl->pyset;
+	} else {
+		if (!decompress(s, cc, c->off, &c->h, &cc->raw, &cc->cap_raw, err) ||
+		    (pyset && !decompress(s, cc, c->pyset.off, &c->pyset.h,
+					  &cc->pyset_raw, &cc->cap_pyset_raw, err)))
+			return false;
+		cc->data = cc->raw;
+		cc->pyset_data = cc->pyset_raw;
+	}
+	cc->raw_len = c->h.raw_len;
+	if (pyset) {
 		cc->pyset_len = c->pyset.h.raw_len;
 		cc->has_pyset = true;
 	}
@@ -177,6 +226,7 @@ static bool load_payload(struct native_state *s, struct chunk_cursor *cc,
 
 static void cursor_free(struct chunk_cursor *cc)
 {
+	payload_unref(cc->pl);
 	ZSTD_freeDCtx(cc->z);
 	g_free(cc->packed);
 	g_free(cc->raw);
@@ -696,13 +746,12 @@ static inline void get_offsets(const uint8_t *p, uint64_t n, unsigned width,
 
 /*
  * A line's pyset sectors (version 4 on; the line has n_addr >= 1
- * addresses) at *p, kept for the line added last to bb (NULL: only passed
- * over).  A line whose offsets take 8 bytes, or whose sectors are more
- * than a gpu_line counts, keeps none: its consumers coalesce its
- * addresses themselves.
+ * addresses) at *p: their count, lines and width, and where their n
+ * offsets are, which *p passes.
  */
-static bool get_pyset(const uint8_t **p, const uint8_t *e, uint64_t n_addr,
-		      struct block_builder *bb, const char **why)
+static bool line_sectors(const uint8_t **p, const uint8_t *e, uint64_t n_addr,
+			 uint64_t *n_out, uint64_t *lines_out, unsigned *width_out,
+			 const uint8_t **at, const char **why)
 {
 	uint64_t n_width, n, lines;
 	unsigned width;
@@ -718,13 +767,202 @@ static bool get_pyset(const uint8_t **p, const uint8_t *e, uint64_t n_addr,
 		*why = "a line's sector counts do not fit its addresses";
 		return false;
 	}
-	if (bb && width != NATIVE_PYSET_W8 && n <= UINT16_MAX) {
-		get_offsets(*p, n, width, builder_reserve_pyset(bb, (size_t)n));
-		builder_pyset(bb, (uint16_t)n, (uint16_t)lines);
-	}
+	*n_out = n;
+	*lines_out = lines;
+	*width_out = width;
+	*at = *p;
 	*p += n << width;
 	return true;
 }
+
+/* Whether a gpu_line keeps sectors of this count and width: offsets of 8
+ * bytes, or more sectors than it counts, it does not, and its consumers
+ * coalesce its addresses themselves. */
+static inline bool sectors_kept(uint64_t n, unsigned width)
+{
+	return width != NATIVE_PYSET_W8 && n <= UINT16_MAX;
+}
+
+/* A line's head: what comes before its addresses. */
+struct line_head {
+	uint64_t op, warp, lanes, n_addr;
+	unsigned form;
+};
+
+/*
+ * The head of a block's next line at *p, against ki's tables; *prev_lanes
+ * is the lanes of the block's line before (version 3 on), then this one's.
+ */
+static bool get_line_head(const uint8_t **p, const uint8_t *e,
+			  const struct kernel_info *ki, uint32_t version,
+			  uint32_t *prev_lanes, struct line_head *h, const char **why)
+{
+	uint64_t n_form;
+
+	if (!native_get_uv(p, e, &h->op) || h->op >= ki->n_opcodes ||
+	    !native_get_uv(p, e, &h->warp) || h->warp > (uint64_t)UINT32_MAX ||
+	    !native_get_uv(p, e, &h->lanes) || h->lanes > UINT32_MAX ||
+	    !native_get_uv(p, e, &n_form)) {
+		*why = "a line does not parse";
+		return false;
+	}
+	/* the text readers refuse such a warp; here it is damage */
+	if (h->warp > ki->warps) {
+		*why = "a line's warp is outside its block";
+		return false;
+	}
+	if (version >= 3) {
+		h->n_addr = n_form >> NATIVE_FORM_BITS;
+		h->form = (unsigned)(n_form & ((1u << NATIVE_FORM_BITS) - 1));
+		h->lanes ^= *prev_lanes;
+		*prev_lanes = (uint32_t)h->lanes;
+	} else {
+		h->n_addr = n_form;
+		h->form = NATIVE_FORM_DELTAS;
+	}
+	if (!addresses_fit(h->form, h->n_addr, (uint64_t)(e - *p))) {
+		*why = "a line's address count does not fit its form";
+		return false;
+	}
+	return true;
+}
+
+/* A progression's first address and step at *p; *prev is the block's
+ * address before them, then their last. */
+static bool get_step(const uint8_t **p, const uint8_t *e, uint64_t n_addr,
+		     uint64_t *prev, uint64_t *first_out, int32_t *step_out,
+		     const char **why)
+{
+	int64_t first, step;
+
+	if (!native_get_sv(p, e, &first) || !native_get_sv(p, e, &step)) {
+		*why = "an address does not parse";
+		return false;
+	}
+	if (!step || step < INT32_MIN || step > INT32_MAX) {
+		*why = "a line's step is 0 or does not fit 32 bits";
+		return false;
+	}
+	*prev += (uint64_t)first;
+	*first_out = *prev;
+	*step_out = (int32_t)step;
+	*prev += (n_addr - 1) * (uint64_t)step;
+	return true;
+}
+
+/* A block's head, version 5 on: the bytes of its lines (at most left). */
+static bool get_lengths(const uint8_t **p, const uint8_t *e, uint64_t *n)
+{
+	return native_get_uv(p, e, n) && *n <= (uint64_t)(e - *p);
+}
+
+/* ---- streamed blocks (version 5 on) ------------------------------------- */
+
+/*
+ * A block whose lines are read while it runs: where they are in its
+ * chunk's payloads, which it keeps.  What its lines are decoded against
+ * is the reader's current kernel's: a kernel's blocks are freed before the
+ * next kernel is read (trace_next_kernel), and no read-ahead runs while
+ * blocks are streamed.
+ */
+struct native_block {
+	struct gpu_block b;
+	struct native_payload *pl;
+	const uint8_t *lines, *lines_end;
+	const uint8_t *sectors, *sectors_end;	/* NULL: none kept */
+	const struct native_state *s;
+	uint64_t chunk_off, pyset_off;		/* for messages */
+};
+
+static void stream_open(const struct gpu_block *b, struct gpu_line_cursor *cur)
+{
+	const struct native_block *nb = (const struct native_block *)b;
+
+	*cur = (struct gpu_line_cursor){
+		.at = nb->lines, .at_sectors = nb->sectors, .left = b->n_lines,
+	};
+}
+
+static bool stream_damaged(const struct native_block *nb, uint64_t off,
+			   const char *why, GError **err)
+{
+	trace_error(err, nb->s->name, 0, "chunk at byte %" G_GUINT64_FORMAT
+		    ": block %" G_GUINT64_FORMAT ": %s; the file is damaged",
+		    off, nb->b.id, why);
+	return false;
+}
+
+static bool stream_next(const struct gpu_block *b, struct gpu_line_cursor *cur,
+			struct gpu_line *l, struct gpu_line_room *room, GError **err)
+{
+	const struct native_block *nb = (const struct native_block *)b;
+	const struct kernel_info *ki = &nb->s->ki;
+	const uint8_t *p = cur->at, *e = nb->lines_end;
+	struct line_head h;
+	const char *why;
+
+	if (!cur->left || !get_line_head(&p, e, ki, nb->s->version, &cur->prev_lanes,
+					 &h, &why))
+		return stream_damaged(nb, nb->chunk_off, cur->left ? why :
+				      "more lines read than the block has", err);
+	/* a line without addresses still points at room (never NULL) */
+	gpu_line_room_reserve(room, h.form == NATIVE_FORM_STEP || !h.n_addr ? 1
+				    : (size_t)h.n_addr);
+	*l = (struct gpu_line){
+		.opcode = ki->opcodes[h.op], .addr = room->addr,
+		.n_addr = (uint32_t)h.n_addr,
+		.warp = h.warp ? (uint32_t)(h.warp - 1) : GPU_WARP_UNKNOWN,
+		.lanes = (uint32_t)h.lanes,
+	};
+	if (h.form == NATIVE_FORM_STEP) {
+		if (!get_step(&p, e, h.n_addr, &cur->prev, room->addr, &l->step, &why))
+			return stream_damaged(nb, nb->chunk_off, why, err);
+	} else if (!get_addresses(&p, e, h.form, (uint32_t)h.n_addr, &cur->prev,
+				  room->addr)) {
+		return stream_damaged(nb, nb->chunk_off, "an address does not parse", err);
+	}
+	if (cur->at_sectors && h.n_addr) {
+		const uint8_t *pp = cur->at_sectors, *at;
+		uint64_t n, lines;
+		unsigned width;
+
+		if (!line_sectors(&pp, nb->sectors_end, h.n_addr, &n, &lines, &width,
+				  &at, &why))
+			return stream_damaged(nb, nb->pyset_off, why, err);
+		if (sectors_kept(n, width)) {
+			gpu_line_room_reserve(room, (size_t)n);
+			l->addr = room->addr;	/* the room may have moved */
+			get_offsets(at, n, width, room->sectors);
+			l->pyset_sectors = room->sectors;
+			l->n_pyset_sectors = (uint16_t)n;
+			l->pyset_lines = (uint16_t)lines;
+		}
+		cur->at_sectors = pp;
+	}
+	cur->at = p;
+	if (!--cur->left) {
+		if (p != e)
+			return stream_damaged(nb, nb->chunk_off,
+					      "bytes follow the block's last line", err);
+		if (cur->at_sectors && cur->at_sectors != nb->sectors_end)
+			return stream_damaged(nb, nb->pyset_off,
+					      "bytes follow the block's last line's sectors", err);
+	}
+	return true;
+}
+
+static void stream_free(struct gpu_block *b)
+{
+	struct native_block *nb = (struct native_block *)b;
+
+	payload_unref(nb->pl);
+	g_free(nb);
+}
+
+static const struct trace_block_stream native_stream = {
+	.lines = { .open = stream_open, .next = stream_next },
+	.free = stream_free,
+};
 
 /* next_block()'s `want` for building every block (an id is below the
  * grid's size, so never this) */
@@ -734,21 +972,26 @@ static bool get_pyset(const uint8_t **p, const uint8_t *e, uint64_t n_addr,
  * The next block of cc's chunk into *id, its lines decoded against ki's
  * tables; they are built into cc->build when it is `want` (or want is
  * EVERY_BLOCK), else only passed over.  A block built goes to `into`
- * (id -> block), or with `into` NULL to the reader's current kernel.
+ * (id -> block), or with `into` NULL to the reader's current kernel.  A
+ * block of a chunk whose payload cc holds for streaming (cc->pl) is not
+ * decoded but made a streamed block.
  */
 static bool next_block(struct trace_reader *t, struct native_state *s,
 		       const struct kernel_info *ki, struct chunk_cursor *cc,
 		       uint64_t want, uint64_t *id, GHashTable *into, GError **err)
 {
-	const uint8_t *p = cc->cursor, *e = cc->raw + cc->raw_len;
+	const uint8_t *p = cc->cursor, *e = cc->data + cc->raw_len;
 	/* the lines' pyset sectors, in step with them (NULL: not kept) */
 	const uint8_t *pp = cc->pyset_cursor;
-	const uint8_t *pe = pp ? cc->pyset_raw + cc->pyset_len : NULL;
+	const uint8_t *pe = pp ? cc->pyset_data + cc->pyset_len : NULL;
 	const struct chunk_ref *c = cc->in_hand;
 	struct block_builder *bb = cc->build;
 	uint64_t d, n_lines, prev = 0;
-	uint64_t prev_lanes = 0;
+	uint32_t prev_lanes = 0;
 	uint32_t n_shared, n_unknown;
+	const bool lengths = s->version >= NATIVE_VERSION_LENGTHS;
+	/* version 5 on: where the block's lines and their sectors end */
+	const uint8_t *lines_end = e, *sectors_end = pe;
 	bool build;
 
 	if (cc->cursor_left && p == e)
@@ -760,65 +1003,95 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 	    !native_get_uv(&p, e, &n_lines) || n_lines > (uint64_t)(e - p) ||
 	    n_lines > UINT32_MAX)
 		return damaged(err, s, c, "a block's head does not parse");
+	if (lengths) {
+		uint64_t n;
+
+		if (!get_lengths(&p, e, &n) || n_lines > n)
+			return damaged(err, s, c, "a block's length does not fit its chunk");
+		lines_end = p + n;
+		if (pp) {
+			if (!get_lengths(&pp, pe, &n))
+				return pyset_damaged(err, s, c, "a block's sectors' length does not fit their chunk");
+			sectors_end = pp + n;
+		}
+	}
 	*id = cc->cursor_id + d;
 	build = *id == want || want == EVERY_BLOCK;
-	if (build) {
+	if (lengths && (!build || cc->pl)) {
+		/* passed over, or streamed: not decoded here */
+		if (build) {
+			struct native_block *nb = g_new(struct native_block, 1);
+
+			*nb = (struct native_block){
+				.b = { .id = *id, .n_lines = (uint32_t)n_lines,
+				       .n_shared = n_shared, .n_unknown = n_unknown,
+				       .stream = &native_stream.lines },
+				.pl = cc->pl, .lines = p, .lines_end = lines_end,
+				.sectors = pp, .sectors_end = sectors_end,
+				.s = s, .chunk_off = c->off, .pyset_off = c->pyset.off,
+			};
+			g_atomic_int_inc(&cc->pl->refs);
+			if (into)
+				g_hash_table_replace(into, &nb->b.id, &nb->b);
+			else
+				trace_store_built(t, &nb->b);
+		}
+		p = lines_end;
+		pp = sectors_end;
+		n_lines = 0;	/* nothing to decode */
+	}
+	if (build && !cc->pl) {
 		builder_reset(bb);
 		bb->n_shared = n_shared;
 		bb->n_unknown = n_unknown;
 	}
 	for (uint64_t i = 0; i < n_lines; i++) {
-		uint64_t op, warp, lanes, n_form, n_addr, *dst = NULL;
-		unsigned form;
+		uint64_t *dst = NULL;
+		struct line_head h;
 		const char *why;
 
-		if (!native_get_uv(&p, e, &op) || op >= ki->n_opcodes ||
-		    !native_get_uv(&p, e, &warp) || warp > (uint64_t)UINT32_MAX ||
-		    !native_get_uv(&p, e, &lanes) || lanes > UINT32_MAX ||
-		    !native_get_uv(&p, e, &n_form))
-			return damaged(err, s, c, "a line does not parse");
-		/* the text readers refuse such a warp; here it is damage */
-		if (warp > ki->warps)
-			return damaged(err, s, c, "a line's warp is outside its block");
-		if (s->version >= 3) {
-			n_addr = n_form >> NATIVE_FORM_BITS;
-			form = (unsigned)(n_form & ((1u << NATIVE_FORM_BITS) - 1));
-			lanes ^= prev_lanes;
-			prev_lanes = lanes;
-		} else {
-			n_addr = n_form;
-			form = NATIVE_FORM_DELTAS;
-		}
-		if (!addresses_fit(form, n_addr, (uint64_t)(e - p)))
-			return damaged(err, s, c, "a line's address count does not fit its form");
-		if (form == NATIVE_FORM_STEP) {
+		if (!get_line_head(&p, lines_end, ki, s->version, &prev_lanes, &h, &why))
+			return damaged(err, s, c, why);
+		if (h.form == NATIVE_FORM_STEP) {
 			/* a progression stays one: its first address and step */
-			int64_t first, step;
+			uint64_t first;
+			int32_t step;
 
-			if (!native_get_sv(&p, e, &first) || !native_get_sv(&p, e, &step))
-				return damaged(err, s, c, "an address does not parse");
-			if (!step || step < INT32_MIN || step > INT32_MAX)
-				return damaged(err, s, c, "a line's step is 0 or does not fit 32 bits");
-			prev += (uint64_t)first;
+			if (!get_step(&p, lines_end, h.n_addr, &prev, &first, &step, &why))
+				return damaged(err, s, c, why);
 			if (build)
-				builder_add_step(bb, i, ki->opcodes[op], (uint32_t)n_addr,
-						 prev, (int32_t)step,
-						 warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
-						 (uint32_t)lanes);
-			prev += (n_addr - 1) * (uint64_t)step;
+				builder_add_step(bb, i, ki->opcodes[h.op], (uint32_t)h.n_addr,
+						 first, step,
+						 h.warp ? (uint32_t)(h.warp - 1) : GPU_WARP_UNKNOWN,
+						 (uint32_t)h.lanes);
 		} else {
 			if (build)
-				dst = builder_reserve(bb, (size_t)n_addr);
-			if (!get_addresses(&p, e, form, (uint32_t)n_addr, &prev, dst))
+				dst = builder_reserve(bb, (size_t)h.n_addr);
+			if (!get_addresses(&p, lines_end, h.form, (uint32_t)h.n_addr, &prev, dst))
 				return damaged(err, s, c, "an address does not parse");
 			if (build)
-				builder_add(bb, i, ki->opcodes[op], (uint32_t)n_addr,
-					    warp ? (uint32_t)(warp - 1) : GPU_WARP_UNKNOWN,
-					    (uint32_t)lanes);
+				builder_add(bb, i, ki->opcodes[h.op], (uint32_t)h.n_addr,
+					    h.warp ? (uint32_t)(h.warp - 1) : GPU_WARP_UNKNOWN,
+					    (uint32_t)h.lanes);
 		}
-		if (pp && n_addr && !get_pyset(&pp, pe, n_addr, build ? bb : NULL, &why))
-			return pyset_damaged(err, s, c, why);
+		if (pp && h.n_addr) {
+			const uint8_t *at;
+			uint64_t n, lines;
+			unsigned width;
+
+			if (!line_sectors(&pp, sectors_end, h.n_addr, &n, &lines, &width,
+					  &at, &why))
+				return pyset_damaged(err, s, c, why);
+			if (build && sectors_kept(n, width)) {
+				get_offsets(at, n, width, builder_reserve_pyset(bb, (size_t)n));
+				builder_pyset(bb, (uint16_t)n, (uint16_t)lines);
+			}
+		}
 	}
+	if (lengths && p != lines_end)
+		return damaged(err, s, c, "bytes follow a block's last line");
+	if (lengths && pp != sectors_end)
+		return pyset_damaged(err, s, c, "bytes follow a block's last line's sectors");
 	cc->cursor = p;
 	cc->pyset_cursor = pp;
 	cc->cursor_id = *id;
@@ -828,7 +1101,9 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		return damaged(err, s, c, "bytes follow the chunk's last block");
 	if (!cc->cursor_left && pp != pe)
 		return pyset_damaged(err, s, c, "bytes follow the last line's sectors");
-	if (build && into) {
+	if (!build || cc->pl)
+		return true;
+	if (into) {
 		struct gpu_block *b = builder_finish(bb, *id, false, err);
 
 		if (!b)
@@ -836,15 +1111,15 @@ static bool next_block(struct trace_reader *t, struct native_state *s,
 		g_hash_table_replace(into, &b->id, b);
 		return true;
 	}
-	return !build || trace_store_block(t, bb, *id, false, err);
+	return trace_store_block(t, bb, *id, false, err);
 }
 
 /* cc at the first block of chunk c, whose payload it holds. */
 static void cursor_rewind(struct chunk_cursor *cc, const struct chunk_ref *c)
 {
 	cc->in_hand = c;
-	cc->cursor = cc->raw;
-	cc->pyset_cursor = cc->has_pyset ? cc->pyset_raw : NULL;
+	cc->cursor = cc->data;
+	cc->pyset_cursor = cc->has_pyset ? cc->pyset_data : NULL;
 	cc->cursor_id = c->h.a;
 	cc->cursor_left = c->h.b;
 	cc->cursor_fresh = true;
@@ -1074,7 +1349,9 @@ static void readahead_start(struct trace_reader *t, struct native_state *s)
 {
 	struct readahead *ra = s->ra;
 
-	if (t->n_loaders < 2 || s->next == s->kernels->len)
+	/* streamed blocks cost a load little: nothing to build ahead */
+	if (t->n_loaders < 2 || s->next == s->kernels->len ||
+	    (s->stream && s->version >= NATIVE_VERSION_LENGTHS))
 		return;
 	if (!ra) {
 		ra = s->ra = g_new0(struct readahead, 1);
@@ -1153,6 +1430,11 @@ static void native_keep_pyset_sectors(struct trace_reader *t)
 	((struct native_state *)t->state)->keep_pyset = true;
 }
 
+static void native_stream_lines(struct trace_reader *t)
+{
+	((struct native_state *)t->state)->stream = true;
+}
+
 const struct trace_format trace_format_native = {
 	.name = "native",
 	.marker = NULL,
@@ -1169,4 +1451,5 @@ const struct trace_format trace_format_native = {
 	.next_stored = native_next_stored,
 	.count_stored = native_count_stored,
 	.keep_pyset_sectors = native_keep_pyset_sectors,
+	.stream_lines = native_stream_lines,
 };

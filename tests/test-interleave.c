@@ -843,6 +843,103 @@ static void test_pyset_sectors(void)
 	}
 }
 
+/*
+ * A block handed out streamed (gpu_block.stream, as the native reader
+ * does from version 5 on): its lines, from a table here, one at a time;
+ * the line `fail_at` is damaged.
+ */
+struct test_stream_block {
+	struct gpu_block b;
+	const struct gpu_line *lines;
+	uint32_t fail_at;	/* UINT32_MAX: none */
+};
+
+static void ts_open(const struct gpu_block *b, struct gpu_line_cursor *cur)
+{
+	*cur = (struct gpu_line_cursor){ .left = b->n_lines };
+}
+
+static bool ts_next(const struct gpu_block *b, struct gpu_line_cursor *cur,
+		    struct gpu_line *l, struct gpu_line_room *room, GError **err)
+{
+	const struct test_stream_block *tb = (const struct test_stream_block *)b;
+	uint32_t i = b->n_lines - cur->left;
+	const struct gpu_line *src = &tb->lines[i];
+	size_t n = src->step ? 1 : src->n_addr;
+
+	g_assert_cmpuint(cur->left, >, 0);
+	if (i == tb->fail_at)
+		return ss_set_error(err, SS_ERROR_INPUT, "t.sst: block %" G_GUINT64_FORMAT
+				    " line %u: damaged", b->id, i);
+	cur->left--;
+	/* into the room, as a reader decodes: the source's storage unseen */
+	gpu_line_room_reserve(room, n);
+	memcpy(room->addr, src->addr, n * sizeof(*room->addr));
+	*l = *src;
+	l->addr = room->addr;
+	return true;
+}
+
+static const struct gpu_block_stream test_stream = { .open = ts_open, .next = ts_next };
+
+/*
+ * Streamed blocks issue exactly as the same blocks holding their lines,
+ * under block_rr (read line by line) and sub-core issue (gathered into
+ * the slot); a damaged line stops the run with the reader's message, as
+ * an input error.
+ */
+static void test_streamed_blocks(void)
+{
+	static const uint64_t a0[] = { 0x1000, 0x1020, 0x2000 }, a1[] = { 0x4000 };
+	static const struct gpu_line lines[] = {
+		{ .opcode = "LDG.E", .addr = a0, .n_addr = 3, .warp = 0, .lanes = 7 },
+		{ .opcode = "STG.E", .addr = a1, .n_addr = 2, .warp = 1, .lanes = 3, .step = 64 },
+		{ .opcode = "LDG.E", .addr = a0 + 1, .n_addr = 2, .warp = 0, .lanes = 3 },
+	};
+	static const struct gpu_block whole = { .id = 2, .n_lines = 3, .lines = lines };
+	struct test_stream_block streamed = {
+		.b = { .id = 2, .n_lines = 3, .stream = &test_stream },
+		.lines = lines, .fail_at = UINT32_MAX,
+	};
+	static const char *const params[] = {
+		"classify = ref\n", SUBCORE "subcore_lrr", SUBCORE "subcore_gto",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(params); i++) {
+		char *want[2];
+		struct sim_run rn;
+
+		for (int k = 0; k < 2; k++) {
+			use_kernel("accelsim", 1, 1, 2);
+			start(1, (const uint64_t[]){ 2 }, (const uint32_t[]){ 0 }, 1);
+			g_array_index(script.actions, struct action, 1).made =
+				k ? &streamed.b : &whole;
+			last(0, 1);
+			rn = run_ok(1, params[i]);
+			want[k] = requests();
+			g_assert_cmpuint(strlen(want[k]), >, 0);
+			finish(&rn);
+		}
+		g_assert_cmpstr(want[1], ==, want[0]);
+		g_free(want[0]);
+		g_free(want[1]);
+
+		GError *err = NULL;
+
+		streamed.fail_at = 1;
+		use_kernel("accelsim", 1, 1, 2);
+		start(1, (const uint64_t[]){ 2 }, (const uint32_t[]){ 0 }, 1);
+		g_array_index(script.actions, struct action, 1).made = &streamed.b;
+		last(0, 1);
+		rn = run_sms(1, params[i], &err);
+		g_assert_error(err, SS_ERROR, SS_ERROR_INPUT);
+		g_assert_cmpstr(err->message, ==, "t.sst: block 2 line 1: damaged");
+		g_clear_error(&err);
+		finish(&rn);
+		streamed.fail_at = UINT32_MAX;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int status;
@@ -862,6 +959,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/interleave/errors", test_errors);
 	g_test_add_func("/interleave/bad-blocks", test_bad_blocks);
 	g_test_add_func("/interleave/pyset-sectors", test_pyset_sectors);
+	g_test_add_func("/interleave/streamed-blocks", test_streamed_blocks);
 	status = g_test_run();
 	g_rmdir(tmpdir);
 	g_free(tmpdir);

@@ -2258,7 +2258,7 @@ typedef void (*raw_mutate_fn)(uint8_t *raw, size_t len);
 /* native_crafted_damage() of the file's chunk `nth` (0: the BLOCKS
  * chunk, 1: its PYSET chunk), read keeping the pyset sectors. */
 static void native_crafted_chunk_damage(raw_mutate_fn mutate, unsigned nth,
-					const char *want)
+					const char *want, const char *stream_want)
 {
 	static const char *const files[] = { "kernelslist.g", "kernel-1.traceg\n",
 		"kernel-1.traceg",
@@ -2336,6 +2336,28 @@ static void native_crafted_chunk_damage(raw_mutate_fn mutate, unsigned nth,
 	assert_input_error(err, want);
 	g_clear_error(&err);
 	trace_close(t);
+
+	/* streamed, the block loads, and its damaged line fails as it is read */
+	struct gpu_block_gathered g = { 0 };
+
+	t = open_ok(sst, TRACE_AUTO);
+	trace_keep_pyset_sectors(t);
+	trace_stream_lines(t);
+	next_ok(t);
+	if (stream_want) {
+		g_assert_true(trace_load_blocks(t, &id, 1, &out, &err));
+		g_assert_no_error(err);
+		g_assert_nonnull(out->stream);
+		g_assert_null(gpu_block_gather(out, &g, &err));
+		assert_input_error(err, stream_want);
+	} else {
+		/* what a block's head says is checked as it loads */
+		g_assert_false(trace_load_blocks(t, &id, 1, &out, &err));
+		assert_input_error(err, want);
+	}
+	g_clear_error(&err);
+	gpu_block_gathered_free(&g);
+	trace_close(t);
 	g_unlink(sst);
 	g_free(sst);
 	g_free(frame);
@@ -2345,14 +2367,16 @@ static void native_crafted_chunk_damage(raw_mutate_fn mutate, unsigned nth,
 	g_free(dir);
 }
 
-static void native_crafted_damage(raw_mutate_fn mutate, const char *want)
+static void native_crafted_damage(raw_mutate_fn mutate, const char *want,
+				  const char *stream_want)
 {
-	native_crafted_chunk_damage(mutate, 0, want);
+	native_crafted_chunk_damage(mutate, 0, want, stream_want);
 }
 
 /* Where the k-th varint of the crafted payload starts: the block's head
- * (id delta, shared, unknown, lines) is 0 to 3, the line's opcode 4,
- * warp 5, lanes 6, count and form 7, first address 8, step 9. */
+ * (id delta, shared, unknown, lines, the lines' bytes) is 0 to 4, the
+ * line's opcode 5, warp 6, lanes 7, count and form 8, first address 9,
+ * step 10. */
 static uint8_t *crafted_varint(uint8_t *raw, size_t len, int k)
 {
 	const uint8_t *p = raw;
@@ -2365,7 +2389,7 @@ static uint8_t *crafted_varint(uint8_t *raw, size_t len, int k)
 
 static void warp_outside(uint8_t *raw, size_t len)
 {
-	uint8_t *p = crafted_varint(raw, len, 5);
+	uint8_t *p = crafted_varint(raw, len, 6);
 
 	/* its warp, stored plus one: 1 byte, and the block has 1 warp */
 	g_assert_cmpuint(*p, ==, 1);
@@ -2375,7 +2399,7 @@ static void warp_outside(uint8_t *raw, size_t len)
 /* The crafted line's count and form, 32 << 3 | step: two varint bytes. */
 static uint8_t *crafted_count(uint8_t *raw, size_t len)
 {
-	uint8_t *p = crafted_varint(raw, len, 7);
+	uint8_t *p = crafted_varint(raw, len, 8);
 
 	g_assert_cmpuint(p[0], ==, ((32 << NATIVE_FORM_BITS | NATIVE_FORM_STEP) & 0x7f) | 0x80);
 	g_assert_cmpuint(p[1], ==, 32 << NATIVE_FORM_BITS >> 7);
@@ -2401,7 +2425,7 @@ static void step_too_long(uint8_t *raw, size_t len)
 /* The crafted line's step (4, zigzagged: one byte, 8) made 0. */
 static void step_zero(uint8_t *raw, size_t len)
 {
-	uint8_t *p = crafted_varint(raw, len, 9);
+	uint8_t *p = crafted_varint(raw, len, 10);
 
 	g_assert_cmpuint(*p, ==, 8);
 	*p = 0;
@@ -2416,58 +2440,84 @@ static void fixed_past_end(uint8_t *raw, size_t len)
 }
 
 /*
- * The crafted line's PYSET entry: its 4 sectors (4 << 2, offsets of 1
- * byte), in 1 line, then the 4 offsets.
+ * The crafted block's PYSET entry: its bytes (6), then its line's: its 4
+ * sectors (4 << 2, offsets of 1 byte), in 1 line, then the 4 offsets.
  */
 static void pyset_head(const uint8_t *raw, size_t len)
 {
-	g_assert_cmpuint(len, ==, 6);
-	g_assert_cmpuint(raw[0], ==, 4 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W1);
-	g_assert_cmpuint(raw[1], ==, 1);
+	g_assert_cmpuint(len, ==, 7);
+	g_assert_cmpuint(raw[0], ==, 6);
+	g_assert_cmpuint(raw[1], ==, 4 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W1);
+	g_assert_cmpuint(raw[2], ==, 1);
 }
 
 static void pyset_none(uint8_t *raw, size_t len)
 {
 	pyset_head(raw, len);
-	raw[0] = NATIVE_PYSET_W1;	/* no sector */
+	raw[1] = NATIVE_PYSET_W1;	/* no sector */
 }
 
 static void pyset_lines_over(uint8_t *raw, size_t len)
 {
 	pyset_head(raw, len);
-	raw[1] = 5;		/* more lines than sectors */
+	raw[2] = 5;		/* more lines than sectors */
 }
 
 static void pyset_wide_past_end(uint8_t *raw, size_t len)
 {
 	pyset_head(raw, len);
-	raw[0] = 4 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W8;	/* 32 bytes of offsets */
+	raw[1] = 4 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W8;	/* 32 bytes of offsets */
 }
 
 static void pyset_fewer(uint8_t *raw, size_t len)
 {
 	pyset_head(raw, len);
-	raw[0] = 3 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W1;	/* a byte left over */
+	raw[1] = 3 << NATIVE_PYSET_W_BITS | NATIVE_PYSET_W1;	/* a byte left over */
+}
+
+/* The crafted block's lines said to take a byte more than they do. */
+static void block_longer(uint8_t *raw, size_t len)
+{
+	uint8_t *p = crafted_varint(raw, len, 4);
+
+	(*p)++;
 }
 
 /*
  * A native file whose line names a warp outside its block (which the text
  * readers refuse), or whose count and form say what no writer writes, is
  * damage (a step of 0 too, which would make 32 addresses of a few bytes),
- * refused at load with the chunk's offset.
+ * refused at load with the chunk's offset; a streamed block (version 5
+ * on) loads, and its line is refused as it is read, naming the block.
  */
 static void test_native_crafted_damage(void)
 {
-	native_crafted_damage(warp_outside, "^.*/k\\.sst: chunk at byte 16: a line's warp is outside its block; the file is damaged$");
-	native_crafted_damage(form_unknown, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
-	native_crafted_damage(step_too_long, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
-	native_crafted_damage(fixed_past_end, "^.*/k\\.sst: chunk at byte 16: a line's address count does not fit its form; the file is damaged$");
-	native_crafted_damage(step_zero, "^.*/k\\.sst: chunk at byte 16: a line's step is 0 or does not fit 32 bits; the file is damaged$");
+#define AT16 "^.*/k\\.sst: chunk at byte 16: "
+#define AT_PYSET "^.*/k\\.sst: chunk at byte [1-9][0-9]*: "
+#define DAMAGED "; the file is damaged$"
+	native_crafted_damage(warp_outside, AT16 "a line's warp is outside its block" DAMAGED,
+			      AT16 "block 0: a line's warp is outside its block" DAMAGED);
+	native_crafted_damage(form_unknown, AT16 "a line's address count does not fit its form" DAMAGED,
+			      AT16 "block 0: a line's address count does not fit its form" DAMAGED);
+	native_crafted_damage(step_too_long, AT16 "a line's address count does not fit its form" DAMAGED,
+			      AT16 "block 0: a line's address count does not fit its form" DAMAGED);
+	native_crafted_damage(fixed_past_end, AT16 "a line's address count does not fit its form" DAMAGED,
+			      AT16 "block 0: a line's address count does not fit its form" DAMAGED);
+	native_crafted_damage(step_zero, AT16 "a line's step is 0 or does not fit 32 bits" DAMAGED,
+			      AT16 "block 0: a line's step is 0 or does not fit 32 bits" DAMAGED);
+	native_crafted_damage(block_longer, AT16 "a block's length does not fit its chunk" DAMAGED, NULL);
 	/* the PYSET chunk's, named by its own offset */
-	native_crafted_chunk_damage(pyset_none, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: a line's sector counts do not fit its addresses; the file is damaged$");
-	native_crafted_chunk_damage(pyset_lines_over, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: a line's sector counts do not fit its addresses; the file is damaged$");
-	native_crafted_chunk_damage(pyset_wide_past_end, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: a line's sector counts do not fit its addresses; the file is damaged$");
-	native_crafted_chunk_damage(pyset_fewer, 1, "^.*/k\\.sst: chunk at byte [1-9][0-9]*: bytes follow the last line's sectors; the file is damaged$");
+	native_crafted_chunk_damage(pyset_none, 1, AT_PYSET "a line's sector counts do not fit its addresses" DAMAGED,
+				    AT_PYSET "block 0: a line's sector counts do not fit its addresses" DAMAGED);
+	native_crafted_chunk_damage(pyset_lines_over, 1, AT_PYSET "a line's sector counts do not fit its addresses" DAMAGED,
+				    AT_PYSET "block 0: a line's sector counts do not fit its addresses" DAMAGED);
+	native_crafted_chunk_damage(pyset_wide_past_end, 1, AT_PYSET "a line's sector counts do not fit its addresses" DAMAGED,
+				    AT_PYSET "block 0: a line's sector counts do not fit its addresses" DAMAGED);
+	native_crafted_chunk_damage(pyset_fewer, 1, AT_PYSET "bytes follow a block's last line's sectors" DAMAGED,
+				    AT_PYSET "block 0: bytes follow the block's last line's sectors" DAMAGED);
+#undef AT16
+#undef AT_PYSET
+#undef DAMAGED
 }
 
 /*
@@ -2686,8 +2736,10 @@ static void test_native_forms(void)
 					 h.stored_len), ==, h.raw_len);
 	p = raw;
 	end = raw + h.raw_len;
-	for (int i = 0; i < 4; i++)	/* id delta, shared, unknown, lines */
+	/* id delta, shared, unknown, lines, the lines' bytes */
+	for (int i = 0; i < 5; i++)
 		g_assert_true(native_get_uv(&p, end, &v));
+	g_assert_cmpuint(v, ==, (uint64_t)(end - p));	/* the chunk's one block */
 	for (unsigned i = 0; i < G_N_ELEMENTS(lines); i++) {
 		uint64_t n_form = 0, n;
 		unsigned form;

@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * the version it was compiled against as its first field, so the host can
  * refuse an old plugin before it reads anything else.
  */
-#define SS_ABI_VERSION 10
+#define SS_ABI_VERSION 11
 
 /* ---- parameters -------------------------------------------------------- */
 

@@ -16,6 +16,7 @@
 #ifndef SECTORSIM_GPU_H
 #define SECTORSIM_GPU_H
 
+#include <string.h>
 #include <sectorsim/port.h>
 
 #ifdef __cplusplus
@@ -95,14 +96,155 @@ static inline const uint64_t *gpu_line_addrs(const struct gpu_line *l,
  * conversion order: round-robin over the warps by ascending id, one trace
  * instruction (kept or not) of each a round.  Each line names its warp, so
  * the hardware-faithful issue can take the warps apart again. */
+struct gpu_block_stream;
+
 struct gpu_block {
 	uint64_t id;		/* z * gx * gy + y * gx + x */
 	uint32_t n_lines;
+	/* the lines; NULL when `stream` gives them one at a time */
 	const struct gpu_line *lines;
 	/* instructions the reader saw but did not keep as lines */
 	uint32_t n_shared;	/* shared-memory ones: LDS, STS, ATOMS, LDSM */
 	uint32_t n_unknown;	/* other bases that carry addresses */
+	/*
+	 * NULL, or how to read the lines in order without holding them all:
+	 * a reader of a file that stores blocks compactly (the native
+	 * format) hands blocks out so, and a kernel whose blocks are all
+	 * resident at once takes the memory of its file's bytes instead of
+	 * several times that decoded.  A receiver reads them with a
+	 * gpu_line_cursor, or gathers them with gpu_block_gather().
+	 */
+	const struct gpu_block_stream *stream;
 };
+
+/* A receiver's place in a streamed block's lines; the reader's fields. */
+struct gpu_line_cursor {
+	const void *at, *at_sectors;
+	uint64_t prev;
+	uint32_t prev_lanes;
+	uint32_t left;		/* lines still to read */
+};
+
+/* Where a cursor's line puts its addresses and sectors: the receiver's,
+ * grown as need be, reused from line to line (gpu_line_room_free). */
+struct gpu_line_room {
+	uint64_t *addr;
+	int32_t *sectors;
+	size_t addr_cap, sectors_cap;
+};
+
+struct gpu_block_stream {
+	/* cur before b's first line (cur->left = b->n_lines) */
+	void (*open)(const struct gpu_block *b, struct gpu_line_cursor *cur);
+	/*
+	 * b's next line (cur->left > 0) into *l, whose addresses and sectors
+	 * are in room until the next call with it.  False with *err
+	 * (SS_ERROR_INPUT, "FILE: ...") when the line is damaged: a file's
+	 * checksums pass, but a file made by hand can still hold a line that
+	 * does not parse, found only when it is read.
+	 */
+	bool (*next)(const struct gpu_block *b, struct gpu_line_cursor *cur,
+		     struct gpu_line *l, struct gpu_line_room *room, GError **err);
+};
+
+/* Room for n addresses and n sectors (what one line may take). */
+static inline void gpu_line_room_reserve(struct gpu_line_room *r, size_t n)
+{
+	if (n > r->addr_cap) {
+		r->addr_cap = n > 2 * r->addr_cap ? n : 2 * r->addr_cap;
+		r->addr = g_renew(uint64_t, r->addr, r->addr_cap);
+	}
+	if (n > r->sectors_cap) {
+		r->sectors_cap = n > 2 * r->sectors_cap ? n : 2 * r->sectors_cap;
+		r->sectors = g_renew(int32_t, r->sectors, r->sectors_cap);
+	}
+}
+
+static inline void gpu_line_room_free(struct gpu_line_room *r)
+{
+	g_free(r->addr);
+	g_free(r->sectors);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Every line of a block into one receiver's storage, for a receiver that
+ * visits lines out of order: b itself when it holds its lines, else a
+ * block in *g (the same id and counts, its lines gathered; valid until
+ * the next gather into g or gpu_block_gathered_free()).  NULL with *err
+ * when a line is damaged.
+ */
+struct gpu_block_gathered {
+	struct gpu_block block;
+	struct gpu_line *lines;
+	uint64_t *addr;
+	int32_t *sectors;
+	size_t lines_cap, addr_cap, sectors_cap;
+	struct gpu_line_room room;
+};
+
+static inline const struct gpu_block *
+gpu_block_gather(const struct gpu_block *b, struct gpu_block_gathered *g,
+		 GError **err)
+{
+	struct gpu_line_cursor cur;
+	size_t n_addr = 0, n_sectors = 0;
+
+	if (!b->stream)
+		return b;
+	if (b->n_lines > g->lines_cap) {
+		g->lines_cap = b->n_lines;
+		g->lines = g_renew(struct gpu_line, g->lines, g->lines_cap);
+	}
+	b->stream->open(b, &cur);
+	for (uint32_t i = 0; i < b->n_lines; i++) {
+		struct gpu_line *l = &g->lines[i];
+		size_t na, ns;
+
+		if (!b->stream->next(b, &cur, l, &g->room, err))
+			return NULL;
+		na = l->step ? 1 : l->n_addr;
+		ns = l->pyset_sectors ? l->n_pyset_sectors : 0;
+		if (n_addr + na > g->addr_cap) {
+			g->addr_cap = MAX(n_addr + na, 2 * g->addr_cap);
+			g->addr = g_renew(uint64_t, g->addr, g->addr_cap);
+		}
+		if (n_sectors + ns > g->sectors_cap) {
+			g->sectors_cap = MAX(n_sectors + ns, 2 * g->sectors_cap);
+			g->sectors = g_renew(int32_t, g->sectors, g->sectors_cap);
+		}
+		if (na)
+			memcpy(g->addr + n_addr, l->addr, na * sizeof(*g->addr));
+		if (ns)
+			memcpy(g->sectors + n_sectors, l->pyset_sectors,
+			       ns * sizeof(*g->sectors));
+		/* offsets until the storage stops moving */
+		l->addr = (const uint64_t *)(uintptr_t)n_addr;
+		l->pyset_sectors = ns ? (const int32_t *)(uintptr_t)(n_sectors + 1) : NULL;
+		n_addr += na;
+		n_sectors += ns;
+	}
+	for (uint32_t i = 0; i < b->n_lines; i++) {
+		struct gpu_line *l = &g->lines[i];
+
+		l->addr = g->addr ? g->addr + (uintptr_t)l->addr : NULL;
+		if (l->pyset_sectors)
+			l->pyset_sectors = g->sectors + ((uintptr_t)l->pyset_sectors - 1);
+	}
+	g->block = *b;
+	g->block.lines = g->lines;
+	g->block.stream = NULL;
+	return &g->block;
+}
+
+static inline void gpu_block_gathered_free(struct gpu_block_gathered *g)
+{
+	g_free(g->lines);
+	g_free(g->addr);
+	g_free(g->sectors);
+	gpu_line_room_free(&g->room);
+	memset(g, 0, sizeof(*g));
+}
 
 /* Launch data of a kernel. */
 struct gpu_kernel {
