@@ -861,9 +861,10 @@ static bool get_lengths(const uint8_t **p, const uint8_t *e, uint64_t *n)
 /*
  * A block whose lines are read while it runs: where they are in its
  * chunk's payloads, which it keeps.  What its lines are decoded against
- * is the reader's current kernel's: a kernel's blocks are freed before the
- * next kernel is read (trace_next_kernel), and no read-ahead runs while
- * blocks are streamed.
+ * is the reader's kernel of the moment (s->ki): its lines are read only
+ * while its kernel runs (one built ahead waits for its kernel), and a
+ * kernel's blocks are freed before the next kernel is read
+ * (trace_next_kernel).
  */
 struct native_block {
 	struct gpu_block b;
@@ -1297,7 +1298,11 @@ static bool native_load(struct trace_reader *t, const uint64_t *ids, size_t n,
  * keeps nothing of it: the load that meets the damage again reports it,
  * as a run without read-ahead would, at the same point.  Only when loads
  * are shared among threads (--threads above 1), and up to
- * READAHEAD_BYTES of blocks.
+ * READAHEAD_BYTES of blocks.  Streamed (version 5 on), a block built ahead
+ * is its head and its chunk's payloads, decompressed and checked: what a
+ * load of such a kernel waits for (the benchmark app's third kernel, 24 MB
+ * that hardly compress: 11 ms on two loaders), and the bytes counted are
+ * the payloads'.
  */
 #define READAHEAD_BYTES (UINT64_C(96) << 20)
 
@@ -1325,9 +1330,13 @@ static gpointer readahead_main(gpointer data)
 	for (guint i = 0; i < nk->blocks->len; i++) {
 		const struct chunk_ref *c = &g_array_index(nk->blocks, struct chunk_ref, i);
 
-		if (trace_readahead_stopped(&ra->base) || !load_payload(s, &ra->cc, c, &err))
+		if (trace_readahead_stopped(&ra->base) || bytes >= READAHEAD_BYTES ||
+		    !load_payload(s, &ra->cc, c, &err))
 			goto out;
 		cursor_rewind(&ra->cc, c);
+		/* streamed, a chunk's blocks keep its payloads: their bytes */
+		if (ra->cc.pl)
+			bytes += c->h.raw_len + (ra->cc.has_pyset ? ra->cc.pyset_len : 0);
 		while (ra->cc.cursor_left) {
 			uint64_t id;
 
@@ -1335,7 +1344,8 @@ static gpointer readahead_main(gpointer data)
 			    !next_block(NULL, s, &ra->ki, &ra->cc, EVERY_BLOCK, &id,
 					ra->base.blocks, &err))
 				goto out;
-			bytes += ra->build.finished_bytes;
+			if (!ra->cc.pl)
+				bytes += ra->build.finished_bytes;
 		}
 	}
 out:
@@ -1349,9 +1359,7 @@ static void readahead_start(struct trace_reader *t, struct native_state *s)
 {
 	struct readahead *ra = s->ra;
 
-	/* streamed blocks cost a load little: nothing to build ahead */
-	if (t->n_loaders < 2 || s->next == s->kernels->len ||
-	    (s->stream && s->version >= NATIVE_VERSION_LENGTHS))
+	if (t->n_loaders < 2 || s->next == s->kernels->len)
 		return;
 	if (!ra) {
 		ra = s->ra = g_new0(struct readahead, 1);
@@ -1361,7 +1369,7 @@ static void readahead_start(struct trace_reader *t, struct native_state *s)
 		ra->cc.build = &ra->build;
 	}
 	ra->cc.in_hand = NULL;
-	trace_readahead_start(&ra->base, s->next, g_free, readahead_main, ra);
+	trace_readahead_start(&ra->base, s->next, trace_block_free, readahead_main, ra);
 }
 
 /* As kernel s->next starts: what the read-ahead built of it. */

@@ -2907,7 +2907,9 @@ static void assert_identical_block(const struct gpu_block *a, const struct gpu_b
  * With loaders to share, a native trace's next kernel is built ahead
  * while one runs: its blocks are those one loader reads, their opcodes
  * the kernel's own interned texts (one pointer per text, which the warp
- * interleaver's tables key on); a kernel damaged after its first chunk
+ * interleaver's tables key on); streamed (a run's blocks), built ahead
+ * as the chunks' payloads, read line by line into the same; a kernel
+ * damaged after its first chunk
  * gives the blocks before the damage and then the error one loader
  * meets, at the same block.
  */
@@ -2933,13 +2935,23 @@ static void test_native_readahead(void)
 	g_assert_no_error(err);
 
 	struct trace_reader *t1 = open_ok(sst, TRACE_AUTO), *t2 = open_ok(sst, TRACE_AUTO);
+	/* streamed: the read-ahead loads the chunks, the blocks are their heads */
+	struct trace_reader *t3 = open_ok(sst, TRACE_AUTO);
+	const struct gpu_block **three = g_new(const struct gpu_block *, BLOCKS);
+	struct gpu_block_gathered g = { 0 };
 
 	trace_set_loaders(t2, 2);
+	trace_set_loaders(t3, 2);
+	trace_stream_lines(t3);
 	for (unsigned k = 1; k <= KERNELS; k++) {
 		next_ok(t1);
 		next_ok(t2);
+		next_ok(t3);
 		/* the next kernel is built ahead, whole (it is far below the budget) */
 		g_assert_cmpuint(native_readahead_wait(t2), ==, k < KERNELS ? BLOCKS : 0);
+		g_assert_cmpuint(native_readahead_wait(t3), ==, k < KERNELS ? BLOCKS : 0);
+		g_assert_true(trace_load_blocks(t3, ids, BLOCKS, three, &err));
+		g_assert_no_error(err);
 		g_assert_true(trace_load_blocks(t1, ids, BLOCKS, one, &err));
 		g_assert_no_error(err);
 		/* in two loads, as a dynamic scheduler asks */
@@ -2952,12 +2964,27 @@ static void test_native_readahead(void)
 			for (uint32_t i = 0; i < two[b]->n_lines; i++)
 				g_assert_true(two[b]->lines[i].opcode ==
 					      trace_intern(t2, two[b]->lines[i].opcode));
+			if (three[b]->n_lines)
+				g_assert_nonnull(three[b]->stream);
+
+			const struct gpu_block *got = gpu_block_gather(three[b], &g, &err);
+
+			g_assert_no_error(err);
+			assert_identical_block(got, one[b]);
+			for (uint32_t i = 0; i < got->n_lines; i++)
+				g_assert_true(got->lines[i].opcode ==
+					      trace_intern(t3, got->lines[i].opcode));
 		}
 	}
 	g_assert_null(trace_next_kernel(t2, &err));
 	g_assert_no_error(err);
+	g_assert_null(trace_next_kernel(t3, &err));
+	g_assert_no_error(err);
 	trace_close(t1);
 	trace_close(t2);
+	trace_close(t3);
+	gpu_block_gathered_free(&g);
+	g_free(three);
 
 	/* kernel 2's second BLOCKS chunk damaged (its checksum flipped) */
 	g_assert_true(g_file_get_contents(sst, &bytes, &len, NULL));
