@@ -2685,7 +2685,7 @@ static void test_native_forms(void)
 	gsize len;
 	uint8_t *raw;
 	const uint8_t *p, *end;
-	uint64_t v;
+	uint64_t v = 0;
 
 	g_string_append_printf(t, "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = %u\n",
 			       (unsigned)G_N_ELEMENTS(lines));
