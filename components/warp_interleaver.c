@@ -1018,15 +1018,10 @@ static bool issue_round(struct warp_interleaver *w, bool *finished_out)
 		const struct gpu_block *blk = b->block;
 		uint32_t slot = b->slot;
 
-		/*
-		 * The block's next line is issued a round from now: its
-		 * addresses asked for now.  Forty SMs of eight blocks each
-		 * are more streams than the processor follows by itself
-		 * (titanv-ref on one thread, full app, native file: 3 % less
-		 * time).
-		 */
 		if (blk->stream) {
-			/* decoded as it is issued, into the room the SM reuses */
+			/* decoded as it is issued, into the room the SM reuses:
+			 * block_rr is never timed, so a line is done with when
+			 * issue_line() returns */
 			struct gpu_line l;
 			GError *err = NULL;
 
@@ -1039,6 +1034,13 @@ static bool issue_round(struct warp_interleaver *w, bool *finished_out)
 			b->next++;
 			issue_line(w, &l, slot);
 		} else {
+			/*
+			 * The block's next line is issued a round from now: its
+			 * addresses asked for now.  Forty SMs of eight blocks
+			 * each are more streams than the processor follows by
+			 * itself (titanv-ref on one thread, full app, native
+			 * file: 3 % less time).
+			 */
 			if (b->next + 1 < blk->n_lines) {
 				const struct gpu_line *next = &blk->lines[b->next + 1];
 				const char *a = (const char *)next->addr;
