@@ -12,21 +12,39 @@
 
 #define HELD_SLAB 256
 
-static struct ss_held_msg *held_get(struct ss_engine *e)
+/*
+ * Records of two sizes: most held messages are a request or an answer (48
+ * bytes), and records of SS_MSG_MAX bytes (512, a run of requests) for
+ * them would double what a timed run's queues walk through.
+ */
+static size_t held_record(bool large)
 {
-	if (G_UNLIKELY(!e->held_free)) {
-		struct ss_held_msg *slab = g_new(struct ss_held_msg, HELD_SLAB);
+	size_t n = sizeof(struct ss_held_msg) + (large ? SS_MSG_MAX : SS_HELD_SMALL);
+
+	return (n + 7) & ~(size_t)7;
+}
+
+static struct ss_held_msg *held_get(struct ss_engine *e, uint32_t size)
+{
+	bool large = size > SS_HELD_SMALL;
+
+	if (G_UNLIKELY(!e->held_free[large])) {
+		size_t rec = held_record(large);
+		char *slab = g_malloc(HELD_SLAB * rec);
 
 		for (unsigned i = 0; i < HELD_SLAB; i++) {
-			slab[i].next_free = e->held_free;
-			e->held_free = &slab[i];
+			struct ss_held_msg *h = (struct ss_held_msg *)(slab + i * rec);
+
+			h->large = large;
+			h->next_free = e->held_free[large];
+			e->held_free[large] = h;
 		}
 		g_ptr_array_add(e->held_slabs, slab);
 		e->held_total += HELD_SLAB;
 	}
-	struct ss_held_msg *h = e->held_free;
+	struct ss_held_msg *h = e->held_free[large];
 
-	e->held_free = h->next_free;
+	e->held_free[large] = h->next_free;
 	return h;
 }
 
@@ -42,9 +60,9 @@ static void held_deliver(struct ss_engine *e, void *data)
 	struct ss_port *src = h->src;
 
 	e = ss_queue_of(e);	/* the pool of the partition it was sent in */
-	src->peer_recv(src->peer_comp, src->peer, &h->u.hdr);
-	h->next_free = e->held_free;
-	e->held_free = h;
+	src->peer_recv(src->peer_comp, src->peer, (const struct ss_msg *)h->msg);
+	h->next_free = e->held_free[h->large];
+	e->held_free[h->large] = h;
 }
 
 void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
@@ -70,10 +88,10 @@ void ss_port_send_delayed(struct ss_port *p, const struct ss_msg *m,
 	    ss_partition_send_timed(p, m, latency))
 		return;
 
-	struct ss_held_msg *h = held_get(e);
+	struct ss_held_msg *h = held_get(e, m->size);
 
 	h->src = p;
-	memcpy(h->u.bytes, m, m->size);
+	memcpy(h->msg, m, m->size);
 	/*
 	 * On a link with latency, at the sender's link priority: its own, so
 	 * the order of what arrives at one tick is the senders' order, the

@@ -44,15 +44,20 @@ struct ss_event {
 	void *data;
 };
 
-/* A message held back by a link with latency, waiting in the queue. */
+/*
+ * A message held back by a link with latency, waiting in the queue, in a
+ * record of one of two sizes (held.c): SS_HELD_SMALL bytes of message, or
+ * SS_MSG_MAX.
+ */
 struct ss_held_msg {
 	struct ss_held_msg *next_free;
 	struct ss_port *src;	/* the sending end: delivered through its peer_recv */
-	union {
-		struct ss_msg hdr;
-		unsigned char bytes[SS_MSG_MAX];
-	} u;
+	bool large;		/* the record holds SS_MSG_MAX bytes */
+	_Alignas(8) unsigned char msg[];	/* a struct ss_msg and what follows */
 };
+
+/* A request or an answer (struct mem_req: 48 bytes) fits a small record. */
+#define SS_HELD_SMALL 64
 
 struct ss_stat_entry;
 struct ss_stats;
@@ -78,7 +83,7 @@ struct ss_engine {
 	uint64_t events_run;
 	bool stop;
 
-	struct ss_held_msg *held_free;
+	struct ss_held_msg *held_free[2];	/* small records, large ones */
 	GPtrArray *held_slabs;
 	size_t held_total;
 

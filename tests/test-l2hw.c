@@ -730,35 +730,34 @@ static void test_equivalence_kernels(void)
  */
 static void test_runs(void)
 {
-	static const struct {
+	/* the runs the stream makes: MEM_RUN_MAX writes, the other writes
+	 * (40 in all, so two runs), then the 20 reads in one */
+	char *first = g_strdup_printf("run:%u 0:W%#x@", MEM_RUN_MAX, 0x10000);
+	char *second = g_strdup_printf("run:%u 0:W%#x@", 40 - MEM_RUN_MAX,
+				       0x10000 + 32 * MEM_RUN_MAX);
+	char *reads = g_strdup_printf("/ffffffff 0:end run:%u 0:R0x40000@",
+				      MIN(20, MEM_RUN_MAX));
+	const struct {
 		bool script_runs;
 		int threads;
 		const char *tap, *want[3];
 	} cases[] = {
 		{ false, 2, "l2hw_tap", { NULL } },
-		{ false, 2, "l2hw_run_tap\nheld = true",
-		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
-		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+		{ false, 2, "l2hw_run_tap\nheld = true", { first, second, reads } },
 		{ false, 2, "l2hw_run_tap", { NULL } },
-		{ true, 2, "l2hw_run_tap",
-		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
-		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+		{ true, 2, "l2hw_run_tap", { first, second, reads } },
 		{ true, 2, "l2hw_tap", { NULL } },
-		{ true, 2, "l2hw_run_tap\nheld = true",
-		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
-		    "/ffffffff 0:end run:15 0:R0x40000@" } },
+		{ true, 2, "l2hw_run_tap\nheld = true", { first, second, reads } },
 		/* ANY_DELAY without TIMELESS: nothing held */
 		{ false, 2, "l2hw_run_tap\nany_delay = true", { NULL } },
 		/* but runs from above make runs below, each in its event */
-		{ true, 2, "l2hw_run_tap\nany_delay = true",
-		  { "run:15 0:W0x10000@", "run:10 0:W0x103c0@",
-		    "/ffffffff 0:end run:15 0:R0x40000@" } },
-		{ true, 1, "l2hw_run_tap\nany_delay = true",
-		  { "run:15 0:W0x10000@", NULL } },
+		{ true, 2, "l2hw_run_tap\nany_delay = true", { first, second, reads } },
+		{ true, 1, "l2hw_run_tap\nany_delay = true", { first, NULL } },
 		/* one thread, where a mid-kernel flush acts when it comes:
 		 * nothing held */
 		{ false, 1, "l2hw_run_tap\nheld = true", { NULL } },
 	};
+	G_STATIC_ASSERT(MEM_RUN_MAX < 40 && 40 - MEM_RUN_MAX <= MEM_RUN_MAX);
 	GString *reqs = g_string_new(NULL);
 	char *plain_log = NULL;
 	GRegex *runs = g_regex_new("run:[0-9]+ ", 0, 0, NULL);
@@ -798,6 +797,9 @@ static void test_runs(void)
 	g_free(plain_log);
 	g_regex_unref(runs);
 	g_string_free(reqs, TRUE);
+	g_free(first);
+	g_free(second);
+	g_free(reads);
 }
 
 /*
