@@ -13,9 +13,9 @@
 #define HELD_SLAB 256
 
 /*
- * Records of two sizes: most held messages are a request or an answer (48
- * bytes), and records of SS_MSG_MAX bytes (512, a run of requests) for
- * them would double what a timed run's queues walk through.
+ * Records of two sizes: most held messages are a few dozen bytes, and
+ * records of SS_MSG_MAX bytes for them all would multiply what a run with
+ * many messages in flight keeps and walks through.
  */
 static size_t held_record(bool large)
 {

@@ -56,7 +56,7 @@ struct ss_held_msg {
 	_Alignas(8) unsigned char msg[];	/* a struct ss_msg and what follows */
 };
 
-/* A request or an answer (struct mem_req: 48 bytes) fits a small record. */
+/* The message bytes of a small record: what most messages take. */
 #define SS_HELD_SMALL 64
 
 struct ss_stat_entry;

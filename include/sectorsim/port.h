@@ -23,8 +23,8 @@ struct ss_msg {
 	uint32_t kind;
 };
 
-/* Largest message a link with latency, or between threads, may carry:
- * a run of MEM_RUN_MAX requests (protocols/mem.h). */
+/* Largest message a link with latency, or between threads, may carry
+ * (a protocol's largest message is sized to fit it). */
 #define SS_MSG_MAX 512
 
 typedef void (*ss_recv_fn)(struct ss_component *c, struct ss_port *in,
