@@ -894,10 +894,10 @@ static void stream_open(const struct gpu_block *b, struct gpu_line_cursor *cur)
 static bool stream_damaged(const struct native_block *nb, uint64_t off,
 			   const char *why, GError **err)
 {
-	trace_error(err, nb->s->name, 0, "chunk at byte %" G_GUINT64_FORMAT
-		    ": block %" G_GUINT64_FORMAT ": %s; the file is damaged",
-		    off, nb->b.id, why);
-	return false;
+	/* damaged()'s message, naming the block too */
+	return bad(err, nb->s, "chunk at byte %" G_GUINT64_FORMAT
+		   ": block %" G_GUINT64_FORMAT ": %s; the file is damaged",
+		   off, nb->b.id, why);
 }
 
 static bool stream_next(const struct gpu_block *b, struct gpu_line_cursor *cur,
